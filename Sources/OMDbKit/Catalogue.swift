@@ -1,0 +1,174 @@
+import Foundation
+
+/// An OMDb-shaped catalogue read from `Fixtures/`, answering requests with OMDb's own semantics:
+/// word matching, 10 results a page, `totalResults`, the `type` and `y` filters, `plot=short|full`,
+/// and the error envelopes (`Movie not found!`, `Too many results.`, `Incorrect IMDb ID.`…).
+///
+/// It backs the offline mode (through ``CatalogueTransport``) and the fake OMDb server in tests,
+/// so both behave alike.
+public struct Catalogue: Sendable {
+    /// One title: OMDb's by-ID fields as strings, plus `FullPlot`.
+    struct Entry: Sendable {
+        let fields: [String: String]
+        let words: [String]
+        let year: ReleaseYear?
+        var imdbID: String { fields["imdbID"] ?? "" }
+        var title: String { fields["Title"] ?? "" }
+        var type: String { fields["Type"] ?? "movie" }
+    }
+
+    private let entries: [Entry]
+    private let byID: [String: Int]
+    /// The folder holding `catalogue.json` and `posters/`.
+    public let folder: URL
+
+    /// Query words that alone match too much: OMDb answers `Too many results.` for them.
+    static let commonWords: Set<String> = ["a", "an", "the", "of", "and", "in", "on", "to", "up", "at", "by", "for", "is", "it", "i"]
+
+    /// Reads `catalogue.json` in `folder`.
+    /// - Throws: when the file is missing or not a JSON array of string-valued objects.
+    public init(folder: URL) throws {
+        self.folder = folder
+        let data = try Data(contentsOf: folder.appendingPathComponent("catalogue.json"))
+        let raw = try JSONDecoder().decode([[String: String]].self, from: data)
+        entries = raw.map { Entry(fields: $0, words: Catalogue.words($0["Title"] ?? ""), year: $0["Year"].map(ReleaseYear.init)) }
+        byID = Dictionary(entries.enumerated().map { ($1.imdbID, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// How many titles the catalogue holds.
+    public var count: Int { entries.count }
+
+    /// The folder shipped with the package: `$MOVIES_CATALOGUE`, else `./Fixtures`, else the
+    /// `Fixtures/` beside the sources this was built from.
+    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                     currentDirectory: String = FileManager.default.currentDirectoryPath) -> URL? {
+        var candidates: [URL] = []
+        if let custom = environment["MOVIES_CATALOGUE"], !custom.isEmpty { candidates.append(URL(fileURLWithPath: custom)) }
+        candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent("Fixtures"))
+        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures"))
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("catalogue.json").path) }
+    }
+
+    // MARK: Answering
+
+    /// OMDb's answer to a request with these query items. Posters are announced under `posterBase`.
+    /// - Parameter acceptsKey: which `apikey` values are valid; OMDb answers 401 to the others.
+    public func answer(_ query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
+        func value(_ name: String) -> String? { query.last { $0.name.lowercased() == name }?.value }
+        guard let key = value("apikey"), !key.isEmpty else { return Self.error("No API key provided.", status: 401) }
+        guard acceptsKey(key) else { return Self.error("Invalid API key!", status: 401) }
+        if let id = value("i") {
+            return lookup(id: id, plot: value("plot"), posterBase: posterBase)
+        }
+        if let text = value("s") {
+            return search(text, type: value("type"), year: value("y"), page: value("page"), posterBase: posterBase)
+        }
+        if let title = value("t") {
+            let words = Catalogue.words(title)
+            guard let entry = entries.first(where: { $0.words == words && matches($0, type: value("type"), year: value("y")) }) else {
+                return Self.error("Movie not found!")
+            }
+            return lookup(id: entry.imdbID, plot: value("plot"), posterBase: posterBase)
+        }
+        return Self.error("Something went wrong.")
+    }
+
+    private func search(_ text: String, type: String?, year: String?, page: String?, posterBase: URL) -> HTTPResponse {
+        let words = Catalogue.words(text)
+        guard !words.isEmpty else { return Self.error("Something went wrong.") }
+        if words.joined().count < 3 || words.allSatisfy(Catalogue.commonWords.contains) {
+            return Self.error("Too many results.")
+        }
+        let pageNumber = page.map { Int($0) ?? 0 } ?? 1
+        guard pageNumber >= 1 else { return Self.error("Something went wrong.") }
+        let hits = entries.filter { entry in
+            words.allSatisfy(entry.words.contains) && matches(entry, type: type, year: year)
+        }
+        let first = (pageNumber - 1) * SearchPage.size
+        guard first < hits.count else { return Self.error("Movie not found!") }
+        let rows: [[String: String]] = hits[first..<min(first + SearchPage.size, hits.count)].map { entry in
+            ["Title": entry.title, "Year": entry.fields["Year"] ?? "N/A", "imdbID": entry.imdbID, "Type": entry.type,
+             "Poster": posterURL(entry, base: posterBase)]
+        }
+        return Self.json(["Search": rows, "totalResults": String(hits.count), "Response": "True"])
+    }
+
+    private func lookup(id: String, plot: String?, posterBase: URL) -> HTTPResponse {
+        guard id.wholeMatch(of: /tt\d{7,8}/) != nil else { return Self.error("Incorrect IMDb ID.") }
+        guard let index = byID[id] else { return Self.error("Error getting data.") }
+        let entry = entries[index]
+        var record = entry.fields
+        let full = record.removeValue(forKey: "FullPlot")
+        if plot?.lowercased() == "full", let full, full != "N/A" { record["Plot"] = full }
+        record["Poster"] = posterURL(entry, base: posterBase)
+        record["Response"] = "True"
+        return Self.json(record)
+    }
+
+    private func matches(_ entry: Entry, type: String?, year: String?) -> Bool {
+        if let type, !type.isEmpty, entry.type != type.lowercased() { return false }
+        if let year, !year.isEmpty {
+            guard let wanted = Int(year), let start = entry.year?.start else { return false }
+            let end = entry.year?.end ?? (entry.year?.isOpenRange == true ? Int.max : start)
+            return (start...end).contains(wanted)
+        }
+        return true
+    }
+
+    private func posterURL(_ entry: Entry, base: URL) -> String {
+        guard let poster = entry.fields["Poster"], poster != "N/A" else { return "N/A" }
+        return base.appendingPathComponent(poster).absoluteString
+    }
+
+    // MARK: Posters
+
+    /// The bytes of a poster file named in the catalogue (`posters/…`), or `nil` when there is none.
+    public func posterData(atPath path: String) -> Data? {
+        let relative = path.split(separator: "/").filter { $0 != ".." && $0 != "." }.joined(separator: "/")
+        guard relative.hasPrefix("posters/") else { return nil }
+        return FileManager.default.contents(atPath: folder.appendingPathComponent(relative).path)
+    }
+
+    // MARK: Helpers
+
+    /// Lower-cased, accent-folded words: `Amélie` and `amelie` match.
+    static func words(_ text: String) -> [String] {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .split { !$0.isLetter && !$0.isNumber }
+            .map(String.init)
+    }
+
+    static func error(_ message: String, status: Int = 200) -> HTTPResponse {
+        json(["Response": "False", "Error": message], status: status)
+    }
+
+    static func json(_ object: [String: Any], status: Int = 200) -> HTTPResponse {
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return HTTPResponse(statusCode: status, body: body, contentType: "application/json; charset=utf-8")
+    }
+}
+
+/// Answers from a ``Catalogue`` with no network: the offline mode's transport.
+///
+/// Requests to its ``baseURL`` get OMDb's answers; `posters/…` under it get the poster files.
+public struct CatalogueTransport: OMDbTransport {
+    public let catalogue: Catalogue
+    /// The base URL the client should use with this transport.
+    public static let baseURL = URL(string: "offline://catalogue/")!
+
+    public init(catalogue: Catalogue) { self.catalogue = catalogue }
+
+    public func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+        try Task.checkCancellation()
+        let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+        if path.hasPrefix("posters/") {
+            guard let data = catalogue.posterData(atPath: path) else {
+                return HTTPResponse(statusCode: 404, body: Data("Not Found".utf8), contentType: "text/plain")
+            }
+            return HTTPResponse(statusCode: 200, body: data, contentType: nil)
+        }
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        return catalogue.answer(items, posterBase: Self.baseURL)
+    }
+}

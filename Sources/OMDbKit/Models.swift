@@ -1,0 +1,167 @@
+import Foundation
+
+/// What kind of title a result is. OMDb documents `movie`, `series` and `episode`;
+/// it also answers `game`, and anything else is kept as it came.
+public enum MediaType: Sendable, Hashable, CustomStringConvertible {
+    case movie, series, episode, game
+    case other(String)
+
+    /// Reads OMDb's `Type` string; never fails.
+    public init(omdb raw: String) {
+        switch raw.lowercased() {
+        case "movie": self = .movie
+        case "series": self = .series
+        case "episode": self = .episode
+        case "game": self = .game
+        default: self = .other(raw)
+        }
+    }
+
+    /// The string OMDb uses for this type.
+    public var description: String {
+        switch self {
+        case .movie: "movie"
+        case .series: "series"
+        case .episode: "episode"
+        case .game: "game"
+        case .other(let raw): raw
+        }
+    }
+}
+
+/// The types a search can be narrowed to (OMDb's `type=` parameter).
+public enum SearchType: String, Sendable, CaseIterable {
+    case movie, series, episode
+}
+
+/// How much plot a by-ID lookup asks for (OMDb's `plot=` parameter).
+/// OMDb falls back to the short plot when a title has no full one.
+public enum PlotLength: String, Sendable, CaseIterable {
+    case short, full
+}
+
+/// OMDb's `Year`: `"1984"`, a range `"1991–1993"` (en dash, sometimes a hyphen) or open `"2011–"`.
+/// Kept as text, with the years read out of it where they can be.
+public struct ReleaseYear: Sendable, Hashable, CustomStringConvertible {
+    /// The text exactly as OMDb sent it.
+    public let text: String
+    /// The first year, when the text starts with one.
+    public let start: Int?
+    /// The last year of a closed range; `nil` for a single year or an open range.
+    public let end: Int?
+    /// True for a range that is still running, such as `"2011–"`.
+    public let isOpenRange: Bool
+
+    public init(_ text: String) {
+        self.text = text
+        let parts = text.split(omittingEmptySubsequences: false) { $0 == "–" || $0 == "-" || $0 == "—" }
+        start = parts.first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        if parts.count > 1 {
+            let last = parts[parts.count - 1].trimmingCharacters(in: .whitespaces)
+            end = Int(last)
+            isOpenRange = last.isEmpty
+        } else {
+            end = nil
+            isOpenRange = false
+        }
+    }
+
+    public var description: String { text }
+}
+
+/// One row of a search page: all that OMDb's search gives (it carries no plot).
+public struct SearchItem: Sendable, Hashable {
+    public let imdbID: String
+    public let title: String
+    /// `nil` when OMDb sent no year or `N/A`.
+    public let year: ReleaseYear?
+    public let type: MediaType
+    /// Absolute poster URL; `nil` for `N/A` or a value that is not a URL.
+    public let posterURL: URL?
+
+    public init(imdbID: String, title: String, year: ReleaseYear?, type: MediaType, posterURL: URL?) {
+        self.imdbID = imdbID
+        self.title = title
+        self.year = year
+        self.type = type
+        self.posterURL = posterURL
+    }
+}
+
+/// One page of a search, after de-duplication against the earlier pages of the same search.
+public struct SearchPage: Sendable {
+    /// The search this page belongs to.
+    public let query: SearchQuery
+    /// 1-based page number.
+    public let number: Int
+    /// OMDb's `totalResults` for the whole search.
+    public let totalResults: Int
+    /// The page's results, duplicates removed, in OMDb's order.
+    public let items: [SearchItem]
+    /// How many results of this search have been returned so far, this page included.
+    public let shownSoFar: Int
+
+    public init(query: SearchQuery, number: Int, totalResults: Int, items: [SearchItem], shownSoFar: Int) {
+        self.query = query
+        self.number = number
+        self.totalResults = totalResults
+        self.items = items
+        self.shownSoFar = shownSoFar
+    }
+
+    /// The last page OMDb has for this search: `ceil(totalResults / 10)`.
+    public var lastPage: Int { SearchPage.lastPage(forTotal: totalResults) }
+    /// True when `nextPage()` has another page to load.
+    public var hasMore: Bool { number < lastPage }
+
+    /// OMDb's page size is fixed at 10.
+    public static let size = 10
+    static func lastPage(forTotal total: Int) -> Int { max(0, (total + size - 1) / size) }
+}
+
+/// What was searched for: the text and its filters.
+public struct SearchQuery: Sendable, Hashable {
+    public let text: String
+    public let type: SearchType?
+    public let year: Int?
+
+    public init(text: String, type: SearchType? = nil, year: Int? = nil) {
+        self.text = text
+        self.type = type
+        self.year = year
+    }
+}
+
+/// A rating from one source, such as `Rotten Tomatoes` → `80%`.
+public struct Rating: Sendable, Hashable {
+    public let source: String
+    public let value: String
+}
+
+/// A full record from a by-ID lookup. Every field OMDb may send as `N/A` or leave out is optional.
+public struct Movie: Sendable, Hashable {
+    public let imdbID: String
+    public let title: String
+    public let year: ReleaseYear?
+    public let type: MediaType
+    public let rated: String?
+    public let released: String?
+    public let runtime: String?
+    public let genre: String?
+    public let director: String?
+    public let writer: String?
+    public let actors: String?
+    /// `nil` when OMDb has no plot (`N/A`).
+    public let plot: String?
+    public let language: String?
+    public let country: String?
+    public let awards: String?
+    public let posterURL: URL?
+    public let ratings: [Rating]
+    public let metascore: String?
+    public let imdbRating: String?
+    public let imdbVotes: String?
+    /// Series only.
+    public let totalSeasons: String?
+    public let boxOffice: String?
+}

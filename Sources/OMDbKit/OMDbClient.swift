@@ -1,0 +1,162 @@
+import Foundation
+
+/// Searches OMDb page by page and fills in each result's record and poster.
+///
+/// The actor holds the search cursor (query, filters, page, `totalResults`, the IDs already
+/// returned) and a session cache, so nothing is asked for twice: records are kept by
+/// imdbID and plot length, posters by imdbID.
+///
+/// ```swift
+/// let client = OMDbClient(configuration: .init(apiKey: key))
+/// let page = try await client.search("alien", type: .movie)
+/// for await update in client.details(for: page.items, posters: PosterStore(folder: folder)) {
+///     print(update.item.title, (try? update.movie.get())?.plot ?? "-")
+/// }
+/// ```
+public actor OMDbClient {
+    /// How the client talks to OMDb.
+    public struct Configuration: Sendable {
+        /// The OMDb API key. Never written into any error or description.
+        public var apiKey: String
+        /// OMDb's address; a fake server's in tests.
+        public var baseURL: URL
+        /// Per-request timeout in whole seconds (at least 1: URLSession on Linux rounds lower values down to nothing).
+        public var timeout: Int
+        /// How many requests may run at once against one host.
+        public var maxConcurrentRequests: Int
+
+        /// OMDb's public address.
+        public static let defaultBaseURL = URL(string: "https://www.omdbapi.com/")!
+
+        public init(apiKey: String, baseURL: URL = Configuration.defaultBaseURL, timeout: Int = 10, maxConcurrentRequests: Int = 10) {
+            self.apiKey = apiKey
+            self.baseURL = baseURL
+            self.timeout = max(1, timeout)
+            self.maxConcurrentRequests = max(1, maxConcurrentRequests)
+        }
+    }
+
+    /// Where the current search stands.
+    struct Cursor {
+        let query: SearchQuery
+        var page: Int
+        var total: Int
+        var seen: Set<String>
+    }
+
+    public let configuration: Configuration
+    let transport: any OMDbTransport
+    let redactor: Redactor
+
+    var cursor: Cursor?
+    private var pageLoad: (id: UUID, task: Task<(items: [SearchItem], total: Int), any Error>)?
+    var records: [String: Movie] = [:]
+    var posters: [String: Result<URL, OMDbError>] = [:]
+    /// Requests sent to OMDb's API in this session (posters not included): what the daily quota counts.
+    public private(set) var apiRequestCount = 0
+
+    /// - Parameter transport: `nil` for the live URLSession transport.
+    public init(configuration: Configuration, transport: (any OMDbTransport)? = nil) {
+        self.configuration = configuration
+        self.transport = transport ?? URLSessionTransport(maxConnectionsPerHost: configuration.maxConcurrentRequests)
+        redactor = Redactor(apiKey: configuration.apiKey)
+    }
+
+    // MARK: Paged search
+
+    /// Starts a new search and returns its first page. A page still loading for an earlier
+    /// search is cancelled.
+    /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing matches), or
+    ///   `CancellationError` when cancelled or superseded.
+    public func search(_ text: String, type: SearchType? = nil, year: Int? = nil) async throws -> SearchPage {
+        let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
+        let (items, total) = try await loadPage(query, number: 1)
+        var seen = Set<String>()
+        let fresh = items.filter { seen.insert($0.imdbID).inserted }
+        cursor = Cursor(query: query, page: 1, total: total, seen: seen)
+        return SearchPage(query: query, number: 1, totalResults: total, items: fresh, shownSoFar: fresh.count)
+    }
+
+    /// The next page of the last search, without the results earlier pages already gave.
+    /// Never asks for a page past `ceil(totalResults / 10)`.
+    /// - Throws: ``OMDbError/noSearchYet``, ``OMDbError/noMorePages(query:shown:total:)``, any other
+    ///   ``OMDbError``, or `CancellationError`. The cursor only moves when a page arrives.
+    public func nextPage() async throws -> SearchPage {
+        guard let current = cursor else { throw OMDbError.noSearchYet }
+        let number = current.page + 1
+        guard number <= SearchPage.lastPage(forTotal: current.total) else {
+            throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
+        }
+        let items: [SearchItem]
+        let total: Int
+        do {
+            (items, total) = try await loadPage(current.query, number: number)
+        } catch OMDbError.notFound {
+            // OMDb's total shrank under us: the page past the end answers "Movie not found!".
+            throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
+        }
+        // A search started while this page loaded owns the cursor now.
+        guard var updated = cursor, updated.query == current.query, updated.page == current.page else {
+            throw CancellationError()
+        }
+        let fresh = items.filter { updated.seen.insert($0.imdbID).inserted }
+        updated.page = number
+        updated.total = total
+        cursor = updated
+        return SearchPage(query: current.query, number: number, totalResults: total, items: fresh, shownSoFar: updated.seen.count)
+    }
+
+    /// Loads one page; a newer call cancels an older one still in flight.
+    private func loadPage(_ query: SearchQuery, number: Int) async throws -> (items: [SearchItem], total: Int) {
+        pageLoad?.task.cancel()
+        let id = UUID()
+        let url = OMDbRequest.search(query, page: number, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
+        let task = Task { () throws -> (items: [SearchItem], total: Int) in
+            let (response, shown) = try await self.fetch(url, countsTowardQuota: true)
+            return try OMDbDecoding.searchPage(response, query: query, url: shown)
+        }
+        pageLoad = (id, task)
+        defer { if pageLoad?.id == id { pageLoad = nil } }
+        let result = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        guard pageLoad?.id == id else { throw CancellationError() }
+        return result
+    }
+
+    // MARK: Records
+
+    /// The full record for `imdbID`, from the session cache when it was fetched before.
+    /// - Throws: ``OMDbError`` or `CancellationError`.
+    public func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
+        let key = "\(imdbID)|\(plot.rawValue)"
+        if let cached = records[key] { return cached }
+        let url = OMDbRequest.title(imdbID: imdbID, plot: plot, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
+        let (response, shown) = try await fetch(url, countsTowardQuota: true)
+        let movie = try OMDbDecoding.movie(response, imdbID: imdbID, url: shown)
+        records[key] = movie
+        return movie
+    }
+
+    // MARK: Transport
+
+    /// One GET through the transport, with its failures turned into ``OMDbError`` and the key redacted.
+    /// Returns the answer and the URL as it may be shown.
+    func fetch(_ url: URL, countsTowardQuota: Bool) async throws -> (HTTPResponse, String) {
+        if countsTowardQuota { apiRequestCount += 1 }
+        let shown = redactor.redact(url)
+        do {
+            return (try await transport.get(url, timeout: configuration.timeout), shown)
+        } catch let error as TransportError {
+            switch error {
+            case .timedOut: throw OMDbError.timedOut(url: shown, seconds: configuration.timeout)
+            case .unreachable(let reason): throw OMDbError.unreachable(url: shown, reason: redactor.redact(reason))
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as OMDbError {
+            throw error
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw OMDbError.unreachable(url: shown, reason: redactor.redact(String(describing: error)))
+        }
+    }
+}

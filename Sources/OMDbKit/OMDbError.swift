@@ -1,0 +1,119 @@
+import Foundation
+
+/// Everything that can go wrong talking to OMDb or saving a poster, described for a person.
+///
+/// No case carries the API key: URLs are redacted (`apikey=***`) before they are stored,
+/// and so is any text that came from the network layer.
+public enum OMDbError: Error, Sendable, Equatable {
+    // MARK: Using the client
+    /// `nextPage()` was called before any search.
+    case noSearchYet
+    /// `nextPage()` was called after the last page of the search.
+    case noMorePages(query: String, shown: Int, total: Int)
+
+    // MARK: What OMDb answered (its `{"Response":"False","Error":…}` envelope)
+    /// `Movie not found!`: no result, or a page past the last.
+    case notFound(query: String)
+    /// `Too many results.`: the query is too short or too common.
+    case tooManyResults(query: String)
+    /// `Incorrect IMDb ID.`
+    case incorrectIMDbID(String)
+    /// `Error getting data.`: OMDb failed to look the title up.
+    case dataUnavailable
+    /// `Something went wrong.`: OMDb did not understand the request.
+    case malformedRequest
+    /// `Invalid API key!`: a wrong key, or a new key not yet activated.
+    case invalidAPIKey
+    /// `No API key provided.`
+    case missingAPIKey
+    /// `Request limit reached!` (or `Daily request limit reached!`).
+    case quotaExhausted
+    /// An error text this client does not know, kept as OMDb wrote it.
+    case server(message: String, status: Int)
+
+    // MARK: HTTP and the network
+    /// An HTTP status outside 2xx with no OMDb envelope in the body.
+    case httpStatus(Int, url: String)
+    /// The request timed out.
+    case timedOut(url: String, seconds: Int)
+    /// The server could not be reached at all.
+    case unreachable(url: String, reason: String)
+    /// The body was not the JSON OMDb sends.
+    case invalidResponse(url: String, reason: String)
+
+    // MARK: Posters
+    /// OMDb has no poster for this title (`N/A`).
+    case posterUnavailable
+    /// The poster URL answered something that is not a JPEG, PNG, GIF or WebP image.
+    case posterNotAnImage(url: String, contentType: String?)
+    /// The poster is bigger than the size cap.
+    case posterTooLarge(bytes: Int, limit: Int)
+    /// The poster could not be written to disk.
+    case posterNotWritten(path: String, reason: String)
+}
+
+// MARK: - Describing errors
+
+extension OMDbError: CustomStringConvertible, LocalizedError {
+    /// One line that says what happened and what to do next.
+    public var description: String {
+        switch self {
+        case .noSearchYet:
+            "There is no search to continue yet: search for a title first."
+        case let .noMorePages(query, shown, total):
+            "No more results for \"\(query)\": all \(shown) of \(total) are shown."
+        case let .notFound(query):
+            "No results for \"\(query)\". Check the spelling, or try fewer words or another year."
+        case let .tooManyResults(query):
+            "Too many results for \"\(query)\": use a longer title, or narrow it with a type or a year."
+        case let .incorrectIMDbID(id):
+            "OMDb does not know the IMDb ID \(id)."
+        case .dataUnavailable:
+            "OMDb could not get the data for this title."
+        case .malformedRequest:
+            "OMDb did not understand the request (\"Something went wrong.\")."
+        case .invalidAPIKey:
+            "OMDb rejected the API key: check OMDB_API_KEY, and if the key is new, activate it from OMDb's e-mail."
+        case .missingAPIKey:
+            "OMDb received no API key: set OMDB_API_KEY (or --api-key)."
+        case .quotaExhausted:
+            "The API key's daily request limit is spent: wait for it to reset (OMDb does not say when), or use another key."
+        case let .server(message, status):
+            "OMDb answered \"\(message)\" (HTTP \(status))."
+        case let .httpStatus(status, url):
+            "The server answered HTTP \(status) for \(url)" + (status >= 500 ? ": try again in a moment." : ".")
+        case let .timedOut(url, seconds):
+            "No answer from \(url) within \(seconds) s: try again, or raise --timeout."
+        case let .unreachable(url, reason):
+            "Cannot reach \(url) (\(reason)): check the network or --base-url."
+        case let .invalidResponse(url, reason):
+            "The answer from \(url) was not OMDb's JSON (\(reason))."
+        case .posterUnavailable:
+            "no poster (N/A)"
+        case let .posterNotAnImage(url, contentType):
+            "not an image (\(contentType ?? "unknown type")) at \(url)"
+        case let .posterTooLarge(bytes, limit):
+            "too large (\(bytes) bytes, limit \(limit))"
+        case let .posterNotWritten(path, reason):
+            "could not write \(path): \(reason)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    /// True for the answers that mean "nothing matched": a result, not a failure.
+    public var isNoResults: Bool {
+        switch self {
+        case .notFound: true
+        default: false
+        }
+    }
+
+    /// True when every further request with the same key will fail the same way.
+    public var isKeyProblem: Bool {
+        switch self {
+        case .invalidAPIKey, .missingAPIKey, .quotaExhausted: true
+        default: false
+        }
+    }
+}
