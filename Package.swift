@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "movies", dependencies: ["MoviesCLI"]),
         // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only.
         .target(name: "FakeOMDb", dependencies: ["OMDbKit"]),
+        .testTarget(name: "FakeOMDbTests", dependencies: ["FakeOMDb"]),
         .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "FakeOMDb"]),
         .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit"]),
         // Runs the built `movies` with piped stdin; depending on it makes `swift test` build it.

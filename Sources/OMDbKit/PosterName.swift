@@ -26,33 +26,11 @@ public enum PosterName {
         "[\(clean(imdbID).replacingOccurrences(of: " ", with: ""))]."
     }
 
-    /// Separators become `-`, control characters and NUL go, white space folds to one space,
-    /// and dots, dashes and spaces at the start go (no hidden files, no `..`).
+    /// Control characters and bidirectional overrides go, separators become `-`, and dots,
+    /// dashes and spaces at the start go (no hidden files, no `..`).
     static func clean(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        var lastWasSpace = false
-        for scalar in text.unicodeScalars {
-            let mapped: Unicode.Scalar?
-            switch scalar {
-            case "/", "\\": mapped = "-"
-            case _ where scalar.properties.generalCategory == .control
-                || scalar.properties.generalCategory == .format && scalar.value != 0x200D:
-                mapped = scalar == "\t" || scalar == "\n" || scalar == "\r" ? " " : nil
-            case _ where scalar.properties.isWhitespace: mapped = " "
-            default: mapped = scalar
-            }
-            guard let mapped else { continue }
-            if mapped == " " {
-                if lastWasSpace { continue }
-                lastWasSpace = true
-            } else {
-                lastWasSpace = false
-            }
-            scalars.append(mapped)
-        }
-        var result = String(scalars)
+        var result = PrintableText.clean(text.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "\\", with: "-"))
         while let first = result.first, first == "." || first == "-" || first == " " { result.removeFirst() }
-        while let last = result.last, last == " " { result.removeLast() }
         return result
     }
 }

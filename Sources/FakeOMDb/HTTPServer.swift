@@ -1,0 +1,305 @@
+// A small, dependency-free HTTP/1.1 server for tests: POSIX sockets, one thread per connection.
+// Binds 127.0.0.1 only. Not hardened for anything but local tests.
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+public struct ServerRequest: Sendable {
+    public let method: String
+    public let path: String                 // percent-decoded path, without query
+    public let queryItems: [URLQueryItem]   // decoded (URLComponents)
+    public let headers: [String: String]    // lower-cased names
+    public let target: String               // raw request target as received
+    public let body: Data
+}
+
+public struct ServerResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+    public var delay: Duration              // the connection's thread sleeps this long before answering
+    public var closeWithoutAnswer: Bool     // close the socket without writing anything
+
+    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(),
+                delay: Duration = .zero, closeWithoutAnswer: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delay = delay
+        self.closeWithoutAnswer = closeWithoutAnswer
+    }
+
+    public static func json(_ text: String, status: Int = 200) -> ServerResponse {
+        ServerResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
+    }
+}
+
+public enum HTTPServerError: Error, Sendable {
+    case socket(String, Int32)
+}
+
+public final class HTTPServer: Sendable {
+    public let port: Int
+    private let core: Core
+
+    /// Binds 127.0.0.1 on a free port chosen by the kernel (port 0). Never any other address.
+    public init(handler: @escaping @Sendable (ServerRequest) -> ServerResponse) throws {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw HTTPServerError.socket("socket", errno) }
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian   // 127.0.0.1
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                bind(fd, sa, len) == 0 && listen(fd, 128) == 0 && getsockname(fd, sa, &len) == 0
+            }
+        }
+        guard ok else {
+            let err = errno
+            _ = close(fd)
+            throw HTTPServerError.socket("bind/listen", err)
+        }
+        port = Int(UInt16(bigEndian: addr.sin_port))
+        core = Core(listenFD: fd, handler: handler)
+        let core = self.core   // the threads hold the core, never self, so deinit can run
+        let thread = Thread { core.acceptLoop() }
+        thread.name = "HTTPServer.accept:\(port)"
+        thread.start()
+    }
+
+    deinit { shutdown() }
+
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    /// Requests handed to the handler so far (including closeWithoutAnswer ones); counted before
+    /// the response is written, so a client that got its answer already sees it counted.
+    public var requestCount: Int { core.state.withLock { $0.requestCount } }
+
+    /// Stops accepting, shuts down open connections (their threads then close them and exit). Idempotent.
+    public func shutdown() { core.shutdown() }
+}
+
+private struct State: Sendable {
+    var stopped = false
+    var clients: Set<Int32> = []
+    var requestCount = 0
+}
+
+private final class Core: Sendable {
+    let listenFD: Int32
+    let handler: @Sendable (ServerRequest) -> ServerResponse
+    let state = Mutex(State())
+
+    init(listenFD: Int32, handler: @escaping @Sendable (ServerRequest) -> ServerResponse) {
+        self.listenFD = listenFD
+        self.handler = handler
+    }
+
+    func shutdown() {
+        state.withLock { s in
+            guard !s.stopped else { return }
+            s.stopped = true
+            // shutdown(2) makes the kernel stop listening (new connects are refused) and wakes the
+            // blocked accept(). The accept thread itself closes listenFD, so the fd number cannot be
+            // reused by someone else while that thread may still call accept() on it.
+            sysShutdown(listenFD)
+            #if canImport(Darwin)
+            _ = close(listenFD)   // Darwin's shutdown(2) does not wake accept(); close does.
+            #endif
+            // Likewise client fds are only shut down here and closed by their own thread.
+            for fd in s.clients { sysShutdown(fd) }
+        }
+    }
+
+    func acceptLoop() {
+        while true {
+            let fd = accept(listenFD, nil, nil)
+            let err = errno
+            if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }   // accept4 is not visible from Swift's Glibc
+            let stopped = state.withLock { s in
+                if fd >= 0 && !s.stopped { s.clients.insert(fd) }
+                return s.stopped
+            }
+            if stopped {
+                if fd >= 0 { _ = close(fd) }
+                #if !canImport(Darwin)
+                _ = close(listenFD)
+                #endif
+                return
+            }
+            guard fd >= 0 else {
+                if err == EINTR || err == ECONNABORTED { continue }
+                if err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM { usleep(10_000); continue }
+                return   // unexpected error: stop accepting
+            }
+            #if canImport(Darwin)
+            var one: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            let thread = Thread { [self] in
+                serve(fd)
+                state.withLock { s in
+                    s.clients.remove(fd)
+                    _ = close(fd)   // under the lock, so shutdown() never touches a reused fd number
+                }
+            }
+            thread.name = "HTTPServer.conn:\(fd)"
+            thread.start()
+        }
+    }
+
+    /// Serves requests on one connection until EOF, error, `Connection: close` or shutdown.
+    private func serve(_ fd: Int32) {
+        var buffer: [UInt8] = []
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        let headerCap = 64 * 1024
+        while !state.withLock({ $0.stopped }) {
+            // 1. Read up to the end of the header block.
+            var headerEnd: Int?
+            var searchFrom = 0
+            while true {
+                if let r = buffer[searchFrom...].firstRange(of: terminator) { headerEnd = r.lowerBound; break }
+                searchFrom = max(0, buffer.count - 3)
+                if buffer.count > headerCap { break }
+                guard receive(fd, into: &buffer) else { return }
+            }
+            guard let end = headerEnd, end <= headerCap,
+                  var request = parseHead(Array(buffer[..<end])) else {
+                write(fd, status: 400, headers: [:], body: Data("{\"error\":\"bad request\"}".utf8), close: true, head: false)
+                return
+            }
+            buffer.removeFirst(end + 4)
+            // 2. Body (Content-Length only; chunked request bodies are not supported).
+            if request.headers["transfer-encoding"] != nil {
+                write(fd, status: 501, headers: [:], body: Data(), close: true, head: false)
+                return
+            }
+            let length = request.headers["content-length"].map { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+            guard let length, length >= 0 else {
+                write(fd, status: 400, headers: [:], body: Data(), close: true, head: false)
+                return
+            }
+            if length > buffer.count, request.headers["expect"]?.lowercased() == "100-continue" {
+                guard sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+            }
+            while buffer.count < length {
+                guard receive(fd, into: &buffer) else { return }
+            }
+            request.body = Data(buffer[..<length])
+            buffer.removeFirst(length)
+            // 3. Answer.
+            let req = ServerRequest(method: request.method, path: request.path, queryItems: request.query,
+                                  headers: request.headers, target: request.target, body: request.body)
+            let response = handler(req)
+            state.withLock { $0.requestCount += 1 }
+            if response.delay > .zero {
+                let (s, atto) = response.delay.components
+                Thread.sleep(forTimeInterval: Double(s) + Double(atto) / 1e18)
+            }
+            if response.closeWithoutAnswer { return }
+            let connection = request.headers["connection"]?.lowercased() ?? ""
+            let close = request.version == "HTTP/1.0" ? !connection.contains("keep-alive") : connection.contains("close")
+            guard write(fd, status: response.status, headers: response.headers, body: response.body,
+                        close: close, head: request.method == "HEAD"), !close else { return }
+        }
+    }
+
+    private struct Head {
+        var method: String, target: String, version: String, path: String
+        var query: [URLQueryItem], headers: [String: String], body = Data()
+    }
+
+    private func parseHead(_ bytes: [UInt8]) -> Head? {
+        guard let text = String(bytes: bytes, encoding: .utf8) else { return nil }
+        var lines = text.components(separatedBy: "\r\n")
+        let parts = lines.removeFirst().split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, !parts[0].isEmpty, parts[2].hasPrefix("HTTP/1."),
+              let components = URLComponents(string: parts[1]) else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else { return nil }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        return Head(method: parts[0], target: parts[1], version: parts[2], path: components.path,
+                    query: components.queryItems ?? [], headers: headers)
+    }
+
+    /// Appends what recv() returns; false on EOF or error.
+    private func receive(_ fd: Int32, into buffer: inout [UInt8]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 { buffer.append(contentsOf: chunk[..<n]); return true }
+            if n < 0 && errno == EINTR { continue }
+            return false
+        }
+    }
+
+    @discardableResult
+    private func write(_ fd: Int32, status: Int, headers: [String: String], body: Data, close: Bool, head: Bool) -> Bool {
+        var lines = ["HTTP/1.1 \(status) \(reason(status))"]
+        var hasType = false
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            switch name.lowercased() {
+            case "content-length", "connection", "transfer-encoding": continue   // we own these
+            case "content-type": hasType = true
+            default: break
+            }
+            lines.append("\(name): \(value)")
+        }
+        if !hasType { lines.append("Content-Type: application/json") }
+        lines.append("Content-Length: \(body.count)")
+        lines.append("Connection: \(close ? "close" : "keep-alive")")
+        var bytes = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        if !head { bytes.append(contentsOf: body) }
+        return sendAll(fd, bytes)
+    }
+
+    private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)   // no SIGPIPE if the peer is gone
+        #else
+        let flags: Int32 = 0              // SO_NOSIGPIPE is set on the socket instead
+        #endif
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, flags) }
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return false }
+        }
+        return true
+    }
+
+    private func reason(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"; case 200: "OK"; case 201: "Created"; case 204: "No Content"
+        case 301: "Moved Permanently"; case 302: "Found"; case 304: "Not Modified"
+        case 400: "Bad Request"; case 401: "Unauthorized"; case 403: "Forbidden"; case 404: "Not Found"
+        case 405: "Method Not Allowed"; case 408: "Request Timeout"; case 429: "Too Many Requests"
+        case 500: "Internal Server Error"; case 501: "Not Implemented"; case 502: "Bad Gateway"
+        case 503: "Service Unavailable"; case 504: "Gateway Timeout"
+        default: "Status \(status)"
+        }
+    }
+}
+
+private func sysShutdown(_ fd: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    #else
+    _ = Darwin.shutdown(fd, SHUT_RDWR)
+    #endif
+}

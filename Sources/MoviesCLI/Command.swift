@@ -1,0 +1,96 @@
+import Foundation
+import OMDbKit
+
+/// One line typed at the prompt.
+public enum Command: Equatable, Sendable {
+    case search(String)
+    case more
+    case show(Int)
+    /// `posters DIR`; `nil` is `posters off`.
+    case posters(String?)
+    /// `posters` alone: where posters go now.
+    case postersStatus
+    /// `nil` is `type any`.
+    case type(SearchType?)
+    /// `nil` is `year any`.
+    case year(Int?)
+    case plot(PlotLength)
+    case help
+    case quit
+    /// An empty line: nothing happens.
+    case nothing
+    /// A command word used wrongly: the hint says how to use it.
+    case invalid(hint: String)
+
+    /// The words that are commands; any other text is a search.
+    static let words: Set<String> = ["search", "more", "show", "posters", "type", "year", "plot", "help", "quit", "exit"]
+
+    /// Reads one line. Never fails: a malformed command becomes ``invalid(hint:)``.
+    public init(parsing line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { self = .nothing; return }
+        let parts = trimmed.split(separator: " ", maxSplits: 1)
+        let word = parts[0].lowercased()
+        let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+
+        if word.count > 1, let first = word.first, first == "/" || first == ":", word.dropFirst().allSatisfy(\.isLetter) {
+            self = .invalid(hint: "unknown command \"\(trimmed)\": type help for the commands, or search TEXT to search for it")
+            return
+        }
+        guard Command.words.contains(word) || word == "?" else { self = .search(trimmed); return }
+        let searchInstead = "; to search for that text, type: search \(trimmed)"
+        func noArguments(_ command: Command) -> Command {
+            rest.isEmpty ? command : .invalid(hint: "\(word) takes nothing" + searchInstead)
+        }
+
+        switch word {
+        case "search":
+            self = rest.isEmpty ? .invalid(hint: "search needs text: search TEXT") : .search(rest)
+        case "more": self = noArguments(.more)
+        case "help", "?": self = noArguments(.help)
+        case "quit", "exit": self = noArguments(.quit)
+        case "show":
+            if let number = Int(rest), number >= 1 {
+                self = .show(number)
+            } else {
+                self = .invalid(hint: "show takes a result number, such as show 3" + (rest.isEmpty ? "" : searchInstead))
+            }
+        case "posters":
+            switch rest.lowercased() {
+            case "": self = .postersStatus
+            case "off", "none": self = .posters(nil)
+            default: self = .posters(Command.unquoted(rest))
+            }
+        case "type":
+            do { self = .type(try parseType(rest, source: "type")) } catch { self = .invalid(hint: error.message + searchInstead) }
+        case "year":
+            do { self = .year(try parseYear(rest, source: "year")) } catch { self = .invalid(hint: error.message + searchInstead) }
+        case "plot":
+            do { self = .plot(try parsePlot(rest, source: "plot")) } catch { self = .invalid(hint: error.message + searchInstead) }
+        default:
+            self = .search(trimmed)
+        }
+    }
+
+    private static func unquoted(_ text: String) -> String {
+        if text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first {
+            return String(text.dropFirst().dropLast())
+        }
+        return text
+    }
+
+    /// The `help` text.
+    static let helpText = """
+    Type a title to search OMDb. Commands:
+      TEXT              search for TEXT (with the current type and year filters)
+      search TEXT       search for TEXT even when it starts with a command word
+      more              load the next page of results
+      show N            everything about result N: full plot, ratings, director, actors, runtime, genre
+      posters DIR       save posters into DIR (created if missing); posters off to stop; posters to see where
+      type T            filter next searches: movie, series, episode or any
+      year YYYY         filter next searches by year, or year any
+      plot short|full   plot length in result rows
+      help              this list
+      quit, exit        leave (so does Ctrl-D); Ctrl-C stops a page that is loading
+    """
+}

@@ -1,0 +1,104 @@
+import Foundation
+import OMDbKit
+
+/// The `movies` command: reads the command line, settles the configuration, and runs the
+/// prompt or the one-shot search. `main` calls ``run(arguments:environment:)`` and exits with its status.
+public enum Movies {
+    /// Exit statuses.
+    public enum Status {
+        public static let success: Int32 = 0
+        /// Something failed at run time: key rejected, quota spent, server unreachable.
+        public static let failure: Int32 = 1
+        /// The tool was called wrongly.
+        public static let usage: Int32 = 2
+        /// Stopped by Ctrl-C.
+        public static let interrupted: Int32 = 130
+    }
+
+    @MainActor
+    public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let options: Options
+        let settings: Settings
+        do {
+            options = try Options.parse(arguments)
+            settings = try Settings.resolve(options, environment: environment, dotEnv: DotEnv.load(from: directory), currentDirectory: directory)
+        } catch {
+            Console.standard(environment: environment).error(error.message)
+            return Status.usage
+        }
+        let console = Console.standard(environment: environment, noColor: options.noColor)
+
+        switch options.mode {
+        case .help:
+            console.out(helpText)
+            return Status.success
+        case .version:
+            console.out("movies \(OMDbKit.version)")
+            return Status.success
+        case .interactive:
+            guard let client = makeClient(settings, console: console, announceOffline: true) else { return Status.failure }
+            let session = Session(client: client, settings: settings, console: console,
+                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
+            await Prompt(session: session, console: console).run(lines: LineReader.lines())
+            return Status.success
+        case let .search(query, pages, json):
+            guard settings.apiKey != nil || settings.offline else {
+                console.error("No OMDb API key: set OMDB_API_KEY, put OMDB_API_KEY=… in .env, pass --api-key KEY, or use --offline for the offline catalogue.")
+                return Status.usage
+            }
+            guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
+            let presenter: any Presenter = json ? JSONPresenter(console: console) : TextPresenter(console: console, currentDirectory: directory)
+            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
+            return await OneShot(session: session, console: console).run(query: query, pages: pages)
+        }
+    }
+
+    /// The live client, or the offline catalogue's when there is no key or `--offline` says so.
+    @MainActor
+    static func makeClient(_ settings: Settings, console: Console, announceOffline: Bool) -> OMDbClient? {
+        if let key = settings.apiKey, !settings.offline {
+            return OMDbClient(configuration: .init(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout))
+        }
+        guard let folder = Catalogue.defaultFolder(), let catalogue = try? Catalogue(folder: folder) else {
+            console.error("The offline catalogue (Fixtures/catalogue.json) was not found: run from the repository root, or set MOVIES_CATALOGUE to its folder.")
+            return nil
+        }
+        if announceOffline {
+            let why = settings.offline ? "--offline" : "no API key"
+            console.note("Offline catalogue (\(why)): \(catalogue.count) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env.")
+        }
+        return OMDbClient(configuration: .init(apiKey: "offline", baseURL: CatalogueTransport.baseURL, timeout: settings.timeout),
+                          transport: CatalogueTransport(catalogue: catalogue))
+    }
+
+    static let helpText = """
+    movies: search the Open Movie Database (OMDb) from a prompt.
+
+    Usage:
+      movies [options]                          the prompt: type a title, more, show N, help, quit
+      movies search QUERY... [--pages N] [--json] [options]
+                                                one search for scripts; results on stdout
+
+    Options:
+      --api-key KEY        OMDb API key (default: $OMDB_API_KEY, then .env)
+      --base-url URL       OMDb address (default: $OMDB_BASE_URL, then https://www.omdbapi.com/)
+      --posters DIR        save posters into DIR, created if missing (default: $MOVIES_POSTERS; off)
+      --type T             movie, series, episode or any
+      --year YYYY          only titles of that year, or any
+      --plot short|full    plot length in results (default short)
+      --timeout SECONDS    per request, whole seconds from 1 (default 10)
+      --offline            use the offline catalogue shipped in Fixtures/, no key needed
+      --pages N            with search: load N pages (default 1)
+      --json               with search: one JSON object per movie per line
+      --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
+      -h, --help           this help
+      -V, --version        the version
+
+    With no key, the prompt runs on the offline catalogue. Settings come from the options,
+    then the environment, then a .env file in the working directory (see .env.example).
+
+    Exit status: 0 success (no results included), 1 a failure at run time (key rejected,
+    quota spent, server unreachable), 2 a usage error, 130 interrupted.
+    """
+}

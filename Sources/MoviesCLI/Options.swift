@@ -1,0 +1,151 @@
+import Foundation
+import OMDbKit
+
+/// A mistake in how the tool was called: exit status 2, with a one-line message.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// What the command line asked for, before the environment and `.env` are consulted.
+public struct Options: Equatable {
+    public enum Mode: Equatable {
+        /// `movies`: the prompt.
+        case interactive
+        /// `movies search QUERY…`: one search, then exit.
+        case search(query: String, pages: Int, json: Bool)
+        case help
+        case version
+    }
+
+    public var mode: Mode = .interactive
+    public var apiKey: String?
+    public var baseURL: URL?
+    public var posters: String?
+    /// `.some(nil)` is `--type any`.
+    public var type: SearchType??
+    public var year: Int??
+    public var plot: PlotLength?
+    public var timeout: Int?
+    public var offline = false
+    public var noColor = false
+
+    public init() {}
+
+    /// Reads `arguments` (without the program name). Accepts `--name value` and `--name=value`.
+    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var words: [String] = []
+        var pages: Int?
+        var json = false
+        var index = 0
+        var onlyWords = false
+
+        func value(_ name: String, _ inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw UsageError("\(name) needs a value: see movies --help") }
+            return arguments[index]
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            if onlyWords || !argument.hasPrefix("-") || argument == "-" {
+                words.append(argument)
+                index += 1
+                continue
+            }
+            let (name, inline) = split(argument)
+            switch name {
+            case "--": onlyWords = true
+            case "-h", "--help": options.mode = .help
+            case "-V", "--version": options.mode = .version
+            case "--api-key": options.apiKey = try value(name, inline)
+            case "--base-url": options.baseURL = try parseBaseURL(value(name, inline), source: name)
+            case "--posters": options.posters = try value(name, inline)
+            case "--type": options.type = .some(try parseType(value(name, inline), source: name))
+            case "--year": options.year = .some(try parseYear(value(name, inline), source: name))
+            case "--plot": options.plot = try parsePlot(value(name, inline), source: name)
+            case "--timeout": options.timeout = try parseTimeout(value(name, inline), source: name)
+            case "--pages":
+                let text = try value(name, inline)
+                guard let number = Int(text), (1...100).contains(number) else {
+                    throw UsageError("--pages takes a whole number from 1 to 100, not \"\(text)\"")
+                }
+                pages = number
+            case "--json": json = true
+            case "--offline": options.offline = true
+            case "--no-color": options.noColor = true
+            default: throw UsageError("unknown option \(name): see movies --help")
+            }
+            if inline != nil, ["--json", "--offline", "--no-color", "--help", "--version"].contains(name) {
+                throw UsageError("\(name) takes no value")
+            }
+            index += 1
+        }
+
+        if options.mode == .help || options.mode == .version { return options }
+        guard let first = words.first else {
+            if pages != nil || json { throw UsageError("--pages and --json go with: movies search QUERY") }
+            return options
+        }
+        guard first == "search" else {
+            throw UsageError("unknown command \"\(first)\": use `movies` for the prompt or `movies search QUERY`")
+        }
+        let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
+        options.mode = .search(query: query, pages: pages ?? 1, json: json)
+        return options
+    }
+
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+}
+
+// MARK: - Values shared by options, the environment and prompt commands
+
+/// `movie`, `series`, `episode`, or `any` (no filter, `nil`).
+func parseType(_ text: String, source: String) throws(UsageError) -> SearchType? {
+    let lowered = text.lowercased()
+    if lowered == "any" || lowered == "all" { return nil }
+    guard let type = SearchType(rawValue: lowered) else {
+        throw UsageError("\(source) takes movie, series, episode or any, not \"\(text)\"")
+    }
+    return type
+}
+
+/// A four-digit year, or `any` (no filter, `nil`).
+func parseYear(_ text: String, source: String) throws(UsageError) -> Int? {
+    if text.lowercased() == "any" { return nil }
+    guard text.count == 4, let year = Int(text), (1870...2100).contains(year) else {
+        throw UsageError("\(source) takes a year such as 1984, or any, not \"\(text)\"")
+    }
+    return year
+}
+
+func parsePlot(_ text: String, source: String) throws(UsageError) -> PlotLength {
+    guard let plot = PlotLength(rawValue: text.lowercased()) else {
+        throw UsageError("\(source) takes short or full, not \"\(text)\"")
+    }
+    return plot
+}
+
+/// Whole seconds, at least 1: URLSession on Linux cannot time out sooner.
+func parseTimeout(_ text: String, source: String) throws(UsageError) -> Int {
+    guard let seconds = Int(text), (1...600).contains(seconds) else {
+        throw UsageError("\(source) takes whole seconds from 1 to 600, not \"\(text)\"")
+    }
+    return seconds
+}
+
+func parseBaseURL(_ text: String, source: String) throws(UsageError) -> URL {
+    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+          url.host?.isEmpty == false else {
+        throw UsageError("\(source) takes an http or https URL such as https://www.omdbapi.com/, not \"\(text)\"")
+    }
+    return url
+}

@@ -1,0 +1,146 @@
+import Foundation
+import OMDbKit
+
+/// How a page of results reaches the person: rows at once, then each row's details as they come.
+@MainActor
+protocol Presenter {
+    /// The page's results arrived; `first` is the number of its first row.
+    func pageArrived(_ page: SearchPage, first: Int)
+    /// One row's record and poster are in.
+    func rowCompleted(_ update: MovieUpdate, number: Int)
+    /// Every row of the page is in (or the load stopped: `complete` false).
+    func pageFinished(_ page: SearchPage, complete: Bool)
+}
+
+/// Text for a person: the rows at once, then each plot and poster as it arrives.
+@MainActor
+final class TextPresenter: Presenter {
+    let console: Console
+    let currentDirectory: URL
+
+    init(console: Console, currentDirectory: URL) {
+        self.console = console
+        self.currentDirectory = currentDirectory
+    }
+
+    func pageArrived(_ page: SearchPage, first: Int) {
+        let style = console.style
+        var heading = "Results for \"\(safe(page.query.text))\""
+        let filters = [page.query.type?.rawValue, page.query.year.map(String.init)].compactMap { $0 }
+        if !filters.isEmpty { heading += " (\(filters.joined(separator: ", ")))" }
+        heading += ": page \(page.number) of \(page.lastPage), \(page.totalResults) in all"
+        console.out(style.bold(heading))
+        if page.items.isEmpty { console.out(style.dim("  (this page only repeated earlier results)")) }
+        for (offset, item) in page.items.enumerated() {
+            console.out(Self.rowLine(item, number: first + offset, style: style))
+        }
+    }
+
+    func rowCompleted(_ update: MovieUpdate, number: Int) {
+        let style = console.style
+        let indent = String(repeating: " ", count: Self.numberWidth + 2)
+        console.out(Self.numberLabel(number) + " " + style.bold(Self.titleAndYear(update.item)))
+        switch update.movie {
+        case .success(let movie):
+            if let plot = movie.plot {
+                for line in wrap(safe(plot), width: console.width, indent: indent) { console.out(line) }
+            } else {
+                console.out(indent + style.dim("(OMDb has no plot for this title)"))
+            }
+        case .failure(let error):
+            console.out(indent + style.yellow("plot unavailable: ") + safe(error.description))
+        }
+        if let poster = update.poster {
+            switch poster {
+            case .success(let saved):
+                let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
+                console.out(indent + style.green(verb) + display(saved.file))
+            case .failure(let error):
+                console.out(indent + style.dim("no poster saved: ") + safe(error.description))
+            }
+        }
+    }
+
+    func pageFinished(_ page: SearchPage, complete: Bool) {
+        let style = console.style
+        if page.hasMore {
+            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults). Type more for the next page."))
+        } else {
+            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): that is all."))
+        }
+    }
+
+    /// A path relative to the working directory when it is inside it.
+    func display(_ file: URL) -> String {
+        let path = file.standardizedFileURL.path
+        let base = currentDirectory.standardizedFileURL.path + "/"
+        return safe(path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path)
+    }
+
+    static let numberWidth = 3
+
+    static func numberLabel(_ number: Int) -> String {
+        let text = "\(number)."
+        return String(repeating: " ", count: max(0, numberWidth + 1 - text.count)) + text
+    }
+
+    static func titleAndYear(_ item: SearchItem) -> String {
+        safe(item.title) + (item.year.map { " (\(safe($0.text)))" } ?? "")
+    }
+
+    static func rowLine(_ item: SearchItem, number: Int, style: Style) -> String {
+        "\(numberLabel(number)) \(titleAndYear(item))  " + style.dim("\(safe(item.type.description))  \(safe(item.imdbID))")
+    }
+}
+
+/// One JSON object per movie per line, in result order once a page is complete: for scripts.
+@MainActor
+final class JSONPresenter: Presenter {
+    let console: Console
+    private var pending: [(number: Int, update: MovieUpdate)] = []
+
+    init(console: Console) { self.console = console }
+
+    func pageArrived(_ page: SearchPage, first: Int) { pending.removeAll() }
+
+    func rowCompleted(_ update: MovieUpdate, number: Int) { pending.append((number, update)) }
+
+    func pageFinished(_ page: SearchPage, complete: Bool) {
+        for (number, update) in pending.sorted(by: { $0.number < $1.number }) {
+            console.out(Self.line(update, number: number, page: page.number))
+        }
+        pending.removeAll()
+    }
+
+    /// `{"imdbID":…,"title":…,"year":…,"type":…,"plot":…|null,"poster":…|null,…}`
+    static func line(_ update: MovieUpdate, number: Int, page: Int) -> String {
+        var fields: [(String, String?)] = [
+            ("imdbID", update.item.imdbID), ("title", update.item.title), ("year", update.item.year?.text),
+            ("type", update.item.type.description),
+        ]
+        var errors: [(String, String?)] = []
+        switch update.movie {
+        case .success(let movie):
+            fields.append(("plot", movie.plot))
+        case .failure(let error):
+            fields.append(("plot", nil))
+            errors.append(("plotError", error.description))
+        }
+        switch update.poster {
+        case .success(let saved)?: fields.append(("poster", saved.file.path))
+        case .failure(let error)?:
+            fields.append(("poster", nil))
+            errors.append(("posterError", error.description))
+        case nil: fields.append(("poster", nil))
+        }
+        let body = (fields + errors).map { "\(encode($0.0)):\($0.1.map(encode) ?? "null")" }
+        return "{" + body.joined(separator: ",") + ",\"page\":\(page),\"rank\":\(number)}"
+    }
+
+    private static func encode(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let data = (try? encoder.encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import OMDbKit
+
+/// The interactive loop: a line at a time, each command in a task Ctrl-C can cancel.
+@MainActor
+struct Prompt {
+    let session: Session
+    let console: Console
+
+    func run(lines: AsyncStream<String>) async {
+        let console = self.console
+        let interrupts = Interrupts {
+            console.writeErr("\n" + console.errorStyle.dim("(Ctrl-C: type quit or press Ctrl-D to leave)") + "\n")
+            if console.isInteractive { console.writeErr(Prompt.text) }
+        }
+        interrupts.start()
+        if console.isInteractive { console.err(console.errorStyle.dim("Type a title to search, help for the commands.")) }
+        showPrompt()
+        for await line in lines {
+            let command = Command(parsing: line)
+            let session = self.session
+            let task = Task { @MainActor in await session.handle(command) }
+            interrupts.running(task)
+            let keepGoing = await task.value
+            interrupts.running(nil)
+            guard keepGoing else { return }
+            showPrompt()
+        }
+        if console.isInteractive { console.writeErr("\n") }
+    }
+
+    nonisolated static let text = "movies> "
+
+    private func showPrompt() {
+        if console.isInteractive { console.writeErr(Prompt.text) }
+    }
+}
+
+/// `movies search …`: one search, then `--pages - 1` more pages.
+@MainActor
+struct OneShot {
+    let session: Session
+    let console: Console
+
+    func run(query: String, pages: Int) async -> Int32 {
+        let session = self.session
+        let task = Task { @MainActor () -> Bool in
+            await session.search(query)
+            for _ in 1..<pages {
+                guard !Task.isCancelled, session.canLoadMore else { break }
+                await session.more()
+            }
+            return true
+        }
+        let interrupts = Interrupts { task.cancel() }
+        interrupts.start()
+        interrupts.running(task)
+        _ = await task.value
+        if task.isCancelled {
+            console.err("Interrupted.")
+            return Movies.Status.interrupted
+        }
+        return session.hadFailure ? Movies.Status.failure : Movies.Status.success
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import OMDbKit
+
+/// The state of one run of the front end: the client, the filters, the poster folder and the
+/// results shown so far. Each command is one call to ``handle(_:)``; cancelling the task that
+/// runs it (Ctrl-C) stops a load and keeps what already arrived.
+@MainActor
+public final class Session {
+    /// One numbered result and what is known of it so far.
+    struct Row {
+        let item: SearchItem
+        var movie: Movie?
+        var poster: SavedPoster?
+    }
+
+    let client: OMDbClient
+    let console: Console
+    let presenter: any Presenter
+    let currentDirectory: URL
+    var settings: Settings
+    private(set) var rows: [Row] = []
+    /// Set when something failed at run time (not "no results"): the one-shot mode exits 1.
+    private(set) var hadFailure = false
+    /// The last page shown, for `more`.
+    private(set) var lastPage: SearchPage?
+
+    /// True when the current search has another page.
+    var canLoadMore: Bool { lastPage?.hasMore ?? false }
+
+    init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL) {
+        self.client = client
+        self.settings = settings
+        self.console = console
+        self.presenter = presenter
+        self.currentDirectory = currentDirectory
+    }
+
+    /// Runs one command. Returns false when the person asked to leave.
+    func handle(_ command: Command) async -> Bool {
+        switch command {
+        case .nothing: break
+        case .quit: return false
+        case .help: console.out(Command.helpText)
+        case .invalid(let hint): console.err(hint)
+        case .search(let text): await search(text)
+        case .more: await more()
+        case .show(let number): await show(number)
+        case .posters(let folder): setPosters(folder)
+        case .postersStatus:
+            console.out(settings.posters.map { "Posters are saved in \(safe($0.path))." } ?? "Posters are off: posters DIR to save them.")
+        case .type(let type):
+            settings.type = type
+            console.out("Next searches: \(type.map { "\($0.rawValue)s only" } ?? "any type").")
+        case .year(let year):
+            settings.year = year
+            console.out("Next searches: \(year.map { "year \($0)" } ?? "any year").")
+        case .plot(let plot):
+            settings.plot = plot
+            console.out("Plots in results: \(plot.rawValue).")
+        }
+        return true
+    }
+
+    // MARK: Searching
+
+    func search(_ text: String) async {
+        let (type, year) = (settings.type, settings.year)
+        await load(replacing: true) { [client] in try await client.search(text, type: type, year: year) }
+    }
+
+    func more() async {
+        await load(replacing: false) { [client] in try await client.nextPage() }
+    }
+
+    /// Shows a page's rows at once, then fills each in as its record and poster arrive.
+    private func load(replacing: Bool, _ fetchPage: () async throws -> SearchPage) async {
+        let page: SearchPage
+        do {
+            page = try await fetchPage()
+        } catch {
+            report(error)
+            return
+        }
+        if replacing { rows.removeAll() }
+        lastPage = page
+        let first = rows.count
+        rows += page.items.map { Row(item: $0) }
+        presenter.pageArrived(page, first: first + 1)
+
+        var done = 0
+        let store = settings.posters.map { PosterStore(folder: $0) }
+        for await update in client.details(for: page.items, plot: settings.plot, posters: store) {
+            done += 1
+            rows[first + update.index].movie = try? update.movie.get()
+            rows[first + update.index].poster = try? update.poster?.get()
+            if case .failure(let error) = update.movie, !error.isNoResults { hadFailure = true }
+            if case .failure(.posterNotWritten)? = update.poster { hadFailure = true }
+            presenter.rowCompleted(update, number: first + update.index + 1)
+        }
+        if Task.isCancelled {
+            console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
+        }
+        presenter.pageFinished(page, complete: !Task.isCancelled)
+    }
+
+    // MARK: Details
+
+    func show(_ number: Int) async {
+        guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return }
+        guard number <= rows.count else {
+            console.err("There is no result \(number): choose 1 to \(rows.count)" + (rows.count < number ? ", or type more." : "."))
+            return
+        }
+        let row = rows[number - 1]
+        do {
+            let movie = try await client.movie(imdbID: row.item.imdbID, plot: .full)
+            for line in Details.lines(for: movie, poster: row.poster, console: console, display: (presenter as? TextPresenter)?.display) {
+                console.out(line)
+            }
+        } catch {
+            report(error)
+        }
+    }
+
+    // MARK: Settings
+
+    func setPosters(_ folder: String?) {
+        guard let folder else {
+            settings.posters = nil
+            console.out("Posters are off.")
+            return
+        }
+        let url = Settings.posterFolder(folder, relativeTo: currentDirectory)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            settings.posters = url
+            console.out("Posters will be saved in \(safe(url.path)).")
+        } catch {
+            console.error("Cannot use \"\(safe(folder))\" for posters: it is not a folder that can be created. Posters stay \(settings.posters.map { "in \(safe($0.path))" } ?? "off").")
+        }
+    }
+
+    // MARK: Errors
+
+    private func report(_ error: any Error) {
+        switch error {
+        case is CancellationError:
+            console.note("Stopped.")
+        case let error as OMDbError where error.isNoResults:
+            console.out(safe(error.description))
+        case OMDbError.noMorePages, OMDbError.noSearchYet, OMDbError.tooManyResults:
+            console.err(safe((error as! OMDbError).description))
+        case let error as OMDbError:
+            hadFailure = true
+            console.error(safe(error.description))
+        default:
+            hadFailure = true
+            console.error(safe(String(describing: error)))
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Text from the network made safe to print or to use in a name.
+public enum PrintableText {
+    /// `text` without control characters (C0, DEL, C1: so no escape sequences) or bidirectional
+    /// overrides; tabs and line breaks become spaces and runs of white space fold to one.
+    public static func clean(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var lastWasSpace = false
+        for scalar in text.unicodeScalars {
+            var mapped: Unicode.Scalar? = scalar
+            if scalar.properties.isWhitespace {
+                mapped = " "
+            } else if scalar.properties.generalCategory == .control || isBidiControl(scalar) {
+                mapped = nil
+            }
+            guard let mapped else { continue }
+            if mapped == " " {
+                if lastWasSpace { continue }
+                lastWasSpace = true
+            } else {
+                lastWasSpace = false
+            }
+            scalars.append(mapped)
+        }
+        return String(scalars).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+}
+
+private extension String {
+    func trimmingCharacters(in set: CharacterSetLite) -> String {
+        var result = Substring(self)
+        while result.first == " " { result.removeFirst() }
+        while result.last == " " { result.removeLast() }
+        return String(result)
+    }
+}
+
+private enum CharacterSetLite { case whitespaces }
