@@ -68,7 +68,7 @@ public enum Movies {
             let why = settings.offline ? "--offline" : "no API key"
             console.note("Offline catalogue (\(why)): \(catalogue.count) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env.")
         }
-        return OMDbClient(configuration: .init(apiKey: "offline", baseURL: CatalogueTransport.baseURL, timeout: settings.timeout),
+        return OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout),
                           transport: CatalogueTransport(catalogue: catalogue))
     }
 

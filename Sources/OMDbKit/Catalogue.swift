@@ -156,6 +156,8 @@ public struct CatalogueTransport: OMDbTransport {
     public let catalogue: Catalogue
     /// The base URL the client should use with this transport.
     public static let baseURL = URL(string: "offline://catalogue/")!
+    /// The key the client sends to the catalogue, which accepts any.
+    public static let apiKey = "no-key-needed"
 
     public init(catalogue: Catalogue) { self.catalogue = catalogue }
 

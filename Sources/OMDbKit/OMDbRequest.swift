@@ -38,7 +38,8 @@ public struct Redactor: Sendable {
     /// The text with every `apikey=` value masked, and the key itself masked wherever else it appears.
     public func redact(_ text: String) -> String {
         var result = Redactor.maskAPIKeyParameters(text)
-        if secret.count >= 3 {
+        // Masking a very short key everywhere would mangle ordinary words; the parameter is masked anyway.
+        if secret.count >= 6 {
             result = result.replacingOccurrences(of: secret, with: "***")
             if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
                 result = result.replacingOccurrences(of: encoded, with: "***")

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import OMDbKit
+
+@Suite struct CatalogueTests {
+    private func answer(_ items: [String: String]) -> (status: Int, object: [String: Any]) {
+        let response = catalogue.answer(items.map { URLQueryItem(name: $0.key, value: $0.value) }, posterBase: URL(string: "http://p/")!)
+        return (response.statusCode, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:])
+    }
+
+    @Test func holdsAtLeastTwoHundredTitlesWithUniqueIDs() throws {
+        #expect(catalogue.count >= 200)
+        let raw = try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures.appendingPathComponent("catalogue.json"))) as! [[String: String]]
+        let ids = raw.compactMap { $0["imdbID"] }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.wholeMatch(of: /tt\d{7,8}/) != nil })
+        #expect(raw.allSatisfy { ($0["Plot"] ?? "").count > 10 })
+    }
+
+    @Test func searchMatchesWordsAndPagesByTen() {
+        let first = answer(["apikey": "k", "s": "star wars"])
+        #expect(first.object["Response"] as? String == "True")
+        let total = Int(first.object["totalResults"] as! String)!
+        #expect(total > 10)
+        #expect((first.object["Search"] as! [[String: String]]).count == 10)
+        let last = answer(["apikey": "k", "s": "star wars", "page": String((total + 9) / 10)])
+        #expect((last.object["Search"] as! [[String: String]]).count == total - ((total - 1) / 10) * 10)
+        let past = answer(["apikey": "k", "s": "star wars", "page": String((total + 9) / 10 + 1)])
+        #expect(past.object["Error"] as? String == "Movie not found!")
+    }
+
+    @Test func accentsAndCaseDoNotMatter() {
+        let plain = answer(["apikey": "k", "s": "AMELIE"])
+        let rows = plain.object["Search"] as? [[String: String]]
+        #expect(rows?.first?["Title"] == "Amélie")
+    }
+
+    @Test func typeAndYearFilter() {
+        let series = answer(["apikey": "k", "s": "star trek", "type": "series"]).object["Search"] as! [[String: String]]
+        #expect(!series.isEmpty && series.allSatisfy { $0["Type"] == "series" })
+        let year = answer(["apikey": "k", "s": "star wars", "y": "1977"]).object["Search"] as! [[String: String]]
+        #expect(year.map { $0["imdbID"] } == ["tt0076759"])
+    }
+
+    @Test(arguments: ["a", "up", "the", "of the"])
+    func shortOrCommonQueriesAreTooMany(query: String) {
+        #expect(answer(["apikey": "k", "s": query]).object["Error"] as? String == "Too many results.")
+    }
+
+    @Test func errorsMatchOMDb() {
+        #expect(answer(["s": "alien"]).status == 401)
+        #expect(answer(["s": "alien"]).object["Error"] as? String == "No API key provided.")
+        #expect(answer(["apikey": "k", "i": "nonsense"]).object["Error"] as? String == "Incorrect IMDb ID.")
+        #expect(answer(["apikey": "k", "s": "qqqzzzxx"]).object["Error"] as? String == "Movie not found!")
+        #expect(answer(["apikey": "k"]).object["Error"] as? String == "Something went wrong.")
+        let rejected = catalogue.answer([URLQueryItem(name: "apikey", value: "bad"), URLQueryItem(name: "s", value: "alien")],
+                                        posterBase: URL(string: "http://p/")!) { $0 == "good" }
+        #expect(rejected.statusCode == 401)
+    }
+
+    @Test func fullPlotFallsBackToShort() throws {
+        let raw = try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures.appendingPathComponent("catalogue.json"))) as! [[String: String]]
+        let withFull = try #require(raw.first { $0["FullPlot"] != "N/A" })
+        let withoutFull = try #require(raw.first { $0["FullPlot"] == "N/A" })
+        #expect(answer(["apikey": "k", "i": withFull["imdbID"]!, "plot": "full"]).object["Plot"] as? String == withFull["FullPlot"])
+        #expect(answer(["apikey": "k", "i": withFull["imdbID"]!]).object["Plot"] as? String == withFull["Plot"])
+        #expect(answer(["apikey": "k", "i": withoutFull["imdbID"]!, "plot": "full"]).object["Plot"] as? String == withoutFull["Plot"])
+        #expect(answer(["apikey": "k", "i": withFull["imdbID"]!]).object["FullPlot"] == nil)
+    }
+
+    @Test func postersAreAnnouncedUnderTheBase() {
+        let row = answer(["apikey": "k", "i": "tt0090190"]).object
+        #expect(row["Poster"] as? String == "http://p/posters/tt0090190.jpg")
+        #expect(answer(["apikey": "k", "i": "tt4896340"]).object["Poster"] as? String == "N/A")
+    }
+
+    @Test func posterPathsCannotLeaveThePostersFolder() {
+        #expect(catalogue.posterData(atPath: "posters/../catalogue.json") == nil)
+        #expect(catalogue.posterData(atPath: "../Package.swift") == nil)
+        #expect(catalogue.posterData(atPath: "posters/tt0090190.jpg") != nil)
+    }
+
+    @Test func defaultFolderIsFoundFromTheSourceTree() {
+        #expect(Catalogue.defaultFolder(environment: [:], currentDirectory: "/") != nil)
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+@testable import OMDbKit
+import Synchronization
+
+/// A fake search backend: `total` results named by number, pages of 10, optional duplicates.
+private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = nil, log: RequestLog) -> ClosureTransport {
+    ClosureTransport { url in
+        log.record(url)
+        if let id = url.query("i") {
+            return json(#"{"Title":"Film \#(id)","Year":"2000","imdbID":"\#(id)","Type":"movie","Plot":"Plot of \#(id)","Response":"True"}"#)
+        }
+        let page = Int(url.query("page") ?? "1")!
+        let first = (page - 1) * 10
+        guard first < total else { return json(#"{"Response":"False","Error":"Movie not found!"}"#) }
+        var ids = (first..<min(first + 10, total)).map { String(format: "tt%07d", $0 + 1) }
+        if let duplicate, duplicate.page == page { ids[ids.count - 1] = duplicate.id }
+        let rows = ids.map { #"{"Title":"Film \#($0)","Year":"2000","imdbID":"\#($0)","Type":"movie","Poster":"N/A"}"# }
+        return json(#"{"Search":[\#(rows.joined(separator: ","))],"totalResults":"\#(total)","Response":"True"}"#)
+    }
+}
+
+@Suite struct PagingTests {
+    @Test func pagesRunToTheLastAndNoFurther() async throws {
+        let log = RequestLog()
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: pagedTransport(total: 35, log: log))
+        var page = try await client.search("film")
+        var numbers = [page.number]
+        while page.hasMore {
+            page = try await client.nextPage()
+            numbers.append(page.number)
+        }
+        #expect(numbers == [1, 2, 3, 4])
+        #expect(page.lastPage == 4)
+        #expect(page.items.count == 5)
+        #expect(page.shownSoFar == 35)
+        await #expect(throws: OMDbError.noMorePages(query: "film", shown: 35, total: 35)) { try await client.nextPage() }
+        // The refused fifth page never reached the network.
+        #expect(log.all.compactMap { $0.query("page") } == ["1", "2", "3", "4"])
+    }
+
+    @Test func exactMultipleOfTenHasNoEmptyLastPage() async throws {
+        let log = RequestLog()
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: pagedTransport(total: 20, log: log))
+        _ = try await client.search("film")
+        let second = try await client.nextPage()
+        #expect(!second.hasMore)
+        await #expect(throws: OMDbError.self) { try await client.nextPage() }
+        #expect(log.all.count == 2)
+    }
+
+    @Test func duplicatesAcrossAndWithinPagesAreDropped() async throws {
+        let log = RequestLog()
+        // Page 2's last row repeats page 1's first: OMDb does this.
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: pagedTransport(total: 20, duplicate: (2, "tt0000001"), log: log))
+        let first = try await client.search("film")
+        let second = try await client.nextPage()
+        #expect(first.items.count == 10)
+        #expect(second.items.count == 9)
+        #expect(!second.items.contains { $0.imdbID == "tt0000001" })
+        #expect(second.shownSoFar == 19)
+    }
+
+    @Test func duplicateWithinOnePageIsDropped() async throws {
+        let body = #"{"Search":[{"Title":"A","imdbID":"tt0000001","Type":"movie"},{"Title":"A again","imdbID":"tt0000001","Type":"movie"}],"totalResults":"2","Response":"True"}"#
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in json(body) })
+        let page = try await client.search("a")
+        #expect(page.items.map(\.title) == ["A"])
+    }
+
+    @Test func nextPageBeforeAnySearchIsAClearError() async {
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in Issue.record("no request expected"); return json("{}") })
+        await #expect(throws: OMDbError.noSearchYet) { try await client.nextPage() }
+        #expect(OMDbError.noSearchYet.description.contains("search for a title first"))
+    }
+
+    @Test func aFailedPageDoesNotMoveTheCursor() async throws {
+        let failNext = Mutex(false)
+        let log = RequestLog()
+        let inner = pagedTransport(total: 30, log: log)
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
+            if failNext.withLock({ $0 }) { return HTTPResponse(statusCode: 503, body: Data()) }
+            return try await inner.get(url, timeout: 1)
+        })
+        _ = try await client.search("film")
+        failNext.withLock { $0 = true }
+        await #expect(throws: OMDbError.self) { try await client.nextPage() }
+        failNext.withLock { $0 = false }
+        let retry = try await client.nextPage()
+        #expect(retry.number == 2)
+    }
+
+    @Test func aNewSearchStartsAgainFromPageOne() async throws {
+        let log = RequestLog()
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: pagedTransport(total: 30, log: log))
+        _ = try await client.search("film")
+        _ = try await client.nextPage()
+        let again = try await client.search("film")
+        #expect(again.number == 1)
+        #expect(again.items.count == 10)
+        #expect(try await client.nextPage().number == 2)
+    }
+
+    @Test func filtersAreSentOnEveryPage() async throws {
+        let log = RequestLog()
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: pagedTransport(total: 30, log: log))
+        _ = try await client.search("  film ", type: .series, year: 1999)
+        _ = try await client.nextPage()
+        #expect(log.all.allSatisfy { $0.query("type") == "series" && $0.query("y") == "1999" && $0.query("s") == "film" })
+    }
+}
+
+@Suite struct ErrorsThroughTheClientTests {
+    @Test(arguments: ErrorTableTests.table, [200, 401])
+    func searchThrowsTheMappedError(row: (String, OMDbError), status: Int) async {
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in
+            json(#"{"Response":"False","Error":"\#(row.0)"}"#, status: status)
+        })
+        let expected: OMDbError = switch row.1 {
+        case .notFound: .notFound(query: "alien")
+        case .tooManyResults: .tooManyResults(query: "alien")
+        case .incorrectIMDbID: .incorrectIMDbID("alien")
+        default: row.1
+        }
+        await #expect(throws: expected) { try await client.search("alien") }
+    }
+
+    @Test func timeoutsNameTheSecondsAndNotTheKey() async {
+        let client = OMDbClient(configuration: .init(apiKey: "secret-key", timeout: 3), transport: ClosureTransport { _ in throw TransportError.timedOut })
+        await #expect {
+            try await client.movie(imdbID: "tt0090190")
+        } throws: { error in
+            guard case OMDbError.timedOut(let url, 3) = error else { return false }
+            return url.contains("apikey=***") && !url.contains("secret-key")
+        }
+    }
+
+    @Test func cancellationIsNotAFailure() async {
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in throw CancellationError() })
+        await #expect(throws: CancellationError.self) { try await client.search("alien") }
+    }
+}
+
+@Suite struct DetailsTests {
+    @Test func oneFailingChildAmongTenFailsOnlyItsRow() async throws {
+        let log = RequestLog()
+        let inner = pagedTransport(total: 10, log: log)
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
+            if url.query("i") == "tt0000004" { return HTTPResponse(statusCode: 500, body: Data("boom".utf8)) }
+            return try await inner.get(url, timeout: 1)
+        })
+        let page = try await client.search("film")
+        let updates = await collect(client.details(for: page.items))
+        #expect(updates.count == 10)
+        #expect(Set(updates.map(\.index)) == Set(0..<10))
+        let failed = updates.filter { if case .failure = $0.movie { true } else { false } }
+        #expect(failed.map(\.item.imdbID) == ["tt0000004"])
+        if case .failure(let error) = failed.first?.movie { #expect(error == .httpStatus(500, url: error.urlForTest)) }
+        #expect(updates.filter { (try? $0.movie.get())?.plot == "Plot of \($0.item.imdbID)" }.count == 9)
+    }
+
+    @Test func childrenRunAtTheSameTime() async throws {
+        // Each record takes 300 ms; ten in sequence would take 3 s.
+        let inFlight = Mutex((now: 0, peak: 0))
+        let log = RequestLog()
+        let inner = pagedTransport(total: 10, log: log)
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
+            guard url.query("i") != nil else { return try await inner.get(url, timeout: 1) }
+            inFlight.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+            try await Task.sleep(for: .milliseconds(300))
+            inFlight.withLock { $0.now -= 1 }
+            return try await inner.get(url, timeout: 1)
+        })
+        let page = try await client.search("film")
+        _ = await collect(client.details(for: page.items))
+        #expect(inFlight.withLock { $0.peak } == 10)
+    }
+
+    @Test func updatesArriveInCompletionOrder() async throws {
+        let log = RequestLog()
+        let inner = pagedTransport(total: 3, log: log)
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
+            if let id = url.query("i") {
+                try await Task.sleep(for: .milliseconds(id == "tt0000001" ? 600 : id == "tt0000002" ? 300 : 0))
+            }
+            return try await inner.get(url, timeout: 1)
+        })
+        let page = try await client.search("film")
+        let order = await collect(client.details(for: page.items)).map(\.index)
+        #expect(order == [2, 1, 0])
+    }
+
+    @Test func recordsAndPostersAreNeverFetchedTwice() async throws {
+        try await withTemporaryFolder { folder in
+            let log = RequestLog()
+            let client = catalogueClient(log: log)
+            let store = PosterStore(folder: folder)
+            let page = try await client.search("star wars")
+            _ = await collect(client.details(for: page.items, posters: store))
+            let afterFirst = log.all.count
+            let again = try await client.search("star wars")
+            let updates = await collect(client.details(for: again.items, posters: store))
+            // Only the search itself was asked again.
+            #expect(log.all.count == afterFirst + 1)
+            #expect(updates.allSatisfy { (try? $0.poster?.get())?.wasAlreadyThere == true })
+            _ = try await client.movie(imdbID: page.items[0].imdbID)
+            #expect(log.all.count == afterFirst + 1)
+            #expect(await client.apiRequestCount == 1 + 10 + 1)
+        }
+    }
+
+    @Test func aPosterAlreadyInTheFolderIsNotDownloaded() async throws {
+        try await withTemporaryFolder { folder in
+            try pngBytes.write(to: folder.appendingPathComponent("Whatever I named it [tt0090190].png"))
+            let log = RequestLog()
+            let client = catalogueClient(log: log)
+            let page = try await client.search("toxic avenger")
+            let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
+            let toxie = try #require(updates.first { $0.item.imdbID == "tt0090190" })
+            #expect(try toxie.poster?.get().wasAlreadyThere == true)
+            #expect(!log.all.contains { $0.path.contains("tt0090190") })
+            #expect(files(in: folder).filter { $0.contains("tt0090190") }.count == 1)
+        }
+    }
+
+    @Test func posterOutcomesCoverMissingBrokenAndGood() async throws {
+        try await withTemporaryFolder { folder in
+            let client = catalogueClient()
+            let page = try await client.search("toxic")
+            let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
+            func poster(_ id: String) -> Result<SavedPoster, OMDbError>? { updates.first { $0.item.imdbID == id }?.poster }
+            #expect(throws: OMDbError.posterUnavailable) { try poster("tt0166476")?.get() }          // Toxic Love: N/A
+            #expect(throws: OMDbError.httpStatus(404, url: "offline://catalogue/posters/tt0080448.jpg")) { try poster("tt0080448")?.get() }
+            #expect { try poster("tt0173344")?.get() } throws: { error in                          // an HTML page
+                if case OMDbError.posterNotAnImage = error { true } else { false }
+            }
+            let saved = try #require(try poster("tt0090190")?.get())
+            #expect(saved.file.lastPathComponent == "The Toxic Avenger (1984) [tt0090190].png")
+            #expect(files(in: folder).count == 5)
+            #expect(files(in: folder).allSatisfy { !$0.hasPrefix(".") })
+        }
+    }
+
+    @Test func noPosterFolderMeansNoPosterRequests() async throws {
+        let log = RequestLog()
+        let client = catalogueClient(log: log)
+        let page = try await client.search("toxic")
+        let updates = await collect(client.details(for: page.items))
+        #expect(updates.allSatisfy { $0.poster == nil })
+        #expect(!log.all.contains { $0.path.contains("posters") })
+    }
+}
+
+extension OMDbError {
+    /// The URL an HTTP error carries, to compare the rest of it.
+    var urlForTest: String {
+        if case .httpStatus(_, let url) = self { return url }
+        return ""
+    }
+}

@@ -1,0 +1,125 @@
+import FakeOMDb
+import Foundation
+import Testing
+@testable import OMDbKit
+
+/// The live URLSession transport against the fake OMDb on 127.0.0.1: real sockets, each test its own server.
+@Suite struct LiveTransportOverFakeServerTests {
+    private func client(_ server: FakeOMDbServer, key: String = FakeOMDbServer.validKey, timeout: Int = 5) -> OMDbClient {
+        OMDbClient(configuration: .init(apiKey: key, baseURL: server.baseURL, timeout: timeout))
+    }
+
+    @Test func searchDetailsAndPostersOverHTTP() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let client = client(server)
+            let page = try await client.search("toxic")
+            #expect(page.items.count == 10)
+            let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
+            #expect(updates.count == 10)
+            #expect(updates.allSatisfy { (try? $0.movie.get()) != nil })
+            #expect(files(in: folder).count == 5)
+            #expect(server.apiRequests.count == 11)
+            #expect(server.posterRequests.count == 7)   // three of the ten have no poster (N/A)
+        }
+    }
+
+    @Test func queryTextArrivesIntactAtTheServer() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        defer { server.shutdown() }
+        for text in ["tom & jerry", "Amélie", "千と千尋", "C++"] {
+            _ = try? await client(server).search(text)
+        }
+        #expect(server.apiRequests.compactMap { $0.queryItems.first { $0.name == "s" }?.value } == ["tom & jerry", "Amélie", "千と千尋", "C++"])
+    }
+
+    @Test func wrongKeyIs401InvalidKey() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        defer { server.shutdown() }
+        await #expect(throws: OMDbError.invalidAPIKey) { try await client(server, key: "wrong-key-999").search("alien") }
+    }
+
+    @Test func quotaSpentIs401() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in .json(#"{"Response":"False","Error":"Request limit reached!"}"#, status: 401) }
+        defer { server.shutdown() }
+        await #expect(throws: OMDbError.quotaExhausted) { try await client(server).search("alien") }
+    }
+
+    @Test func serverErrorIsAnHTTPStatusWithoutTheKey() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(status: 503, body: Data("<html>down</html>".utf8)) }
+        defer { server.shutdown() }
+        await #expect {
+            try await client(server).search("alien")
+        } throws: { error in
+            guard case OMDbError.httpStatus(503, let url) = error else { return false }
+            return !url.contains(FakeOMDbServer.validKey) && url.hasPrefix("http://127.0.0.1:")
+        }
+    }
+
+    @Test func slowServerTimesOut() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
+        defer { server.shutdown() }
+        await #expect {
+            try await client(server, timeout: 1).search("alien")
+        } throws: { error in
+            if case OMDbError.timedOut(_, 1) = error { true } else { false }
+        }
+    }
+
+    @Test func droppedConnectionIsUnreachable() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(closeWithoutAnswer: true) }
+        defer { server.shutdown() }
+        await #expect {
+            try await client(server).search("alien")
+        } throws: { error in
+            if case OMDbError.unreachable = error { true } else { false }
+        }
+    }
+
+    @Test func serverDownIsUnreachableAndTheKeyIsNotInTheMessage() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        let base = server.baseURL
+        server.shutdown()
+        let client = OMDbClient(configuration: .init(apiKey: "leaky-key-42", baseURL: base, timeout: 2))
+        await #expect {
+            try await client.search("alien")
+        } throws: { error in
+            guard case OMDbError.unreachable(let url, let reason) = error else { return false }
+            let text = "\(error) \(url) \(reason)"
+            return !text.contains("leaky-key-42") && reason == "connection refused"
+        }
+    }
+
+    @Test func cancellingAnHTTPRequestIsCancellationNotAnError() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(5))
+        defer { server.shutdown() }
+        let client = client(server, timeout: 30)
+        let task = Task { try await client.search("alien") }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func posterAnswers404AndHTMLAreRefused() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+                if request.path == "/posters/tt0090190.jpg" { return ServerResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8)) }
+                if request.path == "/posters/tt0098503.jpg" { return ServerResponse(status: 403, body: Data()) }
+                return nil
+            }
+            defer { server.shutdown() }
+            let client = client(server)
+            let page = try await client.search("toxic avenger")
+            let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
+            let byID = Dictionary(uniqueKeysWithValues: updates.map { ($0.item.imdbID, $0) })
+            #expect(throws: OMDbError.posterNotAnImage(url: server.baseURL.absoluteString + "posters/tt0090190.jpg", contentType: "text/html")) {
+                try byID["tt0090190"]?.poster?.get()
+            }
+            #expect { try byID["tt0098503"]?.poster?.get() } throws: { error in
+                if case OMDbError.httpStatus(403, _) = error { true } else { false }
+            }
+            #expect(!files(in: folder).contains { $0.contains("tt0090190") || $0.contains("tt0098503") })
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+@testable import OMDbKit
+
+@Suite struct PosterNameTests {
+    @Test(arguments: [
+        ("Face/Off", "1997", "Face-Off (1997) [tt0119094].jpg"),
+        ("../../x", "2000", "x (2000) [tt0119094].jpg"),
+        ("CON", "2020", "CON (2020) [tt0119094].jpg"),
+        ("Evil\u{1B}[31mRed\u{1B}[0m", "2001", "Evil[31mRed[0m (2001) [tt0119094].jpg"),
+        ("Nul\u{0}Byte", "2002", "NulByte (2002) [tt0119094].jpg"),
+        ("...And Justice for All", "1979", "And Justice for All (1979) [tt0119094].jpg"),
+        (".hidden", "1999", "hidden (1999) [tt0119094].jpg"),
+        ("  spaced   out  ", "1999", "spaced out (1999) [tt0119094].jpg"),
+        ("Back\\slash", "1999", "Back-slash (1999) [tt0119094].jpg"),
+        ("Line\nbreak\tand tab", "1999", "Line break and tab (1999) [tt0119094].jpg"),
+        ("", "1999", "Untitled (1999) [tt0119094].jpg"),
+        ("/", "1999", "Untitled (1999) [tt0119094].jpg"),
+        ("Toxic Crusaders", "1991–1993", "Toxic Crusaders (1991–1993) [tt0119094].jpg"),
+        ("Amélie", "2001", "Amélie (2001) [tt0119094].jpg"),
+        ("Right\u{202E}gnp.exe", "2001", "Rightgnp.exe (2001) [tt0119094].jpg"),
+    ])
+    func hostileTitlesBecomeSafeNames(title: String, year: String, expected: String) {
+        #expect(PosterName.fileName(title: title, year: year, imdbID: "tt0119094", format: .jpeg) == expected)
+    }
+
+    @Test func longTitlesAreCutToTwoHundredBytesKeepingYearAndID() {
+        let name = PosterName.fileName(title: String(repeating: "千", count: 300), year: "2001", imdbID: "tt0245429", format: .webp)
+        #expect(name.utf8.count <= 200)
+        #expect(name.hasSuffix(" (2001) [tt0245429].webp"))
+        #expect(name.hasPrefix("千千"))
+        let ascii = PosterName.fileName(title: String(repeating: "a", count: 300), year: nil, imdbID: "tt1234567", format: .png)
+        #expect(ascii.utf8.count == 200)
+    }
+
+    @Test(arguments: ["Face/Off", "../../x", "\u{0}", "\u{1B}]0;title\u{7}", String(repeating: "é", count: 400), "..", "."])
+    func namesNeverEscapeTheFolder(title: String) {
+        let name = PosterName.fileName(title: title, year: "..", imdbID: "../tt1", format: .gif)
+        #expect(!name.contains("/"))
+        #expect(!name.hasPrefix("."))
+        #expect(!name.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        #expect(name.utf8.count <= 200)
+    }
+
+    @Test func missingYearIsLeftOut() {
+        #expect(PosterName.fileName(title: "Alien", year: nil, imdbID: "tt0078748", format: .png) == "Alien [tt0078748].png")
+    }
+}
+
+@Suite struct ImageSniffingTests {
+    @Test(arguments: [
+        (Data([0xFF, 0xD8, 0xFF, 0xDB]), ImageFormat.jpeg),
+        (pngBytes, .png),
+        (Data("GIF89a....".utf8), .gif),
+        (Data("GIF87a....".utf8), .gif),
+        (Data("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp),
+    ])
+    func imagesAreToldByTheirBytes(data: Data, format: ImageFormat) {
+        #expect(ImageFormat(sniffing: data) == format)
+    }
+
+    @Test(arguments: [
+        Data("<!DOCTYPE html><html>".utf8), Data(), Data([0xFF, 0xD8]), Data("RIFF\u{0}\u{0}\u{0}\u{0}WAVE".utf8),
+        Data("GIF90a".utf8), Data(#"{"Response":"False"}"#.utf8),
+    ])
+    func otherBytesAreNotImages(data: Data) {
+        #expect(ImageFormat(sniffing: data) == nil)
+    }
+
+    @Test func everyCataloguePosterIsARealImageExceptTheBrokenOne() {
+        let folder = fixtures.appendingPathComponent("posters")
+        let names = files(in: folder)
+        let notImages = names.filter { ImageFormat(sniffing: FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) ?? Data()) == nil }
+        #expect(names.count > 200)
+        #expect(notImages == ["tt0173344.jpg"])
+    }
+}
+
+@Suite struct PosterStoreTests {
+    @Test func savesWithTheExtensionOfTheBytes() async throws {
+        try await withTemporaryFolder { folder in
+            let store = PosterStore(folder: folder.appendingPathComponent("new/deeper"))
+            let file = try store.save(pngBytes, source: "u", title: "Face/Off", year: "1997", imdbID: "tt0119094")
+            #expect(file.lastPathComponent == "Face-Off (1997) [tt0119094].png")
+            #expect(FileManager.default.contents(atPath: file.path) == pngBytes)
+            #expect(store.existingFile(for: "tt0119094") == file)
+            #expect(store.existingFile(for: "tt0119095") == nil)
+        }
+    }
+
+    @Test func refusesWhatIsNotAnImageAndWritesNothing() async throws {
+        await withTemporaryFolder { folder in
+            let store = PosterStore(folder: folder)
+            #expect(throws: OMDbError.posterNotAnImage(url: "u", contentType: "text/html")) {
+                try store.save(Data("<html></html>".utf8), contentType: "text/html", source: "u", title: "T", year: nil, imdbID: "tt1")
+            }
+            #expect(files(in: folder).isEmpty)
+        }
+    }
+
+    @Test func refusesBodiesOverTheCap() async throws {
+        await withTemporaryFolder { folder in
+            let store = PosterStore(folder: folder, maxBytes: 1_000)
+            let big = jpegBytes + Data(count: 1_001 - jpegBytes.count)
+            #expect(throws: OMDbError.posterTooLarge(bytes: 1_001, limit: 1_000)) {
+                try store.save(big, source: "u", title: "T", year: nil, imdbID: "tt1")
+            }
+            #expect(files(in: folder).isEmpty)
+            // Exactly at the cap is fine.
+            _ = try? store.save(big.prefix(1_000), source: "u", title: "T", year: nil, imdbID: "tt1")
+            #expect(files(in: folder) == ["T [tt1].jpg"])
+        }
+    }
+
+    @Test func defaultCapIsTwentyMegabytes() {
+        #expect(PosterStore(folder: URL(fileURLWithPath: "/tmp")).maxBytes == 20_000_000)
+    }
+
+    @Test func manyWritesLeaveOnlyFinishedFiles() async throws {
+        try await withTemporaryFolder { folder in
+            let store = PosterStore(folder: folder)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        _ = try store.save(jpegBytes + Data(repeating: UInt8(index), count: 50_000), source: "u",
+                                           title: "Film \(index)", year: "2000", imdbID: "tt\(1_000_000 + index)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let names = files(in: folder)
+            #expect(names.count == 40)
+            #expect(names.allSatisfy { $0.hasSuffix(".jpg") && !$0.hasPrefix(".") })
+            for index in 0..<40 {
+                let data = FileManager.default.contents(atPath: folder.appendingPathComponent("Film \(index) (2000) [tt\(1_000_000 + index)].jpg").path)
+                #expect(data?.count == jpegBytes.count + 50_000)
+            }
+        }
+    }
+
+    @Test func failedWriteLeavesNothingBehind() async throws {
+        try await withTemporaryFolder { folder in
+            // The destination name is taken by a folder: rename(2) fails after the temporary file was written.
+            let store = PosterStore(folder: folder)
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("T [tt1].png/inside"), withIntermediateDirectories: true)
+            #expect(throws: OMDbError.self) {
+                try store.save(pngBytes, source: "u", title: "T", year: nil, imdbID: "tt1")
+            }
+            #expect(files(in: folder) == ["T [tt1].png"])
+        }
+    }
+
+    @Test func folderThatIsAFileIsAClearError() async throws {
+        try await withTemporaryFolder { folder in
+            let file = folder.appendingPathComponent("plain-file")
+            try Data("x".utf8).write(to: file)
+            let store = PosterStore(folder: file.appendingPathComponent("posters"))
+            #expect {
+                try store.save(pngBytes, source: "u", title: "T", year: nil, imdbID: "tt1")
+            } throws: { error in
+                guard case OMDbError.posterNotWritten(let path, let reason) = error else { return false }
+                return path.hasSuffix("plain-file/posters") && !reason.isEmpty
+            }
+        }
+    }
+
+    @Test func leftoversOfAKilledProcessAreSwept() async throws {
+        try await withTemporaryFolder { folder in
+            try Data("half".utf8).write(to: folder.appendingPathComponent(PosterStore.temporaryPrefix + "x"))
+            try Data("keep".utf8).write(to: folder.appendingPathComponent("Mine.txt"))
+            PosterStore(folder: folder).removeLeftovers()
+            #expect(files(in: folder) == ["Mine.txt"])
+        }
+    }
+}

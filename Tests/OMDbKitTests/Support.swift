@@ -1,0 +1,69 @@
+import Foundation
+@testable import OMDbKit
+import Synchronization
+
+/// A transport backed by a closure: the test decides every answer.
+struct ClosureTransport: OMDbTransport {
+    let handler: @Sendable (URL) async throws -> HTTPResponse
+    func get(_ url: URL, timeout: Int) async throws -> HTTPResponse { try await handler(url) }
+}
+
+/// Counts and records what went through a transport.
+final class RequestLog: Sendable {
+    private let urls = Mutex<[URL]>([])
+    func record(_ url: URL) { urls.withLock { $0.append(url) } }
+    var all: [URL] { urls.withLock { $0 } }
+    func count(where predicate: (URL) -> Bool) -> Int { all.filter(predicate).count }
+}
+
+extension URL {
+    /// The value of query item `name`.
+    func query(_ name: String) -> String? {
+        URLComponents(url: self, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
+    }
+}
+
+/// The repository's Fixtures folder.
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+/// The offline catalogue, loaded once.
+let catalogue: Catalogue = try! Catalogue(folder: fixtures)
+
+/// A JSON answer.
+func json(_ text: String, status: Int = 200) -> HTTPResponse {
+    HTTPResponse(statusCode: status, body: Data(text.utf8), contentType: "application/json")
+}
+
+/// A folder of its own for one test, removed at the end.
+func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async rethrows -> T {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("omdbkit-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}
+
+/// Names of every file in a folder, sorted.
+func files(in folder: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+}
+
+/// A client over the offline catalogue, counting requests.
+func catalogueClient(log: RequestLog = RequestLog(), key: String = CatalogueTransport.apiKey) -> OMDbClient {
+    let transport = CatalogueTransport(catalogue: catalogue)
+    return OMDbClient(configuration: .init(apiKey: key, baseURL: CatalogueTransport.baseURL),
+                      transport: ClosureTransport { url in
+                          log.record(url)
+                          return try await transport.get(url, timeout: 1)
+                      })
+}
+
+/// Collects a details stream.
+func collect(_ stream: AsyncStream<MovieUpdate>) async -> [MovieUpdate] {
+    var updates: [MovieUpdate] = []
+    for await update in stream { updates.append(update) }
+    return updates
+}
+
+let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
+let jpegBytes = Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46])
