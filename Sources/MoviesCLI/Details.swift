@@ -14,7 +14,7 @@ enum Details {
         let indent = "  "
         func field(_ label: String, _ value: String?) {
             guard let value else { return }
-            let wrapped = wrap(safe(value), width: console.width - label.count - 2, indent: "")
+            let wrapped = wrap(safe(value), width: console.width - indent.count - label.count - 2, indent: "")
             for (index, line) in wrapped.enumerated() {
                 lines.append(index == 0 ? indent + style.cyan(label + ":") + " " + line : indent + String(repeating: " ", count: label.count + 2) + line)
             }

@@ -33,9 +33,11 @@ public final class Session {
         self.console = console
         self.presenter = presenter
         self.currentDirectory = currentDirectory
+        if let folder = settings.posters { PosterStore(folder: folder).removeLeftovers() }
     }
 
     /// Runs one command. Returns false when the person asked to leave.
+    @discardableResult
     func handle(_ command: Command) async -> Bool {
         switch command {
         case .nothing: break
@@ -50,7 +52,7 @@ public final class Session {
             console.out(settings.posters.map { "Posters are saved in \(safe($0.path))." } ?? "Posters are off: posters DIR to save them.")
         case .type(let type):
             settings.type = type
-            console.out("Next searches: \(type.map { "\($0.rawValue)s only" } ?? "any type").")
+            console.out("Next searches: \(type.map { $0 == .series ? "series only" : "\($0.rawValue)s only" } ?? "any type").")
         case .year(let year):
             settings.year = year
             console.out("Next searches: \(year.map { "year \($0)" } ?? "any year").")
@@ -133,6 +135,7 @@ public final class Session {
         let url = Settings.posterFolder(folder, relativeTo: currentDirectory)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            PosterStore(folder: url).removeLeftovers()
             settings.posters = url
             console.out("Posters will be saved in \(safe(url.path)).")
         } catch {
@@ -146,9 +149,7 @@ public final class Session {
         switch error {
         case is CancellationError:
             console.note("Stopped.")
-        case let error as OMDbError where error.isNoResults:
-            console.out(safe(error.description))
-        case OMDbError.noMorePages, OMDbError.noSearchYet, OMDbError.tooManyResults:
+        case OMDbError.notFound, OMDbError.noMorePages, OMDbError.noSearchYet, OMDbError.tooManyResults:
             console.err(safe((error as! OMDbError).description))
         case let error as OMDbError:
             hadFailure = true

@@ -51,6 +51,12 @@ public actor OMDbClient {
     var cursor: Cursor?
     private var pageLoad: (id: UUID, task: Task<(items: [SearchItem], total: Int), any Error>)?
     var records: [String: Movie] = [:]
+    /// Search pages already answered, by request: asking again costs no quota.
+    private var pages: [SearchPageKey: (items: [SearchItem], total: Int)] = [:]
+    private struct SearchPageKey: Hashable {
+        let query: SearchQuery
+        let number: Int
+    }
     var posters: [String: Result<URL, OMDbError>] = [:]
     /// Requests sent to OMDb's API in this session (posters not included): what the daily quota counts.
     public private(set) var apiRequestCount = 0
@@ -109,6 +115,9 @@ public actor OMDbClient {
     /// Loads one page; a newer call cancels an older one still in flight.
     private func loadPage(_ query: SearchQuery, number: Int) async throws -> (items: [SearchItem], total: Int) {
         pageLoad?.task.cancel()
+        pageLoad = nil
+        let key = SearchPageKey(query: query, number: number)
+        if let cached = pages[key] { return cached }
         let id = UUID()
         let url = OMDbRequest.search(query, page: number, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
         let task = Task { () throws -> (items: [SearchItem], total: Int) in
@@ -119,6 +128,7 @@ public actor OMDbClient {
         defer { if pageLoad?.id == id { pageLoad = nil } }
         let result = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
         guard pageLoad?.id == id else { throw CancellationError() }
+        pages[key] = result
         return result
     }
 

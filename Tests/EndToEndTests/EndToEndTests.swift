@@ -1,0 +1,231 @@
+import FakeOMDb
+import Foundation
+import OMDbKit
+import Testing
+
+let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures"))
+
+/// Runs the built `movies` in its own process with piped stdin, over the offline catalogue or the
+/// fake OMDb server on 127.0.0.1.
+@Suite struct EndToEndProcessTests {
+    @Test func offlineSessionSearchMoreShowQuitSavesPosters() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run(["--posters", "shots"], lines: ["star wars", "more", "show 1", "quit"], directory: folder)
+            #expect(outcome.status == 0)
+            #expect(outcome.stderr.contains("Offline catalogue (no API key)"))
+            #expect(outcome.stderr.contains("OMDB_API_KEY"))
+            let out = outcome.stdout
+            #expect(out.contains("Results for \"star wars\": page 1 of 2, 16 in all"))
+            #expect(out.contains("  1. Star Wars: Episode IV - A New Hope (1977)  movie  tt0076759"))
+            #expect(out.contains("Results for \"star wars\": page 2 of 2"))
+            #expect(out.contains(" 16. "))
+            #expect(out.contains("Showing 16 of 16: that is all."))
+            // show 1: the full record.
+            #expect(out.contains("Director: George Lucas"))
+            #expect(out.contains("IMDb: https://www.imdb.com/title/tt0076759/"))
+            #expect(!out.contains("\u{1B}"))
+            let saved = files(in: folder.appendingPathComponent("shots"))
+            #expect(saved.contains("Star Wars: Episode IV - A New Hope (1977) [tt0076759].jpg"))
+            #expect(saved.count == out.components(separatedBy: "poster saved: ").count - 1)
+            #expect(saved.allSatisfy { !$0.hasPrefix(".") })
+        }
+    }
+
+    @Test func sessionAgainstTheFakeServerAsksForNothingTwice() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let outcome = try await MoviesProcess.run(
+                ["--base-url", server.baseURL.absoluteString, "--posters", "p"],
+                lines: ["toxic", "show 1", "toxic", "more", "quit"], directory: folder,
+                environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
+            #expect(outcome.status == 0)
+            #expect(!outcome.stderr.contains("Offline"))
+            let api = server.apiRequests.map { $0.target }
+            #expect(Set(api).count == api.count, "a request was repeated: \(api)")
+            // One search (asked twice, sent once), ten short records, one full record.
+            #expect(server.apiRequests.count == 1 + 10 + 1)
+            #expect(server.posterRequests.count == 7)
+            #expect(outcome.stderr.contains("No more results for \"toxic\""))
+            #expect(outcome.stdout.contains("no poster saved: no poster (N/A)"))
+            #expect(outcome.stdout.contains("no poster saved: The server answered HTTP 404"))
+            #expect(outcome.stdout.contains("no poster saved: not an image"))
+            #expect(files(in: folder.appendingPathComponent("p")).count == 5)
+        }
+    }
+
+    @Test func oneShotJSONPrintsOneObjectPerMovie() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run(["search", "star", "wars", "--pages", "2", "--json", "--offline", "--posters", "out"], directory: folder)
+            #expect(outcome.status == 0)
+            let lines = outcome.stdout.split(separator: "\n")
+            #expect(lines.count == 16)
+            let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            #expect(objects.map { $0["rank"] as? Int } == (1...16).map { $0 })
+            for object in objects {
+                for key in ["imdbID", "title", "year", "type", "plot", "poster"] { #expect(object.keys.contains(key), "missing \(key)") }
+                if let poster = object["poster"] as? String {
+                    #expect(FileManager.default.fileExists(atPath: poster))
+                } else {
+                    #expect(object["posterError"] is String)
+                }
+            }
+            #expect(objects.first?["title"] as? String == "Star Wars: Episode IV - A New Hope")
+            #expect(objects.first?["plot"] is String)
+        }
+    }
+
+    @Test func zeroResultsIsSuccessWithNothingOnStdout() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run(["search", "qqqzzzxx", "--offline", "--json"], directory: folder)
+            #expect(outcome.status == 0)
+            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stderr.contains("No results for \"qqqzzzxx\""))
+        }
+    }
+
+    @Test func searchWithoutAKeyNamesEveryWayToGiveOne() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run(["search", "alien"], directory: folder)
+            #expect(outcome.status == 2)
+            for word in ["OMDB_API_KEY", ".env", "--offline"] { #expect(outcome.stderr.contains(word)) }
+            #expect(outcome.stdout.isEmpty)
+        }
+    }
+
+    @Test func rejectedKeyFailsWithStatusOneAndDoesNotLeakIt() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let outcome = try await MoviesProcess.run(["search", "alien", "--base-url", server.baseURL.absoluteString, "--api-key", "wrongkey77"], directory: folder)
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("OMDb rejected the API key"))
+            #expect(!outcome.stderr.contains("wrongkey77") && !outcome.stdout.contains("wrongkey77"))
+        }
+    }
+
+    @Test func quotaSpentFailsWithStatusOne() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue) { _ in .json(#"{"Response":"False","Error":"Request limit reached!"}"#, status: 401) }
+            defer { server.shutdown() }
+            let outcome = try await MoviesProcess.run(["search", "alien", "--base-url", server.baseURL.absoluteString], directory: folder,
+                                                      environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("daily request limit"))
+        }
+    }
+
+    @Test func serverDownFailsWithStatusOneAndNoKey() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            let base = server.baseURL.absoluteString
+            server.shutdown()
+            let outcome = try await MoviesProcess.run(["search", "alien", "--base-url", base, "--api-key", "sekrit99", "--timeout", "2"], directory: folder)
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("Cannot reach"))
+            #expect(outcome.stderr.contains("apikey=***"))
+            #expect(!outcome.stderr.contains("sekrit99"))
+        }
+    }
+
+    @Test(arguments: [["--type", "nonsense"], ["search", "x", "--pages", "0"], ["--bogus"], ["--timeout", "0.5"], ["--year", "84"], ["search"], ["find", "x"]])
+    func usageErrorsExitTwoWithOneLine(arguments: [String]) async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run(arguments, directory: folder)
+            #expect(outcome.status == 2)
+            #expect(outcome.stderr.hasPrefix("error: "))
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+            #expect(outcome.stdout.isEmpty)
+        }
+    }
+
+    @Test func helpAndVersion() async throws {
+        try await withWorkingFolder { folder in
+            let help = try await MoviesProcess.run(["--help"], directory: folder)
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("Usage:") && help.stdout.contains("--api-key KEY") && help.stdout.contains("Exit status"))
+            let version = try await MoviesProcess.run(["--version"], directory: folder)
+            #expect(version.status == 0)
+            #expect(version.stdout == "movies \(OMDbKit.version)\n")
+        }
+    }
+
+    @Test func dotEnvInTheWorkingFolderSuppliesKeyAndAddress() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            try """
+            # my settings
+            OMDB_API_KEY="\(FakeOMDbServer.validKey)"
+            export OMDB_BASE_URL=\(server.baseURL.absoluteString)  # the fake
+            """.write(to: folder.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
+            let outcome = try await MoviesProcess.run(["search", "toxic", "--json"], directory: folder)
+            #expect(outcome.status == 0)
+            #expect(outcome.stdout.split(separator: "\n").count == 10)
+            #expect(server.apiRequests.first?.queryItems.first { $0.name == "apikey" }?.value == FakeOMDbServer.validKey)
+            // The environment wins over .env.
+            let wrong = try await MoviesProcess.run(["search", "toxic"], directory: folder, environment: ["OMDB_API_KEY": "envwins1"])
+            #expect(wrong.status == 1)
+        }
+    }
+
+    @Test func everyBadLineGetsAHintAndThePromptGoesOn() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run([], lines: ["", "   ", "more", "show 2", "show", "type nonsense", "year 84", "/nope", "the",
+                                                              "posters /dev/null/x", "search show", "help", "exit"], directory: folder)
+            #expect(outcome.status == 0)
+            let err = outcome.stderr
+            #expect(err.contains("There is no search to continue yet"))
+            #expect(err.contains("No results yet: search for a title first."))
+            #expect(err.contains("show takes a result number"))
+            #expect(err.contains("type takes movie, series, episode or any"))
+            #expect(err.contains("year takes a year such as 1984"))
+            #expect(err.contains("unknown command \"/nope\""))
+            #expect(err.contains("Too many results for \"the\""))
+            #expect(err.contains("Cannot use \"/dev/null/x\" for posters"))
+            #expect(err.contains("No results for \"show\""))
+            #expect(outcome.stdout.contains("more              load the next page"))
+        }
+    }
+
+    @Test func noEscapeCodesWhenPipedOrNoColor() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run(["search", "alien", "--offline"], directory: folder, environment: ["NO_COLOR": "1", "TERM": "xterm-256color"])
+            #expect(outcome.status == 0)
+            #expect(!outcome.stdout.isEmpty)
+            #expect(!outcome.stdout.contains("\u{1B}") && !outcome.stderr.contains("\u{1B}"))
+        }
+    }
+
+    @Test func ctrlCWhileLoadingStopsThePageAndThePromptGoesOn() async throws {
+        try await withWorkingFolder { folder in
+            // Records of every title but The Toxic Avenger take a minute.
+            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+                let id = request.queryItems.first { $0.name == "i" }?.value
+                return id != nil && id != "tt0090190" ? ServerResponse(body: Data("{}".utf8), delay: .seconds(60)) : nil
+            }
+            defer { server.shutdown() }
+            let movies = try MoviesProcess(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
+                                           environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
+            movies.send("toxic")
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(20)
+            while !movies.stdoutSoFar.contains("poster saved"), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            movies.interrupt()
+            while !movies.stderrSoFar.contains("Stopped"), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            movies.interrupt()  // now idle: must not end the program
+            try await Task.sleep(for: .milliseconds(200))
+            movies.send("show 1")
+            movies.send("quit")
+            let outcome = await movies.finish(timeout: .seconds(20))
+            #expect(outcome.status == 0)
+            #expect(outcome.stderr.contains("Stopped: 1 of 10 rows of this page were filled in; they are kept."))
+            #expect(outcome.stderr.contains("(Ctrl-C: type quit or press Ctrl-D to leave)"))
+            #expect(outcome.stdout.contains("Director: Michael Herz, Lloyd Kaufman"))
+            let saved = files(in: folder.appendingPathComponent("p"))
+            #expect(saved.allSatisfy { !$0.hasPrefix(".") })
+            #expect(saved.contains("The Toxic Avenger (1984) [tt0090190].png"))
+            #expect(clock.now < deadline + .seconds(20))
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The built `movies`, run as a person or a script would: its own process, piped stdin,
+/// stdout and stderr captured apart.
+struct MoviesProcess {
+    struct Outcome {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// `.build/…/debug/movies`, next to the test bundle that `swift test` built alongside it.
+    static let executable: URL = {
+        let besideTests = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("movies")
+        let candidates = [
+            besideTests,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("movies"),
+            repositoryRoot.appendingPathComponent(".build/debug/movies"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? besideTests
+    }()
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let collected = Collected()
+
+    /// Starts `movies arguments` in `directory` with exactly `environment` (plus PATH and HOME).
+    init(_ arguments: [String], directory: URL, environment: [String: String] = [:]) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
+                   "MOVIES_CATALOGUE": Self.repositoryRoot.appendingPathComponent("Fixtures").path]
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        collected.start(output.fileHandleForReading, errors.fileHandleForReading)
+    }
+
+    /// Types a line.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Ctrl-C.
+    func interrupt() { kill(process.processIdentifier, SIGINT) }
+
+    /// What stderr holds so far.
+    var stderrSoFar: String { collected.text.1 }
+    /// What stdout holds so far.
+    var stdoutSoFar: String { collected.text.0 }
+
+    /// Closes stdin (Ctrl-D) and waits for the exit, killing the process after `timeout`.
+    func finish(timeout: Duration = .seconds(60)) async -> Outcome {
+        try? input.fileHandleForWriting.close()
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while process.isRunning, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        collected.wait()
+        let (out, err) = collected.text
+        return Outcome(status: process.terminationStatus, stdout: out, stderr: err)
+    }
+
+    /// Runs to the end with `lines` on stdin.
+    static func run(_ arguments: [String], lines: [String] = [], directory: URL, environment: [String: String] = [:]) async throws -> Outcome {
+        let process = try MoviesProcess(arguments, directory: directory, environment: environment)
+        for line in lines { process.send(line) }
+        return await process.finish()
+    }
+}
+
+/// Reads both pipes to the end on their own threads, so a full pipe never blocks the child.
+private final class Collected: @unchecked Sendable {
+    // Guarded by `lock`; written by the two reader threads, read by the test.
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+    private let done = DispatchGroup()
+
+    func start(_ stdout: FileHandle, _ stderr: FileHandle) {
+        for (handle, isOut) in [(stdout, true), (stderr, false)] {
+            done.enter()
+            Thread {
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    self.lock.withLock { if isOut { self.out += chunk } else { self.err += chunk } }
+                }
+                self.done.leave()
+            }.start()
+        }
+    }
+
+    func wait() { done.wait() }
+
+    var text: (String, String) {
+        lock.withLock { (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)) }
+    }
+}
+
+/// A fresh working folder for one run (no .env unless the test writes one).
+func withWorkingFolder<T>(_ body: (URL) async throws -> T) async rethrows -> T {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("movies-e2e-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}
+
+func files(in folder: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+}
