@@ -141,6 +141,16 @@ final class JSONPresenter: Presenter {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let data = (try? encoder.encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
+        // JSON escapes C0 controls but not C1 (U+0080–U+009F, such as CSI) or DEL: escape them too,
+        // so a line shown on a terminal can never carry a control sequence.
+        var escaped = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                escaped += String(format: "\\u%04x", scalar.value)
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

@@ -110,7 +110,7 @@ public final class Session {
     func show(_ number: Int) async {
         guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return }
         guard number <= rows.count else {
-            console.err("There is no result \(number): choose 1 to \(rows.count)" + (rows.count < number ? ", or type more." : "."))
+            console.err("There is no result \(number): choose 1 to \(rows.count)" + (canLoadMore ? ", or type more for the next page." : "."))
             return
         }
         let row = rows[number - 1]

@@ -39,11 +39,16 @@ extension OMDbClient {
     /// One child: the record and the poster at the same time. `nil` when cancelled.
     private nonisolated func update(for item: SearchItem, at index: Int, plot: PlotLength, posters: PosterStore?) async -> MovieUpdate? {
         async let movie = outcome { try await self.movie(imdbID: item.imdbID, plot: plot) }
-        async let poster = posters == nil ? nil : outcome { try await self.poster(for: item, in: posters!) }
+        async let poster = posterOutcome(for: item, in: posters)
         let (record, image) = await (movie, poster)
-        guard let record, !Task.isCancelled else { return nil }
-        if posters != nil, image == nil { return nil }
+        guard let record, let image, !Task.isCancelled else { return nil }
         return MovieUpdate(index: index, item: item, movie: record, poster: image)
+    }
+
+    /// `.some(nil)` when there is no poster folder; `nil` when cancelled.
+    private nonisolated func posterOutcome(for item: SearchItem, in store: PosterStore?) async -> Result<SavedPoster, OMDbError>?? {
+        guard let store else { return .some(nil) }
+        return await outcome { try await self.poster(for: item, in: store) }
     }
 
     // MARK: Posters

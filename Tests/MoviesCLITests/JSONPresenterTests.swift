@@ -1,0 +1,117 @@
+import Foundation
+import OMDbKit
+import Testing
+@testable import MoviesCLI
+
+@MainActor
+@Suite struct JSONPresenterTests {
+    static func object(_ line: String) throws -> [String: Any] {
+        let parsed = try JSONSerialization.jsonObject(with: Data(line.utf8))
+        return try #require(parsed as? [String: Any], "not a JSON object: \(line)")
+    }
+
+    static func item(_ id: String, _ title: String, year: String? = "1999", poster: URL? = nil) -> SearchItem {
+        SearchItem(imdbID: id, title: title, year: year.map(ReleaseYear.init), type: .movie, posterURL: poster)
+    }
+
+    @Test func successWithoutPosterFolderIsExact() async throws {
+        let stub = StubTransport(records: ["tt0000001": ["Title": "A", "imdbID": "tt0000001", "Plot": "It happens."]])
+        let update = try #require(await updates(stub.client(), for: [Self.item("tt0000001", "A")]).first)
+        #expect(JSONPresenter.line(update, number: 3, page: 1)
+            == #"{"imdbID":"tt0000001","title":"A","year":"1999","type":"movie","plot":"It happens.","poster":null,"page":1,"rank":3}"#)
+    }
+
+    @Test func keysAndNullsFollowEachOutcome() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let stub = StubTransport(records: [
+            "tt0000001": ["Title": "Plot and poster", "imdbID": "tt0000001", "Plot": "A plot."],
+            "tt0000002": ["Title": "No plot", "imdbID": "tt0000002", "Plot": "N/A"],
+            // tt0000003 has no record: the lookup fails with "Error getting data."
+        ])
+        let items = [
+            Self.item("tt0000001", "Plot and poster", poster: StubTransport.posterURL("one")),
+            Self.item("tt0000002", "No plot", year: nil),
+            Self.item("tt0000003", "Failed", poster: StubTransport.posterURL("three")),
+        ]
+        let got = await updates(stub.client(), for: items, posters: PosterStore(folder: folder))
+        #expect(got.count == 3)
+        let objects = try got.map { try Self.object(JSONPresenter.line($0, number: $0.index + 1, page: 1)) }
+        let keys = ["imdbID", "title", "year", "type", "plot", "poster", "page", "rank"]
+
+        let full = objects[0]
+        #expect(Set(full.keys) == Set(keys))
+        #expect(full["plot"] as? String == "A plot.")
+        let posterPath = try #require(full["poster"] as? String)
+        #expect(posterPath.hasPrefix(folder.standardizedFileURL.path + "/"))
+        #expect(posterPath.hasSuffix("[tt0000001].jpg"))
+        #expect(FileManager.default.contents(atPath: posterPath) == StubTransport.jpeg)
+
+        let noPlot = objects[1]
+        #expect(Set(noPlot.keys) == Set(keys + ["posterError"]))
+        #expect(noPlot["plot"] is NSNull)
+        #expect(noPlot["year"] is NSNull)
+        #expect(noPlot["poster"] is NSNull)
+        #expect(noPlot["posterError"] as? String == "no poster (N/A)")
+
+        let failed = objects[2]
+        #expect(Set(failed.keys) == Set(keys + ["plotError"]))
+        #expect(failed["plot"] is NSNull)
+        #expect(failed["plotError"] as? String == OMDbError.dataUnavailable.description)
+        #expect(failed["poster"] as? String != nil)
+
+        #expect(objects.map { $0["rank"] as? Int } == [1, 2, 3])
+        #expect(objects.allSatisfy { $0["page"] as? Int == 1 && $0["type"] as? String == "movie" })
+    }
+
+    @Test func noPosterFolderMeansNullPosterAndNoPosterError() async throws {
+        let stub = StubTransport()
+        let update = try #require(await updates(stub.client(), for: [Self.item("tt0000009", "Gone")]).first)
+        let object = try Self.object(JSONPresenter.line(update, number: 1, page: 2))
+        #expect(Set(object.keys) == ["imdbID", "title", "year", "type", "plot", "poster", "plotError", "page", "rank"])
+        #expect(object["poster"] is NSNull)
+        #expect(object["page"] as? Int == 2)
+    }
+
+    @Test(arguments: [
+        "He said \"hi\"",
+        #"back\slash \\ and \" mixed"#,
+        "escape\u{1B}[2J bell\u{07} nul\u{00} tab\t newline\n cr\r del\u{7F}",
+        "slash/and unicode: Amélie 千と千尋 🎬 \u{2028}",
+        "c1 csi\u{9B}31m and nel\u{85}",
+    ])
+    func awkwardTitlesAreEscapedAndSurviveARoundTrip(title: String) async throws {
+        let stub = StubTransport(records: ["tt0000001": ["Title": "x", "imdbID": "tt0000001", "Plot": title]])
+        let update = try #require(await updates(stub.client(), for: [Self.item("tt0000001", title)]).first)
+        let line = JSONPresenter.line(update, number: 1, page: 1)
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
+                "raw control character in \(line.debugDescription)")
+        #expect(!line.contains("\n"))
+        let object = try Self.object(line)
+        #expect(object["title"] as? String == title)
+    }
+
+    @Test func oneShotJSONPrintsLinesInRankOrder() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture, json: true)
+        let status = await OneShot(session: session, console: capture.console()).run(query: "star trek", pages: 3)
+        #expect(status == Movies.Status.success)
+        #expect(capture.err == "")
+        let objects = try capture.outLines.map(Self.object)
+        #expect(objects.count == 22)
+        #expect(objects.map { $0["rank"] as? Int } == Array(1...22).map(Optional.some))
+        #expect(objects.map { $0["page"] as? Int } == (Array(repeating: 1, count: 10) + Array(repeating: 2, count: 10) + [3, 3]).map(Optional.some))
+        #expect(objects.map { $0["imdbID"] as? String } == session.rows.map(\.item.imdbID))
+        #expect(objects.allSatisfy { $0["plot"] is String && $0["poster"] is NSNull })
+    }
+
+    /// With --json, stdout holds only JSON lines: "No results" goes to stderr.
+    @Test func oneShotJSONWithNoResultsPrintsNoTextOnStdout() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture, json: true)
+        let status = await OneShot(session: session, console: capture.console()).run(query: "zzzzqq", pages: 1)
+        #expect(status == Movies.Status.success)
+        #expect(capture.out == "")
+        #expect(capture.err.hasPrefix("No results for \"zzzzqq\""))
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import OMDbKit
+import Testing
+@testable import MoviesCLI
+
+@Suite struct OptionsTests {
+    enum Form: String, CaseIterable, Sendable { case separate, inline }
+
+    static let valued = ["--api-key", "--base-url", "--posters", "--type", "--year", "--plot", "--timeout", "--pages"]
+    static let sample: [String: String] = [
+        "--api-key": "KEY=with=equals", "--base-url": "http://127.0.0.1:8080/", "--posters": "~/posters",
+        "--type": "series", "--year": "1984", "--plot": "full", "--timeout": "30", "--pages": "3",
+    ]
+
+    @Test(arguments: valued, Form.allCases)
+    func everyValuedOptionIsReadInBothForms(name: String, form: Form) throws {
+        let value = try #require(Self.sample[name])
+        let option = form == .inline ? ["\(name)=\(value)"] : [name, value]
+        let options = try Options.parse(["search", "alien"] + option)
+
+        var expected = Options()
+        expected.mode = .search(query: "alien", pages: 1, json: false)
+        switch name {
+        case "--api-key": expected.apiKey = value
+        case "--base-url": expected.baseURL = URL(string: value)
+        case "--posters": expected.posters = value
+        case "--type": expected.type = .some(.series)
+        case "--year": expected.year = .some(1984)
+        case "--plot": expected.plot = .full
+        case "--timeout": expected.timeout = 30
+        case "--pages": expected.mode = .search(query: "alien", pages: 3, json: false)
+        default: Issue.record("no expectation for \(name)")
+        }
+        #expect(options == expected)
+    }
+
+    @Test func flagsAreRead() throws {
+        let options = try Options.parse(["search", "alien", "--json", "--offline", "--no-color"])
+        #expect(options.mode == .search(query: "alien", pages: 1, json: true))
+        #expect(options.offline)
+        #expect(options.noColor)
+    }
+
+    @Test func noArgumentsIsThePrompt() throws {
+        let options = try Options.parse([])
+        #expect(options == Options())
+        #expect(options.mode == .interactive)
+    }
+
+    @Test func optionsWithoutACommandStillGiveThePrompt() throws {
+        let options = try Options.parse(["--type", "movie", "--year=any", "--offline"])
+        #expect(options.mode == .interactive)
+        #expect(options.type == .some(.movie))
+        #expect(options.year == .some(nil))
+        #expect(options.offline)
+    }
+
+    @Test func typeAnyAndYearAnyMeanNoFilter() throws {
+        let options = try Options.parse(["--type", "any", "--year", "ANY"])
+        #expect(options.type == .some(nil))
+        #expect(options.year == .some(nil))
+    }
+
+    @Test func searchJoinsSeveralWords() throws {
+        let options = try Options.parse(["search", "the", "toxic", "avenger", "--pages", "2"])
+        #expect(options.mode == .search(query: "the toxic avenger", pages: 2, json: false))
+    }
+
+    @Test func optionsMayComeBeforeSearch() throws {
+        let options = try Options.parse(["--json", "search", "star", "--offline", "trek"])
+        #expect(options.mode == .search(query: "star trek", pages: 1, json: true))
+        #expect(options.offline)
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let options = try Options.parse(["search", "--", "--json", "-x", "--pages=2"])
+        #expect(options.mode == .search(query: "--json -x --pages=2", pages: 1, json: false))
+    }
+
+    @Test func aLoneDashIsAWord() throws {
+        let options = try Options.parse(["search", "-"])
+        #expect(options.mode == .search(query: "-", pages: 1, json: false))
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["--help", "search"], ["search", "x", "--help"], ["--json", "-h"], ["nonsense", "--help"]])
+    func helpWins(arguments: [String]) throws {
+        #expect(try Options.parse(arguments).mode == .help)
+    }
+
+    @Test(arguments: [["--version"], ["-V"], ["search", "x", "--version"], ["--pages", "2", "-V"], ["search", "--version"]])
+    func versionWins(arguments: [String]) throws {
+        #expect(try Options.parse(arguments).mode == .version)
+    }
+
+    /// Each bad command line, and words its message must contain.
+    static let usageErrors: [(arguments: [String], mentions: [String])] = [
+        (["search", "x", "--pages", "0"], ["--pages", "\"0\""]),
+        (["search", "x", "--pages", "x"], ["--pages", "\"x\""]),
+        (["search", "x", "--pages=101"], ["--pages", "\"101\""]),
+        (["--type", "nonsense"], ["--type", "\"nonsense\""]),
+        (["--type=nonsense"], ["--type", "\"nonsense\""]),
+        (["--year", "84"], ["--year", "\"84\""]),
+        (["--year=84"], ["--year", "\"84\""]),
+        (["--plot", "long"], ["--plot", "\"long\""]),
+        (["--timeout", "0"], ["--timeout", "\"0\""]),
+        (["--timeout", "0.5"], ["--timeout", "\"0.5\""]),
+        (["--timeout=0.5"], ["--timeout", "\"0.5\""]),
+        (["--base-url", "ftp://x"], ["--base-url", "\"ftp://x\""]),
+        (["--base-url=ftp://x"], ["--base-url", "\"ftp://x\""]),
+        (["--base-url", "http://"], ["--base-url", "\"http://\""]),
+        (["--bogus"], ["unknown option", "--bogus"]),
+        (["--bogus=1"], ["unknown option", "--bogus"]),
+        (["-x"], ["unknown option", "-x"]),
+        (["--api-key"], ["--api-key", "needs a value"]),
+        (["search", "x", "--year"], ["--year", "needs a value"]),
+        (["--json"], ["--json", "search"]),
+        (["--pages", "2"], ["--pages", "search"]),
+        (["--json=yes", "search", "x"], ["--json", "takes no value"]),
+        (["search"], ["search needs a title"]),
+        (["search", "  "], ["search needs a title"]),
+        (["find", "alien"], ["unknown command", "\"find\""]),
+    ]
+
+    @Test(arguments: usageErrors)
+    func badCommandLineIsAUsageErrorNamingTheCulprit(arguments: [String], mentions: [String]) {
+        let error = #expect(throws: UsageError.self) { try Options.parse(arguments) }
+        for word in mentions {
+            #expect(error?.message.contains(word) == true, "\(error?.message ?? "no error") should mention \(word)")
+        }
+    }
+
+    @Test func unknownOptionIsAUsageError() {
+        #expect(throws: UsageError("unknown option --colour: see movies --help")) { try Options.parse(["--colour"]) }
+    }
+
+    @Test func missingValueIsAUsageError() {
+        #expect(throws: UsageError("--timeout needs a value: see movies --help")) { try Options.parse(["--timeout"]) }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import OMDbKit
+import Testing
+@testable import MoviesCLI
+
+@MainActor
+@Suite struct RenderingTests {
+    static let escape = "\u{1B}"
+
+    @Test func plainSearchOutputHasNoEscapeCodesAndListsEveryRow() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        #expect(await session.handle(.search("toxic")))
+
+        let out = capture.out
+        #expect(!out.contains(Self.escape))
+        #expect(!capture.err.contains(Self.escape))
+        #expect(capture.err == "")
+        let lines = capture.outLines
+        #expect(lines.first == "Results for \"toxic\": page 1 of 1, 10 in all")
+        #expect(lines.last == "Showing 10 of 10: that is all.")
+
+        #expect(session.rows.count == 10)
+        #expect(session.rows.first?.item.title == "The Toxic Avenger")
+        for (offset, row) in session.rows.enumerated() {
+            let number = offset + 1
+            let label = String(repeating: " ", count: number < 10 ? 2 : 1) + "\(number)."
+            let title = row.item.title + (row.item.year.map { " (\($0.text))" } ?? "")
+            // The listing line: number, title, type and ID.
+            #expect(lines.contains("\(label) \(title)  \(row.item.type)  \(row.item.imdbID)"), "no row line for \(number)")
+            // The completed row: number and title, then its plot wrapped under it.
+            let plot = try #require(row.movie?.plot, "row \(number) has no plot")
+            let block = (["\(label) \(title)"] + wrap(plot, width: 80, indent: "     ")).joined(separator: "\n") + "\n"
+            #expect(out.contains(block), "row \(number)'s plot is not printed under it")
+        }
+    }
+
+    @Test func colouredSearchOutputHasEscapeCodes() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture, style: Style(enabled: true))
+        await session.handle(.search("toxic"))
+        #expect(capture.out.contains(Self.escape))
+        #expect(capture.out.contains("\u{1B}[1mResults for \"toxic\": page 1 of 1, 10 in all\u{1B}[0m"))
+    }
+
+    @Test func plainErrorsHaveNoEscapeCodes() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        session.setPosters("/dev/null/x")
+        #expect(capture.err.hasPrefix("error: Cannot use"))
+        #expect(!capture.err.contains(Self.escape))
+    }
+
+    @Test func safeDropsControlCharacters() {
+        #expect(safe("Evil\u{1B}[2JTitle\u{07}") == "Evil[2JTitle")
+        #expect(safe("a\u{9B}31mb\u{202E}c\u{7F}") == "a31mbc")
+        #expect(safe("  line\none\ttab  ") == "line one tab")
+    }
+
+    @Test func titleWithAnEscapeSequenceIsPrintedWithoutTheEscapeByte() {
+        let item = SearchItem(imdbID: "tt0000001", title: "Evil\u{1B}[2JTitle\u{07}", year: ReleaseYear("1999"),
+                              type: .movie, posterURL: nil)
+        #expect(TextPresenter.titleAndYear(item) == "Evil[2JTitle (1999)")
+        #expect(TextPresenter.rowLine(item, number: 1, style: .plain) == "  1. Evil[2JTitle (1999)  movie  tt0000001")
+
+        let capture = Capture()
+        let presenter = TextPresenter(console: capture.console(), currentDirectory: URL(fileURLWithPath: "/"))
+        let page = SearchPage(query: SearchQuery(text: "evil\u{1B}]0;x\u{07}"), number: 1, totalResults: 1, items: [item], shownSoFar: 1)
+        presenter.pageArrived(page, first: 1)
+        #expect(capture.out == "Results for \"evil]0;x\": page 1 of 1, 1 in all\n  1. Evil[2JTitle (1999)  movie  tt0000001\n")
+    }
+
+    @Test func networkTextWithEscapesNeverReachesTheTerminal() async throws {
+        let stub = StubTransport(
+            searchRows: [["Title": "Evil\u{1B}[2JTitle\u{07}", "Year": "1999", "imdbID": "tt0000001", "Type": "movie", "Poster": "N/A"]],
+            records: ["tt0000001": ["Title": "Evil\u{1B}[2JTitle\u{07}", "imdbID": "tt0000001", "Year": "1999",
+                                    "Plot": "Clears\u{1B}[2J the \u{1B}]0;owned\u{07}screen.", "Director": "Mr\u{1B}[31m Red"]])
+        let capture = Capture()
+        let console = capture.console()
+        let session = Session(client: stub.client(), settings: Settings(), console: console,
+                              presenter: TextPresenter(console: console, currentDirectory: URL(fileURLWithPath: "/")),
+                              currentDirectory: URL(fileURLWithPath: "/"))
+        await session.handle(.search("evil"))
+        await session.handle(.show(1))
+        #expect(!capture.out.contains(Self.escape))
+        #expect(!capture.out.contains("\u{07}"))
+        #expect(capture.out.contains("     Clears[2J the ]0;ownedscreen.\n"))
+        #expect(capture.out.contains("  Director: Mr[31m Red\n"))
+    }
+
+    @Test func numberLabelsLineUp() {
+        #expect(TextPresenter.numberLabel(1) == "  1.")
+        #expect(TextPresenter.numberLabel(10) == " 10.")
+        #expect(TextPresenter.numberLabel(100) == "100.")
+        #expect(TextPresenter.numberLabel(1000) == "1000.")
+    }
+
+    static let prose = """
+    Melvin is the favourite target of the gym regulars in Tromaville until a prank lands him in a barrel of \
+    chemical sludge. He mutates into a deformed giant with a strong sense of justice and starts gorily \
+    dispatching the local thugs. His crusade eventually puts him on a collision course with the corrupt mayor.
+    """
+
+    @Test(arguments: [25, 26, 30, 40, 57, 80, 132], ["", "  ", "     "])
+    func wrapKeepsEveryLineWithinWidth(width: Int, indent: String) {
+        let lines = wrap(Self.prose, width: width, indent: indent)
+        #expect(lines.count > 1 || width >= Self.prose.count + indent.count)
+        for line in lines {
+            #expect(line.count <= width, "\"\(line)\" is \(line.count) columns, more than \(width)")
+            #expect(line.hasPrefix(indent) && !line.dropFirst(indent.count).hasPrefix(" "))
+        }
+        // No word lost or reordered, and each line is as full as it can be.
+        let words = Self.prose.split(separator: " ").map(String.init)
+        #expect(lines.flatMap { $0.split(separator: " ").map(String.init) } == words)
+        for (line, next) in zip(lines, lines.dropFirst()) {
+            let nextWord = next.dropFirst(indent.count).prefix { $0 != " " }
+            #expect(line.count + 1 + nextWord.count > width, "\"\(nextWord)\" would have fitted on \"\(line)\"")
+        }
+    }
+
+    @Test func wrapOfNothingIsNoLines() {
+        #expect(wrap("", width: 80, indent: "  ") == [])
+        #expect(wrap("   ", width: 80, indent: "  ") == [])
+    }
+
+    @Test func showPrintsTheFullRecord() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        await session.handle(.search("toxic avenger"))
+        capture.clear()
+        await session.handle(.show(1))
+        let lines = capture.outLines
+        #expect(lines.first == "The Toxic Avenger (1984)  movie  tt0090190")
+        #expect(lines.contains("R · 82 min · Action, Comedy, Horror"))
+        #expect(lines.contains("  Director: Michael Herz, Lloyd Kaufman"))
+        #expect(lines.contains("  Plot:"))
+        #expect(capture.out.contains("    Melvin is the favourite target"))
+        #expect(lines.last == "  IMDb: https://www.imdb.com/title/tt0090190/")
+        #expect(capture.err == "")
+    }
+
+    /// Each field line is indent (2) + label + ": " + value, so the value must wrap to what is left.
+    @Test func detailsKeepEveryLineWithinWidth() async throws {
+        let actors = Array(repeating: "abc", count: 40).joined(separator: " ")
+        let stub = StubTransport(records: ["tt0000002": ["Title": "Crowded", "imdbID": "tt0000002", "Actors": actors, "Plot": "Short."]])
+        let movie = try await stub.client().movie(imdbID: "tt0000002")
+        let capture = Capture()
+        let lines = Details.lines(for: movie, poster: nil, console: capture.console(width: 60), display: nil)
+        let actorLines = lines.drop { !$0.hasPrefix("  Actors: ") }.prefix { $0.hasPrefix("  Actors: ") || $0.hasPrefix("          ") }
+        #expect(actorLines.count > 2)
+        let actorWords: [Substring] = actorLines.flatMap { $0.split(separator: " ") }
+        #expect(actorWords.filter { $0 == "abc" }.count == 40)
+        for line in lines {
+            #expect(line.count <= 60, "\"\(line)\" is \(line.count) columns")
+        }
+    }
+}

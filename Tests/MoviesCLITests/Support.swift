@@ -1,0 +1,105 @@
+import Foundation
+import OMDbKit
+import Synchronization
+import Testing
+@testable import MoviesCLI
+
+/// Collects what a `Console` writes, stdout and stderr apart.
+final class Capture: Sendable {
+    private let outBuffer = Mutex("")
+    private let errBuffer = Mutex("")
+
+    var out: String { outBuffer.withLock { $0 } }
+    var err: String { errBuffer.withLock { $0 } }
+    var outLines: [String] { out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
+    var errLines: [String] { err.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty() }
+
+    func console(style: Style = .plain, width: Int = 80) -> Console {
+        Console(writeOut: { text in self.outBuffer.withLock { $0 += text } },
+                writeErr: { text in self.errBuffer.withLock { $0 += text } },
+                style: style, errorStyle: style, width: width)
+    }
+
+    func clear() {
+        outBuffer.withLock { $0 = "" }
+        errBuffer.withLock { $0 = "" }
+    }
+}
+
+extension Array where Element == String {
+    func dropLastIfEmpty() -> [String] { last == "" ? Array(dropLast()) : self }
+}
+
+/// A fresh, empty folder of its own; the caller removes it with `removeFolder`.
+func makeTemporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("MoviesCLITests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func removeFolder(_ url: URL) {
+    try? FileManager.default.removeItem(at: url)
+}
+
+/// A client over the offline catalogue in `Fixtures/`.
+func catalogueClient() throws -> OMDbClient {
+    let folder = try #require(Catalogue.defaultFolder())
+    return OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL),
+                      transport: CatalogueTransport(catalogue: try Catalogue(folder: folder)))
+}
+
+/// A session over the catalogue, writing into `capture`.
+@MainActor
+func catalogueSession(_ capture: Capture, style: Style = .plain, width: Int = 80, json: Bool = false,
+                      settings: Settings = Settings(), directory: URL? = nil) throws -> Session {
+    let console = capture.console(style: style, width: width)
+    let directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    let presenter: any Presenter = json ? JSONPresenter(console: console) : TextPresenter(console: console, currentDirectory: directory)
+    return Session(client: try catalogueClient(), settings: settings, console: console, presenter: presenter,
+                   currentDirectory: directory)
+}
+
+/// Answers like OMDb from a few hand-written records: for titles and plots no catalogue holds.
+struct StubTransport: OMDbTransport {
+    static let baseURL = URL(string: "http://stub.invalid/")!
+    /// The rows of every search.
+    var searchRows: [[String: String]] = []
+    /// By-ID records; an ID not here answers `Error getting data.`
+    var records: [String: [String: String]] = [:]
+
+    /// A poster URL the stub answers with a tiny JPEG.
+    static func posterURL(_ name: String) -> URL { baseURL.appendingPathComponent("posters/\(name).jpg") }
+    static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9])
+
+    func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+        if url.path.hasPrefix("/posters/") {
+            return HTTPResponse(statusCode: 200, body: Self.jpeg, contentType: "image/jpeg")
+        }
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        func value(_ name: String) -> String? { items.last { $0.name == name }?.value }
+        if value("s") != nil {
+            return Self.json(["Search": searchRows, "totalResults": String(searchRows.count), "Response": "True"])
+        }
+        if let id = value("i"), var record = records[id] {
+            record["Response"] = "True"
+            return Self.json(record)
+        }
+        return Self.json(["Response": "False", "Error": "Error getting data."])
+    }
+
+    static func json(_ object: [String: Any]) -> HTTPResponse {
+        HTTPResponse(statusCode: 200, body: try! JSONSerialization.data(withJSONObject: object), contentType: "application/json")
+    }
+
+    func client() -> OMDbClient {
+        OMDbClient(configuration: .init(apiKey: "stub-key", baseURL: Self.baseURL), transport: self)
+    }
+}
+
+/// Every update `details(for:)` yields, in item order.
+func updates(_ client: OMDbClient, for items: [SearchItem], posters: PosterStore? = nil) async -> [MovieUpdate] {
+    var result: [MovieUpdate] = []
+    for await update in client.details(for: items, posters: posters) { result.append(update) }
+    return result.sorted { $0.index < $1.index }
+}
