@@ -75,7 +75,14 @@ extension OMDbClient {
                 posters[item.imdbID] = .failure(.posterUnavailable)
                 throw OMDbError.posterUnavailable
             }
-            let (response, shown) = try await fetch(url, countsTowardQuota: false)
+            let response: HTTPResponse
+            let shown: String
+            do {
+                (response, shown) = try await fetch(url, countsTowardQuota: false, limit: store.maxBytes)
+            } catch let error as OMDbError {
+                if case .posterTooLarge = error { posters[item.imdbID] = .failure(error) }
+                throw error
+            }
             guard (200..<300).contains(response.statusCode) else {
                 let error = OMDbError.httpStatus(response.statusCode, url: shown)
                 if response.statusCode < 500 { posters[item.imdbID] = .failure(error) }

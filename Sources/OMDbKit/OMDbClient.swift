@@ -150,15 +150,22 @@ public actor OMDbClient {
 
     /// One GET through the transport, with its failures turned into ``OMDbError`` and the key redacted.
     /// Returns the answer and the URL as it may be shown.
-    func fetch(_ url: URL, countsTowardQuota: Bool) async throws -> (HTTPResponse, String) {
+    /// - Parameter limit: for posters, the size cap: the transport may stop reading past it.
+    func fetch(_ url: URL, countsTowardQuota: Bool, limit: Int? = nil) async throws -> (HTTPResponse, String) {
         if countsTowardQuota { apiRequestCount += 1 }
         let shown = redactor.redact(url)
         do {
-            return (try await transport.get(url, timeout: configuration.timeout), shown)
+            let response = if let limit {
+                try await transport.get(url, timeout: configuration.timeout, limit: limit)
+            } else {
+                try await transport.get(url, timeout: configuration.timeout)
+            }
+            return (response, shown)
         } catch let error as TransportError {
             switch error {
             case .timedOut: throw OMDbError.timedOut(url: shown, seconds: configuration.timeout)
             case .unreachable(let reason): throw OMDbError.unreachable(url: shown, reason: redactor.redact(reason))
+            case .tooLarge(let bytes): throw OMDbError.posterTooLarge(bytes: bytes, limit: limit ?? bytes)
             }
         } catch is CancellationError {
             throw CancellationError()

@@ -93,7 +93,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         case let .posterNotAnImage(url, contentType):
             "not an image (\(contentType ?? "unknown type")) at \(url)"
         case let .posterTooLarge(bytes, limit):
-            "too large (\(bytes) bytes, limit \(limit))"
+            "too large (\(bytes) bytes or more; the limit is \(limit))"
         case let .posterNotWritten(path, reason):
             "could not write \(path): \(reason)"
         }

@@ -101,6 +101,48 @@ import Testing
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
+    @Test func posterOverTheCapIsRefusedWithoutBeingKept() async throws {
+        try await withTemporaryFolder { folder in
+            let huge = jpegBytes + Data(count: 3_000_000)
+            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+                request.path.hasPrefix("/posters/") ? ServerResponse(body: huge) : nil
+            }
+            defer { server.shutdown() }
+            let client = client(server)
+            let page = try await client.search("alien")
+            let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder, maxBytes: 1_000_000)))
+            #expect(!updates.isEmpty)
+            for update in updates {
+                #expect(throws: OMDbError.posterTooLarge(bytes: huge.count, limit: 1_000_000)) { try update.poster?.get() }
+            }
+            #expect(files(in: folder).isEmpty)
+        }
+    }
+
+    @Test func limitedDownloadStopsAtTheAnnouncedSizeAndKeepsSmallBodiesWhole() async throws {
+        let body = Data((0..<200_000).map { UInt8($0 % 251) })
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(body: body) }
+        defer { server.shutdown() }
+        let transport = URLSessionTransport(maxConnectionsPerHost: 4)
+        let url = server.baseURL.appendingPathComponent("posters/x.jpg")
+        await #expect(throws: TransportError.tooLarge(bytes: body.count)) { try await transport.get(url, timeout: 5, limit: 100_000) }
+        let whole = try await transport.get(url, timeout: 5, limit: 200_000)
+        #expect(whole.body == body)
+        #expect(whole.statusCode == 200)
+    }
+
+    @Test func cancellingALimitedDownloadIsCancellation() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(10))
+        defer { server.shutdown() }
+        let transport = URLSessionTransport(maxConnectionsPerHost: 4)
+        let task = Task { try await transport.get(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 30, limit: 1_000) }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
     @Test func posterAnswers404AndHTMLAreRefused() async throws {
         try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue) { request in
