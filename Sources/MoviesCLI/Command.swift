@@ -59,7 +59,11 @@ public enum Command: Equatable, Sendable {
             switch rest.lowercased() {
             case "": self = .postersStatus
             case "off", "none": self = .posters(nil)
-            default: self = .posters(Command.unquoted(rest))
+            default:
+                let folder = Command.unquoted(rest)
+                self = folder.trimmingCharacters(in: .whitespaces).isEmpty
+                    ? .invalid(hint: "posters needs a folder: posters DIR to save posters there, posters off to stop")
+                    : .posters(folder)
             }
         case "type":
             do { self = .type(try parseType(rest, source: "type")) } catch { self = .invalid(hint: error.message + searchInstead) }

@@ -40,11 +40,16 @@ public struct Console: Sendable {
     func note(_ message: String) { err(errorStyle.dim(message)) }
 
     /// The real terminal: colour only on a terminal without `NO_COLOR` (or `--no-color`), and
-    /// stdout flushed after every write so a pipe sees lines as they come.
+    /// stdout flushed after every write so a pipe sees lines as they come. When stdout's reader
+    /// has gone (EPIPE: `movies search … | head`), the tool stops quietly with status 141.
     public static func standard(environment: [String: String], noColor: Bool = false) -> Console {
         let colorAllowed = !noColor && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         return Console(
-            writeOut: { text in fputs(text, stdout); fflush(stdout) },
+            writeOut: { text in
+                if fputs(text, stdout) == EOF || fflush(stdout) == EOF, errno == EPIPE {
+                    Interrupts.shared.outputClosed()
+                }
+            },
             writeErr: { text in fputs(text, stderr); fflush(stderr) },
             style: Style(enabled: colorAllowed && isatty(STDOUT_FILENO) == 1),
             errorStyle: Style(enabled: colorAllowed && isatty(STDERR_FILENO) == 1),
@@ -80,21 +85,71 @@ public struct Style: Sendable {
     }
 }
 
-/// Word-wraps `text` to `width` columns, each line after `indent`.
+/// Word-wraps `text` to `width` terminal columns, each line after `indent`. Widths are display
+/// columns (wide CJK characters take two, combining marks none), and a word too long for a line
+/// is broken, so no line is wider than `width` as long as `width` leaves 10 columns after `indent`.
 func wrap(_ text: String, width: Int, indent: String) -> [String] {
-    let room = max(20, width - indent.count)
+    let room = max(10, width - displayWidth(indent))
     var lines: [String] = []
     var line = ""
-    for word in text.split(separator: " ") {
-        if !line.isEmpty, line.count + 1 + word.count > room {
-            lines.append(indent + line)
-            line = ""
-        }
-        line += line.isEmpty ? String(word) : " " + word
+    var lineWidth = 0
+    func endLine() {
+        if !line.isEmpty { lines.append(indent + line) }
+        line = ""
+        lineWidth = 0
     }
-    if !line.isEmpty { lines.append(indent + line) }
+    for word in text.split(separator: " ") {
+        let wordWidth = displayWidth(word)
+        if !line.isEmpty, lineWidth + 1 + wordWidth > room { endLine() }
+        if wordWidth <= room {
+            if !line.isEmpty {
+                line += " "
+                lineWidth += 1
+            }
+            line += word
+            lineWidth += wordWidth
+            continue
+        }
+        // Longer than a whole line: break it, filling each line to the brim.
+        endLine()
+        for character in word {
+            let columns = displayWidth(character)
+            if lineWidth + columns > room { endLine() }
+            line.append(character)
+            lineWidth += columns
+        }
+    }
+    endLine()
     return lines
 }
+
+/// Terminal columns `text` takes: 2 for East Asian Wide and Fullwidth characters, 0 for
+/// combining marks and other zero-width scalars, 1 otherwise.
+func displayWidth(_ text: some StringProtocol) -> Int {
+    text.unicodeScalars.reduce(0) { $0 + displayWidth($1) }
+}
+
+func displayWidth(_ character: Character) -> Int {
+    character.unicodeScalars.reduce(0) { $0 + displayWidth($1) }
+}
+
+func displayWidth(_ scalar: Unicode.Scalar) -> Int {
+    let value = scalar.value
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
+    if (0xFE00...0xFE0F).contains(value) || value == 0x200B { return 0 }
+    for range in wideRanges where range.contains(value) { return 2 }
+    return 1
+}
+
+/// East Asian Wide (W) and Fullwidth (F) blocks.
+private let wideRanges: [ClosedRange<UInt32>] = [
+    0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+    0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+    0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+]
 
 /// Network text, safe for a terminal.
 func safe(_ text: String) -> String { PrintableText.clean(text) }

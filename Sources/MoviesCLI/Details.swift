@@ -31,7 +31,7 @@ enum Details {
         if ratings.isEmpty, let imdb = movie.imdbRating { ratings.append("IMDb \(safe(imdb))/10") }
         if let votes = movie.imdbVotes { ratings.append("\(safe(votes)) votes") }
         if let metascore = movie.metascore { ratings.append("Metascore \(safe(metascore))") }
-        field("Ratings", ratings.isEmpty ? "none on OMDb" : ratings.joined(separator: " · "))
+        field("Ratings", ratings.isEmpty ? nil : ratings.joined(separator: " · "))
         field("Box office", movie.boxOffice)
         lines.append(indent + style.cyan("Plot:"))
         lines += wrap(safe(movie.plot ?? "OMDb has no plot for this title."), width: console.width, indent: indent + "  ")

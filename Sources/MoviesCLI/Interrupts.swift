@@ -1,45 +1,162 @@
 #if canImport(Glibc)
-import Foundation
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
 @preconcurrency import Darwin
 #endif
 import Dispatch
+import Foundation
+import OMDbKit
 import Synchronization
 
-/// Ctrl-C: cancels the command that is running, if any; otherwise calls `whenIdle`.
-/// SIGINT never kills the process, so a poster write is never cut in half.
+/// The one place that owns signals and the end of the process.
+///
+/// - SIGINT (Ctrl-C) cancels the command that is running, if any; otherwise calls the idle
+///   handler. It never kills the process, so a poster write is never cut in half.
+/// - SIGTERM and SIGHUP, and stdout closed under us (EPIPE: `movies search … | head`), call
+///   ``stop(status:)``: cancel the command, let poster writes in progress finish, exit with
+///   128 + the signal (141 for a closed stdout, as if SIGPIPE had ended us, but cleanly).
+/// - SIGPIPE is ignored, so a write to a closed pipe fails with EPIPE instead of killing us.
 final class Interrupts: Sendable {
-    private let current = Mutex<Task<Bool, Never>?>(nil)
-    private let whenIdle: @Sendable () -> Void
-    // Written once by start(), before any signal can arrive, and only kept alive after that.
-    nonisolated(unsafe) private var source: (any DispatchSourceSignal)?
+    /// The process's instance: ``Movies/run(arguments:environment:)`` starts it, and
+    /// ``Console/standard(environment:noColor:)`` reports a closed stdout to it.
+    static let shared = Interrupts()
 
-    init(whenIdle: @escaping @Sendable () -> Void) {
-        self.whenIdle = whenIdle
+    private struct State {
+        /// The command now running, once its task is registered.
+        var task: Task<Bool, Never>?
+        /// A command is starting or running (set before its task exists).
+        var busy = false
+        /// Ctrl-C came while busy but before the task was registered: cancel it on registration.
+        var cancelOnRegistration = false
+        var whenIdle: (@Sendable () -> Void)?
+        /// ``stop(status:)`` has begun: the process is exiting.
+        var stopping = false
     }
 
-    /// Starts catching SIGINT. The handler must be `@Sendable`: without it the runtime's
-    /// isolation check kills the process on the first Ctrl-C.
+    private let state: Mutex<State>
+    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    private let terminate: @Sendable (Int32) -> Never
+
+    /// - Parameters:
+    ///   - whenIdle: what Ctrl-C does when no command is running.
+    ///   - terminate: how ``stop(status:)`` ends the process once poster writes are done.
+    init(whenIdle: (@Sendable () -> Void)? = nil,
+         terminate: @escaping @Sendable (Int32) -> Never = Interrupts.exitNow) {
+        self.state = Mutex(State(whenIdle: whenIdle))
+        self.terminate = terminate
+    }
+
+    /// Ignores SIGPIPE and starts catching SIGINT, SIGTERM and SIGHUP. Call once, first thing;
+    /// later calls do nothing. The handlers must be `@Sendable`: without it the runtime's
+    /// isolation check kills the process on the first signal.
     func start() {
-        signal(SIGINT, SIG_IGN)
-        let signalSource = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        signalSource.setEventHandler { @Sendable [self] in self.interrupt() }
-        signalSource.resume()
-        source = signalSource
-    }
-
-    /// The command now running; `nil` when the prompt is idle.
-    func running(_ task: Task<Bool, Never>?) {
-        current.withLock { $0 = task }
-    }
-
-    func interrupt() {
-        if let task = current.withLock({ $0 }) {
-            task.cancel()
-        } else {
-            whenIdle()
+        sources.withLock { sources in
+            guard sources.isEmpty else { return }
+            signal(SIGPIPE, SIG_IGN)
+            for number in [SIGINT, SIGTERM, SIGHUP] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                if number == SIGINT {
+                    source.setEventHandler { @Sendable [self] in self.interrupt() }
+                } else {
+                    source.setEventHandler { @Sendable [self] in self.stop(status: 128 + number) }
+                }
+                source.resume()
+                sources.append(source)
+            }
         }
+    }
+
+    /// What Ctrl-C does when no command is running.
+    func whenIdle(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.whenIdle = handler }
+    }
+
+    /// A command is about to start: call before creating its task, so that a Ctrl-C landing
+    /// before ``running(_:)`` cancels the command instead of being taken for an idle one.
+    func begin() {
+        state.withLock { state in
+            state.busy = true
+            state.cancelOnRegistration = false
+        }
+    }
+
+    /// The command's task, registered after ``begin()``. Cancelled at once when Ctrl-C
+    /// (or ``stop(status:)``) came in between.
+    func running(_ task: Task<Bool, Never>) {
+        let cancelNow = state.withLock { state in
+            state.task = task
+            state.busy = true
+            defer { state.cancelOnRegistration = false }
+            return state.cancelOnRegistration || state.stopping
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    /// The command is over: the prompt is idle again.
+    func finished() {
+        state.withLock { state in
+            state.task = nil
+            state.busy = false
+            state.cancelOnRegistration = false
+        }
+    }
+
+    /// Ctrl-C.
+    func interrupt() {
+        enum Action { case cancel(Task<Bool, Never>), later, idle((@Sendable () -> Void)?) }
+        let action: Action = state.withLock { state in
+            if let task = state.task { return .cancel(task) }
+            if state.busy {
+                state.cancelOnRegistration = true
+                return .later
+            }
+            return .idle(state.whenIdle)
+        }
+        switch action {
+        case .cancel(let task): task.cancel()
+        case .later: break
+        case .idle(let handler): handler?()
+        }
+    }
+
+    /// stdout's reader went away (a write failed with EPIPE): stop quietly with status 141.
+    func outputClosed() -> Never {
+        stop(status: Movies.Status.outputClosed)
+    }
+
+    /// True once ``stop(status:)`` has begun.
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// Cancels the running command, waits (blocking) for poster writes in progress, and ends
+    /// the process with `status`. Only the first call does this; a later one, from another
+    /// thread, waits for the first to end the process.
+    func stop(status: Int32) -> Never {
+        let (task, first) = state.withLock { state in
+            defer { state.stopping = true }
+            return (state.task, !state.stopping)
+        }
+        guard first else { Self.waitForExit() }
+        task?.cancel()
+        PosterStore.finishWrites()
+        terminate(status)
+    }
+
+    /// Blocks the calling thread until another ends the process (a ``stop(status:)`` under way).
+    func waitIfStopping() {
+        if isStopping { Self.waitForExit() }
+    }
+
+    private static func waitForExit() -> Never {
+        while true { sleep(60) }
+    }
+
+    /// Ends the process at once: stderr is unbuffered, and stdout's unsent bytes have nowhere
+    /// to go (or would only delay the end). `_exit` rather than `exit`: other threads are still
+    /// running, and exit handlers must not race them.
+    @Sendable static func exitNow(_ status: Int32) -> Never {
+        fflush(stderr)
+        _exit(status)
     }
 }
 

@@ -13,10 +13,31 @@ public enum Movies {
         public static let usage: Int32 = 2
         /// Stopped by Ctrl-C.
         public static let interrupted: Int32 = 130
+        /// stdout was closed by its reader (`movies search … | head`): 128 + SIGPIPE.
+        public static let outputClosed: Int32 = 141
+        /// Stopped by SIGHUP (129) or SIGTERM (143): 128 + the signal.
+        public static let hangUp: Int32 = 129
+        public static let terminated: Int32 = 143
+    }
+
+    /// Runs the tool and returns its exit status. Takes over the process's signals first
+    /// (SIGPIPE ignored; SIGINT, SIGTERM, SIGHUP caught: see ``Interrupts``), so call it only
+    /// from `main`. A SIGTERM, SIGHUP or closed stdout ends the process from within, after
+    /// poster writes in progress are done, with 128 + the signal; this then never returns.
+    @MainActor
+    public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        let interrupts = Interrupts.shared
+        interrupts.start()
+        // Until a command runs, Ctrl-C ends the tool as it would have without the handler.
+        interrupts.whenIdle { @Sendable in interrupts.stop(status: Status.interrupted) }
+        let status = await runCommand(arguments: arguments, environment: environment)
+        // A stop under way (SIGTERM, closed stdout) ends the process with its own status.
+        interrupts.waitIfStopping()
+        return status
     }
 
     @MainActor
-    public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+    private static func runCommand(arguments: [String], environment: [String: String]) async -> Int32 {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let options: Options
         let settings: Settings
@@ -48,7 +69,8 @@ public enum Movies {
                 return Status.usage
             }
             guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
-            let presenter: any Presenter = json ? JSONPresenter(console: console) : TextPresenter(console: console, currentDirectory: directory)
+            let presenter: any Presenter = json ? JSONPresenter(console: console)
+                : TextPresenter(console: console, currentDirectory: directory, moreHint: "Use --pages \(pages + 1) to see more.")
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
             return await OneShot(session: session, console: console).run(query: query, pages: pages)
         }
@@ -99,6 +121,7 @@ public enum Movies {
     then the environment, then a .env file in the working directory (see .env.example).
 
     Exit status: 0 success (no results included), 1 a failure at run time (key rejected,
-    quota spent, server unreachable), 2 a usage error, 130 interrupted.
+    quota spent, server unreachable), 2 a usage error, 130 interrupted (Ctrl-C), 141 output
+    closed (as by head), 143 or 129 stopped by SIGTERM or SIGHUP.
     """
 }

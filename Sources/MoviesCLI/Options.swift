@@ -64,7 +64,12 @@ public struct Options: Equatable {
             case "-V", "--version": options.mode = .version
             case "--api-key": options.apiKey = try value(name, inline)
             case "--base-url": options.baseURL = try parseBaseURL(value(name, inline), source: name)
-            case "--posters": options.posters = try value(name, inline)
+            case "--posters":
+                let folder = try value(name, inline)
+                guard !folder.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw UsageError("--posters needs a folder, such as --posters posters (leave it out for no posters)")
+                }
+                options.posters = folder
             case "--type": options.type = .some(try parseType(value(name, inline), source: name))
             case "--year": options.year = .some(try parseYear(value(name, inline), source: name))
             case "--plot": options.plot = try parsePlot(value(name, inline), source: name)
@@ -104,6 +109,39 @@ public struct Options: Equatable {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
+}
+
+// The key never shows in a description, a debug description or a dump.
+extension Options: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { redactedDescription(of: self) }
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "mode": mode, "apiKey": redacted(apiKey) as Any, "baseURL": baseURL?.absoluteString as Any, "posters": posters as Any,
+            "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
+            "plot": plot as Any, "timeout": timeout as Any,
+            "offline": offline, "noColor": noColor,
+        ], displayStyle: .struct)
+    }
+}
+
+/// `***` for a secret that is set, `nil` for one that is not.
+func redacted(_ secret: String?) -> String? { secret.map { _ in "***" } }
+
+/// `Name(field: value, …)` from `value`'s (redacting) custom mirror, optionals shown unwrapped.
+func redactedDescription(of value: some CustomReflectable) -> String {
+    func text(_ any: Any) -> String {
+        let mirror = Mirror(reflecting: any)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return "nil" }
+            return text(wrapped)
+        }
+        if let string = any as? String { return "\"\(string)\"" }
+        return String(describing: any)
+    }
+    let fields = value.customMirror.children.map { "\($0.label ?? "_"): \(text($0.value))" }
+    return "\(type(of: value))(\(fields.joined(separator: ", ")))"
 }
 
 // MARK: - Values shared by options, the environment and prompt commands

@@ -6,8 +6,8 @@ import OMDbKit
 protocol Presenter {
     /// The page's results arrived; `first` is the number of its first row.
     func pageArrived(_ page: SearchPage, first: Int)
-    /// One row's record and poster are in.
-    func rowCompleted(_ update: MovieUpdate, number: Int)
+    /// One row's record, or its poster, is in.
+    func rowUpdated(_ update: MovieUpdate, number: Int)
     /// Every row of the page is in (or the load stopped: `complete` false).
     func pageFinished(_ page: SearchPage, complete: Bool)
 }
@@ -17,10 +17,13 @@ protocol Presenter {
 final class TextPresenter: Presenter {
     let console: Console
     let currentDirectory: URL
+    /// How to get the next page: a prompt command, or an option in one-shot mode.
+    let moreHint: String
 
-    init(console: Console, currentDirectory: URL) {
+    init(console: Console, currentDirectory: URL, moreHint: String = "Type more for the next page.") {
         self.console = console
         self.currentDirectory = currentDirectory
+        self.moreHint = moreHint
     }
 
     func pageArrived(_ page: SearchPage, first: Int) {
@@ -36,35 +39,36 @@ final class TextPresenter: Presenter {
         }
     }
 
-    func rowCompleted(_ update: MovieUpdate, number: Int) {
+    /// A record: the row's number and title, then its plot. A poster: the row's number, then
+    /// what happened to it (posters often come after other rows' plots, so the number says whose).
+    func rowUpdated(_ update: MovieUpdate, number: Int) {
         let style = console.style
         let indent = String(repeating: " ", count: Self.numberWidth + 2)
-        console.out(Self.numberLabel(number) + " " + style.bold(Self.titleAndYear(update.item)))
-        switch update.movie {
-        case .success(let movie):
-            if let plot = movie.plot {
-                for line in wrap(safe(plot), width: console.width, indent: indent) { console.out(line) }
-            } else {
-                console.out(indent + style.dim("(OMDb has no plot for this title)"))
-            }
-        case .failure(let error):
-            console.out(indent + style.yellow("plot unavailable: ") + safe(error.description))
-        }
-        if let poster = update.poster {
-            switch poster {
-            case .success(let saved):
-                let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
-                console.out(indent + style.green(verb) + display(saved.file))
+        switch update.part {
+        case .record(let record):
+            console.out(Self.numberLabel(number) + " " + style.bold(Self.titleAndYear(update.item)))
+            switch record {
+            case .success(let movie):
+                if let plot = movie.plot {
+                    for line in wrap(safe(plot), width: console.width, indent: indent) { console.out(line) }
+                } else {
+                    console.out(indent + style.dim("(OMDb has no plot for this title)"))
+                }
             case .failure(let error):
-                console.out(indent + style.dim("no poster saved: ") + safe(error.description))
+                console.out(indent + style.yellow("plot unavailable: ") + safe(error.description))
             }
+        case .poster(.success(let saved)):
+            let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
+            console.out(Self.numberLabel(number) + " " + style.green(verb) + display(saved.file))
+        case .poster(.failure(let error)):
+            console.out(Self.numberLabel(number) + " " + style.dim("no poster saved: ") + safe(error.description))
         }
     }
 
     func pageFinished(_ page: SearchPage, complete: Bool) {
         let style = console.style
         if page.hasMore {
-            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults). Type more for the next page."))
+            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults). \(moreHint)"))
         } else {
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): that is all."))
         }
@@ -96,37 +100,54 @@ final class TextPresenter: Presenter {
 /// One JSON object per movie per line, in result order once a page is complete: for scripts.
 @MainActor
 final class JSONPresenter: Presenter {
+    /// Everything known of one row so far.
+    struct Row {
+        let item: SearchItem
+        var record: Result<Movie, OMDbError>?
+        var poster: Result<SavedPoster, OMDbError>?
+    }
+
     let console: Console
-    private var pending: [(number: Int, update: MovieUpdate)] = []
+    private var pending: [Int: Row] = [:]
 
     init(console: Console) { self.console = console }
 
     func pageArrived(_ page: SearchPage, first: Int) { pending.removeAll() }
 
-    func rowCompleted(_ update: MovieUpdate, number: Int) { pending.append((number, update)) }
+    func rowUpdated(_ update: MovieUpdate, number: Int) {
+        var row = pending[number] ?? Row(item: update.item)
+        switch update.part {
+        case .record(let record): row.record = record
+        case .poster(let poster): row.poster = poster
+        }
+        pending[number] = row
+    }
 
+    /// Rows whose record never arrived (Ctrl-C) are left out.
     func pageFinished(_ page: SearchPage, complete: Bool) {
-        for (number, update) in pending.sorted(by: { $0.number < $1.number }) {
-            console.out(Self.line(update, number: number, page: page.number))
+        for (number, row) in pending.sorted(by: { $0.key < $1.key }) where row.record != nil {
+            console.out(Self.line(row, number: number, page: page.number))
         }
         pending.removeAll()
     }
 
     /// `{"imdbID":…,"title":…,"year":…,"type":…,"plot":…|null,"poster":…|null,…}`
-    static func line(_ update: MovieUpdate, number: Int, page: Int) -> String {
+    static func line(_ row: Row, number: Int, page: Int) -> String {
         var fields: [(String, String?)] = [
-            ("imdbID", update.item.imdbID), ("title", update.item.title), ("year", update.item.year?.text),
-            ("type", update.item.type.description),
+            ("imdbID", row.item.imdbID), ("title", row.item.title), ("year", row.item.year?.text),
+            ("type", row.item.type.description),
         ]
         var errors: [(String, String?)] = []
-        switch update.movie {
-        case .success(let movie):
+        switch row.record {
+        case .success(let movie)?:
             fields.append(("plot", movie.plot))
-        case .failure(let error):
+        case .failure(let error)?:
             fields.append(("plot", nil))
             errors.append(("plotError", error.description))
+        case nil:
+            fields.append(("plot", nil))
         }
-        switch update.poster {
+        switch row.poster {
         case .success(let saved)?: fields.append(("poster", saved.file.path))
         case .failure(let error)?:
             fields.append(("poster", nil))

@@ -6,23 +6,27 @@ import OMDbKit
 struct Prompt {
     let session: Session
     let console: Console
+    /// Started by ``Movies/run(arguments:environment:)``; tests pass their own.
+    var interrupts: Interrupts = .shared
 
     func run(lines: AsyncStream<String>) async {
         let console = self.console
-        let interrupts = Interrupts {
+        let interrupts = self.interrupts
+        interrupts.whenIdle {
             console.writeErr("\n" + console.errorStyle.dim("(Ctrl-C: type quit or press Ctrl-D to leave)") + "\n")
             if console.isInteractive { console.writeErr(Prompt.text) }
         }
-        interrupts.start()
         if console.isInteractive { console.err(console.errorStyle.dim("Type a title to search, help for the commands.")) }
         showPrompt()
         for await line in lines {
             let command = Command(parsing: line)
             let session = self.session
+            // Busy before the task exists: a Ctrl-C from here on cancels this command.
+            interrupts.begin()
             let task = Task { @MainActor in await session.handle(command) }
             interrupts.running(task)
             let keepGoing = await task.value
-            interrupts.running(nil)
+            interrupts.finished()
             guard keepGoing else { return }
             showPrompt()
         }
@@ -41,9 +45,13 @@ struct Prompt {
 struct OneShot {
     let session: Session
     let console: Console
+    /// Started by ``Movies/run(arguments:environment:)``; tests pass their own.
+    var interrupts: Interrupts = .shared
 
     func run(query: String, pages: Int) async -> Int32 {
         let session = self.session
+        let interrupts = self.interrupts
+        interrupts.begin()
         let task = Task { @MainActor () -> Bool in
             await session.search(query)
             for _ in 1..<pages {
@@ -52,10 +60,9 @@ struct OneShot {
             }
             return true
         }
-        let interrupts = Interrupts { task.cancel() }
-        interrupts.start()
         interrupts.running(task)
         _ = await task.value
+        interrupts.finished()
         if task.isCancelled {
             console.err("Interrupted.")
             return Movies.Status.interrupted

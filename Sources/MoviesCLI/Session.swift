@@ -24,8 +24,11 @@ public final class Session {
     /// The last page shown, for `more`.
     private(set) var lastPage: SearchPage?
 
-    /// True when the current search has another page.
-    var canLoadMore: Bool { lastPage?.hasMore ?? false }
+    /// Set when the last page load failed, so `--pages` stops instead of asking again.
+    private var lastLoadFailed = false
+
+    /// True when the current search has another page and the last load did not fail.
+    var canLoadMore: Bool { !lastLoadFailed && (lastPage?.hasMore ?? false) }
 
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL) {
         self.client = client
@@ -67,6 +70,9 @@ public final class Session {
 
     func search(_ text: String) async {
         let (type, year) = (settings.type, settings.year)
+        // The new search owns `more` and `show` from now on, even if it fails.
+        rows.removeAll()
+        lastPage = nil
         await load(replacing: true) { [client] in try await client.search(text, type: type, year: year) }
     }
 
@@ -79,7 +85,9 @@ public final class Session {
         let page: SearchPage
         do {
             page = try await fetchPage()
+            lastLoadFailed = false
         } catch {
+            lastLoadFailed = true
             report(error)
             return
         }
@@ -92,12 +100,17 @@ public final class Session {
         var done = 0
         let store = settings.posters.map { PosterStore(folder: $0) }
         for await update in client.details(for: page.items, plot: settings.plot, posters: store) {
-            done += 1
-            rows[first + update.index].movie = try? update.movie.get()
-            rows[first + update.index].poster = try? update.poster?.get()
-            if case .failure(let error) = update.movie, !error.isNoResults { hadFailure = true }
-            if case .failure(.posterNotWritten)? = update.poster { hadFailure = true }
-            presenter.rowCompleted(update, number: first + update.index + 1)
+            let row = first + update.index
+            switch update.part {
+            case .record(let result):
+                done += 1
+                rows[row].movie = try? result.get()
+                if case .failure(let error) = result, !error.isNoResults { hadFailure = true }
+            case .poster(let result):
+                rows[row].poster = try? result.get()
+                if case .failure(.posterNotWritten) = result { hadFailure = true }
+            }
+            presenter.rowUpdated(update, number: row + 1)
         }
         if Task.isCancelled {
             console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
@@ -132,7 +145,7 @@ public final class Session {
             console.out("Posters are off.")
             return
         }
-        let url = Settings.posterFolder(folder, relativeTo: currentDirectory)
+        let url = Settings.posterFolder(folder, relativeTo: currentDirectory, home: settings.home)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             PosterStore(folder: url).removeLeftovers()
@@ -145,11 +158,21 @@ public final class Session {
 
     // MARK: Errors
 
+    /// Filters are easy to forget: name them when a search finds nothing.
+    private var filtersInUse: String {
+        let filters = [settings.type.map { "type \($0.rawValue)" }, settings.year.map { "year \($0)" }].compactMap { $0 }
+        return filters.isEmpty ? "" : " Filters in use: \(filters.joined(separator: ", "))."
+    }
+
     private func report(_ error: any Error) {
         switch error {
         case is CancellationError:
             console.note("Stopped.")
-        case OMDbError.notFound, OMDbError.noMorePages, OMDbError.noSearchYet, OMDbError.tooManyResults:
+        case OMDbError.notFound, OMDbError.tooManyResults:
+            // "Too many results" means the search did not run: a script should know.
+            if case OMDbError.tooManyResults = error { hadFailure = true }
+            console.err(safe((error as! OMDbError).description) + filtersInUse)
+        case OMDbError.noMorePages, OMDbError.noSearchYet:
             console.err(safe((error as! OMDbError).description))
         case let error as OMDbError:
             hadFailure = true

@@ -13,6 +13,9 @@ public struct Settings: Equatable {
     public var plot: PlotLength = .short
     public var timeout = 10
     public var offline = false
+    /// `HOME` from the environment given to ``resolve(_:environment:dotEnv:currentDirectory:)``
+    /// (`nil` when it had none): what `~` means in poster folders, the prompt's included.
+    public var home: String?
 
     /// The settings the environment variables name, as `.env.example` documents them.
     public enum Variable {
@@ -31,6 +34,7 @@ public struct Settings: Equatable {
             return nil
         }
         var settings = Settings()
+        if let home = environment["HOME"], !home.isEmpty { settings.home = home }
         settings.apiKey = options.apiKey ?? lookup(Variable.apiKey)?.value
         if settings.apiKey?.trimmingCharacters(in: .whitespaces).isEmpty == true { settings.apiKey = nil }
         if let url = options.baseURL {
@@ -39,7 +43,7 @@ public struct Settings: Equatable {
             settings.baseURL = try parseBaseURL(text, source: source)
         }
         if let folder = options.posters ?? lookup(Variable.posters)?.value {
-            settings.posters = posterFolder(folder, relativeTo: currentDirectory)
+            settings.posters = posterFolder(folder, relativeTo: currentDirectory, home: settings.home)
         }
         settings.type = options.type ?? nil
         settings.year = options.year ?? nil
@@ -49,12 +53,45 @@ public struct Settings: Equatable {
         return settings
     }
 
-    /// `~` expanded, relative paths taken from the working directory.
-    static func posterFolder(_ text: String, relativeTo directory: URL) -> URL {
-        let expanded = NSString(string: text).expandingTildeInPath
+    /// `~` and `~/…` expanded from `home` (the environment's `HOME`; when `nil` or empty, the
+    /// process's `HOME`, then the account's home folder), `~user` from the account database,
+    /// relative paths taken from `directory`.
+    static func posterFolder(_ text: String, relativeTo directory: URL, home: String?) -> URL {
+        var expanded = text
+        if text == "~" || text.hasPrefix("~/") {
+            var home = home.flatMap { $0.isEmpty ? nil : $0 } ?? defaultHome()
+            while home.count > 1, home.hasSuffix("/") { home.removeLast() }
+            let rest = text.dropFirst()
+            expanded = home == "/" && !rest.isEmpty ? String(rest) : home + rest
+        } else if text.hasPrefix("~") {
+            expanded = NSString(string: text).expandingTildeInPath
+        }
         return expanded.hasPrefix("/")
             ? URL(fileURLWithPath: expanded, isDirectory: true)
             : directory.appendingPathComponent(expanded, isDirectory: true)
+    }
+
+    /// Kept for callers that have no environment at hand: `~` is the process's `HOME`.
+    static func posterFolder(_ text: String, relativeTo directory: URL) -> URL {
+        posterFolder(text, relativeTo: directory, home: nil)
+    }
+
+    private static func defaultHome() -> String {
+        if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty { return home }
+        return FileManager.default.homeDirectoryForCurrentUser.path
+    }
+}
+
+// The key never shows in a description, a debug description or a dump.
+extension Settings: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { redactedDescription(of: self) }
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
+            "year": year as Any, "plot": plot, "timeout": timeout, "offline": offline, "home": home as Any,
+        ], displayStyle: .struct)
     }
 }
 

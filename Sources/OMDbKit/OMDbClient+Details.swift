@@ -1,19 +1,24 @@
 import Foundation
 
-/// What became of one result once its record and poster were fetched.
+/// Part of what became of one result: its record, or its poster, each sent the moment it is known.
 public struct MovieUpdate: Sendable {
+    public enum Part: Sendable {
+        /// The record (with its plot), or why it could not be had.
+        case record(Result<Movie, OMDbError>)
+        /// The saved poster, or why there is none. Only sent when a poster folder was given.
+        case poster(Result<SavedPoster, OMDbError>)
+    }
+
     /// The result's position in the list passed to ``OMDbClient/details(for:plot:posters:)``.
     public let index: Int
     public let item: SearchItem
-    /// The record (with its plot), or why it could not be had.
-    public let movie: Result<Movie, OMDbError>
-    /// The saved poster, or why there is none; `nil` when no poster folder was given.
-    public let poster: Result<SavedPoster, OMDbError>?
+    public let part: Part
 }
 
 extension OMDbClient {
-    /// Fetches every item's record and poster at once, one child task per item, and yields
-    /// each item's outcome the moment it is complete, in completion order.
+    /// Fetches every item's record and poster, one child task per item (at most
+    /// `maxConcurrentRequests` at a time), and yields each record and each poster outcome the
+    /// moment it is known: a row's plot never waits for its poster.
     ///
     /// One item's failure never fails the others: each update carries its own outcome.
     /// Cancelling the consuming task (or dropping the stream) cancels the children; updates
@@ -21,13 +26,14 @@ extension OMDbClient {
     /// - Parameter posters: where to save posters; `nil` to skip them.
     public nonisolated func details(for items: [SearchItem], plot: PlotLength = .short, posters: PosterStore? = nil) -> AsyncStream<MovieUpdate> {
         let (stream, continuation) = AsyncStream.makeStream(of: MovieUpdate.self)
+        let limit = configuration.maxConcurrentRequests
         let work = Task {
-            await withTaskGroup(of: MovieUpdate?.self) { group in
+            await withTaskGroup(of: Void.self) { group in
                 for (index, item) in items.enumerated() {
-                    group.addTask { await self.update(for: item, at: index, plot: plot, posters: posters) }
-                }
-                for await update in group {
-                    if let update { continuation.yield(update) }
+                    if index >= limit { await group.next() }
+                    group.addTask {
+                        await self.fill(item, at: index, plot: plot, posters: posters) { continuation.yield($0) }
+                    }
                 }
             }
             continuation.finish()
@@ -36,27 +42,40 @@ extension OMDbClient {
         return stream
     }
 
-    /// One child: the record and the poster at the same time. `nil` when cancelled.
-    private nonisolated func update(for item: SearchItem, at index: Int, plot: PlotLength, posters: PosterStore?) async -> MovieUpdate? {
-        async let movie = outcome { try await self.movie(imdbID: item.imdbID, plot: plot) }
-        async let poster = posterOutcome(for: item, in: posters)
-        let (record, image) = await (movie, poster)
-        guard let record, let image, !Task.isCancelled else { return nil }
-        return MovieUpdate(index: index, item: item, movie: record, poster: image)
-    }
-
-    /// `.some(nil)` when there is no poster folder; `nil` when cancelled.
-    private nonisolated func posterOutcome(for item: SearchItem, in store: PosterStore?) async -> Result<SavedPoster, OMDbError>?? {
-        guard let store else { return .some(nil) }
-        return await outcome { try await self.poster(for: item, in: store) }
+    /// One child: the record and the poster at the same time, each reported the moment it is done.
+    private nonisolated func fill(_ item: SearchItem, at index: Int, plot: PlotLength, posters: PosterStore?,
+                                  report: @escaping @Sendable (MovieUpdate) -> Void) async {
+        await withTaskGroup(of: Void.self) { parts in
+            parts.addTask {
+                if let record = await outcome({ try await self.movie(imdbID: item.imdbID, plot: plot) }), !Task.isCancelled {
+                    report(MovieUpdate(index: index, item: item, part: .record(record)))
+                }
+            }
+            if let posters {
+                parts.addTask {
+                    if let saved = await outcome({ try await self.poster(for: item, in: posters) }), !Task.isCancelled {
+                        report(MovieUpdate(index: index, item: item, part: .poster(saved)))
+                    }
+                }
+            }
+        }
     }
 
     // MARK: Posters
 
     /// The poster of `item` in `store`: the file already there, else downloaded, checked and
-    /// written atomically. A poster this session already saved elsewhere is copied, not downloaded.
+    /// written atomically. A poster this session already saved elsewhere is copied, not downloaded;
+    /// one refused for good (N/A, 404, not an image, too large) is not asked for again.
     /// - Throws: ``OMDbError`` (poster cases, HTTP and network) or `CancellationError`.
     public func poster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
+        let key = "\(store.folder.path)|\(item.imdbID)"
+        let load = posterLoads[key] ?? SharedLoad { try await self.loadPoster(for: item, in: store) }
+        posterLoads[key] = load
+        defer { if posterLoads[key] === load { posterLoads[key] = nil } }
+        return try await load.value()
+    }
+
+    private func loadPoster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
         if let existing = store.existingFile(for: item.imdbID) {
             posters[item.imdbID] = .success(existing)
             return SavedPoster(file: existing, wasAlreadyThere: true)

@@ -3,14 +3,15 @@ import Foundation
 /// Searches OMDb page by page and fills in each result's record and poster.
 ///
 /// The actor holds the search cursor (query, filters, page, `totalResults`, the IDs already
-/// returned) and a session cache, so nothing is asked for twice: records are kept by
-/// imdbID and plot length, posters by imdbID.
+/// returned) and a session cache, so nothing is asked for twice: search pages by query and
+/// number, records by imdbID and plot length, posters by imdbID. Two callers asking for the
+/// same thing at once share one request.
 ///
 /// ```swift
 /// let client = OMDbClient(configuration: .init(apiKey: key))
 /// let page = try await client.search("alien", type: .movie)
 /// for await update in client.details(for: page.items, posters: PosterStore(folder: folder)) {
-///     print(update.item.title, (try? update.movie.get())?.plot ?? "-")
+///     if case .record(.success(let movie)) = update.part { print(movie.title, movie.plot ?? "-") }
 /// }
 /// ```
 public actor OMDbClient {
@@ -22,7 +23,7 @@ public actor OMDbClient {
         public var baseURL: URL
         /// Per-request timeout in whole seconds (at least 1: URLSession on Linux rounds lower values down to nothing).
         public var timeout: Int
-        /// How many requests may run at once against one host.
+        /// How many requests may run at once: results filled in at a time, and connections per host.
         public var maxConcurrentRequests: Int
 
         /// OMDb's public address.
@@ -44,20 +45,23 @@ public actor OMDbClient {
         var seen: Set<String>
     }
 
+    private struct PageKey: Hashable {
+        let query: SearchQuery
+        let number: Int
+    }
+
     public let configuration: Configuration
     let transport: any OMDbTransport
     let redactor: Redactor
 
-    var cursor: Cursor?
-    private var pageLoad: (id: UUID, task: Task<(items: [SearchItem], total: Int), any Error>)?
-    var records: [String: Movie] = [:]
-    /// Search pages already answered, by request: asking again costs no quota.
-    private var pages: [SearchPageKey: (items: [SearchItem], total: Int)] = [:]
-    private struct SearchPageKey: Hashable {
-        let query: SearchQuery
-        let number: Int
-    }
+    private var cursor: Cursor?
+    /// Page loads in flight; a new search cancels them all.
+    private var pageLoads: [UUID: Task<(items: [SearchItem], total: Int), any Error>] = [:]
+    private var pages: [PageKey: (items: [SearchItem], total: Int)] = [:]
+    private var records: [String: Movie] = [:]
+    private var recordLoads: [String: SharedLoad<Movie>] = [:]
     var posters: [String: Result<URL, OMDbError>] = [:]
+    var posterLoads: [String: SharedLoad<SavedPoster>] = [:]
     /// Requests sent to OMDb's API in this session (posters not included): what the daily quota counts.
     public private(set) var apiRequestCount = 0
 
@@ -70,12 +74,15 @@ public actor OMDbClient {
 
     // MARK: Paged search
 
-    /// Starts a new search and returns its first page. A page still loading for an earlier
-    /// search is cancelled.
+    /// Starts a new search and returns its first page. Pages still loading for an earlier
+    /// search are cancelled, and `nextPage()` belongs to this search from now on, even if it fails.
     /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing matches), or
-    ///   `CancellationError` when cancelled or superseded.
+    ///   `CancellationError` when cancelled or superseded by a newer search.
     public func search(_ text: String, type: SearchType? = nil, year: Int? = nil) async throws -> SearchPage {
         let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
+        for load in pageLoads.values { load.cancel() }
+        pageLoads.removeAll()
+        cursor = nil
         let (items, total) = try await loadPage(query, number: 1)
         var seen = Set<String>()
         let fresh = items.filter { seen.insert($0.imdbID).inserted }
@@ -101,7 +108,7 @@ public actor OMDbClient {
             // OMDb's total shrank under us: the page past the end answers "Movie not found!".
             throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
         }
-        // A search started while this page loaded owns the cursor now.
+        // Another search, or another call for this page, owns the cursor now.
         guard var updated = cursor, updated.query == current.query, updated.page == current.page else {
             throw CancellationError()
         }
@@ -112,22 +119,21 @@ public actor OMDbClient {
         return SearchPage(query: current.query, number: number, totalResults: total, items: fresh, shownSoFar: updated.seen.count)
     }
 
-    /// Loads one page; a newer call cancels an older one still in flight.
+    /// One page, from the cache or the network. Throws `CancellationError` when a newer search
+    /// cancelled it, even if its answer arrived.
     private func loadPage(_ query: SearchQuery, number: Int) async throws -> (items: [SearchItem], total: Int) {
-        pageLoad?.task.cancel()
-        pageLoad = nil
-        let key = SearchPageKey(query: query, number: number)
+        let key = PageKey(query: query, number: number)
         if let cached = pages[key] { return cached }
-        let id = UUID()
         let url = OMDbRequest.search(query, page: number, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
         let task = Task { () throws -> (items: [SearchItem], total: Int) in
             let (response, shown) = try await self.fetch(url, countsTowardQuota: true)
-            return try OMDbDecoding.searchPage(response, query: query, url: shown)
+            return try OMDbDecoding.searchPage(response, query: query, url: shown, redactor: self.redactor)
         }
-        pageLoad = (id, task)
-        defer { if pageLoad?.id == id { pageLoad = nil } }
+        let id = UUID()
+        pageLoads[id] = task
+        defer { pageLoads[id] = nil }
         let result = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
-        guard pageLoad?.id == id else { throw CancellationError() }
+        guard pageLoads[id] != nil else { throw CancellationError() }
         pages[key] = result
         return result
     }
@@ -139,9 +145,14 @@ public actor OMDbClient {
     public func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
         let key = "\(imdbID)|\(plot.rawValue)"
         if let cached = records[key] { return cached }
-        let url = OMDbRequest.title(imdbID: imdbID, plot: plot, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
-        let (response, shown) = try await fetch(url, countsTowardQuota: true)
-        let movie = try OMDbDecoding.movie(response, imdbID: imdbID, url: shown)
+        let load = recordLoads[key] ?? SharedLoad { [configuration] in
+            let url = OMDbRequest.title(imdbID: imdbID, plot: plot, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
+            let (response, shown) = try await self.fetch(url, countsTowardQuota: true)
+            return try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, redactor: self.redactor)
+        }
+        recordLoads[key] = load
+        defer { if recordLoads[key] === load { recordLoads[key] = nil } }
+        let movie = try await load.value()
         records[key] = movie
         return movie
     }
@@ -175,5 +186,20 @@ public actor OMDbClient {
             if Task.isCancelled { throw CancellationError() }
             throw OMDbError.unreachable(url: shown, reason: redactor.redact(String(describing: error)))
         }
+    }
+}
+
+// MARK: - Descriptions that never show the key
+
+extension OMDbClient.Configuration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "Configuration(apiKey: ***, baseURL: \(Redactor(apiKey: apiKey).redact(baseURL)), timeout: \(timeout), maxConcurrentRequests: \(maxConcurrentRequests))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["apiKey": "***", "baseURL": Redactor(apiKey: apiKey).redact(baseURL), "timeout": timeout,
+                                "maxConcurrentRequests": maxConcurrentRequests])
     }
 }

@@ -5,16 +5,16 @@ import Foundation
 /// The envelope comes first, whatever the HTTP status: OMDb sends `{"Response":"False","Error":…}`
 /// with 200 for lookups that found nothing and 401 for key problems.
 enum OMDbDecoding {
-    static func searchPage(_ response: HTTPResponse, query: SearchQuery, url: String) throws(OMDbError) -> (items: [SearchItem], total: Int) {
-        let payload = try decode(SearchPayload.self, response, query: query.text, url: url)
+    static func searchPage(_ response: HTTPResponse, query: SearchQuery, url: String, redactor: Redactor? = nil) throws(OMDbError) -> (items: [SearchItem], total: Int) {
+        let payload = try decode(SearchPayload.self, response, query: query.text, url: url, redactor: redactor)
         guard let total = Int(payload.totalResults ?? "") else {
             throw .invalidResponse(url: url, reason: "totalResults is missing or not a number")
         }
         return (payload.Search?.compactMap(\.item) ?? [], total)
     }
 
-    static func movie(_ response: HTTPResponse, imdbID: String, url: String) throws(OMDbError) -> Movie {
-        let payload = try decode(MoviePayload.self, response, query: imdbID, url: url)
+    static func movie(_ response: HTTPResponse, imdbID: String, url: String, redactor: Redactor? = nil) throws(OMDbError) -> Movie {
+        let payload = try decode(MoviePayload.self, response, query: imdbID, url: url, redactor: redactor)
         guard let movie = payload.movie else {
             throw .invalidResponse(url: url, reason: "the record has no imdbID or Title")
         }
@@ -22,11 +22,14 @@ enum OMDbDecoding {
     }
 
     /// Decode the payload, else OMDb's error envelope, else say what was wrong.
-    static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, query: String, url: String) throws(OMDbError) -> T {
+    /// - Parameter redactor: masks the key in error text the server wrote (it may echo the request).
+    static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, query: String, url: String,
+                                     redactor: Redactor? = nil) throws(OMDbError) -> T {
         let decoder = JSONDecoder()
         if let envelope = try? decoder.decode(Envelope.self, from: response.body),
            envelope.Response?.lowercased() == "false" {
-            throw error(forMessage: envelope.Error ?? "", status: response.statusCode, query: query)
+            let message = envelope.Error ?? ""
+            throw error(forMessage: redactor?.redact(message) ?? Redactor.maskAPIKeyParameters(message), status: response.statusCode, query: query)
         }
         guard (200..<300).contains(response.statusCode) else {
             throw .httpStatus(response.statusCode, url: url)

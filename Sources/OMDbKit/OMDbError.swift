@@ -102,9 +102,10 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     public var errorDescription: String? { description }
 
     /// True for the answers that mean "nothing matched": a result, not a failure.
+    /// OMDb's `Error getting data.` and `Incorrect IMDb ID.` count as not found.
     public var isNoResults: Bool {
         switch self {
-        case .notFound: true
+        case .notFound, .dataUnavailable, .incorrectIMDbID: true
         default: false
         }
     }

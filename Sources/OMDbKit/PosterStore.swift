@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,6 +57,19 @@ public struct PosterStore: Sendable {
         return destination
     }
 
+    /// Writes in progress in this process, and whether new ones are refused (the process is exiting).
+    private static let writes = Mutex((active: 0, closed: false))
+
+    /// Refuses new poster writes and waits (blocking) for those in progress to finish, so that
+    /// exiting never cuts one in half. Call it right before `exit`.
+    public static func finishWrites(timeout: Duration = .seconds(5)) {
+        writes.withLock { $0.closed = true }
+        let deadline = ContinuousClock.now + timeout
+        while writes.withLock({ $0.active }) > 0, ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+    }
+
     /// Removes temporary files a killed process may have left (a crash, SIGKILL: nothing else leaves them).
     public func removeLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -65,6 +79,13 @@ public struct PosterStore: Sendable {
     }
 
     private func writeAtomically(_ data: Data, to destination: URL) throws(OMDbError) {
+        let admitted = Self.writes.withLock { state in
+            guard !state.closed else { return false }
+            state.active += 1
+            return true
+        }
+        guard admitted else { throw .posterNotWritten(path: destination.path, reason: "the program is exiting") }
+        defer { Self.writes.withLock { $0.active -= 1 } }
         let temporary = folder.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else { throw .posterNotWritten(path: destination.path, reason: String(cString: strerror(errno))) }

@@ -128,7 +128,8 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
         }
     }
 
-    @Test(arguments: [["--type", "nonsense"], ["search", "x", "--pages", "0"], ["--bogus"], ["--timeout", "0.5"], ["--year", "84"], ["search"], ["find", "x"]])
+    @Test(arguments: [["--type", "nonsense"], ["search", "x", "--pages", "0"], ["--bogus"], ["--timeout", "0.5"], ["--year", "84"], ["search"], ["find", "x"],
+                      ["--posters", ""], ["--posters="], ["search", "x", "--offline", "--posters", ""]])
     func usageErrorsExitTwoWithOneLine(arguments: [String]) async throws {
         try await withWorkingFolder { folder in
             let outcome = try await MoviesProcess.run(arguments, directory: folder)
@@ -225,7 +226,99 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             let saved = files(in: folder.appendingPathComponent("p"))
             #expect(saved.allSatisfy { !$0.hasPrefix(".") })
             #expect(saved.contains("The Toxic Avenger (1984) [tt0090190].png"))
-            #expect(clock.now < deadline + .seconds(20))
+        }
+    }
+
+    // MARK: Signals and a closed stdout
+
+    /// `movies search … | head -n N`: stdout's reader goes away while rows and posters are still
+    /// coming. The tool must not die of SIGPIPE: it stops quietly, exits 141, leaves no partial file.
+    @Test(arguments: [1, 3, 6])
+    func closedOutputStopsQuietlyWith141AndLeavesNoPartialPoster(linesRead: Int) async throws {
+        try await withWorkingFolder { folder in
+            let movies = try MoviesProcess(["search", "star", "--offline", "--pages", "4", "--posters", "pp"], directory: folder,
+                                           closeOutputAfterLines: linesRead)
+            let outcome = await movies.finish(timeout: .seconds(30))
+            #expect(outcome.exited, "ended by signal \(outcome.status), not by exit")
+            #expect(outcome.status == 141)
+            #expect(!outcome.stderr.contains("error"), "not quiet: \(outcome.stderr)")
+            let dotFiles = files(in: folder.appendingPathComponent("pp")).filter { $0.hasPrefix(".") }
+            #expect(dotFiles.isEmpty, "left behind: \(dotFiles)")
+        }
+    }
+
+    /// SIGTERM (143) and SIGHUP (129) mid-page: the command is cancelled, poster writes in progress
+    /// finish, and the process exits 128 + the signal at once (records take a minute to come).
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func terminationSignalMidPageExitsWith128PlusSignalAndLeavesNoPartialPoster(signal: Int32) async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+                let id = request.queryItems.first { $0.name == "i" }?.value
+                return id != nil && id != "tt0090190" ? ServerResponse(body: Data("{}".utf8), delay: .seconds(60)) : nil
+            }
+            defer { server.shutdown() }
+            let movies = try MoviesProcess(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
+                                           environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
+            movies.send("toxic")
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(20)
+            while !movies.stdoutSoFar.contains("poster saved"), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            movies.send(signal: signal)
+            let outcome = await movies.finish(timeout: .seconds(20))
+            #expect(outcome.exited, "ended by signal \(outcome.status), not by exit")
+            #expect(outcome.status == 128 + signal)
+            let saved = files(in: folder.appendingPathComponent("p"))
+            #expect(saved.allSatisfy { !$0.hasPrefix(".") }, "left behind: \(saved)")
+            #expect(saved.contains("The Toxic Avenger (1984) [tt0090190].png"))
+            #expect(clock.now < deadline + .seconds(10))
+        }
+    }
+
+    /// Ctrl-C during a one-shot search cancels it: "Interrupted." and status 130, as before.
+    @Test func ctrlCDuringAOneShotSearchExits130() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+                request.queryItems.contains { $0.name == "i" } ? ServerResponse(body: Data("{}".utf8), delay: .seconds(60)) : nil
+            }
+            defer { server.shutdown() }
+            let movies = try MoviesProcess(["search", "toxic", "--base-url", server.baseURL.absoluteString], directory: folder,
+                                           environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(20)
+            while !movies.stdoutSoFar.contains("Results for"), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            movies.interrupt()
+            let outcome = await movies.finish(timeout: .seconds(20))
+            #expect(outcome.exited)
+            #expect(outcome.status == 130)
+            #expect(outcome.stderr.contains("Interrupted."))
+        }
+    }
+
+    /// `~` is the HOME the tool was given, for --posters, MOVIES_POSTERS and the posters command.
+    @Test func tildeInPosterFoldersIsTheGivenHome() async throws {
+        try await withWorkingFolder { folder in
+            let home = folder.appendingPathComponent("fakehome")
+            let option = try await MoviesProcess.run(["search", "toxic avenger", "--offline", "--posters", "~/a"], directory: folder,
+                                                     environment: ["HOME": home.path])
+            #expect(option.status == 0)
+            #expect(!files(in: home.appendingPathComponent("a")).isEmpty)
+            let variable = try await MoviesProcess.run(["search", "toxic avenger", "--offline"], directory: folder,
+                                                       environment: ["HOME": home.path, "MOVIES_POSTERS": "~/b"])
+            #expect(variable.status == 0)
+            #expect(!files(in: home.appendingPathComponent("b")).isEmpty)
+            let prompt = try await MoviesProcess.run(["--offline"], lines: ["posters ~/c", "toxic avenger", "quit"], directory: folder,
+                                                     environment: ["HOME": home.path])
+            #expect(prompt.status == 0)
+            #expect(!files(in: home.appendingPathComponent("c")).isEmpty)
+        }
+    }
+
+    @Test func postersWithAnEmptyFolderAtThePromptIsAHint() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run(["--offline"], lines: ["posters \"\"", "posters", "quit"], directory: folder)
+            #expect(outcome.status == 0)
+            #expect(outcome.stderr.contains("posters needs a folder"))
+            #expect(outcome.stdout.contains("Posters are off"))
         }
     }
 }

@@ -12,6 +12,8 @@ struct MoviesProcess {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// False when a signal ended the process (then `status` is the signal's number).
+        var exited = true
     }
 
     /// `.build/…/debug/movies`, next to the test bundle that `swift test` built alongside it.
@@ -34,7 +36,9 @@ struct MoviesProcess {
     private let collected = Collected()
 
     /// Starts `movies arguments` in `directory` with exactly `environment` (plus PATH and HOME).
-    init(_ arguments: [String], directory: URL, environment: [String: String] = [:]) throws {
+    /// - Parameter closeOutputAfterLines: when set, the read end of stdout is closed once that
+    ///   many lines have arrived, as `movies … | head -n N` would.
+    init(_ arguments: [String], directory: URL, environment: [String: String] = [:], closeOutputAfterLines: Int? = nil) throws {
         process.executableURL = Self.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -46,7 +50,7 @@ struct MoviesProcess {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        collected.start(output.fileHandleForReading, errors.fileHandleForReading)
+        collected.start(output.fileHandleForReading, errors.fileHandleForReading, closeOutputAfterLines: closeOutputAfterLines)
     }
 
     /// Types a line.
@@ -56,6 +60,9 @@ struct MoviesProcess {
 
     /// Ctrl-C.
     func interrupt() { kill(process.processIdentifier, SIGINT) }
+
+    /// Sends `signal` (SIGTERM, SIGHUP…).
+    func send(signal: Int32) { kill(process.processIdentifier, signal) }
 
     /// What stderr holds so far.
     var stderrSoFar: String { collected.text.1 }
@@ -72,7 +79,7 @@ struct MoviesProcess {
         process.waitUntilExit()
         collected.wait()
         let (out, err) = collected.text
-        return Outcome(status: process.terminationStatus, stdout: out, stderr: err)
+        return Outcome(status: process.terminationStatus, stdout: out, stderr: err, exited: process.terminationReason == .exit)
     }
 
     /// Runs to the end with `lines` on stdin.
@@ -91,14 +98,22 @@ private final class Collected: @unchecked Sendable {
     private var err = Data()
     private let done = DispatchGroup()
 
-    func start(_ stdout: FileHandle, _ stderr: FileHandle) {
+    /// - Parameter closeOutputAfterLines: close `stdout` (the read end) once that many lines came.
+    func start(_ stdout: FileHandle, _ stderr: FileHandle, closeOutputAfterLines: Int? = nil) {
         for (handle, isOut) in [(stdout, true), (stderr, false)] {
             done.enter()
             Thread {
                 while true {
                     let chunk = handle.availableData
                     if chunk.isEmpty { break }
-                    self.lock.withLock { if isOut { self.out += chunk } else { self.err += chunk } }
+                    let lines = self.lock.withLock { () -> Int in
+                        if isOut { self.out += chunk } else { self.err += chunk }
+                        return self.out.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                    }
+                    if isOut, let limit = closeOutputAfterLines, lines >= limit {
+                        try? handle.close()
+                        break
+                    }
                 }
                 self.done.leave()
             }.start()

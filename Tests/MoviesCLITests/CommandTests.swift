@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import Synchronization
 import Testing
 @testable import MoviesCLI
 
@@ -65,6 +66,9 @@ import Testing
         ("/foo", ["unknown command", "\"/foo\"", "help"]),
         (":q", ["unknown command", "\":q\""]),
         ("/quit now", ["unknown command", "\"/quit now\""]),
+        ("posters \"\"", ["posters needs a folder", "posters off"]),
+        ("posters ''", ["posters needs a folder"]),
+        ("posters \"  \"", ["posters needs a folder"]),
     ])
     func misusedCommandIsInvalidWithAHint(line: String, mentions: [String]) throws {
         guard case .invalid(let hint) = Command(parsing: line) else {
@@ -85,5 +89,114 @@ import Testing
         for word in Command.words {
             #expect(Command.helpText.contains(word), "help does not mention \(word)")
         }
+    }
+}
+
+/// Ctrl-C and the command it should stop (Prompt and OneShot use these calls in this order).
+@Suite struct InterruptsTests {
+    /// A command task that reports whether it ran to the end (false: cancelled).
+    static func slowCommand() -> Task<Bool, Never> {
+        Task {
+            try? await Task.sleep(for: .seconds(30))
+            return !Task.isCancelled
+        }
+    }
+
+    @Test func ctrlCBetweenStartingACommandAndRegisteringItsTaskCancelsIt() async {
+        let idleCalls = Mutex(0)
+        let interrupts = Interrupts(whenIdle: { idleCalls.withLock { $0 += 1 } })
+        interrupts.begin()
+        interrupts.interrupt()  // lands before the task is registered
+        let task = Self.slowCommand()
+        interrupts.running(task)
+        #expect(await task.value == false, "the command was not cancelled")
+        #expect(idleCalls.withLock { $0 } == 0, "the idle message was shown while a command was starting")
+        interrupts.finished()
+    }
+
+    @Test func ctrlCWhileRunningCancelsAndWhileIdleCallsWhenIdle() async {
+        let idleCalls = Mutex(0)
+        let interrupts = Interrupts(whenIdle: { idleCalls.withLock { $0 += 1 } })
+        interrupts.begin()
+        let task = Self.slowCommand()
+        interrupts.running(task)
+        interrupts.interrupt()
+        #expect(await task.value == false)
+        interrupts.finished()
+        #expect(idleCalls.withLock { $0 } == 0)
+
+        interrupts.interrupt()
+        #expect(idleCalls.withLock { $0 } == 1)
+
+        // A Ctrl-C taken for an earlier command does not cancel the next one.
+        interrupts.begin()
+        let next = Task { () -> Bool in
+            try? await Task.sleep(for: .milliseconds(50))
+            return !Task.isCancelled
+        }
+        interrupts.running(next)
+        #expect(await next.value == true)
+        interrupts.finished()
+    }
+}
+
+/// Wrapping counts terminal columns, not characters, and breaks words longer than a line.
+@Suite struct WrapTests {
+    @Test func displayWidthCountsWideCharactersTwiceAndMarksNotAtAll() {
+        #expect(displayWidth("abc") == 3)
+        #expect(displayWidth("日本語") == 6)
+        #expect(displayWidth("ｶﾀｶﾅ") == 4)  // halfwidth katakana: one column each
+        #expect(displayWidth("ＡＢ") == 4)  // fullwidth Latin
+        #expect(displayWidth("한국") == 4)
+        #expect(displayWidth("e\u{301}") == 1)
+        #expect(displayWidth("🎬") == 2)
+        #expect(displayWidth("𠀋") == 2)
+    }
+
+    static let japanese = "東京の下町で暮らす若い映画監督は、古い映画館を守るために仲間と一緒に最後の作品を撮ることを決めるが、撮影は思いもよらない方向へ進んでいく。"
+
+    @Test(arguments: [20, 21, 40, 80])
+    func japaneseTextStaysWithinTheWidth(width: Int) {
+        let indent = "     "
+        let lines = wrap(Self.japanese, width: width, indent: indent)
+        #expect(lines.count > 1)
+        for line in lines {
+            // Every character of this text is two columns wide, save the indent.
+            let columns = indent.count + 2 * line.dropFirst(indent.count).count
+            #expect(columns <= width, "\"\(line)\" is \(columns) columns, more than \(width)")
+            #expect(line.hasPrefix(indent))
+        }
+        #expect(lines.map { $0.dropFirst(indent.count) }.joined() == Self.japanese)
+        // Full lines: all but the last hold as many two-column characters as fit.
+        for line in lines.dropLast() { #expect(line.dropFirst(indent.count).count == (width - indent.count) / 2) }
+    }
+
+    @Test func mixedJapaneseAndLatinWordsWrapByColumns() {
+        let text = "映画 監督 director 撮影 camera 東京 Tokyo 下町 downtown 仲間 friends"
+        let lines = wrap(text, width: 20, indent: "")
+        #expect(lines == ["映画 監督 director", "撮影 camera 東京", "Tokyo 下町 downtown", "仲間 friends"])
+    }
+
+    @Test(arguments: [(80, "  "), (80, ""), (40, "    "), (20, "          ")])
+    func aWordLongerThanTheLineIsBroken(width: Int, indent: String) {
+        let long = String(repeating: "abcdefghij", count: 30)
+        let lines = wrap("before " + long + " after", width: width, indent: indent)
+        for line in lines {
+            #expect(line.count <= width, "\"\(line)\" is \(line.count) columns, more than \(width)")
+            #expect(line.hasPrefix(indent))
+        }
+        let room = width - indent.count
+        #expect(lines.first == indent + "before")
+        #expect(lines.map { $0.dropFirst(indent.count) }.dropFirst().joined().hasPrefix(long))
+        #expect(lines.dropFirst().first?.count == width, "the broken word's lines are full")
+        #expect(lines.map { $0.dropFirst(indent.count) }.joined().replacingOccurrences(of: " ", with: "") == "before" + long + "after")
+        #expect(lines.count >= 1 + 300 / room)
+    }
+
+    @Test func aLongJapaneseWordIsBrokenWithoutSplittingACharacter() {
+        let long = String(repeating: "映", count: 300)
+        let lines = wrap(long, width: 81, indent: "  ")
+        #expect(lines.allSatisfy { $0.count == 2 + 39 || $0 == lines.last })
+        #expect(lines.map { $0.dropFirst(2) }.joined() == long)
     }
 }

@@ -36,7 +36,7 @@ import Testing
         ]
         let got = await updates(stub.client(), for: items, posters: PosterStore(folder: folder))
         #expect(got.count == 3)
-        let objects = try got.map { try Self.object(JSONPresenter.line($0, number: $0.index + 1, page: 1)) }
+        let objects = try got.enumerated().map { try Self.object(JSONPresenter.line($0.element, number: $0.offset + 1, page: 1)) }
         let keys = ["imdbID", "title", "year", "type", "plot", "poster", "page", "rank"]
 
         let full = objects[0]

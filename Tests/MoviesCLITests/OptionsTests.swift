@@ -119,6 +119,9 @@ import Testing
         (["search"], ["search needs a title"]),
         (["search", "  "], ["search needs a title"]),
         (["find", "alien"], ["unknown command", "\"find\""]),
+        (["--posters", ""], ["--posters needs a folder"]),
+        (["--posters="], ["--posters needs a folder"]),
+        (["search", "x", "--posters", "  "], ["--posters needs a folder"]),
     ]
 
     @Test(arguments: usageErrors)
@@ -135,5 +138,17 @@ import Testing
 
     @Test func missingValueIsAUsageError() {
         #expect(throws: UsageError("--timeout needs a value: see movies --help")) { try Options.parse(["--timeout"]) }
+    }
+
+    @Test func descriptionDebugDescriptionAndDumpHideTheKey() throws {
+        let options = try Options.parse(["search", "alien", "--api-key", "sekrit-key-42", "--posters", "shots"])
+        var dumped = ""
+        dump(options, to: &dumped)
+        for text in [String(describing: options), String(reflecting: options), "\(options)", dumped] {
+            #expect(!text.contains("sekrit-key-42"), "the key shows in \(text)")
+            #expect(text.contains("***"), "\(text) does not say a key is set")
+            #expect(text.contains("shots"), "\(text) lost the other fields")
+        }
+        #expect(!String(describing: Options()).contains("***"))
     }
 }

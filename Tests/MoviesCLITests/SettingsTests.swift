@@ -78,11 +78,39 @@ import Testing
         #expect(try resolve(["--posters=../up"]).posters?.standardizedFileURL.path == "/work/up")
     }
 
-    @Test func tildeIsTheHomeFolder() throws {
-        let home = FileManager.default.homeDirectoryForCurrentUser.standardizedFileURL.path
-        #expect(try resolve(["--posters", "~/p"]).posters?.path == home + "/p")
-        #expect(try resolve(environment: ["MOVIES_POSTERS": "~/q"]).posters?.path == home + "/q")
-        #expect(try resolve(["--posters", "~"]).posters?.path == home)
+    @Test func tildeIsTheHomeOfTheGivenEnvironment() throws {
+        let environment = ["HOME": "/fake/home"]
+        #expect(try resolve(["--posters", "~/p"], environment: environment).posters?.path == "/fake/home/p")
+        #expect(try resolve(environment: environment.merging(["MOVIES_POSTERS": "~/q"]) { $1 }).posters?.path == "/fake/home/q")
+        #expect(try resolve(environment: ["HOME": "/fake/home/"], dotEnv: ["MOVIES_POSTERS": "~/r/s"]).posters?.path == "/fake/home/r/s")
+        #expect(try resolve(["--posters", "~"], environment: environment).posters?.path == "/fake/home")
+        #expect(try resolve(["--posters", "~/p"], environment: ["HOME": "/"]).posters?.path == "/p")
+        #expect(try resolve(environment: environment).home == "/fake/home")
+        // The prompt's `posters` command goes through the same function.
+        #expect(Settings.posterFolder("~/t", relativeTo: directory, home: "/elsewhere").path == "/elsewhere/t")
+        #expect(Settings.posterFolder("x~/t", relativeTo: directory, home: "/elsewhere").path == "/work/somewhere/x~/t")
+    }
+
+    @Test func tildeWithoutAHomeInTheEnvironmentIsTheProcesssHome() throws {
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let expected = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent("p").standardizedFileURL.path
+        #expect(try resolve(["--posters", "~/p"]).posters?.standardizedFileURL.path == expected)
+        #expect(try resolve(["--posters", "~/p"], environment: ["HOME": ""]).posters?.standardizedFileURL.path == expected)
+        #expect(Settings.posterFolder("~/p", relativeTo: directory).standardizedFileURL.path == expected)
+    }
+
+    @Test func descriptionDebugDescriptionAndDumpHideTheKey() throws {
+        let settings = try resolve(["--posters", "/shots"], environment: ["OMDB_API_KEY": "sekrit-key-42"])
+        #expect(settings.apiKey == "sekrit-key-42")
+        var dumped = ""
+        dump(settings, to: &dumped)
+        for text in [String(describing: settings), String(reflecting: settings), "\(settings)", dumped] {
+            #expect(!text.contains("sekrit-key-42"), "the key shows in \(text)")
+            #expect(text.contains("***"), "\(text) does not say a key is set")
+            #expect(text.contains("/shots"), "\(text) lost the other fields")
+        }
+        #expect(!String(describing: Settings()).contains("***"))
     }
 
     @Test func filtersAndPlotAndTimeoutComeFromOptions() throws {

@@ -97,9 +97,17 @@ struct StubTransport: OMDbTransport {
     }
 }
 
-/// Every update `details(for:)` yields, in item order.
-func updates(_ client: OMDbClient, for items: [SearchItem], posters: PosterStore? = nil) async -> [MovieUpdate] {
-    var result: [MovieUpdate] = []
-    for await update in client.details(for: items, posters: posters) { result.append(update) }
-    return result.sorted { $0.index < $1.index }
+/// What `details(for:)` yields, gathered into one row per item, in item order.
+@MainActor
+func updates(_ client: OMDbClient, for items: [SearchItem], posters: PosterStore? = nil) async -> [JSONPresenter.Row] {
+    var rows: [Int: JSONPresenter.Row] = [:]
+    for await update in client.details(for: items, posters: posters) {
+        var row = rows[update.index] ?? JSONPresenter.Row(item: update.item)
+        switch update.part {
+        case .record(let record): row.record = record
+        case .poster(let poster): row.poster = poster
+        }
+        rows[update.index] = row
+    }
+    return rows.sorted { $0.key < $1.key }.map(\.value)
 }

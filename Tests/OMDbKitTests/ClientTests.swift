@@ -135,7 +135,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
         }
     }
 
-    @Test func cancellationIsNotAFailure() async {
+    @Test func transportCancellationPassesThroughAsCancellation() async {
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in throw CancellationError() })
         await #expect(throws: CancellationError.self) { try await client.search("alien") }
     }
@@ -153,10 +153,11 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
         let updates = await collect(client.details(for: page.items))
         #expect(updates.count == 10)
         #expect(Set(updates.map(\.index)) == Set(0..<10))
-        let failed = updates.filter { if case .failure = $0.movie { true } else { false } }
-        #expect(failed.map(\.item.imdbID) == ["tt0000004"])
-        if case .failure(let error) = failed.first?.movie { #expect(error == .httpStatus(500, url: error.urlForTest)) }
-        #expect(updates.filter { (try? $0.movie.get())?.plot == "Plot of \($0.item.imdbID)" }.count == 9)
+        let byID = rows(updates)
+        let failed = byID.filter { if case .failure? = $0.value.movie { true } else { false } }
+        #expect(failed.keys.sorted() == ["tt0000004"])
+        if case .failure(let error)? = failed.first?.value.movie { #expect(error == .httpStatus(500, url: error.urlForTest)) }
+        #expect(byID.filter { (try? $0.value.movie?.get())?.plot == "Plot of \($0.key)" }.count == 9)
     }
 
     @Test func childrenRunAtTheSameTime() async throws {
@@ -202,7 +203,9 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             let updates = await collect(client.details(for: again.items, posters: store))
             // Not even the search was asked again.
             #expect(log.all.count == afterFirst)
-            #expect(updates.allSatisfy { (try? $0.poster?.get())?.wasAlreadyThere == true })
+            let posters = rows(updates).values.compactMap { try? $0.poster?.get() }
+            #expect(posters.count == 10)
+            #expect(posters.allSatisfy { $0.wasAlreadyThere })
             _ = try await client.movie(imdbID: page.items[0].imdbID)
             #expect(log.all.count == afterFirst)
             #expect(await client.apiRequestCount == 1 + 10)
@@ -216,7 +219,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             let client = catalogueClient(log: log)
             let page = try await client.search("toxic avenger")
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
-            let toxie = try #require(updates.first { $0.item.imdbID == "tt0090190" })
+            let toxie = try #require(rows(updates)["tt0090190"])
             #expect(try toxie.poster?.get().wasAlreadyThere == true)
             #expect(!log.all.contains { $0.path.contains("tt0090190") })
             #expect(files(in: folder).filter { $0.contains("tt0090190") }.count == 1)
@@ -228,7 +231,8 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             let client = catalogueClient()
             let page = try await client.search("toxic")
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
-            func poster(_ id: String) -> Result<SavedPoster, OMDbError>? { updates.first { $0.item.imdbID == id }?.poster }
+            let byID = rows(updates)
+            func poster(_ id: String) -> Result<SavedPoster, OMDbError>? { byID[id]?.poster }
             #expect(throws: OMDbError.posterUnavailable) { try poster("tt0166476")?.get() }          // Toxic Love: N/A
             #expect(throws: OMDbError.httpStatus(404, url: "offline://catalogue/posters/tt0080448.jpg")) { try poster("tt0080448")?.get() }
             #expect { try poster("tt0173344")?.get() } throws: { error in                          // an HTML page
@@ -246,7 +250,8 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
         let client = catalogueClient(log: log)
         let page = try await client.search("toxic")
         let updates = await collect(client.details(for: page.items))
-        #expect(updates.allSatisfy { $0.poster == nil })
+        #expect(updates.count == 10)
+        #expect(updates.allSatisfy { $0.isRecord })
         #expect(!log.all.contains { $0.path.contains("posters") })
     }
 }

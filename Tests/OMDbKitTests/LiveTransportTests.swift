@@ -17,8 +17,10 @@ import Testing
             let page = try await client.search("toxic")
             #expect(page.items.count == 10)
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
-            #expect(updates.count == 10)
-            #expect(updates.allSatisfy { (try? $0.movie.get()) != nil })
+            let byID = rows(updates)
+            #expect(updates.count == 10 + 10)   // a record and a poster outcome for each
+            #expect(byID.count == 10)
+            #expect(byID.values.allSatisfy { (try? $0.movie?.get()) != nil })
             #expect(files(in: folder).count == 5)
             #expect(server.apiRequests.count == 11)
             #expect(server.posterRequests.count == 7)   // three of the ten have no poster (N/A)
@@ -111,9 +113,10 @@ import Testing
             let client = client(server)
             let page = try await client.search("alien")
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder, maxBytes: 1_000_000)))
-            #expect(!updates.isEmpty)
-            for update in updates {
-                #expect(throws: OMDbError.posterTooLarge(bytes: huge.count, limit: 1_000_000)) { try update.poster?.get() }
+            let byID = rows(updates)
+            #expect(byID.count == page.items.count)
+            for row in byID.values {
+                #expect(throws: OMDbError.posterTooLarge(bytes: huge.count, limit: 1_000_000)) { try row.poster?.get() }
             }
             #expect(files(in: folder).isEmpty)
         }
@@ -154,7 +157,7 @@ import Testing
             let client = client(server)
             let page = try await client.search("toxic avenger")
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
-            let byID = Dictionary(uniqueKeysWithValues: updates.map { ($0.item.imdbID, $0) })
+            let byID = rows(updates)
             #expect(throws: OMDbError.posterNotAnImage(url: server.baseURL.absoluteString + "posters/tt0090190.jpg", contentType: "text/html")) {
                 try byID["tt0090190"]?.poster?.get()
             }

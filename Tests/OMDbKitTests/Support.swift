@@ -67,3 +67,25 @@ func collect(_ stream: AsyncStream<MovieUpdate>) async -> [MovieUpdate] {
 
 let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
 let jpegBytes = Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46])
+
+/// What the updates said of one row.
+struct RowOutcome {
+    var movie: Result<Movie, OMDbError>?
+    var poster: Result<SavedPoster, OMDbError>?
+}
+
+/// The updates gathered by imdbID.
+func rows(_ updates: [MovieUpdate]) -> [String: RowOutcome] {
+    var rows: [String: RowOutcome] = [:]
+    for update in updates {
+        switch update.part {
+        case .record(let record): rows[update.item.imdbID, default: RowOutcome()].movie = record
+        case .poster(let poster): rows[update.item.imdbID, default: RowOutcome()].poster = poster
+        }
+    }
+    return rows
+}
+
+extension MovieUpdate {
+    var isRecord: Bool { if case .record = part { true } else { false } }
+}
