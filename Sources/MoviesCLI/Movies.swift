@@ -36,6 +36,13 @@ public enum Movies {
         return status
     }
 
+    /// Ends the process with `status` once poster writes in progress are done. `_exit`, not
+    /// `exit`: URLSession threads may still be running, and exit handlers must not race them.
+    public static func exit(_ status: Int32) -> Never {
+        PosterStore.finishWrites()
+        Interrupts.exitNow(status)
+    }
+
     @MainActor
     private static func runCommand(arguments: [String], environment: [String: String]) async -> Int32 {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)

@@ -69,7 +69,8 @@ extension OMDbClient {
     /// - Throws: ``OMDbError`` (poster cases, HTTP and network) or `CancellationError`.
     public func poster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
         let key = "\(store.folder.path)|\(item.imdbID)"
-        let load = posterLoads[key] ?? SharedLoad { try await self.loadPoster(for: item, in: store) }
+        let joinable = posterLoads[key].flatMap { $0.isAbandoned ? nil : $0 }
+        let load = joinable ?? SharedLoad { try await self.loadPoster(for: item, in: store) }
         posterLoads[key] = load
         defer { if posterLoads[key] === load { posterLoads[key] = nil } }
         return try await load.value()

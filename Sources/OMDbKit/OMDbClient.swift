@@ -58,7 +58,8 @@ public actor OMDbClient {
     /// Page loads in flight; a new search cancels them all.
     private var pageLoads: [UUID: Task<(items: [SearchItem], total: Int), any Error>] = [:]
     private var pages: [PageKey: (items: [SearchItem], total: Int)] = [:]
-    private var records: [String: Movie] = [:]
+    /// Records, and the lookups OMDb answered for good with "not found": neither is asked again.
+    private var records: [String: Result<Movie, OMDbError>] = [:]
     private var recordLoads: [String: SharedLoad<Movie>] = [:]
     var posters: [String: Result<URL, OMDbError>] = [:]
     var posterLoads: [String: SharedLoad<SavedPoster>] = [:]
@@ -144,17 +145,24 @@ public actor OMDbClient {
     /// - Throws: ``OMDbError`` or `CancellationError`.
     public func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
         let key = "\(imdbID)|\(plot.rawValue)"
-        if let cached = records[key] { return cached }
-        let load = recordLoads[key] ?? SharedLoad { [configuration] in
+        if let cached = records[key] { return try cached.get() }
+        let joinable = recordLoads[key].flatMap { $0.isAbandoned ? nil : $0 }
+        let load = joinable ?? SharedLoad { [configuration] in
             let url = OMDbRequest.title(imdbID: imdbID, plot: plot, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
             let (response, shown) = try await self.fetch(url, countsTowardQuota: true)
             return try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, redactor: self.redactor)
         }
         recordLoads[key] = load
         defer { if recordLoads[key] === load { recordLoads[key] = nil } }
-        let movie = try await load.value()
-        records[key] = movie
-        return movie
+        do {
+            let movie = try await load.value()
+            records[key] = .success(movie)
+            return movie
+        } catch let error as OMDbError where error.isNoResults {
+            // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
+            records[key] = .failure(error)
+            throw error
+        }
     }
 
     // MARK: Transport

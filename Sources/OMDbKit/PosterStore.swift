@@ -57,17 +57,20 @@ public struct PosterStore: Sendable {
         return destination
     }
 
-    /// Writes in progress in this process, and whether new ones are refused (the process is exiting).
-    private static let writes = Mutex((active: 0, closed: false))
+    /// The temporary files of writes in progress in this process, and whether new writes are
+    /// refused (the process is exiting).
+    private static let writes = Mutex((temporaries: Set<String>(), closed: false))
 
     /// Refuses new poster writes and waits (blocking) for those in progress to finish, so that
-    /// exiting never cuts one in half. Call it right before `exit`.
+    /// exiting never cuts one in half; past `timeout` (a very slow disk) their temporary files are
+    /// removed instead. Either way no partial file is left. Call it right before exiting.
     public static func finishWrites(timeout: Duration = .seconds(5)) {
         writes.withLock { $0.closed = true }
         let deadline = ContinuousClock.now + timeout
-        while writes.withLock({ $0.active }) > 0, ContinuousClock.now < deadline {
+        while !writes.withLock({ $0.temporaries.isEmpty }), ContinuousClock.now < deadline {
             usleep(2_000)
         }
+        for path in writes.withLock({ $0.temporaries }) { unlink(path) }
     }
 
     /// Removes temporary files a killed process may have left (a crash, SIGKILL: nothing else leaves them).
@@ -79,14 +82,14 @@ public struct PosterStore: Sendable {
     }
 
     private func writeAtomically(_ data: Data, to destination: URL) throws(OMDbError) {
+        let temporary = folder.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
         let admitted = Self.writes.withLock { state in
             guard !state.closed else { return false }
-            state.active += 1
+            state.temporaries.insert(temporary.path)
             return true
         }
         guard admitted else { throw .posterNotWritten(path: destination.path, reason: "the program is exiting") }
-        defer { Self.writes.withLock { $0.active -= 1 } }
-        let temporary = folder.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
+        defer { Self.writes.withLock { _ = $0.temporaries.remove(temporary.path) } }
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else { throw .posterNotWritten(path: destination.path, reason: String(cString: strerror(errno))) }
         var failure: String?

@@ -142,6 +142,15 @@ private final class LimitedDownloads: NSObject, URLSessionDataDelegate, Sendable
 
     func start(_ task: URLSessionDataTask, limit: Int, continuation: CheckedContinuation<HTTPResponse, any Error>) {
         downloads.withLock { $0[task.taskIdentifier] = Download(limit: limit, continuation: continuation) }
+        // A cancel that came before registration found nothing to complete, and a task cancelled
+        // before it started may never report back: answer now instead of waiting forever.
+        if Task.isCancelled {
+            if let download = downloads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+                download.continuation.resume(throwing: CancellationError())
+            }
+            task.cancel()
+            return
+        }
         task.resume()
     }
 

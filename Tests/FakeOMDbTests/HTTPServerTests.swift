@@ -64,9 +64,7 @@ private func url(_ server: HTTPServer, _ path: String, _ items: [URLQueryItem] =
         var request = URLRequest(url: url(server, "/echo"))
         request.httpMethod = "POST"
         request.httpBody = Data(repeating: 65, count: 2_000_000)   // big enough for curl to send Expect: 100-continue
-        let start = ContinuousClock.now
         let (data, response) = try await makeSession().data(for: request)
-        #expect(ContinuousClock.now - start < .milliseconds(900))   // curl would wait 1 s without "100 Continue"
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 201)
         #expect(http.value(forHTTPHeaderField: "X-Echo") == "POST")
@@ -74,7 +72,52 @@ private func url(_ server: HTTPServer, _ path: String, _ items: [URLQueryItem] =
         #expect(data == request.httpBody)
     }
 
-    @Test func delayedRequestsRunConcurrently() async throws {
+    /// Raw socket: the server answers `100 Continue` before reading a body the client holds back.
+    @Test func expectContinueIsAnswered() throws {
+        let server = try HTTPServer { req in ServerResponse(status: 201, body: req.body) }
+        defer { server.shutdown() }
+        let fd = try connectTo(port: server.port)
+        defer { _ = close(fd) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        func receive() -> String {
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            return n > 0 ? String(decoding: chunk[..<n], as: UTF8.self) : ""
+        }
+        _ = "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n".withCString { send(fd, $0, strlen($0), 0) }
+        #expect(receive() == "HTTP/1.1 100 Continue\r\n\r\n")
+        _ = "hello".withCString { send(fd, $0, strlen($0), 0) }
+        let answer = receive()
+        #expect(answer.hasPrefix("HTTP/1.1 201 Created\r\n"))
+        #expect(answer.hasSuffix("\r\n\r\nhello"))
+    }
+
+    /// Ten requests meet at a barrier inside the handler: only a server that answers them at the
+    /// same time lets all ten arrive (a serial one would leave each waiting alone).
+    @Test func requestsAreHandledAtTheSameTime() async throws {
+        let arrived = Mutex(0)
+        let server = try HTTPServer { _ in
+            arrived.withLock { $0 += 1 }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while arrived.withLock({ $0 }) < 10, ContinuousClock.now < deadline { usleep(1_000) }
+            return ServerResponse(body: Data(String(arrived.withLock { $0 }).utf8))
+        }
+        defer { server.shutdown() }
+        let session = makeSession(maxConnections: 20)
+        let seen = try await withThrowingTaskGroup(of: String.self) { group in
+            for i in 0..<10 {
+                group.addTask {
+                    let (data, _) = try await session.data(from: url(server, "/meet", [URLQueryItem(name: "i", value: "\(i)")]))
+                    return String(decoding: data, as: UTF8.self)
+                }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(seen == Array(repeating: "10", count: 10))
+    }
+
+    @Test func delaysAreHonoured() async throws {
         let server = try HTTPServer { _ in ServerResponse(body: Data("{}".utf8), delay: .milliseconds(200)) }
         defer { server.shutdown() }
         let session = makeSession(maxConnections: 20)
@@ -90,8 +133,9 @@ private func url(_ server: HTTPServer, _ path: String, _ items: [URLQueryItem] =
             for try await status in group { #expect(status == 200) }
         }
         let elapsed = clock.now - start
-        print("10 × 200 ms delayed requests took \(elapsed)")
-        #expect(elapsed < .milliseconds(1500))
+        // The delay is honoured (an upper bound would only measure how busy the machine is:
+        // requestsAreHandledAtTheSameTime shows the overlap).
+        #expect(elapsed >= .milliseconds(200))
         #expect(server.requestCount == 10)
     }
 
@@ -185,7 +229,9 @@ private func url(_ server: HTTPServer, _ path: String, _ items: [URLQueryItem] =
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
         }   // each server is released here; deinit shuts it down
         #expect(ports.allSatisfy { $0 > 0 })
-        #expect(throws: HTTPTestError.self) { _ = try connectTo(port: ports[0]) }
+        // Released servers refuse connections; a test running alongside may have been given one of the ports again.
+        let refused = ports.filter { port in (try? connectTo(port: port)).map { _ = close($0); return false } ?? true }
+        #expect(refused.count >= 17)
     }
 }
 

@@ -146,3 +146,123 @@ import Synchronization
         #expect(!error.isNoResults)
     }
 }
+
+/// Cancellation reaches the network, and shared requests let go of the callers that leave.
+@Suite struct CancellationReachesTheNetworkTests {
+    /// A transport whose record requests sleep until cancelled, counting the cancellations it sees.
+    private final class Sleepy: Sendable {
+        let started = Mutex(0)
+        let cancelled = Mutex(0)
+        let finished = Mutex(0)
+        /// How long a request takes; `ignoresCancellation` makes it finish its sleep regardless.
+        let duration: Duration
+        let ignoresCancellation: Bool
+
+        init(duration: Duration = .seconds(60), ignoresCancellation: Bool = false) {
+            self.duration = duration
+            self.ignoresCancellation = ignoresCancellation
+        }
+
+        var transport: ClosureTransport {
+            ClosureTransport { [self] url in
+                started.withLock { $0 += 1 }
+                if ignoresCancellation {
+                    let deadline = ContinuousClock.now + duration
+                    while ContinuousClock.now < deadline { usleep(5_000) }
+                } else {
+                    do { try await Task.sleep(for: duration) } catch {
+                        cancelled.withLock { $0 += 1 }
+                        throw error
+                    }
+                }
+                finished.withLock { $0 += 1 }
+                let id = url.query("i") ?? "tt0000000"
+                return json(#"{"Title":"t","imdbID":"\#(id)","Type":"movie","Response":"True"}"#)
+            }
+        }
+
+        func wait(until condition: @escaping @Sendable () -> Bool) async {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+    }
+
+    @Test func droppingTheDetailsStreamCancelsEveryRequest() async {
+        let sleepy = Sleepy()
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: sleepy.transport)
+        let items = (1...10).map { SearchItem(imdbID: "tt000000\($0)", title: "t", year: nil, type: .movie, posterURL: nil) }
+        let consumer = Task { await collect(client.details(for: items)) }
+        await sleepy.wait { sleepy.started.withLock { $0 } == 10 }
+        consumer.cancel()
+        #expect(await consumer.value.isEmpty)
+        await sleepy.wait { sleepy.cancelled.withLock { $0 } == 10 }
+        #expect(sleepy.cancelled.withLock { $0 } == 10)
+    }
+
+    @Test func aCancelledWaiterLeavesAtOnceAndTheOtherStillGetsTheRecord() async throws {
+        let sleepy = Sleepy(duration: .milliseconds(1_500))
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: sleepy.transport)
+        let leaving = Task { try await client.movie(imdbID: "tt0000001") }
+        let staying = Task { try await client.movie(imdbID: "tt0000001") }
+        await sleepy.wait { sleepy.started.withLock { $0 } == 1 }
+        leaving.cancel()
+        await #expect(throws: CancellationError.self) { try await leaving.value }
+        // It left before the shared request ended, and that request was not cancelled.
+        #expect(sleepy.finished.withLock { $0 } == 0)
+        #expect(try await staying.value.imdbID == "tt0000001")
+        #expect(sleepy.cancelled.withLock { $0 } == 0)
+        #expect(sleepy.started.withLock { $0 } == 1)
+    }
+
+    @Test func whenEveryWaiterLeavesTheRequestIsCancelled() async {
+        let sleepy = Sleepy()
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: sleepy.transport)
+        let first = Task { try await client.movie(imdbID: "tt0000001") }
+        let second = Task { try await client.movie(imdbID: "tt0000001") }
+        await sleepy.wait { sleepy.started.withLock { $0 } == 1 }
+        first.cancel()
+        await #expect(throws: CancellationError.self) { try await first.value }
+        #expect(sleepy.cancelled.withLock { $0 } == 0)
+        second.cancel()
+        await #expect(throws: CancellationError.self) { try await second.value }
+        await sleepy.wait { sleepy.cancelled.withLock { $0 } == 1 }
+        #expect(sleepy.cancelled.withLock { $0 } == 1)
+    }
+
+    @Test func aCallerAfterEveryoneLeftStartsAFreshRequest() async throws {
+        // The abandoned request is slow to notice its cancellation: a newcomer must not join it.
+        let sleepy = Sleepy(duration: .milliseconds(500), ignoresCancellation: true)
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: sleepy.transport)
+        let leaving = Task { try await client.movie(imdbID: "tt0000001") }
+        await sleepy.wait { sleepy.started.withLock { $0 } == 1 }
+        leaving.cancel()
+        await #expect(throws: CancellationError.self) { try await leaving.value }
+        let movie = try await client.movie(imdbID: "tt0000001")
+        #expect(movie.imdbID == "tt0000001")
+        #expect(sleepy.started.withLock { $0 } == 2)
+    }
+
+    @Test func notFoundAnswersAreRememberedNotAskedAgain() async {
+        let log = RequestLog()
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
+            log.record(url)
+            return json(#"{"Response":"False","Error":"Error getting data."}"#)
+        })
+        for _ in 0..<3 {
+            await #expect(throws: OMDbError.dataUnavailable) { try await client.movie(imdbID: "tt0000001") }
+        }
+        #expect(log.all.count == 1)
+    }
+
+    @Test func transientFailuresAreAskedAgain() async {
+        let log = RequestLog()
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
+            log.record(url)
+            return HTTPResponse(statusCode: 503, body: Data())
+        })
+        for _ in 0..<2 {
+            await #expect(throws: OMDbError.self) { try await client.movie(imdbID: "tt0000001") }
+        }
+        #expect(log.all.count == 2)
+    }
+}
