@@ -73,15 +73,16 @@ public final class Session {
         // The new search owns `more` and `show` from now on, even if it fails.
         rows.removeAll()
         lastPage = nil
-        await load(replacing: true) { [client] in try await client.search(text, type: type, year: year) }
+        await load { [client] in try await client.search(text, type: type, year: year) }
     }
 
     func more() async {
-        await load(replacing: false) { [client] in try await client.nextPage() }
+        await load { [client] in try await client.nextPage() }
     }
 
-    /// Shows a page's rows at once, then fills each in as its record and poster arrive.
-    private func load(replacing: Bool, _ fetchPage: () async throws -> SearchPage) async {
+    /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
+    /// in as its record and poster arrive.
+    private func load(_ fetchPage: () async throws -> SearchPage) async {
         let page: SearchPage
         do {
             page = try await fetchPage()
@@ -91,7 +92,6 @@ public final class Session {
             report(error)
             return
         }
-        if replacing { rows.removeAll() }
         lastPage = page
         let first = rows.count
         rows += page.items.map { Row(item: $0) }
