@@ -50,13 +50,8 @@ public final class FakeOMDbServer: Sendable {
     public func shutdown() { server.shutdown() }
 
     private static func answer(_ request: ServerRequest, catalogue: Catalogue, posterBase: URL) -> ServerResponse {
-        if request.path.hasPrefix("/posters/") {
-            guard let data = catalogue.posterData(atPath: String(request.path.dropFirst())) else {
-                return ServerResponse(status: 404, headers: ["Content-Type": "text/html"], body: Data("<html>Not Found</html>".utf8))
-            }
-            return ServerResponse(status: 200, headers: ["Content-Type": "image/\(ImageFormat(sniffing: data)?.rawValue ?? "jpeg")"], body: data)
-        }
-        let answer = catalogue.answer(request.queryItems, posterBase: posterBase) { $0 == validKey }
-        return ServerResponse(status: answer.statusCode, headers: ["Content-Type": answer.contentType ?? "application/json"], body: answer.body)
+        let answer = catalogue.answer(path: request.path, query: request.queryItems, posterBase: posterBase) { $0 == validKey }
+        return ServerResponse(status: answer.statusCode, headers: ["Content-Type": answer.contentType ?? "application/octet-stream"],
+                              body: answer.body)
     }
 }

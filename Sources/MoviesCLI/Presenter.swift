@@ -8,8 +8,8 @@ protocol Presenter {
     func pageArrived(_ page: SearchPage, first: Int)
     /// One row's record, or its poster, is in.
     func rowUpdated(_ update: MovieUpdate, number: Int)
-    /// Every row of the page is in (or the load stopped: `complete` false).
-    func pageFinished(_ page: SearchPage, complete: Bool)
+    /// Every row of the page is in, or the load was stopped (Ctrl-C).
+    func pageFinished(_ page: SearchPage)
 }
 
 /// Text for a person: the rows at once, then each plot and poster as it arrives.
@@ -65,7 +65,7 @@ final class TextPresenter: Presenter {
         }
     }
 
-    func pageFinished(_ page: SearchPage, complete: Bool) {
+    func pageFinished(_ page: SearchPage) {
         let style = console.style
         if page.hasMore {
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults). \(moreHint)"))
@@ -124,7 +124,7 @@ final class JSONPresenter: Presenter {
     }
 
     /// Rows whose record never arrived (Ctrl-C) are left out.
-    func pageFinished(_ page: SearchPage, complete: Bool) {
+    func pageFinished(_ page: SearchPage) {
         for (number, row) in pending.sorted(by: { $0.key < $1.key }) where row.record != nil {
             console.out(Self.line(row, number: number, page: page.number))
         }

@@ -115,7 +115,7 @@ public final class Session {
         if Task.isCancelled {
             console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
         }
-        presenter.pageFinished(page, complete: !Task.isCancelled)
+        presenter.pageFinished(page)
     }
 
     // MARK: Details
@@ -168,15 +168,20 @@ public final class Session {
         switch error {
         case is CancellationError:
             console.note("Stopped.")
-        case OMDbError.notFound, OMDbError.tooManyResults:
-            // "Too many results" means the search did not run: a script should know.
-            if case OMDbError.tooManyResults = error { hadFailure = true }
-            console.err(safe((error as! OMDbError).description) + filtersInUse)
-        case OMDbError.noMorePages, OMDbError.noSearchYet:
-            console.err(safe((error as! OMDbError).description))
         case let error as OMDbError:
-            hadFailure = true
-            console.error(safe(error.description))
+            switch error {
+            case .notFound:
+                console.err(safe(error.description) + filtersInUse)
+            case .tooManyResults:
+                // The search did not run: a script should know.
+                hadFailure = true
+                console.err(safe(error.description) + filtersInUse)
+            case .noMorePages, .noSearchYet:
+                console.err(safe(error.description))
+            default:
+                hadFailure = true
+                console.error(safe(error.description))
+            }
         default:
             hadFailure = true
             console.error(safe(String(describing: error)))

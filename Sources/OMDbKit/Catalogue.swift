@@ -52,6 +52,17 @@ public struct Catalogue: Sendable {
 
     // MARK: Answering
 
+    /// The answer to a request for `path`: a poster file under `posters/` (404 when there is none),
+    /// else OMDb's answer to `query`. The offline transport and the fake server both route here.
+    public func answer(path: String, query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
+        let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        guard relative.hasPrefix("posters/") else { return answer(query, posterBase: posterBase, acceptsKey: acceptsKey) }
+        guard let data = posterData(atPath: relative) else {
+            return HTTPResponse(statusCode: 404, body: Data("<html>Not Found</html>".utf8), contentType: "text/html")
+        }
+        return HTTPResponse(statusCode: 200, body: data, contentType: ImageFormat(sniffing: data).map { "image/\($0.rawValue)" })
+    }
+
     /// OMDb's answer to a request with these query items. Posters are announced under `posterBase`.
     /// - Parameter acceptsKey: which `apikey` values are valid; OMDb answers 401 to the others.
     public func answer(_ query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
@@ -163,14 +174,7 @@ public struct CatalogueTransport: OMDbTransport {
 
     public func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
         try Task.checkCancellation()
-        let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
-        if path.hasPrefix("posters/") {
-            guard let data = catalogue.posterData(atPath: path) else {
-                return HTTPResponse(statusCode: 404, body: Data("Not Found".utf8), contentType: "text/plain")
-            }
-            return HTTPResponse(statusCode: 200, body: data, contentType: nil)
-        }
         let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        return catalogue.answer(items, posterBase: Self.baseURL)
+        return catalogue.answer(path: url.path, query: items, posterBase: Self.baseURL)
     }
 }

@@ -81,16 +81,14 @@ extension OMDbClient {
             posters[item.imdbID] = .success(existing)
             return SavedPoster(file: existing, wasAlreadyThere: true)
         }
+        if case .failure(let error)? = posters[item.imdbID] { throw error }
         let data: Data
         let contentType: String?
         let source: String
-        switch posters[item.imdbID] {
-        case .failure(let error)?:
-            throw error
-        case .success(let earlier)? where FileManager.default.fileExists(atPath: earlier.path):
-            guard let bytes = FileManager.default.contents(atPath: earlier.path) else { fallthrough }
+        if case .success(let earlier)? = posters[item.imdbID], let bytes = FileManager.default.contents(atPath: earlier.path) {
+            // Saved into another folder earlier in this session: copy it, do not download it again.
             (data, contentType, source) = (bytes, nil, earlier.path)
-        default:
+        } else {
             guard let url = item.posterURL else {
                 posters[item.imdbID] = .failure(.posterUnavailable)
                 throw OMDbError.posterUnavailable

@@ -109,12 +109,4 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         default: false
         }
     }
-
-    /// True when every further request with the same key will fail the same way.
-    public var isKeyProblem: Bool {
-        switch self {
-        case .invalidAPIKey, .missingAPIKey, .quotaExhausted: true
-        default: false
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text from the network made safe to print or to use in a name.
 public enum PrintableText {
     /// `text` without control characters (C0, DEL, C1: so no escape sequences) or bidirectional
@@ -31,14 +33,3 @@ public enum PrintableText {
         }
     }
 }
-
-private extension String {
-    func trimmingCharacters(in set: CharacterSetLite) -> String {
-        var result = Substring(self)
-        while result.first == " " { result.removeFirst() }
-        while result.last == " " { result.removeLast() }
-        return String(result)
-    }
-}
-
-private enum CharacterSetLite { case whitespaces }
