@@ -68,6 +68,8 @@ public enum Movies {
             guard let client = makeClient(settings, console: console, announceOffline: true) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
+            session.inlineImages = InlineImages.detect(settings.inlineImages, environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1)
+            session.opener = Opener.find(environment: environment)
             await Prompt(session: session, console: console).run(lines: LineReader.lines())
             return Status.success
         case let .search(query, pages, json):
@@ -80,6 +82,11 @@ public enum Movies {
                 : TextPresenter(console: console, currentDirectory: directory, moreHint: "Use --pages \(pages + 1) to see more.")
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
             return await OneShot(session: session, console: console).run(query: query, pages: pages)
+        case let .episodes(target, season, json):
+            guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
+            let session = Session(client: client, settings: settings, console: console,
+                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
+            return await EpisodesOneShot(session: session, console: console).run(target: target, season: season, json: json)
         }
     }
 
@@ -108,18 +115,26 @@ public enum Movies {
       movies [options]                          the prompt: type a title, more, show N, help, quit
       movies search QUERY... [--pages N] [--json] [options]
                                                 one search for scripts; results on stdout
+      movies episodes IMDBID|QUERY [--season S] [--json] [options]
+                                                a season's episodes (default season 1); a QUERY
+                                                means the first series a search finds
 
     Options:
       --api-key KEY        OMDb API key (default: $OMDB_API_KEY, then .env)
       --base-url URL       OMDb address (default: $OMDB_BASE_URL, then https://www.omdbapi.com/)
       --posters DIR        save posters into DIR, created if missing (default: $MOVIES_POSTERS; off)
+      --poster-width W     300 (OMDb's, default), 600, 1000 or original (default: $MOVIES_POSTER_WIDTH);
+                           a wider poster replaces a narrower file; if it fails, OMDb's is saved
+      --inline-images M    auto, iterm, kitty or off: draw posters in show N (default:
+                           $MOVIES_INLINE_IMAGES, then auto; never when output is not a terminal)
       --type T             movie, series, episode or any
       --year YYYY          only titles of that year, or any
       --plot short|full    plot length in results (default short)
       --timeout SECONDS    per request, whole seconds from 1 (default 10)
       --offline            use the offline catalogue shipped in Fixtures/, no key needed
       --pages N            with search: load N pages (default 1)
-      --json               with search: one JSON object per movie per line
+      --json               with search or episodes: one JSON object per line
+      --season S           with episodes: the season (default 1)
       --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
       -h, --help           this help
       -V, --version        the version

@@ -59,7 +59,8 @@ final class TextPresenter: Presenter {
             }
         case .poster(.success(let saved)):
             let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
-            console.out(Self.numberLabel(number) + " " + style.green(verb) + display(saved.file))
+            console.out(Self.numberLabel(number) + " " + style.green(verb) + display(saved.file)
+                        + (saved.fallback.map { "  " + style.yellow("(\(safe($0)))") } ?? ""))
         case .poster(.failure(let error)):
             console.out(Self.numberLabel(number) + " " + style.dim("no poster saved: ") + safe(error.description))
         }

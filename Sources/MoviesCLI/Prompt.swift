@@ -18,7 +18,10 @@ struct Prompt {
         }
         if console.isInteractive { console.err(console.errorStyle.dim("Type a title to search, help for the commands.")) }
         showPrompt()
-        for await line in lines {
+        // One reader for commands and for the answers `save` asks for at a terminal.
+        let source = LineSource(lines)
+        if console.isInteractive { session.confirm = source.confirm(console: console) }
+        while let line = await source.next() {
             let command = Command(parsing: line)
             let session = self.session
             // Busy before the task exists: a Ctrl-C from here on cancels this command.

@@ -18,14 +18,22 @@ public final class Session {
     let presenter: any Presenter
     let currentDirectory: URL
     var settings: Settings
-    private(set) var rows: [Row] = []
+    var rows: [Row] = []
     /// Set when something failed at run time (not "no results"): the one-shot mode exits 1.
-    private(set) var hadFailure = false
+    var hadFailure = false
     /// The last page shown, for `more`.
     private(set) var lastPage: SearchPage?
 
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
     private var lastLoadFailed = false
+    /// Every movie shown so far, for `save`.
+    var exportLog = ExportLog()
+    /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
+    var inlineImages: InlineImages.Kind?
+    /// What `open` runs.
+    var opener = Opener.find(environment: ProcessInfo.processInfo.environment)
+    /// Asks a yes/no question and reads the answer; `nil` when no one can answer (stdin is not a terminal).
+    var confirm: ((String) async -> Bool)?
 
     /// True when the current search has another page and the last load did not fail.
     var canLoadMore: Bool { !lastLoadFailed && (lastPage?.hasMore ?? false) }
@@ -52,7 +60,11 @@ public final class Session {
         case .show(let number): await show(number)
         case .posters(let folder): setPosters(folder)
         case .postersStatus:
-            console.out(settings.posters.map { "Posters are saved in \(safe($0.path))." } ?? "Posters are off: posters DIR to save them.")
+            console.out(settings.posters.map { "Posters are saved in \(safe($0.path)), \(settings.posterWidth) px wide." } ?? "Posters are off: posters DIR to save them.")
+        case let .postersAt(folder, width): setPosters(folder, width: width)
+        case let .episodes(number, season): await episodes(number, season: season)
+        case let .save(file, force): await save(file, force: force)
+        case .open(let number): await open(number)
         case .type(let type):
             settings.type = type
             console.out("Next searches: \(type.map { $0 == .series ? "series only" : "\($0.rawValue)s only" } ?? "any type").")
@@ -95,10 +107,11 @@ public final class Session {
         lastPage = page
         let first = rows.count
         rows += page.items.map { Row(item: $0) }
+        for item in page.items { exportLog.note(item) }
         presenter.pageArrived(page, first: first + 1)
 
         var done = 0
-        let store = settings.posters.map { PosterStore(folder: $0) }
+        let store = settings.posters.map { PosterStore(folder: $0, width: settings.posterWidth) }
         for await update in client.details(for: page.items, plot: settings.plot, posters: store) {
             let row = first + update.index
             switch update.part {
@@ -110,6 +123,7 @@ public final class Session {
                 rows[row].poster = try? result.get()
                 if case .failure(.posterNotWritten) = result { hadFailure = true }
             }
+            exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
             presenter.rowUpdated(update, number: row + 1)
         }
         if Task.isCancelled {
@@ -129,9 +143,12 @@ public final class Session {
         let row = rows[number - 1]
         do {
             let movie = try await client.movie(imdbID: row.item.imdbID, plot: .full)
-            for line in Details.lines(for: movie, poster: row.poster, console: console, display: (presenter as? TextPresenter)?.display) {
+            exportLog.note(row.item, movie: movie)
+            for line in Details.lines(for: movie, poster: row.poster, console: console, display: (presenter as? TextPresenter)?.display,
+                                      number: number) {
                 console.out(line)
             }
+            await drawPoster(of: number)
         } catch {
             report(error)
         }
@@ -139,7 +156,8 @@ public final class Session {
 
     // MARK: Settings
 
-    func setPosters(_ folder: String?) {
+    /// - Parameter width: the new width; `nil` keeps the current one.
+    func setPosters(_ folder: String?, width: PosterWidth? = nil) {
         guard let folder else {
             settings.posters = nil
             console.out("Posters are off.")
@@ -150,7 +168,8 @@ public final class Session {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             PosterStore(folder: url).removeLeftovers()
             settings.posters = url
-            console.out("Posters will be saved in \(safe(url.path)).")
+            if let width { settings.posterWidth = width }
+            console.out("Posters will be saved in \(safe(url.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide."))
         } catch {
             console.error("Cannot use \"\(safe(folder))\" for posters: it is not a folder that can be created. Posters stay \(settings.posters.map { "in \(safe($0.path))" } ?? "off").")
         }
@@ -164,12 +183,14 @@ public final class Session {
         return filters.isEmpty ? "" : " Filters in use: \(filters.joined(separator: ", "))."
     }
 
-    private func report(_ error: any Error) {
+    func report(_ error: any Error) {
         switch error {
         case is CancellationError:
             console.note("Stopped.")
         case let error as OMDbError:
             switch error {
+            case .seasonNotFound:
+                console.err(safe(error.description))
             case .notFound:
                 console.err(safe(error.description) + filtersInUse)
             case .tooManyResults:

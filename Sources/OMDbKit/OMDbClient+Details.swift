@@ -77,7 +77,8 @@ extension OMDbClient {
     }
 
     private func loadPoster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
-        if let existing = store.existingFile(for: item.imdbID) {
+        let existing = store.existingFile(for: item.imdbID)
+        if let existing, store.isWideEnough(file: existing) {
             posters[item.imdbID] = .success(existing)
             return SavedPoster(file: existing, wasAlreadyThere: true)
         }
@@ -85,7 +86,9 @@ extension OMDbClient {
         let data: Data
         let contentType: String?
         let source: String
-        if case .success(let earlier)? = posters[item.imdbID], let bytes = FileManager.default.contents(atPath: earlier.path) {
+        var fallback: String?
+        if case .success(let earlier)? = posters[item.imdbID], let bytes = FileManager.default.contents(atPath: earlier.path),
+           store.isWideEnough(bytes) {
             // Saved into another folder earlier in this session: copy it, do not download it again.
             (data, contentType, source) = (bytes, nil, earlier.path)
         } else {
@@ -96,7 +99,7 @@ extension OMDbClient {
             let response: HTTPResponse
             let shown: String
             do {
-                (response, shown) = try await fetch(url, countsTowardQuota: false, limit: store.maxBytes)
+                (response, shown, fallback) = try await fetchPoster(url, width: store.width, limit: store.maxBytes)
             } catch let error as OMDbError {
                 if case .posterTooLarge = error { posters[item.imdbID] = .failure(error) }
                 throw error
@@ -112,7 +115,9 @@ extension OMDbClient {
         do {
             let file = try await Self.write(data, contentType: contentType, source: source, item: item, to: store)
             posters[item.imdbID] = .success(file)
-            return SavedPoster(file: file, wasAlreadyThere: false)
+            // A wider poster replaces the narrower one, even when its format (and so its extension) differs.
+            if let existing, existing.standardizedFileURL != file.standardizedFileURL { try? FileManager.default.removeItem(at: existing) }
+            return SavedPoster(file: file, wasAlreadyThere: false, fallback: fallback)
         } catch let error as OMDbError {
             if case .posterNotWritten = error {} else { posters[item.imdbID] = .failure(error) }
             throw error

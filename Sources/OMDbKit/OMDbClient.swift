@@ -63,6 +63,8 @@ public actor OMDbClient {
     private var recordLoads: [String: SharedLoad<Movie>] = [:]
     var posters: [String: Result<URL, OMDbError>] = [:]
     var posterLoads: [String: SharedLoad<SavedPoster>] = [:]
+    /// Season lists by `imdbID|season`, and the ones OMDb answered "not found" for: neither is asked again.
+    var seasons: [String: Result<Season, OMDbError>] = [:]
     /// Requests sent to OMDb's API in this session (posters not included): what the daily quota counts.
     public private(set) var apiRequestCount = 0
 

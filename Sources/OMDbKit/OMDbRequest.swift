@@ -19,6 +19,11 @@ enum OMDbRequest {
         url(baseURL, [URLQueryItem(name: "i", value: imdbID), URLQueryItem(name: "plot", value: plot.rawValue)], apiKey: apiKey)
     }
 
+    /// `?i=tt…&Season=N&apikey=…`: one season's episode list.
+    static func season(imdbID: String, number: Int, apiKey: String, baseURL: URL) -> URL {
+        url(baseURL, [URLQueryItem(name: "i", value: imdbID), URLQueryItem(name: "Season", value: String(number))], apiKey: apiKey)
+    }
+
     private static func url(_ base: URL, _ items: [URLQueryItem], apiKey: String) -> URL {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
         components.queryItems = (components.queryItems ?? []) + items + [URLQueryItem(name: "apikey", value: apiKey)]

@@ -11,6 +11,8 @@ public struct SavedPoster: Sendable, Hashable {
     public let file: URL
     /// True when the file was already in the folder, so nothing was downloaded.
     public let wasAlreadyThere: Bool
+    /// Set when a wider poster was asked for and failed, so OMDb's own was saved: says why.
+    public var fallback: String? = nil
 }
 
 /// The folder the user chose for posters. Writes are atomic: a temporary file in the same
@@ -20,14 +22,18 @@ public struct PosterStore: Sendable {
     public let folder: URL
     /// Posters larger than this are refused (bytes).
     public let maxBytes: Int
+    /// The width to download posters at (see ``PosterWidth``). File names never carry it: a
+    /// wider download replaces a narrower file of the same title.
+    public let width: PosterWidth
 
     /// The default size cap: 20 MB.
     public static let defaultMaxBytes = 20_000_000
     static let temporaryPrefix = ".movies-partial-"
 
-    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes) {
+    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, width: PosterWidth = .standard) {
         self.folder = folder.standardizedFileURL
         self.maxBytes = maxBytes
+        self.width = width
     }
 
     /// The poster already in the folder for `imdbID`, whatever its title or extension.
