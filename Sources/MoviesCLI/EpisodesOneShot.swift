@@ -7,14 +7,11 @@ import OMDbKit
 struct EpisodesOneShot {
     let session: Session
     let console: Console
-    /// Started by ``Movies/run(arguments:environment:)``; tests pass their own.
-    var interrupts: Interrupts = .shared
 
     func run(target: String, season: Int, json: Bool) async -> Int32 {
         let session = self.session
         let console = self.console
-        interrupts.begin()
-        let task = Task { @MainActor () -> Bool in
+        return await OneShot(session: session, console: console).run {
             var seriesID = target
             if target.wholeMatch(of: /tt\d{7,8}/) == nil {
                 do {
@@ -23,29 +20,20 @@ struct EpisodesOneShot {
                     seriesID = first.imdbID
                 } catch {
                     session.report(error)
-                    return true
+                    return
                 }
             }
-            if json {
-                do {
-                    let list = try await session.client.season(imdbID: seriesID, number: season)
-                    for episode in list.episodes { console.out(Self.line(episode, in: list)) }
-                } catch {
-                    session.report(error)
-                }
-            } else {
+            guard json else {
                 await session.listSeason(of: seriesID, season: season)
+                return
             }
-            return true
+            do {
+                let list = try await session.client.season(imdbID: seriesID, number: season)
+                for episode in list.episodes { console.out(Self.line(episode, in: list)) }
+            } catch {
+                session.report(error)
+            }
         }
-        interrupts.running(task)
-        _ = await task.value
-        interrupts.finished()
-        if task.isCancelled {
-            console.err("Interrupted.")
-            return Movies.Status.interrupted
-        }
-        return session.hadFailure ? Movies.Status.failure : Movies.Status.success
     }
 
     /// `{"seriesID":…,"series":…,"season":1,"episode":"3","title":…,"released":…|null,"imdbRating":…|null,"imdbID":…}`

@@ -53,14 +53,21 @@ struct OneShot {
 
     func run(query: String, pages: Int) async -> Int32 {
         let session = self.session
-        let interrupts = self.interrupts
-        interrupts.begin()
-        let task = Task { @MainActor () -> Bool in
+        return await run {
             await session.search(query)
             for _ in 1..<pages {
                 guard !Task.isCancelled, session.canLoadMore else { break }
                 await session.more()
             }
+        }
+    }
+
+    /// Runs `work` in a task Ctrl-C cancels; the exit status says how it went.
+    func run(_ work: @escaping @MainActor () async -> Void) async -> Int32 {
+        let interrupts = self.interrupts
+        interrupts.begin()
+        let task = Task { @MainActor () -> Bool in
+            await work()
             return true
         }
         interrupts.running(task)

@@ -68,14 +68,19 @@ import Testing
 
     // MARK: Posters on screen
 
+    /// A session over the catalogue that saves posters into `folder`.
+    private func posterSession(_ capture: Capture, folder: URL) throws -> Session {
+        var settings = Settings()
+        settings.posters = folder
+        return try catalogueSession(capture, settings: settings, directory: folder)
+    }
+
     @Test(arguments: [InlineImages.Kind.iterm, .kitty])
     func showDrawsThePosterWithTheTerminalsProtocol(kind: InlineImages.Kind) async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         let capture = Capture()
-        var settings = Settings()
-        settings.posters = folder
-        let session = try catalogueSession(capture, settings: settings, directory: folder)
+        let session = try posterSession(capture, folder: folder)
         session.inlineImages = kind
         await session.handle(.search("toxic avenger"))   // row 1: a PNG poster in the fixtures
         capture.clear()
@@ -90,9 +95,7 @@ import Testing
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         let capture = Capture()
-        var settings = Settings()
-        settings.posters = folder
-        let session = try catalogueSession(capture, settings: settings, directory: folder)
+        let session = try posterSession(capture, folder: folder)
         await session.handle(.search("toxic avenger"))
         await session.handle(.show(1))
         #expect(!capture.out.contains("\u{1B}"))
@@ -102,9 +105,7 @@ import Testing
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         let capture = Capture()
-        var settings = Settings()
-        settings.posters = folder
-        let session = try catalogueSession(capture, settings: settings, directory: folder)
+        let session = try posterSession(capture, folder: folder)
         session.inlineImages = .kitty
         await session.handle(.search("star wars"))   // row 1: tt0076759, a JPEG in the fixtures
         capture.clear()
