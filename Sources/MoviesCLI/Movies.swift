@@ -96,10 +96,12 @@ public enum Movies {
         if let key = settings.apiKey, !settings.offline {
             return OMDbClient(configuration: .init(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout))
         }
-        guard let folder = Catalogue.defaultFolder(), let catalogue = try? Catalogue(folder: folder) else {
+        guard let folder = Catalogue.defaultFolder(), var catalogue = try? Catalogue(folder: folder) else {
             console.error("The offline catalogue (Fixtures/catalogue.json) was not found: run from the repository root, or set MOVIES_CATALOGUE to its folder.")
             return nil
         }
+        // Only then: offline poster URLs stay as they always were unless a width needs Amazon's names.
+        catalogue.amazonStylePosters = settings.posterWidth != .standard
         if announceOffline {
             let why = settings.offline ? "--offline" : "no API key"
             console.note("Offline catalogue (\(why)): \(catalogue.count) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env.")

@@ -60,7 +60,9 @@ public final class Session {
         case .show(let number): await show(number)
         case .posters(let folder): setPosters(folder)
         case .postersStatus:
-            console.out(settings.posters.map { "Posters are saved in \(safe($0.path)), \(settings.posterWidth) px wide." } ?? "Posters are off: posters DIR to save them.")
+            console.out(settings.posters.map {
+                "Posters are saved in \(safe($0.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide.")
+            } ?? "Posters are off: posters DIR to save them.")
         case let .postersAt(folder, width): setPosters(folder, width: width)
         case let .episodes(number, season): await episodes(number, season: season)
         case let .save(file, force): await save(file, force: force)

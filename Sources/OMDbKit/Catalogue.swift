@@ -23,6 +23,10 @@ public struct Catalogue: Sendable {
     private let seasons: CatalogueSeasons
     /// The folder holding `catalogue.json` and `posters/`.
     public let folder: URL
+    /// When set, posters are announced as Amazon names them (`posters/ID._V1_SX300.jpg`), so
+    /// asking for another width can be tried offline and on the fake server. Any width of a
+    /// name is served the same file either way.
+    public var amazonStylePosters = false
 
     /// Query words that alone match too much: OMDb answers `Too many results.` for them.
     static let commonWords: Set<String> = ["a", "an", "the", "of", "and", "in", "on", "to", "up", "at", "by", "for", "is", "it", "i"]
@@ -145,8 +149,7 @@ public struct Catalogue: Sendable {
 
     private func posterURL(_ entry: Entry, base: URL) -> String {
         guard let poster = entry.fields["Poster"], poster != "N/A" else { return "N/A" }
-        // Named the way Amazon names them (`…._V1_SX300.jpg`), so width rewriting works offline too.
-        return base.appendingPathComponent(Catalogue.amazonStyle(poster)).absoluteString
+        return base.appendingPathComponent(amazonStylePosters ? Catalogue.amazonStyle(poster) : poster).absoluteString
     }
 
     /// `posters/tt1.jpg` → `posters/tt1._V1_SX300.jpg`

@@ -45,7 +45,9 @@ import Testing
 
     @Test func widerPosterFallsBackAndTheRowSaysSo() async throws {
         try await withWorkingFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+            var amazon = catalogue
+            amazon.amazonStylePosters = true
+            let server = try FakeOMDbServer(catalogue: amazon) { request in
                 request.path.contains("_SX1000") ? ServerResponse(status: 404, body: Data("<html>no</html>".utf8)) : nil
             }
             defer { server.shutdown() }

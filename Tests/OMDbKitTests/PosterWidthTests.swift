@@ -5,6 +5,10 @@ import Testing
 
 /// Wider posters: the URL rewrite, the fallback to OMDb's URL, and the file a wider one replaces.
 @Suite struct PosterWidthTests {
+    /// The catalogue naming its posters as Amazon does (`…._V1_SX300.jpg`).
+    static let amazonCatalogue = { var amazon = catalogue; amazon.amazonStylePosters = true; return amazon }()
+    var amazonCatalogue: Catalogue { Self.amazonCatalogue }
+
     static let amazon = "https://m.media-amazon.com/images/M/MV5BMTc@._V1_SX300.jpg"
 
     @Test(arguments: [
@@ -38,6 +42,17 @@ import Testing
         }
     }
 
+    @Test func catalogueAnnouncesAmazonNamesAndServesEveryWidth() throws {
+        let answer = amazonCatalogue.answer([URLQueryItem(name: "i", value: "tt0090190"), URLQueryItem(name: "apikey", value: "k")],
+                                            posterBase: URL(string: "http://p/")!)
+        let record = try #require(JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+        #expect(record["Poster"] as? String == "http://p/posters/tt0090190._V1_SX300.jpg")
+        let plain = try #require(catalogue.posterData(atPath: "posters/tt0090190.jpg"))
+        for name in ["tt0090190._V1_SX300.jpg", "tt0090190._V1_SX600.jpg", "tt0090190._V1_.jpg"] {
+            #expect(catalogue.posterData(atPath: "posters/" + name) == plain)
+        }
+    }
+
     private func item(_ server: FakeOMDbServer, _ id: String = "tt0090190") -> SearchItem {
         SearchItem(imdbID: id, title: "The Toxic Avenger", year: ReleaseYear("1984"), type: .movie,
                    posterURL: server.baseURL.appendingPathComponent("posters/\(id)._V1_SX300.jpg"))
@@ -45,7 +60,7 @@ import Testing
 
     @Test func wideFailureFallsBackToOMDbsURLAndSaysSo() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+            let server = try FakeOMDbServer(catalogue: amazonCatalogue) { request in
                 request.path.contains("_SX600") ? ServerResponse(status: 404, body: Data("<html>no</html>".utf8)) : nil
             }
             defer { server.shutdown() }
@@ -60,7 +75,7 @@ import Testing
 
     @Test func wideSuccessIsOneRequestAndNoFallback() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue)
+            let server = try FakeOMDbServer(catalogue: amazonCatalogue)
             defer { server.shutdown() }
             let client = OMDbClient(configuration: .init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 5))
             let saved = try await client.poster(for: item(server), in: PosterStore(folder: folder, width: .original))
@@ -71,7 +86,7 @@ import Testing
 
     @Test func narrowerFileIsReplacedAndStandardWidthKeepsIt() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue)
+            let server = try FakeOMDbServer(catalogue: amazonCatalogue)
             defer { server.shutdown() }
             // Already there, 80 px wide, under another extension than the download will have.
             let old = folder.appendingPathComponent("The Toxic Avenger (1984) [tt0090190].gif")
