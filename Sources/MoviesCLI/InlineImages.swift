@@ -6,7 +6,7 @@ import OMDbKit
 public enum InlineImages {
     /// The setting: `auto` detects the terminal, the others force a protocol or turn drawing off.
     public enum Setting: String, Sendable, CaseIterable {
-        case auto, iterm, kitty, off
+        case auto, iterm, kitty, blocks, off
     }
 
     /// How an image reaches the screen.
@@ -15,6 +15,8 @@ public enum InlineImages {
         case iterm
         /// kitty's graphics protocol, `a=T,f=100`: PNG only (kitty, Ghostty).
         case kitty
+        /// Half blocks in 24-bit colour (`COLORTERM=truecolor`): baseline JPEG only, decoded here.
+        case blocks
     }
 
     /// The protocol to draw with, or `nil` for none. Never one when stdout is not a terminal,
@@ -25,6 +27,7 @@ public enum InlineImages {
         case .off: return nil
         case .iterm: return .iterm
         case .kitty: return .kitty
+        case .blocks: return .blocks
         case .auto: break
         }
         let program = environment["TERM_PROGRAM"]?.lowercased() ?? ""
@@ -32,13 +35,21 @@ public enum InlineImages {
         if program == "ghostty" || !(environment["KITTY_WINDOW_ID"] ?? "").isEmpty || environment["TERM"] == "xterm-kitty" {
             return .kitty
         }
+        let colour = environment["COLORTERM"]?.lowercased() ?? ""
+        if colour == "truecolor" || colour == "24bit", (environment["NO_COLOR"] ?? "").isEmpty, environment["TERM"] != "dumb" {
+            return .blocks
+        }
         return nil
     }
 
     /// The bytes that draw `image` with `kind`, or `nil` when that kind cannot take the
     /// image's format (kitty takes PNG only).
-    static func sequence(for image: Data, using kind: Kind) -> String? {
+    /// - Parameter columns: how wide half blocks draw (the other protocols let the terminal size the image).
+    static func sequence(for image: Data, using kind: Kind, columns: Int = 24) -> String? {
         switch kind {
+        case .blocks:
+            guard ImageFormat(sniffing: image) == .jpeg, let pixels = try? JPEGDecoder.decode(image) else { return nil }
+            return HalfBlocks.lines(pixels, columns: columns).joined(separator: "\n")
         case .iterm:
             return "\u{1B}]1337;File=inline=1;size=\(image.count);preserveAspectRatio=1:\(image.base64EncodedString())\u{07}"
         case .kitty:
@@ -63,7 +74,10 @@ public enum InlineImages {
     /// Why a poster was not drawn, in a few words.
     static func refusal(for image: Data, using kind: Kind) -> String {
         let format = ImageFormat(sniffing: image)?.rawValue.uppercased() ?? "not an image"
-        return kind == .kitty ? "poster not drawn: this terminal shows PNG only, and the poster is \(format)"
-            : "poster not drawn: \(format)"
+        switch kind {
+        case .kitty: return "poster not drawn: this terminal shows PNG only, and the poster is \(format)"
+        case .blocks: return "poster not drawn: half blocks need a baseline JPEG, and the poster is \(format)"
+        case .iterm: return "poster not drawn: \(format)"
+        }
     }
 }

@@ -127,7 +127,7 @@ public enum Movies {
       --posters DIR        save posters into DIR, created if missing (default: $MOVIES_POSTERS; off)
       --poster-width W     300 (OMDb's, default), 600, 1000 or original (default: $MOVIES_POSTER_WIDTH);
                            a wider poster replaces a narrower file; if it fails, OMDb's is saved
-      --inline-images M    auto, iterm, kitty or off: draw posters in show N (default:
+      --inline-images M    auto, iterm, kitty, blocks or off: draw posters in show N (default:
                            $MOVIES_INLINE_IMAGES, then auto; never when output is not a terminal)
       --type T             movie, series, episode or any
       --year YYYY          only titles of that year, or any

@@ -207,10 +207,10 @@ func parsePosterWidth(_ text: String, source: String) throws(UsageError) -> Post
     return width
 }
 
-/// `auto`, `iterm`, `kitty` or `off`.
+/// `auto`, `iterm`, `kitty`, `blocks` or `off`.
 func parseInlineImages(_ text: String, source: String) throws(UsageError) -> InlineImages.Setting {
     guard let setting = InlineImages.Setting(rawValue: text.lowercased()) else {
-        throw UsageError("\(source) takes auto, iterm, kitty or off, not \"\(text)\"")
+        throw UsageError("\(source) takes auto, iterm, kitty, blocks or off, not \"\(text)\"")
     }
     return setting
 }

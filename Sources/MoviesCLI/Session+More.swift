@@ -102,7 +102,7 @@ extension Session {
             return
         }
         guard let data = FileManager.default.contents(atPath: file.path) else { return }
-        guard let sequence = InlineImages.sequence(for: data, using: kind) else {
+        guard let sequence = InlineImages.sequence(for: data, using: kind, columns: min(24, console.width - 4)) else {
             console.note(InlineImages.refusal(for: data, using: kind))
             return
         }

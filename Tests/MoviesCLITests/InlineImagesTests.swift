@@ -26,6 +26,10 @@ import Testing
         (["TERM": "xterm-kitty"], .kitty),
         (["TERM_PROGRAM": "ghostty"], .kitty),
         (["TERM": "xterm-256color"], nil),
+        (["COLORTERM": "truecolor"], .blocks),
+        (["COLORTERM": "24bit", "TERM": "xterm-256color"], .blocks),
+        (["COLORTERM": "truecolor", "NO_COLOR": "1"], nil),
+        (["COLORTERM": "truecolor", "TERM_PROGRAM": "iTerm.app"], .iterm),
         ([:], nil),
     ])
     func autoDetectsFromTheEnvironment(environment: [String: String], expected: InlineImages.Kind?) {
@@ -71,6 +75,27 @@ import Testing
         #expect(chunks.count > 1)
         #expect(chunks[1].hasPrefix("\u{1B}_Gm=1;"))
         #expect(chunks.last?.hasPrefix("\u{1B}_Gm=0;") == true)
+    }
+
+    @Test func halfBlocksDrawAJPEGInColourCells() throws {
+        let jpeg = try Self.fixture(.jpeg)
+        let sequence = try #require(InlineImages.sequence(for: jpeg, using: .blocks, columns: 20))
+        let lines = sequence.split(separator: "\n").map(String.init)
+        #expect(lines.count == 15)   // 80×120 at 20 columns: 30 pixels high, two to a cell
+        #expect(lines.allSatisfy { $0.filter { $0 == "▀" }.count == 20 && $0.hasSuffix("\u{1B}[0m") })
+        // The first cell's colours are the means of the 4×4 source squares it covers.
+        let image = try JPEGDecoder.decode(jpeg)
+        let top = HalfBlocks.average(image, 0, 0, columns: 20, rows: 30)
+        let bottom = HalfBlocks.average(image, 0, 1, columns: 20, rows: 30)
+        #expect(lines[0].hasPrefix("\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"))
+        #expect(InlineImages.sequence(for: try Self.fixture(.png), using: .blocks) == nil)
+        #expect(InlineImages.refusal(for: try Self.fixture(.png), using: .blocks).contains("need a baseline JPEG, and the poster is PNG"))
+    }
+
+    @Test func averageOfAFlatImageIsItsColour() {
+        let image = RGBImage(width: 4, height: 4, pixels: Array(repeating: [10, 20, 30], count: 16).flatMap { $0 })
+        let cell = "\u{1B}[38;2;10;20;30m\u{1B}[48;2;10;20;30m▀"
+        #expect(HalfBlocks.lines(image, columns: 2) == [cell + cell + "\u{1B}[0m"])   // 2×2 pixels: one line of two cells
     }
 
     @Test func kittyRefusesJPEG() throws {

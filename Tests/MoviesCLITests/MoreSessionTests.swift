@@ -75,6 +75,18 @@ import Testing
         return try catalogueSession(capture, settings: settings, directory: folder)
     }
 
+    @Test func halfBlocksDrawAJPEGPosterInShow() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        let session = try posterSession(capture, folder: folder)
+        session.inlineImages = .blocks
+        await session.handle(.search("star wars"))   // row 1: tt0076759, a JPEG in the fixtures
+        capture.clear()
+        await session.handle(.show(1))
+        #expect(capture.outLines.filter { $0.contains("▀") }.count == 18)   // 24 columns: 36 pixels, 18 lines
+    }
+
     @Test(arguments: [InlineImages.Kind.iterm, .kitty])
     func showDrawsThePosterWithTheTerminalsProtocol(kind: InlineImages.Kind) async throws {
         let folder = try makeTemporaryFolder()
