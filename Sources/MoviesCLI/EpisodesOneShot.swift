@@ -38,12 +38,13 @@ struct EpisodesOneShot {
 
     /// `{"seriesID":…,"series":…,"season":1,"episode":"3","title":…,"released":…|null,"imdbRating":…|null,"imdbID":…}`
     static func line(_ episode: Episode, in season: Season) -> String {
-        let object: [String: Any] = [
-            "seriesID": season.seriesID, "series": season.seriesTitle, "season": season.number,
-            "episode": episode.number.map { $0 as Any } ?? episode.episodeText, "title": episode.title,
-            "released": episode.released ?? NSNull(), "imdbRating": episode.imdbRating ?? NSNull(), "imdbID": episode.imdbID,
+        let text = JSONPresenter.encode
+        let fields = [
+            ("episode", episode.number.map(String.init) ?? text(episode.episodeText)), ("imdbID", text(episode.imdbID)),
+            ("imdbRating", episode.imdbRating.map(text) ?? "null"), ("released", episode.released.map(text) ?? "null"),
+            ("season", String(season.number)), ("series", text(season.seriesTitle)), ("seriesID", text(season.seriesID)),
+            ("title", text(episode.title)),
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 }

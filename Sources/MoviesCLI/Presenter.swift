@@ -149,7 +149,9 @@ final class JSONPresenter: Presenter {
             fields.append(("plot", nil))
         }
         switch row.poster {
-        case .success(let saved)?: fields.append(("poster", saved.file.path))
+        case .success(let saved)?:
+            fields.append(("poster", saved.file.path))
+            if let fallback = saved.fallback { errors.append(("posterFallback", fallback)) }
         case .failure(let error)?:
             fields.append(("poster", nil))
             errors.append(("posterError", error.description))
@@ -159,7 +161,7 @@ final class JSONPresenter: Presenter {
         return "{" + body.joined(separator: ",") + ",\"page\":\(page),\"rank\":\(number)}"
     }
 
-    private static func encode(_ text: String) -> String {
+    static func encode(_ text: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let data = (try? encoder.encode(text)) ?? Data("\"\"".utf8)
