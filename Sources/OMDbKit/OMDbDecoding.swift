@@ -46,7 +46,11 @@ enum OMDbDecoding {
             // Kept as the server wrote it, but never a screenful: it ends up in one line of text.
             let full = envelope.Error?.value ?? ""
             let message = full.count > 200 ? String(full.prefix(200)) + "…" : full
-            throw error(forMessage: redactor?.redact(message) ?? Redactor.maskAPIKeyParameters(message), status: response.statusCode, query: query)
+            // Known texts are mapped as sent (a short key masked first could mangle them); only
+            // unknown ones, shown as they came, are masked: the server may echo the request.
+            let mapped = error(forMessage: message, status: response.statusCode, query: query)
+            guard case .server(let text, let status) = mapped else { throw mapped }
+            throw .server(message: redactor?.redact(text) ?? Redactor.maskAPIKeyParameters(text), status: status)
         }
         guard (200..<300).contains(response.statusCode) else {
             throw .httpStatus(response.statusCode, url: url)

@@ -37,14 +37,25 @@ struct Lossy<Element: Decodable>: Decodable {
     }
 }
 
+/// OMDb's `Response`: the string `"False"`, or a JSON `false` as a rewriting proxy may send it.
+struct WireFlag: Decodable {
+    let isFalse: Bool
+
+    init(from decoder: any Decoder) {
+        let container = try? decoder.singleValueContainer()
+        if let flag = try? container?.decode(Bool.self) {
+            isFalse = !flag
+        } else {
+            isFalse = (try? container?.decode(String.self))?.lowercased() == "false"
+        }
+    }
+}
+
 struct Envelope: Decodable {
-    let Response: WireText?
+    let Response: WireFlag?
     let Error: WireText?
 
-    /// True for OMDb's `"Response":"False"` (also sent as a JSON `false` by some proxies).
-    var isFailure: Bool {
-        Response?.value?.lowercased() == "false"
-    }
+    var isFailure: Bool { Response?.isFalse == true }
 }
 
 struct SearchPayload: Decodable {

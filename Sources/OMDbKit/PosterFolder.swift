@@ -25,7 +25,7 @@ extension PosterStore {
                 }
                 return
             }
-            if errno != ENOENT {
+            if errno != ENOENT, errno != ENOTDIR {
                 throw .posterNotWritten(path: path, reason: describe(errno: errno))
             }
             let parent = candidate.deletingLastPathComponent()
