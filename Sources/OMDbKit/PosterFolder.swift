@@ -39,17 +39,21 @@ extension PosterStore {
     public static func describe(fileError error: any Error) -> String {
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return describe(errno: Int32(nsError.code)) }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return describe(errno: Int32(underlying.code))
+        if nsError.domain == NSCocoaErrorDomain {
+            switch nsError.code {
+            case CocoaError.fileWriteOutOfSpace.rawValue: return describe(errno: ENOSPC)
+            case CocoaError.fileWriteNoPermission.rawValue: return describe(errno: EACCES)
+            case CocoaError.fileWriteVolumeReadOnly.rawValue: return describe(errno: EROFS)
+            case CocoaError.fileWriteFileExists.rawValue: return "a file is in the way of the folder"
+            default: break
+            }
         }
-        switch (nsError.domain, nsError.code) {
-        case (NSCocoaErrorDomain, CocoaError.fileWriteOutOfSpace.rawValue): return describe(errno: ENOSPC)
-        case (NSCocoaErrorDomain, CocoaError.fileWriteNoPermission.rawValue): return describe(errno: EACCES)
-        case (NSCocoaErrorDomain, CocoaError.fileWriteVolumeReadOnly.rawValue): return describe(errno: EROFS)
-        case (NSCocoaErrorDomain, CocoaError.fileWriteFileExists.rawValue): return "a file is in the way of the folder"
-        case (NSCocoaErrorDomain, CocoaError.fileNoSuchFile.rawValue): return describe(errno: ENOENT)
-        default: return nsError.localizedDescription
+        // On Linux the underlying error is a Swift error, which `as? NSError` does not bridge.
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
+            let bridged = underlying as NSError
+            if bridged.domain == NSPOSIXErrorDomain { return describe(errno: Int32(bridged.code)) }
         }
+        return nsError.localizedDescription
     }
 
     /// `errno` in words, the common ones worded for what a person can do about them.
