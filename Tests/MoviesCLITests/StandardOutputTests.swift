@@ -11,9 +11,10 @@ import Testing
 /// stdout written whole and checked: failures come back with their errno, and the stop path
 /// waits for the text being written.
 @Suite struct StandardOutputTests {
-    @Test func aWriteToAFullDiskReportsENOSPC() throws {
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "no /dev/full here (Linux has one)"))
+    func aWriteToAFullDiskReportsENOSPC() throws {
         let fd = open("/dev/full", O_WRONLY)
-        try #require(fd >= 0, "no /dev/full here")
+        try #require(fd >= 0)
         defer { close(fd) }
         #expect(StandardOutput(fileDescriptor: fd).writeAll("{\"a\":1}\n") == ENOSPC)
         #expect(StandardOutput.reason(ENOSPC) == "the disk is full")
