@@ -68,63 +68,55 @@ import Testing
 
     // MARK: Posters on screen
 
-    /// A session over the catalogue that saves posters into `folder`.
-    private func posterSession(_ capture: Capture, folder: URL) throws -> Session {
-        var settings = Settings()
-        settings.posters = folder
-        return try catalogueSession(capture, settings: settings, directory: folder)
-    }
-
-    @Test func halfBlocksDrawAJPEGPosterInShow() async throws {
+    /// Searches `query` in a session over the catalogue that saves posters (into a folder of its
+    /// own) and draws them with `kind`, runs `show 1`, then hands over what it printed.
+    private func showFirstResult(of query: String, drawingWith kind: InlineImages.Kind?,
+                                 _ check: (Session, Capture) throws -> Void) async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         let capture = Capture()
-        let session = try posterSession(capture, folder: folder)
-        session.inlineImages = .blocks
-        await session.handle(.search("star wars"))   // row 1: tt0076759, a JPEG in the fixtures
+        var settings = Settings()
+        settings.posters = folder
+        let session = try catalogueSession(capture, settings: settings, directory: folder)
+        session.inlineImages = kind
+        await session.handle(.search(query))
         capture.clear()
         await session.handle(.show(1))
-        #expect(capture.outLines.filter { $0.contains("▀") }.count == 18)   // 24 columns: 36 pixels, 18 lines
+        try check(session, capture)
+    }
+
+    @Test func halfBlocksDrawAJPEGPosterInShow() async throws {
+        // Row 1: tt0076759, a JPEG in the fixtures; 24 columns: 36 pixels, 18 lines.
+        try await showFirstResult(of: "star wars", drawingWith: .blocks) { _, capture in
+            #expect(capture.outLines.filter { $0.contains("▀") }.count == 18)
+        }
     }
 
     @Test(arguments: [InlineImages.Kind.iterm, .kitty])
     func showDrawsThePosterWithTheTerminalsProtocol(kind: InlineImages.Kind) async throws {
-        let folder = try makeTemporaryFolder()
-        defer { removeFolder(folder) }
-        let capture = Capture()
-        let session = try posterSession(capture, folder: folder)
-        session.inlineImages = kind
-        await session.handle(.search("toxic avenger"))   // row 1: a PNG poster in the fixtures
-        capture.clear()
-        await session.handle(.show(1))
-        let file = try #require(session.rows[0].poster?.file)
-        let data = try Data(contentsOf: file)
-        #expect(ImageFormat(sniffing: data) == .png)
-        #expect(capture.out.contains(try #require(InlineImages.sequence(for: data, using: kind))))
+        // Row 1: a PNG poster in the fixtures.
+        try await showFirstResult(of: "toxic avenger", drawingWith: kind) { session, capture in
+            let data = try Data(contentsOf: try #require(session.rows[0].poster?.file))
+            let sequence = try #require(InlineImages.sequence(for: data, using: kind))
+            #expect(ImageFormat(sniffing: data) == .png)
+            #expect(capture.out.contains(sequence))
+        }
     }
 
     @Test func noSequenceWhenDrawingIsOff() async throws {
-        let folder = try makeTemporaryFolder()
-        defer { removeFolder(folder) }
-        let capture = Capture()
-        let session = try posterSession(capture, folder: folder)
-        await session.handle(.search("toxic avenger"))
-        await session.handle(.show(1))
-        #expect(!capture.out.contains("\u{1B}"))
+        try await showFirstResult(of: "toxic avenger", drawingWith: nil) { _, capture in
+            #expect(capture.out.contains("Director:"))
+            #expect(!capture.out.contains("\u{1B}"))
+        }
     }
 
     @Test func kittyDoesNotDrawAJPEGAndSaysWhy() async throws {
-        let folder = try makeTemporaryFolder()
-        defer { removeFolder(folder) }
-        let capture = Capture()
-        let session = try posterSession(capture, folder: folder)
-        session.inlineImages = .kitty
-        await session.handle(.search("star wars"))   // row 1: tt0076759, a JPEG in the fixtures
-        capture.clear()
-        await session.handle(.show(1))
-        #expect(ImageFormat(sniffing: try Data(contentsOf: try #require(session.rows[0].poster?.file))) == .jpeg)
-        #expect(!capture.out.contains("\u{1B}"))
-        #expect(capture.err.contains("this terminal shows PNG only, and the poster is JPEG"))
+        try await showFirstResult(of: "star wars", drawingWith: .kitty) { session, capture in
+            let data = try Data(contentsOf: try #require(session.rows[0].poster?.file))
+            #expect(ImageFormat(sniffing: data) == .jpeg)
+            #expect(!capture.out.contains("\u{1B}"))
+            #expect(capture.err.contains("this terminal shows PNG only, and the poster is JPEG"))
+        }
     }
 
     // MARK: Open
