@@ -26,10 +26,11 @@ public struct ServerResponse: Sendable {
     public var reset: Bool                  // abort the connection (RST) instead of answering
     public var trickle: Duration?           // send the body one byte at a time, pausing this long before each
     public var announcedLength: Int?        // Content-Length to announce instead of the body's (then close)
+    public var stall: (after: Int, pause: Duration)?   // send that many body bytes, pause, then the rest
 
     public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(),
                 delay: Duration = .zero, closeWithoutAnswer: Bool = false, reset: Bool = false,
-                trickle: Duration? = nil, announcedLength: Int? = nil) {
+                trickle: Duration? = nil, announcedLength: Int? = nil, stall: (after: Int, pause: Duration)? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -38,6 +39,7 @@ public struct ServerResponse: Sendable {
         self.reset = reset
         self.trickle = trickle
         self.announcedLength = announcedLength
+        self.stall = stall
     }
 
     public static func json(_ text: String, status: Int = 200) -> ServerResponse {
@@ -224,7 +226,7 @@ private final class Core: Sendable {
                 || response.announcedLength != nil || response.trickle != nil
             guard write(fd, status: response.status, headers: response.headers, body: response.body,
                         close: close, head: request.method == "HEAD", announcedLength: response.announcedLength,
-                        trickle: response.trickle), !close else { return }
+                        trickle: response.trickle, stall: response.stall), !close else { return }
         }
     }
 
@@ -276,7 +278,7 @@ private final class Core: Sendable {
 
     @discardableResult
     private func write(_ fd: Int32, status: Int, headers: [String: String], body: Data, close: Bool, head: Bool,
-                       announcedLength: Int? = nil, trickle: Duration? = nil) -> Bool {
+                       announcedLength: Int? = nil, trickle: Duration? = nil, stall: (after: Int, pause: Duration)? = nil) -> Bool {
         var lines = ["HTTP/1.1 \(status) \(reason(status))"]
         var hasType = false
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
@@ -291,6 +293,10 @@ private final class Core: Sendable {
         lines.append("Content-Length: \(announcedLength ?? body.count)")
         lines.append("Connection: \(close ? "close" : "keep-alive")")
         var bytes = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        if let stall, !head {
+            let cut = min(max(0, stall.after), body.count)
+            return sendAll(fd, bytes + Array(body.prefix(cut))) && pause(stall.pause) && sendAll(fd, Array(body.dropFirst(cut)))
+        }
         guard let trickle, !head else {
             if !head { bytes.append(contentsOf: body) }
             return sendAll(fd, bytes)

@@ -86,7 +86,9 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         case let .server(message, status):
             "OMDb answered \"\(message)\" (HTTP \(status))."
         case let .httpStatus(status, url):
-            "The server answered HTTP \(status) for \(url)" + (status >= 500 ? ": try again in a moment." : ".")
+            RetryPolicy.isTransient(status: status)
+                ? "\(Self.host(of: url)) answered HTTP \(status) (\(Self.phrase(status))), also when asked again: try again in a moment."
+                : "\(Self.host(of: url)) answered HTTP \(status) (\(Self.phrase(status))) for \(url)."
         case let .timedOut(url, seconds):
             "No complete answer from \(Self.host(of: url)) within \(seconds) s: try again, or raise --timeout."
         case let .unreachable(url, reason):
@@ -112,6 +114,25 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     static func host(of url: String) -> String {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return url }
         return components.port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// The words for the statuses a person may meet.
+    static func phrase(_ status: Int) -> String {
+        switch status {
+        case 400: "bad request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not found"
+        case 408: "request timeout"
+        case 410: "gone"
+        case 429: "too many requests"
+        case 500: "internal server error"
+        case 502: "bad gateway"
+        case 503: "service unavailable"
+        case 504: "gateway timeout"
+        case 520..<530: "error at the CDN"
+        default: status >= 500 ? "server error" : "refused"
+        }
     }
 
     /// A problem with the key itself (wrong, missing, or its daily quota spent): every other

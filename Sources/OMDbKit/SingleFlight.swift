@@ -42,6 +42,9 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// How many loads are running now.
     var inFlight: Int { state.withLock { $0.calls.count } }
 
+    /// How many callers wait for the load of `key`.
+    func waiters(for key: Key) -> Int { state.withLock { $0.calls[key]?.waiters.count ?? 0 } }
+
     /// The value of the load for `key`: joins the one in flight, or starts `operation`.
     /// - Throws: what `operation` threw, or `CancellationError` as soon as this caller is cancelled.
     func value(for key: Key, _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {

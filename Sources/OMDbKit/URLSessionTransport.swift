@@ -77,6 +77,8 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
     private struct Entry {
         var head: CheckedContinuation<StreamedResponse, any Error>?
         var body: AsyncThrowingStream<Data, any Error>.Continuation?
+        var expected: Int64 = -1
+        var received = 0
     }
 
     private let entries = Mutex<[Int: Entry]>([:])
@@ -103,6 +105,7 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
         let head = entries.withLock { state -> CheckedContinuation<StreamedResponse, any Error>? in
             guard state[dataTask.taskIdentifier] != nil else { return nil }
             state[dataTask.taskIdentifier]?.body = body
+            state[dataTask.taskIdentifier]?.expected = response.expectedContentLength
             defer { state[dataTask.taskIdentifier]?.head = nil }
             return state[dataTask.taskIdentifier]?.head
         }
@@ -122,8 +125,19 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let body = entries.withLock { $0[dataTask.taskIdentifier]?.body }
+        let body = entries.withLock { state in
+            state[dataTask.taskIdentifier]?.received += data.count
+            return state[dataTask.taskIdentifier]?.body
+        }
         body?.yield(data)
+    }
+
+    /// Once the headers are in, a failure is the connection's: cut short, lost, or timed out.
+    private static func bodyError(_ error: any Error, _ entry: Entry) -> any Error {
+        let mapped = URLSessionTransport.transportError(error)
+        if mapped is CancellationError || mapped as? TransportError == .timedOut { return mapped }
+        if entry.expected > Int64(entry.received) { return TransportError.truncated(received: entry.received, expected: Int(entry.expected)) }
+        return TransportError.connectionLost
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -131,7 +145,7 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
         if let head = entry.head {
             head.resume(throwing: error.map(URLSessionTransport.transportError) ?? TransportError.unreachable(reason: "the server sent no answer"))
         } else if let error {
-            entry.body?.finish(throwing: URLSessionTransport.transportError(error))
+            entry.body?.finish(throwing: Self.bodyError(error, entry))
         } else {
             entry.body?.finish()
         }
