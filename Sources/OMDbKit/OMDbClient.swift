@@ -81,7 +81,7 @@ public actor OMDbClient {
         let plot: PlotLength
     }
 
-    public let configuration: Configuration
+    public nonisolated let configuration: Configuration
     let sender: RequestSender
     let redactor: Redactor
 
