@@ -26,11 +26,11 @@ public struct ServerResponse: Sendable {
     public var reset: Bool                  // abort the connection (RST) instead of answering
     public var trickle: Duration?           // send the body one byte at a time, pausing this long before each
     public var announcedLength: Int?        // Content-Length to announce instead of the body's (then close)
-    public var stall: (after: Int, pause: Duration)?   // send that many body bytes, pause, then the rest
+    public var stall: Stall?                // send part of the body, pause, then the rest
 
     public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(),
                 delay: Duration = .zero, closeWithoutAnswer: Bool = false, reset: Bool = false,
-                trickle: Duration? = nil, announcedLength: Int? = nil, stall: (after: Int, pause: Duration)? = nil) {
+                trickle: Duration? = nil, announcedLength: Int? = nil, stall: Stall? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -45,6 +45,33 @@ public struct ServerResponse: Sendable {
     public static func json(_ text: String, status: Int = 200) -> ServerResponse {
         ServerResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
     }
+}
+
+/// Part of a body, a pause, then the rest: a download caught half-way.
+public struct Stall: Sendable {
+    /// Body bytes sent before the pause.
+    public var after: Int
+    /// The longest pause.
+    public var pause: Duration
+    /// Ends the pause early once opened.
+    public var gate: ServerGate?
+
+    public init(after: Int, pause: Duration, gate: ServerGate? = nil) {
+        self.after = after
+        self.pause = pause
+        self.gate = gate
+    }
+}
+
+/// A switch a test opens to let stalled answers go on: ordering by events, not by sleeps.
+public final class ServerGate: Sendable {
+    private let opened = Mutex(false)
+
+    public init() {}
+
+    public func open() { opened.withLock { $0 = true } }
+
+    public var isOpen: Bool { opened.withLock { $0 } }
 }
 
 public enum HTTPServerError: Error, Sendable {
@@ -263,10 +290,10 @@ private final class Core: Sendable {
         }
     }
 
-    /// Sleeps `duration` in small steps; false when the server was shut down meanwhile.
-    private func pause(_ duration: Duration) -> Bool {
+    /// Sleeps `duration` in small steps, or less once `gate` opens; false when the server was shut down meanwhile.
+    private func pause(_ duration: Duration, until gate: ServerGate? = nil) -> Bool {
         let deadline = ContinuousClock.now + duration
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, !(gate?.isOpen ?? false) {
             if state.withLock({ $0.stopped }) { return false }
             let left = deadline - ContinuousClock.now
             let step = min(left, .milliseconds(20))
@@ -278,7 +305,7 @@ private final class Core: Sendable {
 
     @discardableResult
     private func write(_ fd: Int32, status: Int, headers: [String: String], body: Data, close: Bool, head: Bool,
-                       announcedLength: Int? = nil, trickle: Duration? = nil, stall: (after: Int, pause: Duration)? = nil) -> Bool {
+                       announcedLength: Int? = nil, trickle: Duration? = nil, stall: Stall? = nil) -> Bool {
         var lines = ["HTTP/1.1 \(status) \(reason(status))"]
         var hasType = false
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
@@ -295,7 +322,7 @@ private final class Core: Sendable {
         var bytes = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
         if let stall, !head {
             let cut = min(max(0, stall.after), body.count)
-            return sendAll(fd, bytes + Array(body.prefix(cut))) && pause(stall.pause) && sendAll(fd, Array(body.dropFirst(cut)))
+            return sendAll(fd, bytes + Array(body.prefix(cut))) && pause(stall.pause, until: stall.gate) && sendAll(fd, Array(body.dropFirst(cut)))
         }
         guard let trickle, !head else {
             if !head { bytes.append(contentsOf: body) }

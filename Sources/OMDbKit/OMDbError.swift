@@ -88,7 +88,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         case let .httpStatus(status, url):
             RetryPolicy.isTransient(status: status)
                 ? "\(Self.host(of: url)) answered HTTP \(status) (\(Self.phrase(status))), also when asked again: try again in a moment."
-                : "\(Self.host(of: url)) answered HTTP \(status) (\(Self.phrase(status))) for \(url)."
+                : "The server answered HTTP \(status) (\(Self.phrase(status))) for \(url)."
         case let .timedOut(url, seconds):
             "No complete answer from \(Self.host(of: url)) within \(seconds) s: try again, or raise --timeout."
         case let .unreachable(url, reason):

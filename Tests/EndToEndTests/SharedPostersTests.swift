@@ -6,12 +6,14 @@ import Testing
 @Suite struct SharedPostersFolderProcessTests {
     @Test func twoRunsSharingAPostersFolderBothSaveEveryPosterAndLeaveNoTemporaryFile() async throws {
         try await withWorkingFolder { folder in
-            // The first download of each poster stalls after its first bytes: the first run holds
-            // its temporary files open while the second starts and sweeps the folder for leftovers.
+            // The first download of each poster stalls after its first bytes until the second run is
+            // done: the first run holds its temporary files open while the second starts, sweeps the
+            // folder for leftovers and saves the same posters.
             let firstTime = FaultPlan.firstAttempts(1, ServerResponse(), where: FaultPlan.posters)
+            let gate = ServerGate()
             let server = try FakeOMDbServer(catalogue: catalogue) { request in
                 guard firstTime(request) != nil, let data = catalogue.posterData(atPath: request.path) else { return nil }
-                return ServerResponse(headers: ["Content-Type": "image/jpeg"], body: data, stall: (after: 16, pause: .seconds(2)))
+                return ServerResponse(headers: ["Content-Type": "image/jpeg"], body: data, stall: Stall(after: 16, pause: .seconds(30), gate: gate))
             }
             defer { server.shutdown() }
             let posters = folder.appendingPathComponent("posters")
@@ -24,6 +26,7 @@ import Testing
             }
             #expect(files(in: posters).contains { $0.hasPrefix(".movies-partial-") })
             let second = try await MoviesProcess.run(arguments, directory: folder, environment: environment)
+            gate.open()
             let firstOutcome = await first.finish()
             for outcome in [firstOutcome, second] {
                 #expect(outcome.status == 0, "\(outcome.stderr)")

@@ -80,8 +80,8 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
         }
         #expect(server.requests.count == row.requests)
         #expect(await client.apiRequestCount == row.requests)
-        // Bounded: three attempts at the one-second deadline at most, and no real backoff here.
-        #expect(ContinuousClock.now - started < .seconds(6))
+        // Bounded: three attempts at the one-second deadline at most (slack for a loaded machine), no real backoff.
+        #expect(ContinuousClock.now - started < .seconds(12))
         if row.fault.hasPrefix("429") { #expect(sleeps.all == [.seconds(1), .seconds(1)]) }
     }
 }
