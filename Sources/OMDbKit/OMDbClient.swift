@@ -132,7 +132,8 @@ public actor OMDbClient {
         guard generation == mine else { throw CancellationError() }
         var seen = Set<String>()
         let fresh = result.items.filter { seen.insert($0.imdbID).inserted }
-        let page = SearchPage(query: query, number: 1, totalResults: result.total, items: fresh, shownSoFar: fresh.count)
+        let page = SearchPage(query: query, number: 1, totalResults: result.total, items: fresh, shownSoFar: fresh.count,
+                              repeatedCount: result.items.count - fresh.count)
         cursor = Cursor(query: query, page: 1, total: result.total, seen: seen, last: page)
         return page
     }
@@ -162,7 +163,7 @@ public actor OMDbClient {
         if updated.page >= number { return updated.last }
         let fresh = result.items.filter { updated.seen.insert($0.imdbID).inserted }
         let page = SearchPage(query: current.query, number: number, totalResults: result.total, items: fresh,
-                              shownSoFar: updated.seen.count)
+                              shownSoFar: updated.seen.count, repeatedCount: result.items.count - fresh.count)
         updated.page = number
         updated.total = result.total
         updated.last = page
