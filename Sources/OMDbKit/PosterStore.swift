@@ -61,10 +61,7 @@ public struct PosterStore: Sendable {
             file.discard()
             throw error
         }
-        // It cleans up after itself when it fails.
-        try file.commit(to: destination)
-        index.add(destination.lastPathComponent)
-        return destination
+        return try commit(file, to: destination)
     }
 
     /// Streams `body` to its file chunk by chunk: the type is told from the first bytes and the
@@ -96,10 +93,7 @@ public struct PosterStore: Sendable {
             file.discard()
             throw error
         }
-        // It cleans up after itself when it fails.
-        try file.commit(to: destination)
-        index.add(destination.lastPathComponent)
-        return destination
+        return try commit(file, to: destination)
     }
 
     /// Refuses new poster writes and waits (blocking) for those in progress to finish, so that
@@ -126,6 +120,14 @@ public struct PosterStore: Sendable {
             let old = modified.map { Date().timeIntervalSince($0) > Self.leftoverAge } ?? false
             if old || !(owner?.isAlive ?? false) { unlink(path) }
         }
+    }
+
+    /// Renames the finished file to its final name (the file cleans up after itself when that
+    /// fails) and records it in the index.
+    private func commit(_ file: PosterFile, to destination: URL) throws(OMDbError) -> URL {
+        try file.commit(to: destination)
+        index.add(destination.lastPathComponent)
+        return destination
     }
 
     /// Creates the folder if needed and opens a temporary file for the poster's final name.

@@ -3,18 +3,6 @@ import Synchronization
 import Testing
 @testable import OMDbKit
 
-/// A small seeded generator (SplitMix64), so a failing interleaving can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Yields `count` times: a cheap way to let other tasks interleave here.
 func yieldTimes(_ count: Int) async {
     for _ in 0..<count { await Task.yield() }
@@ -22,7 +10,7 @@ func yieldTimes(_ count: Int) async {
 
 @Suite struct SingleFlightTests {
     @Test func thousandsOfInterleavingsGiveEveryUncancelledCallerTheValueFromOneLoad() async throws {
-        var random = SeededGenerator(state: 20_261_122)
+        var random = SplitMix64(seed: 20_261_122)
         for round in 0..<2_000 {
             let flight = SingleFlight<Int, Int>()
             let loads = Mutex(0)
@@ -69,7 +57,7 @@ func yieldTimes(_ count: Int) async {
     }
 
     @Test func concurrentCallersThroughTheClientNeverSeeCancellation() async throws {
-        var random = SeededGenerator(state: 7)
+        var random = SplitMix64(seed: 7)
         for round in 0..<500 {
             let log = RequestLog()
             let delay = Int.random(in: 0...5, using: &random)
