@@ -178,4 +178,25 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             #expect(counts["/posters/tt0098503.jpg"] == 6)   // 429: three attempts, twice
         }
     }
+
+    @Test func aPosterHostFailingIsNamedWithoutBlamingTheBaseURL() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(.reset, where: FaultPlan.posters))
+            defer { server.shutdown() }
+            let client = client(server)
+            let page = try await client.search("toxic")
+            let item = try #require(page.items.first { $0.imdbID == "tt0090190" })
+            await #expect {
+                try await client.poster(for: item, in: PosterStore(folder: folder))
+            } throws: { error in
+                guard case OMDbError.posterDownloadFailed = error else { return false }
+                let text = "\(error)"
+                return text.contains("127.0.0.1") && text.contains("lost or reset") && !text.contains("--base-url")
+            }
+            // Three attempts; libcurl itself sends a request again once when a kept-alive
+            // connection it reused is reset before answering.
+            #expect((3...6).contains(server.posterRequests.count))
+            #expect(files(in: folder).isEmpty)
+        }
+    }
 }
