@@ -80,8 +80,9 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
         }
         #expect(server.requests.count == row.requests)
         #expect(await client.apiRequestCount == row.requests)
-        // Bounded: three attempts at the one-second deadline at most (slack for a loaded machine), no real backoff.
-        #expect(ContinuousClock.now - started < .seconds(12))
+        // Bounded: three attempts at the one-second deadline, no real backoff (much slack for a loaded machine:
+        // before, a trickled search never ended).
+        #expect(ContinuousClock.now - started < .seconds(30))
         if row.fault.hasPrefix("429") { #expect(sleeps.all == [.seconds(1), .seconds(1)]) }
     }
 }
