@@ -112,10 +112,11 @@ public final class Session {
             }
             presenter.rowUpdated(update, number: row + 1)
         }
+        // The page is finished (and a live page let go of the screen) before the note is printed.
+        await presenter.pageFinished(page)
         if Task.isCancelled {
             console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
         }
-        presenter.pageFinished(page)
     }
 
     // MARK: Details
