@@ -53,10 +53,10 @@ struct Completer: Sendable {
         }
     }
 
-    /// A choice as listed under the line: the last part of a path, without the trailing space.
+    /// A choice as listed under the line: a folder's own name (with its slash), a word without its space.
     static func shown(_ choice: String) -> String {
-        let trimmed = choice.hasSuffix(" ") ? String(choice.dropLast()) : choice
-        guard trimmed.hasSuffix("/"), let slash = trimmed.dropLast().lastIndex(of: "/") else { return trimmed }
-        return String(trimmed[trimmed.index(after: slash)...])
+        if choice.hasSuffix(" ") { return String(choice.dropLast()) }
+        let name = choice.dropLast().split(separator: "/").last.map(String.init) ?? ""
+        return name + "/"
     }
 }
