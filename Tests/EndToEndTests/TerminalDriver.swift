@@ -12,6 +12,7 @@ struct TerminalDriver {
         case signal(String)
         case snapshot(String)
         case stty(String)
+        case stopped(timeout: Int = 15)
         case exit(timeout: Int = 15)
 
         var json: [String: Any] {
@@ -23,6 +24,7 @@ struct TerminalDriver {
             case .signal(let name): ["signal": name]
             case .snapshot(let name): ["snapshot": name]
             case .stty(let name): ["stty": name]
+            case .stopped(let timeout): ["stopped": timeout]
             case .exit(let timeout): ["exit": timeout]
             }
         }

@@ -5,7 +5,7 @@ import Testing
 /// Keys as a terminal sends them.
 private enum Keys {
     static let enter = "\r", tab = "\t", left = "\u{1B}[D", up = "\u{1B}[A"
-    static let ctrlC = "\u{03}", ctrlD = "\u{04}", ctrlR = "\u{12}", ctrlU = "\u{15}"
+    static let ctrlC = "\u{03}", ctrlD = "\u{04}", ctrlR = "\u{12}", ctrlU = "\u{15}", ctrlZ = "\u{1A}"
 }
 
 /// The spinner and the other markers a live row can show.
@@ -159,6 +159,19 @@ struct TerminalProcessTests {
             #expect(outcome.stty["editing"] != outcome.stty["before"], "raw mode while typing")
             let expected = ["quit": 0, "ctrl-d": 0, "TERM": 143, "HUP": 129][way]
             #expect(outcome.status == expected)
+        }
+    }
+
+    /// Ctrl-Z gives the terminal back as found while stopped; `fg` (SIGCONT) brings raw mode back.
+    @Test func ctrlZRestoresTheTerminalAndContinuingEditsAgain() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send("tox"), .wait("movies> tox"), .send(Keys.ctrlZ), .stopped(), .stty("stopped"),
+                .signal("CONT"), .send("ic"), .wait("movies> toxic"), .stty("continued"), .send(Keys.enter), .wait("Results for \"toxic\""),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.stty["stopped"] == outcome.stty["before"])
+            #expect(outcome.stty["continued"] != outcome.stty["before"], "raw mode again after fg")
         }
     }
 

@@ -16,6 +16,7 @@ Steps: {"send": "text"}            keys (escape sequences written as they are)
        {"signal": "TERM"}          to the process
        {"snapshot": "name"}        the screen's lines now
        {"stty": "name"}            `stty -g` of the terminal now
+       {"stopped": s}              wait until the process is stopped (Ctrl-Z)
        {"exit": s}                 wait for the process to end; its status is reported
 Before the program starts, "stty" holds "before".
 """
@@ -91,6 +92,8 @@ def main():
                 result["snapshots"][step["snapshot"]] = lines()
             elif "stty" in step:
                 result["stty"][step["stty"]] = stty(slave)
+            elif "stopped" in step:
+                wait_until(lambda: state(process.pid) == "T", step["stopped"], "the program to stop")
             elif "exit" in step:
                 wait_until(lambda: process.poll() is not None, step["exit"], "the program to end")
                 while pump(0.02):
@@ -112,6 +115,10 @@ class Failure(Exception):
 
 def set_size(fd, columns, rows):
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+def state(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()[0]
 
 def stty(fd):
     return subprocess.run(["stty", "-g"], stdin=fd, capture_output=True, text=True).stdout.strip()
