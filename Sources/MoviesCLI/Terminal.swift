@@ -38,10 +38,14 @@ final class Terminal: Sendable {
         var cursorHidden = false
         var listeners: [Int: @Sendable (Event) -> Void] = [:]
         var nextListener = 0
+        /// Set by ``suspend()`` until SIGCONT: the mode and cursor to come back to.
+        var suspendedIn: (mode: Mode, cursorHidden: Bool)?
     }
 
     private let state = Mutex(State())
     private let sources = Mutex<[any DispatchSourceSignal]>([])
+    /// Signalled by SIGCONT after ``suspend()``.
+    private let continued = DispatchSemaphore(value: 0)
 
     /// Columns and rows of the terminal on stdout, read now (it can change at any time);
     /// nil when stdout is not a terminal.
@@ -138,20 +142,25 @@ final class Terminal: Sendable {
     }
 
     /// Ctrl-Z: the terminal back as found, then stop until `fg`; then the mode we were in.
+    /// Blocks the calling thread until then: the stop can take effect a moment after `kill`
+    /// returns, so nothing may be drawn or set before SIGCONT says we run again.
     func suspend() {
-        let (mode, hidden) = state.withLock { ($0.mode, $0.cursorHidden) }
+        state.withLock { state in state.suspendedIn = (state.mode, state.cursorHidden) }
         restore()
         kill(getpid(), SIGSTOP)
-        // Running again (SIGCONT): `resume()` runs too; both only restate the mode.
-        state.withLock { $0.cursorHidden = hidden }
-        set(mode)
-        if hidden { Self.write("\u{1B}[?25l") }
+        continued.wait()
     }
 
+    /// SIGCONT: back from our own stop (the mode before it), or from someone else's.
     private func resume() {
-        let (mode, hidden) = state.withLock { ($0.mode, $0.cursorHidden) }
-        set(mode)
-        if hidden { Self.write("\u{1B}[?25l") }
+        let (suspended, mode, hidden) = state.withLock { state in
+            defer { state.suspendedIn = nil }
+            return (state.suspendedIn, state.mode, state.cursorHidden)
+        }
+        let (backTo, hide) = suspended ?? (mode, hidden)
+        set(backTo)
+        if hide { showCursor(false) }
+        if suspended != nil { continued.signal() }
         tell(.continued)
     }
 
