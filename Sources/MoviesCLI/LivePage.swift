@@ -52,15 +52,30 @@ struct LivePage {
     var plotsDone: Int { rows.filter { $0.record != nil }.count }
     var postersDone: Int { rows.filter { $0.poster != nil }.count }
 
-    /// The page at `width`, or nil when it cannot fit in `screenRows` even with one plot line
-    /// per row (then it is printed row by row instead). Plots get two lines when they fit.
+    /// How much of a row is shown: the roomiest layout that fits the screen is used.
+    struct Layout: Equatable {
+        var plotLines: Int
+        /// The poster's state as a short tag on the title line instead of a line of its own.
+        var posterInline = false
+
+        static let full = Layout(plotLines: 2)
+    }
+
+    /// The layouts to try, roomiest first.
+    var layouts: [Layout] {
+        postersOn ? [Layout(plotLines: 2), Layout(plotLines: 1), Layout(plotLines: 1, posterInline: true)]
+            : [Layout(plotLines: 2), Layout(plotLines: 1)]
+    }
+
+    /// The page at `width`, or nil when it cannot fit in `screenRows` even in the tightest
+    /// layout (then it is printed row by row instead).
     func lines(width: Int, screenRows: Int, frame: Int, style: Style) -> [String]? {
-        for plotLines in [2, 1] {
+        for layout in layouts {
+            let rowHeight = 1 + layout.plotLines + (postersOn && !layout.posterInline ? 1 : 0)
             // The heading, the rows, the status line, and the line the cursor waits on.
-            let height = 1 + rows.count * (1 + plotLines + (postersOn ? 1 : 0)) + 2
-            guard height <= screenRows else { continue }
+            guard 1 + rows.count * rowHeight + 2 <= screenRows else { continue }
             var lines = [Self.clip(style.bold(heading), plain: heading, width: width)]
-            for index in rows.indices { lines += rowLines(index, width: width, plotLines: plotLines, frame: frame, style: style) }
+            for index in rows.indices { lines += rowLines(index, width: width, layout: layout, frame: frame, style: style) }
             return lines
         }
         return nil
@@ -68,8 +83,9 @@ struct LivePage {
 
     /// One row: marker, number, title, year, type and ID; its plot in `plotLines` lines
     /// (padded, so the page does not jump); its poster's state.
-    func rowLines(_ index: Int, width: Int, plotLines: Int, frame: Int, style: Style) -> [String] {
+    func rowLines(_ index: Int, width: Int, layout: Layout = .full, frame: Int, style: Style) -> [String] {
         let row = rows[index]
+        let plotLines = layout.plotLines
         let room = max(10, width - 1)
         let marker: String
         switch (row.record, row.stopped) {
@@ -78,13 +94,14 @@ struct LivePage {
         case (nil, true): marker = style.dim("–")
         case (nil, false): marker = style.cyan(String(Self.spinner[frame % Self.spinner.count]))
         }
+        let tag = postersOn && layout.posterInline ? posterTag(row) : ""
         let type = "  \(safe(row.item.type.description))  \(safe(row.item.imdbID))"
         let title = "\(TextPresenter.numberLabel(row.number)) \(TextPresenter.titleAndYear(row.item))"
-        let first = Self.clip(title + type, plain: title + type, width: room - 2)
+        let first = Self.clip(title + type, plain: title + type, width: room - 2 - displayWidth(tag))
         let firstStyled = first.count > title.count
             ? style.bold(String(first.prefix(title.count))) + style.dim(String(first.dropFirst(title.count)))
             : style.bold(first)
-        var lines = [marker + " " + firstStyled]
+        var lines = [marker + " " + firstStyled + style.dim(tag)]
 
         var plot: [String]
         switch row.record {
@@ -106,7 +123,7 @@ struct LivePage {
         }
         lines += (plot + Array(repeating: "", count: plotLines)).prefix(plotLines)
 
-        if postersOn {
+        if postersOn, !layout.posterInline {
             let text: String
             switch (row.poster, row.stopped) {
             case (.success(let saved)?, _): text = (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + display(saved.file)
@@ -121,11 +138,21 @@ struct LivePage {
         return lines
     }
 
+    /// The poster's state in a few columns, for the title line of the tightest layout.
+    private func posterTag(_ row: Row) -> String {
+        switch (row.poster, row.stopped) {
+        case (.success?, _): "  · poster saved"
+        case (.failure?, _): "  · no poster"
+        case (nil, true): "  · poster stopped"
+        case (nil, false): "  · poster …"
+        }
+    }
+
     /// Under the page: how far it has come.
     func statusLine(frame: Int, requests: Int, style: Style) -> String {
         var parts = ["plots \(plotsDone)/\(rows.count)"]
         if postersOn { parts.append("posters \(postersDone)/\(rows.count)") }
-        parts.append("\(requests) request\(requests == 1 ? "" : "s") sent")
+        parts.append("\(requests) request\(requests == 1 ? "" : "s") sent this session")
         let marker = isFinished ? (rows.contains { $0.stopped } ? "–" : "✓") : String(Self.spinner[frame % Self.spinner.count])
         return style.dim(marker + " " + parts.joined(separator: " · "))
     }

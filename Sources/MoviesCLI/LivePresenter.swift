@@ -115,7 +115,7 @@ final class LivePresenter: Presenter {
             printedRows = 0
         }
         while let done = printedRows, done < page.rows.count, page.isDone(done) {
-            for line in page.rowLines(done, width: size.columns, plotLines: 2, frame: frame, style: console.style) { out += line + "\r\n" }
+            for line in page.rowLines(done, width: size.columns, frame: frame, style: console.style) { out += line + "\r\n" }
             printedRows = done + 1
         }
         if page.isFinished { out += status + "\r\n" }

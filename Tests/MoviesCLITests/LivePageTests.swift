@@ -22,7 +22,10 @@ import Testing
 
     @Test func aShorterScreenGetsOnePlotLineThenNoLivePageAtAll() {
         #expect(page().lines(width: 80, screenRows: 40, frame: 0, style: .plain)?.count == 1 + 10 * 3)
-        #expect(page().lines(width: 80, screenRows: 30, frame: 0, style: .plain) == nil)
+        let tight = page().lines(width: 80, screenRows: 30, frame: 0, style: .plain)
+        #expect(tight?.count == 1 + 10 * 2)
+        #expect(tight?[1] == "⠋   1. Alien 1 (1979)  movie  tt1000001  · poster …")
+        #expect(page().lines(width: 80, screenRows: 22, frame: 0, style: .plain) == nil)
         #expect(page(postersOn: false).lines(width: 80, screenRows: 30, frame: 0, style: .plain)?.count == 1 + 10 * 2)
     }
 
@@ -37,7 +40,7 @@ import Testing
         let lines = try #require(stopped.lines(width: 80, screenRows: 50, frame: 0, style: .plain))
         #expect(lines.filter { $0.hasPrefix("–") }.count == 10)
         #expect(lines.filter { $0.contains("(stopped)") }.count == 10)
-        #expect(stopped.statusLine(frame: 0, requests: 1, style: .plain) == "– plots 0/10 · 1 request sent")
+        #expect(stopped.statusLine(frame: 0, requests: 1, style: .plain) == "– plots 0/10 · 1 request sent this session")
         #expect((0..<10).allSatisfy(stopped.isDone))
     }
 }
