@@ -36,6 +36,22 @@ struct TerminalProcessTests {
         }
     }
 
+    @Test func aLineLongerThanTheTerminalWrapsAndStillEdits() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try TerminalDriver.run(directory: folder, columns: 30, rows: 12, steps: [
+                .wait("movies>"), .send("a very long title that wraps around"), .wait("wraps around"),
+                .send("\u{01}Z\u{05}!"), .snapshot("edited"), .send(Keys.ctrlU), .waitGone("wraps"), .snapshot("cleared"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let edited = outcome.snapshot("edited")
+            let row = try #require(edited.firstIndex { $0.hasPrefix("movies> ") }, "\(outcome.shown("edited"))")
+            #expect(edited[row] == "movies> Za very long title tha")
+            #expect(edited[row + 1] == "t wraps around!")
+            #expect(outcome.snapshot("cleared")[row] == "movies>")
+            #expect(outcome.snapshot("cleared")[row + 1] == "")
+        }
+    }
+
     @Test func historyIsRecalledInTheNextRunAndKeptPrivate() async throws {
         try await withWorkingFolder { folder in
             let first = try TerminalDriver.run(directory: folder, steps: [
