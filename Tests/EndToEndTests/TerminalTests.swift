@@ -5,7 +5,7 @@ import Testing
 /// Keys as a terminal sends them.
 private enum Keys {
     static let enter = "\r", tab = "\t", left = "\u{1B}[D", up = "\u{1B}[A"
-    static let ctrlC = "\u{03}", ctrlD = "\u{04}", ctrlR = "\u{12}", ctrlU = "\u{15}", ctrlZ = "\u{1A}"
+    static let ctrlC = "\u{03}", ctrlD = "\u{04}", ctrlL = "\u{0C}", ctrlR = "\u{12}", ctrlU = "\u{15}", ctrlZ = "\u{1A}"
 }
 
 /// The spinner and the other markers a live row can show.
@@ -49,6 +49,23 @@ struct TerminalProcessTests {
             #expect(edited[row + 1] == "t wraps around!")
             #expect(outcome.snapshot("cleared")[row] == "movies>")
             #expect(outcome.snapshot("cleared")[row + 1] == "")
+        }
+    }
+
+    /// The width is read at every use: after the window narrows, `show` wraps at the new width
+    /// (a plot wrapped at the old one would be cut by the terminal, mid-word and unindented).
+    @Test func showWrapsAtTheWidthTheWindowHasNow() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try TerminalDriver.run(directory: folder, columns: 100, rows: 40, steps: [
+                .wait("movies>"), .resize(columns: 44, rows: 40), .send("alien" + Keys.enter), .wait("Showing 5 of 5"),
+                .send(Keys.ctrlL + "show 1" + Keys.enter), .wait("IMDb:"), .snapshot("shown"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let shown = outcome.snapshot("shown")
+            let plot = try #require(shown.firstIndex { $0.hasPrefix("  Plot:") })
+            let end = try #require(shown.firstIndex { $0.contains("IMDb:") })
+            let body = shown[(plot + 1)..<end].prefix { !$0.contains(":") }
+            #expect(body.count >= 3 && body.allSatisfy { $0.hasPrefix("    ") }, "\(outcome.shown("shown"))")
         }
     }
 
