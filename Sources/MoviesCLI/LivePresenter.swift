@@ -46,7 +46,13 @@ final class LivePresenter: Presenter {
         drawnLines = 0
         printedRows = nil
         terminal.showCursor(false)
-        listener = terminal.listen { _ in Task { @MainActor [weak self] in self?.draw() } }
+        listener = terminal.listen { event in
+            Task { @MainActor [weak self] in
+                // Back from Ctrl-Z the shell has written below the page: draw it afresh there.
+                if event == .continued { self?.drawnLines = 0 }
+                self?.draw()
+            }
+        }
         ticker = Task { @MainActor [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(100))
