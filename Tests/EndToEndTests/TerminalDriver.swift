@@ -68,8 +68,10 @@ struct TerminalDriver {
 
     /// Runs `movies arguments` on a `columns` × `rows` terminal in `directory`, following `steps`.
     /// The environment holds only what is given, PATH, HOME (the directory) and the catalogue.
+    /// The driver runs on a thread of its own: waiting for it must not hold a thread of the
+    /// cooperative pool (two on two cores), which the other tests need meanwhile.
     static func run(_ arguments: [String] = [], directory: URL, environment: [String: String] = [:],
-                    columns: Int = 100, rows: Int = 30, steps: [Step]) throws -> Outcome {
+                    columns: Int = 100, rows: Int = 30, steps: [Step]) async throws -> Outcome {
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
                    "MOVIES_CATALOGUE": MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures").path,
                    "XDG_STATE_HOME": directory.appendingPathComponent("state").path]
@@ -86,8 +88,13 @@ struct TerminalDriver {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await withCheckedContinuation { continuation in
+            Thread {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: data)
+            }.start()
+        }
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             return Outcome(ok: false, error: "the driver printed no result", snapshots: [:], stty: [:], status: nil, screen: [])
         }

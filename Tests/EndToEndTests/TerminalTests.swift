@@ -22,12 +22,13 @@ private func rowNumbers(_ lines: [String]) -> [Int] {
 }
 
 /// The built `movies` on a pseudo-terminal, keys sent and the rendered screen asserted.
-/// Skipped, saying why, when python3 or pyte (installed by `.ci/run`) is missing.
-@Suite(.enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
+/// Skipped, saying why, when python3 or pyte (installed by `.ci/run`) is missing. One at a
+/// time: each runs python3 and movies, and two cores are shared with every other suite.
+@Suite(.serialized, .enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
 struct TerminalProcessTests {
     @Test func editingInTheMiddleOfALineSearchesForWhatIsShown() async throws {
         try await withWorkingFolder { folder in
-            let outcome = try TerminalDriver.run(directory: folder, steps: [
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("toxc" + Keys.left + "i"), .wait("movies> toxic"), .send(Keys.enter),
                 .wait("Results for \"toxic\""), .wait("Showing 10 of 10"), .snapshot("end"),
             ])
@@ -38,7 +39,7 @@ struct TerminalProcessTests {
 
     @Test func aLineLongerThanTheTerminalWrapsAndStillEdits() async throws {
         try await withWorkingFolder { folder in
-            let outcome = try TerminalDriver.run(directory: folder, columns: 30, rows: 12, steps: [
+            let outcome = try await TerminalDriver.run(directory: folder, columns: 30, rows: 12, steps: [
                 .wait("movies>"), .send("a very long title that wraps around"), .wait("wraps around"),
                 .send("\u{01}Z\u{05}!"), .snapshot("edited"), .send(Keys.ctrlU), .waitGone("wraps"), .snapshot("cleared"),
             ])
@@ -56,7 +57,7 @@ struct TerminalProcessTests {
     /// (a plot wrapped at the old one would be cut by the terminal, mid-word and unindented).
     @Test func showWrapsAtTheWidthTheWindowHasNow() async throws {
         try await withWorkingFolder { folder in
-            let outcome = try TerminalDriver.run(directory: folder, columns: 100, rows: 40, steps: [
+            let outcome = try await TerminalDriver.run(directory: folder, columns: 100, rows: 40, steps: [
                 .wait("movies>"), .resize(columns: 44, rows: 40), .send("alien" + Keys.enter), .wait("Showing 5 of 5"),
                 .send(Keys.ctrlL + "show 1" + Keys.enter), .wait("IMDb:"), .snapshot("shown"),
             ])
@@ -71,7 +72,7 @@ struct TerminalProcessTests {
 
     @Test func historyIsRecalledInTheNextRunAndKeptPrivate() async throws {
         try await withWorkingFolder { folder in
-            let first = try TerminalDriver.run(directory: folder, steps: [
+            let first = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("alien" + Keys.enter), .wait("Results for \"alien\""), .wait("movies>"),
                 .send(" not kept" + Keys.enter), .wait("\"not kept\""), .send("quit" + Keys.enter), .exit(),
             ])
@@ -82,7 +83,7 @@ struct TerminalProcessTests {
             let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
             #expect(mode == 0o600)
 
-            let second = try TerminalDriver.run(directory: folder, steps: [
+            let second = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send(Keys.up + Keys.up), .wait("movies> alien"), .snapshot("recalled"),
             ])
             #expect(second.ok, "\(second.error ?? "")\n\(second.shown())")
@@ -94,7 +95,7 @@ struct TerminalProcessTests {
             let state = folder.appendingPathComponent("state/movies")
             try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
             try "star wars\ntoxic\nalien\n".write(to: state.appendingPathComponent("history"), atomically: true, encoding: .utf8)
-            let outcome = try TerminalDriver.run(directory: folder, steps: [
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send(Keys.ctrlR + "sta"), .wait("(reverse-i-search)'sta': star wars"),
                 .send(Keys.enter), .wait("Results for \"star wars\""),
             ])
@@ -105,7 +106,7 @@ struct TerminalProcessTests {
     @Test func tabCompletesCommandsValuesAndFolders() async throws {
         try await withWorkingFolder { folder in
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("shots-here"), withIntermediateDirectories: true)
-            let outcome = try TerminalDriver.run(directory: folder, steps: [
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("ty" + Keys.tab), .wait("movies> type"), .send("mo" + Keys.tab), .wait("movies> type movie"),
                 .send(Keys.enter), .wait("Next searches: movies only."),
                 .send("posters sh" + Keys.tab), .wait("movies> posters shots-here/"), .send(Keys.enter),
@@ -119,7 +120,7 @@ struct TerminalProcessTests {
         try await withWorkingFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(700))
             defer { server.shutdown() }
-            let outcome = try TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
                                                  environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 50, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("Results for \"toxic\""), .snapshot("early"),
                 .wait("✓ plots 10/10 · posters 10/10"), .snapshot("end"),
@@ -144,7 +145,7 @@ struct TerminalProcessTests {
         try await withWorkingFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(900))
             defer { server.shutdown() }
-            let outcome = try TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                  environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .resize(columns: 64, rows: 45),
                 .wait("✓ plots 10/10"), .snapshot("end"),
@@ -162,7 +163,7 @@ struct TerminalProcessTests {
         try await withWorkingFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
             defer { server.shutdown() }
-            let outcome = try TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                  environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .send(Keys.ctrlC),
                 .wait("Stopped: 0 of 10 rows"), .snapshot("end"),
@@ -184,7 +185,7 @@ struct TerminalProcessTests {
             case "ctrl-d": [.send(Keys.ctrlU + Keys.ctrlD)]
             default: [.signal(way)]
             }
-            let outcome = try TerminalDriver.run(directory: folder, steps: [
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("star"), .wait("movies> star"), .stty("editing")] + leave + [.exit(), .stty("after"),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
@@ -198,7 +199,7 @@ struct TerminalProcessTests {
     /// Ctrl-Z gives the terminal back as found while stopped; `fg` (SIGCONT) brings raw mode back.
     @Test func ctrlZRestoresTheTerminalAndContinuingEditsAgain() async throws {
         try await withWorkingFolder { folder in
-            let outcome = try TerminalDriver.run(directory: folder, steps: [
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("tox"), .wait("movies> tox"), .send(Keys.ctrlZ), .stopped(), .stty("stopped"),
                 .signal("CONT"), .send("ic"), .wait("movies> toxic"), .stty("continued"), .send(Keys.enter), .wait("Results for \"toxic\""),
             ])
@@ -210,7 +211,7 @@ struct TerminalProcessTests {
 
     @Test func withNoColorThePageIsPlainLines() async throws {
         try await withWorkingFolder { folder in
-            let outcome = try TerminalDriver.run(directory: folder, environment: ["NO_COLOR": "1"], rows: 50, steps: [
+            let outcome = try await TerminalDriver.run(directory: folder, environment: ["NO_COLOR": "1"], rows: 50, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("Showing 10 of 10"), .snapshot("end"),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
