@@ -42,6 +42,8 @@ final class LivePresenter: Presenter {
     var console: Console { plain.console }
 
     func pageArrived(_ page: SearchPage, first: Int) {
+        // Nothing to fill in: the plain lines say why the page is empty.
+        guard !page.items.isEmpty else { plain.pageArrived(page, first: first); return }
         self.page = LivePage(heading: TextPresenter.heading(for: page), first: first, items: page.items, postersOn: postersOn(), display: plain.display)
         drawnLines = 0
         printedRows = nil
@@ -71,6 +73,7 @@ final class LivePresenter: Presenter {
     }
 
     func pageFinished(_ page: SearchPage) async {
+        guard self.page != nil else { plain.pageFinished(page); return }
         ticker?.cancel()
         ticker = nil
         if let listener { terminal.ignore(listener) }
