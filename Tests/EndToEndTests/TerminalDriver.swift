@@ -38,6 +38,8 @@ struct TerminalDriver {
         let status: Int?
         /// The screen at the end.
         let screen: [String]
+        /// The cursor was left hidden at the end.
+        var cursorHidden = false
 
         func snapshot(_ name: String) -> [String] { snapshots[name] ?? [] }
         /// The screen as text, for failure messages.
@@ -101,6 +103,6 @@ struct TerminalDriver {
         return Outcome(ok: object["ok"] as? Bool ?? false, error: object["error"] as? String,
                        snapshots: object["snapshots"] as? [String: [String]] ?? [:],
                        stty: object["stty"] as? [String: String] ?? [:], status: object["status"] as? Int,
-                       screen: object["screen"] as? [String] ?? [])
+                       screen: object["screen"] as? [String] ?? [], cursorHidden: object["cursorHidden"] as? Bool ?? false)
     }
 }

@@ -209,6 +209,25 @@ struct TerminalProcessTests {
         }
     }
 
+    /// SIGTERM or SIGHUP while a live page is drawing: settings back as found, cursor shown.
+    @Test(arguments: ["TERM", "HUP"])
+    func aSignalMidPageLeavesTheTerminalAsFound(_ signal: String) async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
+            defer { server.shutdown() }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .stty("page"),
+                .signal(signal), .exit(), .stty("after"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.stty["page"] != outcome.stty["before"], "no echo while the page draws")
+            #expect(outcome.stty["after"] == outcome.stty["before"])
+            #expect(!outcome.cursorHidden)
+            #expect(outcome.status == (signal == "TERM" ? 143 : 129))
+        }
+    }
+
     @Test func withNoColorThePageIsPlainLines() async throws {
         try await withWorkingFolder { folder in
             let outcome = try await TerminalDriver.run(directory: folder, environment: ["NO_COLOR": "1"], rows: 50, steps: [

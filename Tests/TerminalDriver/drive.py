@@ -5,7 +5,7 @@ snapshots of the screen and of `stty -g`. The Swift tests (Tests/EndToEndTests/T
 write the script and assert on the snapshots; this file only drives and reports.
 
 Usage: drive.py SPEC.json   ->  prints one JSON object:
-  {"ok": true, "snapshots": {name: [screen lines]}, "stty": {name: "..."}, "status": N}
+  {"ok": true, "snapshots": {name: [screen lines]}, "stty": {name: "..."}, "status": N, "cursorHidden": false}
   {"ok": false, "error": "...", "screen": [lines], ...}
 
 Spec: {"argv": [...], "cwd": "...", "env": {...}, "size": [columns, rows], "steps": [...]}
@@ -108,6 +108,7 @@ def main():
         while pump(0.01):
             pass
         result["screen"] = lines()
+        result["cursorHidden"] = bool(screen.cursor.hidden)
     print(json.dumps(result))
 
 class Failure(Exception):
