@@ -43,7 +43,8 @@ final class Terminal: Sendable {
     }
 
     private let state = Mutex(State())
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    /// One source per signal watched.
+    private let sources = Mutex<[Int32: any DispatchSourceSignal]>([:])
     /// Signalled by SIGCONT after ``suspend()``.
     private let continued = DispatchSemaphore(value: 0)
 
@@ -75,7 +76,7 @@ final class Terminal: Sendable {
 
     private func watchSignals(_ numbers: [Int32]) {
         sources.withLock { sources in
-            for number in numbers {
+            for number in numbers where sources[number] == nil {
                 // The handlers must be @Sendable (see Interrupts.start).
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 switch number {
@@ -88,7 +89,7 @@ final class Terminal: Sendable {
                     source.setEventHandler { @Sendable [self] in self.tell(.resized) }
                 }
                 source.resume()
-                sources.append(source)
+                sources[number] = source
             }
         }
     }
