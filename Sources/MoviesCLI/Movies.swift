@@ -93,7 +93,11 @@ public enum Movies {
             let presenter: any Presenter = json ? JSONPresenter(console: console)
                 : self.presenter(console: console, directory: directory, client: client, moreHint: Self.pagesHint)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
-            (presenter as? LivePresenter)?.postersOn = { [unowned session] in session.settings.posters != nil }
+            if let live = presenter as? LivePresenter {
+                live.postersOn = { [unowned session] in session.settings.posters != nil }
+                // Keys typed meanwhile must not be echoed into the page (restored on exit).
+                if Terminal.shared.start() { Terminal.shared.set(.quiet) }
+            }
             return await OneShot(session: session, console: console).run(query: query, pages: pages)
         }
     }
