@@ -1,8 +1,7 @@
 import Foundation
 
-/// The prompt's lines, read by one consumer at a time: the command loop, or a question asked
-/// while a command runs (`save` asking before it replaces a file). The loop is waiting for that
-/// command then, so the answer can never be taken for a command, nor a command for an answer.
+/// Piped or typed lines, read by one consumer at a time: the command loop, or a question asked
+/// while a command runs (`save` asking before it replaces a file), through one shared iterator.
 @MainActor
 final class LineSource {
     private var iterator: AsyncStream<String>.Iterator
@@ -14,14 +13,5 @@ final class LineSource {
         var copy = iterator
         defer { iterator = copy }
         return await copy.next(isolation: #isolation)
-    }
-
-    /// Asks `question` on stderr and reads a line: true only for `y` or `yes`.
-    func confirm(console: Console) -> (String) async -> Bool {
-        { [self] question in
-            console.writeErr(question)
-            let answer = await self.next()?.trimmingCharacters(in: .whitespaces).lowercased()
-            return answer == "y" || answer == "yes"
-        }
     }
 }

@@ -1,32 +1,24 @@
 import Foundation
 
 extension OMDbClient {
-    /// The poster at `url`, asked for at `width`: the rewritten (wider) URL first, and when that
-    /// fails in any way (network, HTTP status, not an image), the URL OMDb gave. Returns the
-    /// answer, its URL as it may be shown, and why the wider one was not used (`nil` when it was,
-    /// or when no other width was asked for).
-    func fetchPoster(_ url: URL, width: PosterWidth, limit: Int) async throws -> (HTTPResponse, String, String?) {
+    /// The poster at `url`, asked for at `width`, through `consume` (which saves it): the
+    /// rewritten (wider) URL first, and when that fails in any way (network, HTTP status, not an
+    /// image), the URL OMDb gave. Returns what `consume` made and why the wider one was not used
+    /// (`nil` when it was, or when no other width was asked for).
+    nonisolated func downloadPoster<T: Sendable>(_ url: URL, width: PosterWidth,
+                                                 _ consume: @escaping @Sendable (StreamedResponse, String) async throws -> T) async throws -> (T, String?) {
         let wide = width.rewrite(url)
-        if wide != url {
-            let failure = await wideFailure(wide, limit: limit)
-            guard let reason = failure.reason else { return (failure.response!, failure.shown, nil) }
-            try Task.checkCancellation()
-            let (response, shown) = try await fetch(url, countsTowardQuota: false, limit: limit)
-            return (response, shown, "width \(width) failed (\(reason)), saved OMDb's")
-        }
-        let (response, shown) = try await fetch(url, countsTowardQuota: false, limit: limit)
-        return (response, shown, nil)
-    }
-
-    /// Tries the wider URL: its answer when it is an image, else why not.
-    private func wideFailure(_ wide: URL, limit: Int) async -> (response: HTTPResponse?, shown: String, reason: String?) {
+        guard wide != url else { return (try await sender.download(url, consume), nil) }
         do {
-            let (response, shown) = try await fetch(wide, countsTowardQuota: false, limit: limit)
-            guard (200..<300).contains(response.statusCode) else { return (nil, shown, "HTTP \(response.statusCode)") }
-            guard ImageFormat(sniffing: response.body) != nil else { return (nil, shown, "not an image") }
-            return (response, shown, nil)
-        } catch {
-            return (nil, "", (error as? OMDbError)?.description ?? "cancelled")
+            return (try await sender.download(wide, consume), nil)
+        } catch let error as OMDbError {
+            try Task.checkCancellation()
+            let reason = switch error {
+            case .httpStatus(let status, _): "HTTP \(status)"
+            case .posterNotAnImage: "not an image"
+            default: error.description
+            }
+            return (try await sender.download(url, consume), "width \(width) failed (\(reason)), saved OMDb's")
         }
     }
 }
