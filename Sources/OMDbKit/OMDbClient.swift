@@ -25,6 +25,11 @@ public actor OMDbClient {
         public var timeout: Int
         /// How many requests may run at once: results filled in at a time, and connections per host.
         public var maxConcurrentRequests: Int
+        /// Where API answers are kept between runs; `nil` for none (the offline catalogue, `--no-cache`).
+        public var cache: DiskCache?
+        /// Called once for each API (non-poster) request handed to the transport, retries included;
+        /// never for an answer the cache gave. Called on the client's actor: keep it quick.
+        public var onAPIRequestSent: (@Sendable () -> Void)?
 
         /// OMDb's public address.
         public static let defaultBaseURL = URL(string: "https://www.omdbapi.com/")!
@@ -171,14 +176,20 @@ public actor OMDbClient {
     /// Returns the answer and the URL as it may be shown.
     /// - Parameter limit: for posters, the size cap: the transport may stop reading past it.
     func fetch(_ url: URL, countsTowardQuota: Bool, limit: Int? = nil) async throws -> (HTTPResponse, String) {
-        if countsTowardQuota { apiRequestCount += 1 }
         let shown = redactor.redact(url)
+        let cache = countsTowardQuota ? configuration.cache : nil
+        if let cached = await cache?.answer(for: url) { return (cached, shown) }
+        if countsTowardQuota {
+            apiRequestCount += 1
+            configuration.onAPIRequestSent?()
+        }
         do {
             let response = if let limit {
                 try await transport.get(url, timeout: configuration.timeout, limit: limit)
             } else {
                 try await transport.get(url, timeout: configuration.timeout)
             }
+            await cache?.store(response, for: url)
             return (response, shown)
         } catch let error as TransportError {
             switch error {

@@ -9,11 +9,14 @@ public struct HTTPResponse: Sendable {
     public let statusCode: Int
     public let body: Data
     public let contentType: String?
+    /// The `Cache-Control` header, which says how long ``DiskCache`` may keep the answer.
+    public let cacheControl: String?
 
-    public init(statusCode: Int, body: Data, contentType: String? = nil) {
+    public init(statusCode: Int, body: Data, contentType: String? = nil, cacheControl: String? = nil) {
         self.statusCode = statusCode
         self.body = body
         self.contentType = contentType
+        self.cacheControl = cacheControl
     }
 }
 
@@ -125,7 +128,8 @@ public final class URLSessionTransport: OMDbTransport {
 extension HTTPResponse {
     init(_ data: Data, _ response: URLResponse?) {
         let http = response as? HTTPURLResponse
-        self.init(statusCode: http?.statusCode ?? 200, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
+        self.init(statusCode: http?.statusCode ?? 200, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"),
+                  cacheControl: http?.value(forHTTPHeaderField: "Cache-Control"))
     }
 }
 
