@@ -139,6 +139,8 @@ final class Interrupts: Sendable {
         guard first else { Self.waitForExit() }
         task?.cancel()
         PosterStore.finishWrites()
+        // A request sent is counted even when the process ends right after it.
+        QuotaLedger.finishWrites()
         terminate(status)
     }
 

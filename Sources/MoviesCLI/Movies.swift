@@ -40,6 +40,8 @@ public enum Movies {
     /// `exit`: URLSession threads may still be running, and exit handlers must not race them.
     public static func exit(_ status: Int32) -> Never {
         PosterStore.finishWrites()
+        // A request sent is counted even when the process ends right after it.
+        QuotaLedger.finishWrites()
         Interrupts.exitNow(status)
     }
 
@@ -56,18 +58,27 @@ public enum Movies {
             return Status.usage
         }
         let console = Console.standard(environment: environment, noColor: options.noColor)
+        let budget = RequestBudget(settings: settings)
 
         switch options.mode {
         case .help:
             console.out(helpText)
+            if let line = budget.statusLine { console.out("\n" + line) }
+            return Status.success
+        case .quota:
+            console.out(budget.quotaReport)
+            return Status.success
+        case .cache(let clear):
+            console.out(clear ? budget.clearCache() : budget.cacheReport)
             return Status.success
         case .version:
             console.out("movies \(OMDbKit.version)")
             return Status.success
         case .interactive:
-            guard let client = makeClient(settings, console: console, announceOffline: true) else { return Status.failure }
+            guard let client = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
-                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
+                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory,
+                                  budget: budget)
             await Prompt(session: session, console: console).run(lines: LineReader.lines())
             return Status.success
         case let .search(query, pages, json):
@@ -75,19 +86,22 @@ public enum Movies {
                 console.error("No OMDb API key: set OMDB_API_KEY, put OMDB_API_KEY=… in .env, pass --api-key KEY, or use --offline for the offline catalogue.")
                 return Status.usage
             }
-            guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
+            guard let client = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
                 : TextPresenter(console: console, currentDirectory: directory, moreHint: "Use --pages \(pages + 1) to see more.")
-            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
+            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
+                                  budget: budget)
             return await OneShot(session: session, console: console).run(query: query, pages: pages)
         }
     }
 
     /// The live client, or the offline catalogue's when there is no key or `--offline` says so.
     @MainActor
-    static func makeClient(_ settings: Settings, console: Console, announceOffline: Bool) -> OMDbClient? {
+    static func makeClient(_ settings: Settings, budget: RequestBudget? = nil, console: Console, announceOffline: Bool) -> OMDbClient? {
         if let key = settings.apiKey, !settings.offline {
-            return OMDbClient(configuration: .init(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout))
+            var configuration = OMDbClient.Configuration(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout)
+            budget?.configure(&configuration)
+            return OMDbClient(configuration: configuration)
         }
         guard let folder = Catalogue.defaultFolder(), let catalogue = try? Catalogue(folder: folder) else {
             console.error("The offline catalogue (Fixtures/catalogue.json) was not found: run from the repository root, or set MOVIES_CATALOGUE to its folder.")
@@ -108,6 +122,8 @@ public enum Movies {
       movies [options]                          the prompt: type a title, more, show N, help, quit
       movies search QUERY... [--pages N] [--json] [options]
                                                 one search for scripts; results on stdout
+      movies quota                              requests sent today with the key (UTC day)
+      movies cache [clear]                      the answers kept on disk; clear empties it
 
     Options:
       --api-key KEY        OMDb API key (default: $OMDB_API_KEY, then .env)
@@ -118,6 +134,10 @@ public enum Movies {
       --plot short|full    plot length in results (default short)
       --timeout SECONDS    per request, whole seconds from 1 (default 10)
       --offline            use the offline catalogue shipped in Fixtures/, no key needed
+      --no-cache           neither read nor keep answers on disk (also MOVIES_CACHE=off)
+      --cache-ttl TIME     keep answers for TIME (3600, 30m, 24h, 7d) instead of OMDb's
+                           max-age, a day (default: $MOVIES_CACHE_TTL)
+      --daily-limit N      the key's requests a day, or unlimited (default: $MOVIES_DAILY_LIMIT, 1000)
       --pages N            with search: load N pages (default 1)
       --json               with search: one JSON object per movie per line
       --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
@@ -126,6 +146,11 @@ public enum Movies {
 
     With no key, the prompt runs on the offline catalogue. Settings come from the options,
     then the environment, then a .env file in the working directory (see .env.example).
+
+    OMDb's answers are kept in $XDG_CACHE_HOME/movies (default ~/.cache/movies), at most
+    $MOVIES_CACHE_SIZE (default 50MB): a search repeated within a day costs no request.
+    Requests sent are counted per key and per UTC day in $XDG_STATE_HOME/movies (default
+    ~/.local/state/movies); a warning comes at 90 % of the daily limit.
 
     Exit status: 0 success (no results included), 1 a failure at run time (key rejected,
     quota spent, server unreachable), 2 a usage error, 130 interrupted (Ctrl-C), 141 output

@@ -19,6 +19,15 @@ enum OMDbRequest {
         url(baseURL, [URLQueryItem(name: "i", value: imdbID), URLQueryItem(name: "plot", value: plot.rawValue)], apiKey: apiKey)
     }
 
+    /// `?t=…&type=…&y=…&plot=…&apikey=…`: OMDb's one best match for a title.
+    static func exactTitle(_ query: SearchQuery, plot: PlotLength, apiKey: String, baseURL: URL) -> URL {
+        var items = [URLQueryItem(name: "t", value: query.text)]
+        if let type = query.type { items.append(URLQueryItem(name: "type", value: type.rawValue)) }
+        if let year = query.year { items.append(URLQueryItem(name: "y", value: String(year))) }
+        items.append(URLQueryItem(name: "plot", value: plot.rawValue))
+        return url(baseURL, items, apiKey: apiKey)
+    }
+
     private static func url(_ base: URL, _ items: [URLQueryItem], apiKey: String) -> URL {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
         components.queryItems = (components.queryItems ?? []) + items + [URLQueryItem(name: "apikey", value: apiKey)]
