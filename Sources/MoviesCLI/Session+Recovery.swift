@@ -61,7 +61,7 @@ extension Session {
     /// The query with apostrophes dropped and other punctuation and symbols turned into spaces
     /// (`Schindler's List` → `Schindlers List`, `spider-man: far` → `spider man far`);
     /// `nil` when that changes nothing or leaves nothing.
-    static func withoutPunctuation(_ text: String) -> String? {
+    nonisolated static func withoutPunctuation(_ text: String) -> String? {
         var result = ""
         for character in text where character != "'" && character != "\u{2019}" {
             result.append(character.isPunctuation || character.isSymbol ? " " : character)
