@@ -41,7 +41,7 @@ public struct RequestBudget: Sendable {
         guard let ledger else {
             return "Nothing is counted: with no API key, or --offline, no request goes to OMDb (the count is per key)."
         }
-        return ledger.usage().description + ". Counted by this tool in \(safe(ledger.folder.path)); other programs using the key are not counted, and OMDb does not say when its day turns."
+        return ledger.usage().description + "\n" + "Counted by this tool in \(safe(ledger.folder.path)); other programs using the key are not counted, and OMDb does not say when its day turns."
     }
 
     /// The answer to `cache`.

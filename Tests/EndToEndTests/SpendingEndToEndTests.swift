@@ -31,7 +31,7 @@ import Testing
             #expect(second.stdout.split(separator: "\n").sorted() == first.stdout.split(separator: "\n").sorted())
             #expect(server.apiRequests.count == 11, "the second process asked again: \(server.apiRequests.map(\.target))")
             let quota = try await Self.run(["quota"], server: server, in: folder)
-            #expect(quota.stdout.hasPrefix("requests today: 11 of 1,000 (UTC day)."))
+            #expect(quota.stdout.hasPrefix("requests today: 11 of 1,000 (UTC day)\n"))
             // --no-cache reads nothing from the cache: eleven more.
             _ = try await Self.run(["search", "toxic", "--no-cache"], server: server, in: folder)
             #expect(server.apiRequests.count == 22)
