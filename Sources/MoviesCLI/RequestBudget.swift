@@ -66,7 +66,7 @@ public struct RequestBudget: Sendable {
     func warningIfDue() -> String? {
         guard let usage = ledger?.warningDue(), let limit = usage.limit else { return nil }
         let left = max(0, limit - usage.sent)
-        return "Warning: \(usage) is 90 % of the key's daily limit (\(QuotaUsage.grouped(left)) left): repeated searches come from the cache, and --offline costs nothing."
+        return "Warning: 90 % of the key's daily limit is reached, \(usage), \(QuotaUsage.grouped(left)) left: repeated searches come from the cache, and --offline costs nothing."
     }
 
     /// `Request limit reached!`: the quota is spent, how much of it this tool sent, what still works.

@@ -96,7 +96,7 @@ import Testing
             defer { server.shutdown() }
             let limit = ["MOVIES_DAILY_LIMIT": "12"]
             let first = try await Self.run(["search", "toxic"], server: server, in: folder, limit)
-            #expect(first.stderr.contains("Warning: requests today: 11 of 12 (UTC day) is 90 % of the key's daily limit (1 left)"))
+            #expect(first.stderr.contains("Warning: 90 % of the key's daily limit is reached, requests today: 11 of 12 (UTC day), 1 left"))
             let second = try await Self.run([], server: server, in: folder, lines: ["show 1", "alien", "help", "quit"], limit)
             #expect(!second.stderr.contains("Warning"))
             #expect(second.stdout.contains("requests today: \(server.apiRequests.count) of 12 (UTC day)"))
