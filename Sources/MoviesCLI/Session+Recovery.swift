@@ -31,11 +31,12 @@ extension Session {
         let movie: Movie
         do {
             movie = try await client.movie(exactTitle: query, plot: settings.plot)
-        } catch is CancellationError {
-            console.note("Stopped.")
-            return true
-        } catch {
+        } catch let error as OMDbError where error.isNoResults {
             return false
+        } catch {
+            // A spent quota, a refused key, a network failure: more to the point than "too many results".
+            report(error)
+            return true
         }
         console.note("Too many results for \"\(safe(query.text))\" to list: here is OMDb's match for that exact title. To search further, add a word, a type or a year.")
         let item = SearchItem(movie)

@@ -65,6 +65,35 @@ import Testing
         #expect(session.rows.count == 1)
     }
 
+    /// Answers `s=` with "Too many results." and `t=` with `answer`.
+    struct TooManyTransport: OMDbTransport {
+        let answer: String
+        let status: Int
+        func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+            let isExact = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "t" } == true
+            let body = isExact ? answer : #"{"Response":"False","Error":"Too many results."}"#
+            return HTTPResponse(statusCode: isExact ? status : 200, body: Data(body.utf8), contentType: "application/json")
+        }
+    }
+
+    @MainActor @Test(arguments: [
+        (#"{"Response":"False","Error":"Movie not found!"}"#, 200, "Too many results for \"up\": use a longer title"),
+        (#"{"Response":"False","Error":"Request limit reached!"}"#, 401, "error: The API key's daily request limit is spent"),
+    ])
+    func whenTheExactTitleFailsTheMoreUsefulErrorIsShown(answer: String, status: Int, message: String) async throws {
+        let capture = Capture()
+        let console = capture.console()
+        let client = OMDbClient(configuration: .init(apiKey: "stub-key", baseURL: StubTransport.baseURL),
+                                transport: TooManyTransport(answer: answer, status: status))
+        let session = Session(client: client, settings: Settings(), console: console,
+                              presenter: TextPresenter(console: console, currentDirectory: URL(fileURLWithPath: "/")),
+                              currentDirectory: URL(fileURLWithPath: "/"))
+        await session.handle(.search("up"))
+        #expect(capture.err.hasPrefix(message))
+        #expect(capture.out.isEmpty)
+        #expect(session.hadFailure)
+    }
+
     @MainActor @Test func helpShowsTheCountWhenThereIsOne() async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
