@@ -85,7 +85,7 @@ public final class DiskCache: Sendable {
             return state.knownBytes
         }
         // Counted once per process, then kept up to date by its own writes; recounted when over the bound.
-        if known == nil || known! > maxBytes { trim() }
+        if (known ?? .max) > maxBytes { trim() }
     }
 
     /// The file of the request with this key.

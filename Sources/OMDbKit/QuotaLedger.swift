@@ -75,7 +75,8 @@ public final class QuotaLedger: Sendable {
         var due: QuotaUsage?
         Self.writes.sync {
             update(day: day) { record in
-                guard !record.warned, record.sent * 10 >= limit * 9 else { return }
+                // 90 % rounded up, without overflow for any limit.
+                guard !record.warned, record.sent >= limit - limit / 10 else { return }
                 record.warned = true
                 due = QuotaUsage(day: day, sent: record.sent, limit: limit)
             }
