@@ -54,7 +54,7 @@ extension Session {
                 presenter.rowUpdated(.at(0, item: item, part: .poster(.failure(error))), number: 1)
             } catch {}
         }
-        presenter.pageFinished(page)
+        await presenter.pageFinished(page)
         warnIfNearLimit()
         return true
     }
@@ -72,7 +72,9 @@ extension Session {
     }
 
     /// Warns once a day (across processes) when the key's count reaches 90 % of its daily limit.
+    /// Not after Ctrl-C: the prompt comes back at once, and the warning can wait for the next command.
     func warnIfNearLimit() {
+        guard !Task.isCancelled else { return }
         if let warning = budget?.warningIfDue() { console.err(console.errorStyle.yellow(warning)) }
     }
 }
