@@ -26,7 +26,7 @@ extension DiskCache {
               let envelope = try? JSONDecoder().decode(Envelope.self, from: response.body) else { return nil }
         switch envelope.Response?.lowercased() {
         case "true":
-            let directives = CacheControl(response.cacheControl)
+            let directives = CacheControl(response.headers["cache-control"])
             if directives.noStore { return nil }
             return override ?? directives.maxAge ?? defaultLifetime
         case "false" where envelope.Error?.trimmingCharacters(in: .whitespaces).lowercased() == "movie not found!":

@@ -6,8 +6,7 @@ extension OMDbClient {
     /// One request (none when the disk cache has it); not remembered in the session.
     /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing has that title) or `CancellationError`.
     public func movie(exactTitle query: SearchQuery, plot: PlotLength = .short) async throws -> Movie {
-        let url = OMDbRequest.exactTitle(query, plot: plot, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
-        let (response, shown) = try await fetch(url, countsTowardQuota: true)
+        let (response, shown) = try await sender.api(.exactTitle(query, plot: plot))
         return try OMDbDecoding.movie(response, imdbID: query.text, url: shown, redactor: redactor)
     }
 }

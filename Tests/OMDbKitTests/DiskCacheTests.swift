@@ -5,7 +5,7 @@ import Testing
 @Suite struct DiskCacheTests {
     static let page = URL(string: "http://127.0.0.1:9/?s=alien&page=1&apikey=secret-key-42")!
     static let answer = HTTPResponse(statusCode: 200, body: Data(#"{"Search":[],"totalResults":"0","Response":"True"}"#.utf8),
-                                     contentType: "application/json", cacheControl: "public, max-age=86400")
+                                     contentType: "application/json", headers: ["Cache-Control": "public, max-age=86400"])
     static let notFound = HTTPResponse(statusCode: 200, body: Data(#"{"Response":"False","Error":"Movie not found!"}"#.utf8))
 
     @Test(arguments: [
@@ -43,7 +43,7 @@ import Testing
     ] as [(Int, String, String?, Double?, Double?)])
     func keepsAnswersForTheirMaxAgeNotFoundAnHourAndOtherErrorsNever(status: Int, body: String, cacheControl: String?,
                                                                       override: Double?, expected: Double?) {
-        let response = HTTPResponse(statusCode: status, body: Data(body.utf8), cacheControl: cacheControl)
+        let response = HTTPResponse(statusCode: status, body: Data(body.utf8), headers: cacheControl.map { ["Cache-Control": $0] } ?? [:])
         #expect(DiskCache.lifetime(of: response, override: override) == expected)
     }
 
