@@ -19,6 +19,10 @@ public struct Options: Equatable {
         case episodes(target: String, season: Int, json: Bool)
         case help
         case version
+        /// `movies quota`: today's request count for the key.
+        case quota
+        /// `movies cache`, `movies cache clear`.
+        case cache(clear: Bool)
     }
 
     public var mode: Mode = .interactive
@@ -34,6 +38,12 @@ public struct Options: Equatable {
     public var noColor = false
     public var posterWidth: PosterWidth?
     public var inlineImages: InlineImages.Setting?
+    /// `--no-cache`: neither read nor write the disk cache.
+    public var noCache = false
+    /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
+    public var cacheLifetime: TimeInterval?
+    /// `--daily-limit`: `.some(nil)` is `unlimited`.
+    public var dailyLimit: Int??
 
     public init() {}
 
@@ -94,9 +104,12 @@ public struct Options: Equatable {
             case "--inline-images": options.inlineImages = try parseInlineImages(value(name, inline), source: name)
             case "--offline": options.offline = true
             case "--no-color": options.noColor = true
+            case "--no-cache": options.noCache = true
+            case "--cache-ttl": options.cacheLifetime = try parseLifetime(value(name, inline), source: name)
+            case "--daily-limit": options.dailyLimit = .some(try parseDailyLimit(value(name, inline), source: name))
             default: throw UsageError("unknown option \(name): see movies --help")
             }
-            if inline != nil, ["--json", "--offline", "--no-color", "--help", "--version"].contains(name) {
+            if inline != nil, ["--json", "--offline", "--no-color", "--no-cache", "--help", "--version"].contains(name) {
                 throw UsageError("\(name) takes no value")
             }
             index += 1
@@ -115,8 +128,16 @@ public struct Options: Equatable {
             return options
         }
         if season != nil { throw UsageError("--season goes with: movies episodes IMDBID|QUERY") }
+        if pages != nil || json, first != "search" { throw UsageError("--pages and --json go with: movies search QUERY") }
+        switch (first, words.count > 1 ? words[1] : nil, words.count) {
+        case ("quota", nil, _): options.mode = .quota; return options
+        case ("cache", nil, _): options.mode = .cache(clear: false); return options
+        case ("cache", "clear"?, 2): options.mode = .cache(clear: true); return options
+        case ("quota", _, _), ("cache", _, _): throw UsageError("\(first) takes \(first == "cache" ? "nothing or clear" : "nothing"): see movies --help")
+        default: break
+        }
         guard first == "search" else {
-            throw UsageError("unknown command \"\(first)\": use `movies` for the prompt, `movies search QUERY` or `movies episodes IMDBID|QUERY`")
+            throw UsageError("unknown command \"\(first)\": use `movies` for the prompt, `movies search QUERY`, `movies episodes IMDBID|QUERY`, `movies quota` or `movies cache`")
         }
         let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
@@ -141,6 +162,8 @@ extension Options: CustomStringConvertible, CustomDebugStringConvertible, Custom
             "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
             "plot": plot as Any, "timeout": timeout as Any,
             "offline": offline, "noColor": noColor, "posterWidth": posterWidth as Any, "inlineImages": inlineImages as Any,
+            "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
+            "dailyLimit": dailyLimit.map { $0.map(String.init) ?? "unlimited" } as Any,
         ], displayStyle: .struct)
     }
 }

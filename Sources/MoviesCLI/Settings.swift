@@ -17,6 +17,18 @@ public struct Settings: Equatable {
     public var posterWidth: PosterWidth = .standard
     /// Whether `show` draws posters (`--inline-images`, `MOVIES_INLINE_IMAGES`); `auto` asks the terminal's environment.
     public var inlineImages: InlineImages.Setting = .auto
+    /// Keep OMDb's answers on disk; off with `--no-cache` or `MOVIES_CACHE=off`.
+    public var cache = true
+    /// Seconds to keep answers instead of OMDb's `max-age` (`--cache-ttl`, `MOVIES_CACHE_TTL`).
+    public var cacheLifetime: TimeInterval?
+    /// The cache's size bound in bytes (`MOVIES_CACHE_SIZE`).
+    public var cacheMaxBytes = DiskCache.defaultMaxBytes
+    /// The key's requests a day; `nil` for no limit (`--daily-limit`, `MOVIES_DAILY_LIMIT`).
+    public var dailyLimit: Int? = QuotaLedger.defaultDailyLimit
+    /// `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
+    public var cacheFolder = DiskCache.defaultFolder(environment: [:])
+    /// `$XDG_STATE_HOME/movies`, by default `~/.local/state/movies`: the daily count.
+    public var stateFolder = QuotaLedger.defaultFolder(environment: [:])
     /// `HOME` from the environment given to ``resolve(_:environment:dotEnv:currentDirectory:)``
     /// (`nil` when it had none): what `~` means in poster folders, the prompt's included.
     public var home: String?
@@ -29,6 +41,10 @@ public struct Settings: Equatable {
         public static let posterWidth = "MOVIES_POSTER_WIDTH"
         public static let inlineImages = "MOVIES_INLINE_IMAGES"
         public static let opener = "MOVIES_OPENER"
+        public static let cache = "MOVIES_CACHE"
+        public static let cacheLifetime = "MOVIES_CACHE_TTL"
+        public static let cacheSize = "MOVIES_CACHE_SIZE"
+        public static let dailyLimit = "MOVIES_DAILY_LIMIT"
     }
 
     /// Merges options over `environment` over `dotEnv`.
@@ -67,6 +83,7 @@ public struct Settings: Equatable {
         } else if let (text, source) = lookup(Variable.inlineImages) {
             settings.inlineImages = try parseInlineImages(text, source: source)
         }
+        try resolveSpending(&settings, options, environment: environment, lookup: lookup)
         return settings
     }
 
@@ -109,6 +126,8 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible, Custo
             "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
             "year": year as Any, "plot": plot, "timeout": timeout, "offline": offline, "home": home as Any,
             "posterWidth": posterWidth, "inlineImages": inlineImages,
+            "cache": cache, "cacheLifetime": cacheLifetime as Any, "cacheMaxBytes": cacheMaxBytes, "dailyLimit": dailyLimit as Any,
+            "cacheFolder": cacheFolder.path, "stateFolder": stateFolder.path,
         ], displayStyle: .struct)
     }
 }
