@@ -43,9 +43,16 @@ struct History: Sendable {
     }
 
     /// The entries, oldest first; none when the file is missing or unreadable.
+    ///
+    /// The file may have been edited by hand or damaged: Windows line ends ("\r\n" is one
+    /// Character, so splitting on "\n" misses it) still end a line, and a
+    /// line holding any other control character (an escape sequence would be replayed on the
+    /// screen when recalled) is skipped, the way the line editor never takes them from the keyboard.
     func load() -> [String] {
         guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).suffix(Self.limit).map { $0 }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+            .filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+            .suffix(Self.limit).map { $0 }
     }
 
     /// Adds `line` if ``keeps(_:after:secret:)`` allows it. Failures are silent: history is a

@@ -39,6 +39,18 @@ import Testing
         #expect(leftovers.filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
 
+    @Test func aDamagedFileNeverReplaysControlCharactersOnTheScreen() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let file = folder.appendingPathComponent("history")
+        // CRLF line ends (edited on Windows), an escape sequence that clears the screen, a bell,
+        // a NUL and bytes that are not UTF-8.
+        let bytes: [UInt8] = Array("good one\r\nbad \u{1B}[2J\u{1B}[31mred\u{07}bell\u{00}nul".utf8) + [0xFF, 0xFE] + Array(" end\nlast\r\n".utf8)
+        try Data(bytes).write(to: file)
+        let entries = History(file: file, secret: nil).load()
+        #expect(entries == ["good one", "last"])
+    }
+
     @Test func twoSessionsWritingAtOnceLoseNothingAndCorruptNothing() async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
