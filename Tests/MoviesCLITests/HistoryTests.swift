@@ -51,6 +51,23 @@ import Testing
         #expect(entries == ["good one", "last"])
     }
 
+    @Test func aHugeFileIsReadFromItsEndAndQuickly() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let file = folder.appendingPathComponent("history")
+        // About 12 MB: reading and splitting all of it took seconds, before every prompt line.
+        let text = String(repeating: "search filler line\n", count: 600_000) + (599_001...600_000).map { "search number \($0)\n" }.joined()
+        try Data(text.utf8).write(to: file)
+        let history = History(file: file, secret: nil)
+        let started = ContinuousClock.now
+        let entries = history.load()
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(entries.count == 1_000)
+        #expect(entries.first == "search number 599001" && entries.last == "search number 600000")
+        history.add("alien")
+        #expect(history.load().suffix(2) == ["search number 600000", "alien"])
+    }
+
     @Test func twoSessionsWritingAtOnceLoseNothingAndCorruptNothing() async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
