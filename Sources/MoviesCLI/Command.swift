@@ -50,7 +50,13 @@ public enum Command: Equatable, Sendable {
             self = .invalid(hint: "unknown command \"\(trimmed)\": type help for the commands, or search TEXT to search for it")
             return
         }
-        guard Command.words.contains(word) || word == "?" else { self = .search(trimmed); return }
+        guard Command.words.contains(word) || word == "?" else {
+            // Search for what will be shown: a NUL or an Escape (arrow keys where there is no
+            // line editing) made "No results for "matrix"" about a search for something else.
+            let text = PrintableText.clean(trimmed)
+            self = text.isEmpty ? .nothing : .search(text)
+            return
+        }
         let searchInstead = "; to search for that text, type: search \(trimmed)"
         func noArguments(_ command: Command) -> Command {
             rest.isEmpty ? command : .invalid(hint: "\(word) takes nothing" + searchInstead)
@@ -58,7 +64,8 @@ public enum Command: Equatable, Sendable {
 
         switch word {
         case "search":
-            self = rest.isEmpty ? .invalid(hint: "search needs text: search TEXT") : .search(rest)
+            let text = PrintableText.clean(rest)
+            self = text.isEmpty ? .invalid(hint: "search needs text: search TEXT") : .search(text)
         case "more": self = noArguments(.more)
         case "help", "?": self = noArguments(.help)
         case "quit", "exit": self = noArguments(.quit)
