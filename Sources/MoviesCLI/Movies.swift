@@ -56,13 +56,23 @@ public enum Movies {
             return Status.usage
         }
         let console = Console.standard(environment: environment, noColor: options.noColor)
+        for notice in settings.notices { console.note(notice) }
 
         switch options.mode {
         case .help:
-            console.out(helpText)
+            console.out(Manual.helpText)
             return Status.success
         case .version:
-            console.out("movies \(OMDbKit.version)")
+            console.out(versionLine)
+            return Status.success
+        case .completions(let shell):
+            console.out(String(Completions.script(for: shell).dropLast()))
+            return Status.success
+        case .manPage:
+            console.out(String(Manual.manPage.dropLast()))
+            return Status.success
+        case .optionsMarkdown:
+            console.out(Manual.optionsMarkdown)
             return Status.success
         case .interactive:
             guard let client = makeClient(settings, console: console, announceOffline: true) else { return Status.failure }
@@ -90,7 +100,7 @@ public enum Movies {
             return OMDbClient(configuration: .init(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout))
         }
         guard let folder = Catalogue.defaultFolder(), let catalogue = try? Catalogue(folder: folder) else {
-            console.error("The offline catalogue (Fixtures/catalogue.json) was not found: run from the repository root, or set MOVIES_CATALOGUE to its folder.")
+            console.error("The offline catalogue (catalogue.json) was not found beside movies (../share/movies) nor in ./Fixtures: reinstall with make install, or set MOVIES_CATALOGUE to its folder.")
             return nil
         }
         if announceOffline {
@@ -100,35 +110,4 @@ public enum Movies {
         return OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout),
                           transport: CatalogueTransport(catalogue: catalogue))
     }
-
-    static let helpText = """
-    movies: search the Open Movie Database (OMDb) from a prompt.
-
-    Usage:
-      movies [options]                          the prompt: type a title, more, show N, help, quit
-      movies search QUERY... [--pages N] [--json] [options]
-                                                one search for scripts; results on stdout
-
-    Options:
-      --api-key KEY        OMDb API key (default: $OMDB_API_KEY, then .env)
-      --base-url URL       OMDb address (default: $OMDB_BASE_URL, then https://www.omdbapi.com/)
-      --posters DIR        save posters into DIR, created if missing (default: $MOVIES_POSTERS; off)
-      --type T             movie, series, episode or any
-      --year YYYY          only titles of that year, or any
-      --plot short|full    plot length in results (default short)
-      --timeout SECONDS    per request, whole seconds from 1 (default 10)
-      --offline            use the offline catalogue shipped in Fixtures/, no key needed
-      --pages N            with search: load N pages (default 1)
-      --json               with search: one JSON object per movie per line
-      --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
-      -h, --help           this help
-      -V, --version        the version
-
-    With no key, the prompt runs on the offline catalogue. Settings come from the options,
-    then the environment, then a .env file in the working directory (see .env.example).
-
-    Exit status: 0 success (no results included), 1 a failure at run time (key rejected,
-    quota spent, server unreachable), 2 a usage error, 130 interrupted (Ctrl-C), 141 output
-    closed (as by head), 143 or 129 stopped by SIGTERM or SIGHUP.
-    """
 }

@@ -9,15 +9,25 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// What the command line asked for, before the environment and `.env` are consulted.
+/// Each option is a row of ``OptionSpec/all``; this type only holds what they read.
 public struct Options: Equatable {
-    public enum Mode: Equatable {
+    public enum Mode: Equatable, Sendable {
         /// `movies`: the prompt.
         case interactive
         /// `movies search QUERY…`: one search, then exit.
         case search(query: String, pages: Int, json: Bool)
         case help
         case version
+        /// `movies completions SHELL`: the completion script.
+        case completions(Shell)
+        /// `movies manpage`: movies(1) in roff.
+        case manPage
+        /// `movies --help-markdown` (hidden): README's table of options.
+        case optionsMarkdown
     }
+
+    /// The shells `movies completions` writes for.
+    public enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
     public var mode: Mode = .interactive
     public var apiKey: String?
@@ -30,84 +40,111 @@ public struct Options: Equatable {
     public var timeout: Int?
     public var offline = false
     public var noColor = false
+    // Read by their rows, then folded into `.search(query:pages:json:)` and reset: they only
+    // mean something there.
+    var pages: Int?
+    var json = false
 
     public init() {}
 
     /// Reads `arguments` (without the program name). Accepts `--name value` and `--name=value`.
-    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value.
+    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value. A message never
+    ///   shows a value that may be the key: not `--api-key`'s, not what follows `=` in an
+    ///   unknown option (`-apikey=KEY`), not a command word that looks like a key.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var words: [String] = []
-        var pages: Int?
-        var json = false
+        var given: [OptionSpec] = []
         var index = 0
         var onlyWords = false
 
-        func value(_ name: String, _ inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw UsageError("\(name) needs a value: see movies --help") }
-            return arguments[index]
-        }
-
         while index < arguments.count {
             let argument = arguments[index]
+            index += 1
             if onlyWords || !argument.hasPrefix("-") || argument == "-" {
                 words.append(argument)
-                index += 1
                 continue
             }
+            if argument == "--" { onlyWords = true; continue }
             let (name, inline) = split(argument)
-            switch name {
-            case "--": onlyWords = true
-            case "-h", "--help": options.mode = .help
-            case "-V", "--version": options.mode = .version
-            case "--api-key": options.apiKey = try value(name, inline)
-            case "--base-url": options.baseURL = try parseBaseURL(value(name, inline), source: name)
-            case "--posters":
-                let folder = try value(name, inline)
-                guard !folder.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    throw UsageError("--posters needs a folder, such as --posters posters (leave it out for no posters)")
-                }
-                options.posters = folder
-            case "--type": options.type = .some(try parseType(value(name, inline), source: name))
-            case "--year": options.year = .some(try parseYear(value(name, inline), source: name))
-            case "--plot": options.plot = try parsePlot(value(name, inline), source: name)
-            case "--timeout": options.timeout = try parseTimeout(value(name, inline), source: name)
-            case "--pages":
-                let text = try value(name, inline)
-                guard let number = Int(text), (1...100).contains(number) else {
-                    throw UsageError("--pages takes a whole number from 1 to 100, not \"\(text)\"")
-                }
-                pages = number
-            case "--json": json = true
-            case "--offline": options.offline = true
-            case "--no-color": options.noColor = true
-            default: throw UsageError("unknown option \(name): see movies --help")
+            guard let spec = OptionSpec.named(name) else { throw UsageError(unknownOption(name)) }
+            if spec.placeholder == nil {
+                guard inline == nil else { throw UsageError("\(name) takes no value") }
+                try spec.apply(&options, nil, name)
+            } else if let text = inline {
+                try spec.apply(&options, text, spec.name)
+            } else {
+                guard index < arguments.count else { throw UsageError("\(name) needs a value: see movies --help") }
+                try spec.apply(&options, arguments[index], spec.name)
+                index += 1
             }
-            if inline != nil, ["--json", "--offline", "--no-color", "--help", "--version"].contains(name) {
-                throw UsageError("\(name) takes no value")
-            }
-            index += 1
+            given.append(spec)
         }
 
-        if options.mode == .help || options.mode == .version { return options }
-        guard let first = words.first else {
-            if pages != nil || json { throw UsageError("--pages and --json go with: movies search QUERY") }
+        // `--help` and `--version` win over anything else on the line, help first.
+        if given.contains(where: { $0.modes == .any }) {
+            if given.contains(where: { $0.name == "--help" }) { options.mode = .help }
+            options.pages = nil
+            options.json = false
             return options
         }
-        guard first == "search" else {
-            throw UsageError("unknown command \"\(first)\": use `movies` for the prompt or `movies search QUERY`")
-        }
-        let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
-        options.mode = .search(query: query, pages: pages ?? 1, json: json)
+        try options.readCommand(words, given: given)
         return options
     }
 
+    /// Settles the mode from the words that are not options.
+    private mutating func readCommand(_ words: [String], given: [OptionSpec]) throws(UsageError) {
+        defer { pages = nil; json = false }
+        let searchOnly = given.filter { $0.modes == .search }.map(\.name)
+        guard let first = words.first else {
+            guard searchOnly.isEmpty else {
+                throw UsageError("\(Set(searchOnly).sorted().joined(separator: " and ")) go with: movies search QUERY")
+            }
+            return
+        }
+        switch first {
+        case "search":
+            let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
+            mode = .search(query: query, pages: pages ?? 1, json: json)
+        case "completions":
+            let shells = Shell.allCases.map(\.rawValue).joined(separator: ", ")
+            guard words.count == 2, let shell = Shell(rawValue: words[1]) else {
+                throw UsageError("completions takes one shell, \(shells): such as movies completions bash")
+            }
+            mode = .completions(shell)
+        case "manpage":
+            guard words.count == 1 else { throw UsageError("manpage takes nothing: movies manpage > movies.1") }
+            mode = .manPage
+        default:
+            let shown = Self.mayBeAKey(first) ? "" : " \"\(first)\""
+            throw UsageError("unknown command\(shown): use `movies` for the prompt or `movies search QUERY`")
+        }
+        if case .search = mode {} else if !searchOnly.isEmpty {
+            throw UsageError("\(Set(searchOnly).sorted().joined(separator: " and ")) go with: movies search QUERY")
+        }
+    }
+
+    /// `--name=value` (or `-name=value`) split at the first `=`.
     private static func split(_ argument: String) -> (String, String?) {
-        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// Names the unknown option (never what followed its `=`), with the option it resembles.
+    private static func unknownOption(_ name: String) -> String {
+        func letters(_ text: String) -> String { text.lowercased().filter { $0.isLetter || $0.isNumber } }
+        let shown = mayBeAKey(name.drop { $0 == "-" }.description) ? "(not shown: it may be a key)" : name
+        if let like = OptionSpec.visible.first(where: { letters($0.name) == letters(name) }) {
+            return "unknown option \(shown): did you mean \(like.name)? See movies --help"
+        }
+        return "unknown option \(shown): see movies --help"
+    }
+
+    /// Whether a word has the shape of an OMDb key (8 or more letters and digits, digits
+    /// included), so it is better left out of a message.
+    static func mayBeAKey(_ word: String) -> Bool {
+        word.count >= 8 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } && word.contains { $0.isNumber }
     }
 }
 

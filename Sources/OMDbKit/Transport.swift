@@ -198,5 +198,5 @@ private final class LimitedDownloads: NSObject, URLSessionDataDelegate, Sendable
 
 /// The library's version, shown by `movies --version`.
 public enum OMDbKit {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 }

@@ -1,0 +1,101 @@
+import Foundation
+import OMDbKit
+
+/// One command-line option, described once: the parser, `--help`, the manual page, the shell
+/// completions, README's table and the settings resolver all read this row, so they cannot
+/// disagree. The rows are in ``OptionSpec/all`` (OptionTable.swift).
+struct OptionSpec: Sendable {
+    /// Where an option makes sense.
+    enum Modes: Sendable, Equatable {
+        /// The prompt and `movies search`.
+        case both
+        /// Only with `movies search QUERY`.
+        case search
+        /// Anything: `--help`, `--version`.
+        case any
+    }
+
+    /// What a shell offers for the option's value.
+    enum Completion: Sendable, Equatable {
+        case none
+        case values([String])
+        case directories
+    }
+
+    /// Stores the value (`nil` for a flag) into the options; the `String` names where the value
+    /// came from (`--type`, `OMDB_BASE_URL in .env`) for error messages.
+    typealias Apply = @Sendable (inout Options, String?, String) throws(UsageError) -> Void
+
+    /// `--api-key`.
+    let name: String
+    /// `-h`, or `nil`.
+    var short: String?
+    /// `KEY`, shown after the name; `nil` for a flag, which takes no value.
+    var placeholder: String?
+    var completion: Completion = .none
+    /// The variable that supplies the value when the option is not given.
+    var environment: String?
+    /// Whether `.env` may supply it too (under the same name as the environment variable).
+    var dotEnv = false
+    /// What applies when the option is given nowhere, for people (`10`, `off`).
+    var defaultText = ""
+    /// One line for `--help`.
+    var help: String
+    var modes: Modes = .both
+    /// The value may be the API key: no message ever shows it.
+    var secret = false
+    /// Left out of `--help`, the manual page, the completions and README (tools for the build).
+    var hidden = false
+    let apply: Apply
+    /// Whether the command line set it (then the environment and `.env` are not consulted).
+    let isSet: @Sendable (Options) -> Bool
+
+    /// `--name PLACEHOLDER` (or `-h, --help`), as `--help` and the manual page show it.
+    var synopsis: String {
+        let names = [short, name].compactMap { $0 }.joined(separator: ", ")
+        return placeholder.map { "\(names) \($0)" } ?? names
+    }
+
+    /// Whether `argument` (without any `=value`) names this option.
+    func matches(_ argument: String) -> Bool { argument == name || argument == short }
+
+    // MARK: Building rows
+
+    /// An option with a value, stored at `keyPath` once `parse` accepts it.
+    static func value<T>(_ name: String, _ placeholder: String, help: String, default defaultText: String = "",
+                         completion: Completion = .none, environment: String? = nil, dotEnv: Bool = false,
+                         modes: Modes = .both, secret: Bool = false, into keyPath: WritableKeyPath<Options, T?> & Sendable,
+                         parse: @escaping @Sendable (_ text: String, _ source: String) throws(UsageError) -> T) -> OptionSpec {
+        OptionSpec(name: name, placeholder: placeholder, completion: completion, environment: environment, dotEnv: dotEnv,
+                   defaultText: defaultText, help: help, modes: modes, secret: secret,
+                   apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
+                       options[keyPath: keyPath] = try parse(text ?? "", source)
+                   },
+                   isSet: { $0[keyPath: keyPath].map { _ in true } ?? false })
+    }
+
+    /// A flag that turns on the `Bool` at `keyPath`.
+    static func flag(_ name: String, short: String? = nil, help: String, default defaultText: String = "",
+                     environment: String? = nil, modes: Modes = .both, hidden: Bool = false,
+                     into keyPath: WritableKeyPath<Options, Bool> & Sendable) -> OptionSpec {
+        OptionSpec(name: name, short: short, environment: environment, defaultText: defaultText, help: help, modes: modes,
+                   hidden: hidden, apply: { options, _, _ in options[keyPath: keyPath] = true },
+                   isSet: { $0[keyPath: keyPath] })
+    }
+
+    /// A flag that asks for something other than a search (`--help`, `--version`).
+    static func mode(_ name: String, short: String? = nil, help: String, hidden: Bool = false, _ mode: Options.Mode) -> OptionSpec {
+        OptionSpec(name: name, short: short, help: help, modes: .any, hidden: hidden,
+                   apply: { options, _, _ in options.mode = mode }, isSet: { $0.mode == mode })
+    }
+}
+
+/// A word after `movies` that picks what to do: `search`, `completions`, `manpage`.
+struct CommandSpec: Sendable {
+    let name: String
+    /// What follows the name in a synopsis (`QUERY...`).
+    let arguments: String
+    let help: String
+    /// Values a shell offers for its first argument.
+    var values: [String] = []
+}

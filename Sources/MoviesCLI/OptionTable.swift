@@ -1,0 +1,65 @@
+import Foundation
+import OMDbKit
+
+// The options of `movies`, one row each. Adding an option is one row here, a field in
+// `Options` (and `Settings` when it outlives the command line), and its use.
+extension OptionSpec {
+    static let all: [OptionSpec] = [
+        .value("--api-key", "KEY", help: "OMDb API key (trimmed of blanks)",
+               default: "none: the prompt uses the offline catalogue",
+               environment: Settings.Variable.apiKey, dotEnv: true, secret: true, into: \.apiKey) { text, _ in
+            text.trimmingCharacters(in: .whitespacesAndNewlines)
+        },
+        .value("--base-url", "URL", help: "OMDb's address; the key goes in clear (http) only to this machine",
+               default: OMDbClient.Configuration.defaultBaseURL.absoluteString,
+               environment: Settings.Variable.baseURL, dotEnv: true, into: \.baseURL, parse: parseBaseURL),
+        .value("--posters", "DIR", help: "save posters into DIR, created if missing", default: "off",
+               completion: .directories, environment: Settings.Variable.posters, dotEnv: true, into: \.posters) { (text: String, source: String) throws(UsageError) -> String in
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw UsageError("\(source) needs a folder, such as --posters posters (leave it out for no posters)")
+            }
+            return text
+        },
+        .value("--type", "TYPE", help: "only movie, series, episode, or any", default: "any",
+               completion: .values(["movie", "series", "episode", "any"]), into: \.type, parse: parseType),
+        .value("--year", "YYYY", help: "only titles of that year, or any", default: "any",
+               completion: .values(["any"]), into: \.year, parse: parseYear),
+        .value("--plot", "LENGTH", help: "plot length in results: short or full", default: "short",
+               completion: .values(["short", "full"]), into: \.plot, parse: parsePlot),
+        .value("--timeout", "SECONDS", help: "limit for each request, whole seconds from 1 to 600", default: "10",
+               into: \.timeout, parse: parseTimeout),
+        .flag("--offline", help: "use the offline catalogue installed with movies, no key needed",
+              default: "OMDb when a key is set", into: \.offline),
+        .value("--pages", "N", help: "load N pages, from 1 to 100", default: "1", modes: .search, into: \.pages, parse: parsePages),
+        .flag("--json", help: "one JSON object per movie per line", default: "text", modes: .search, into: \.json),
+        .flag("--no-color", help: "no colour (also when NO_COLOR is set or output is not a terminal)",
+              default: "colour on a terminal", environment: "NO_COLOR", into: \.noColor),
+        .mode("--help", short: "-h", help: "this help", .help),
+        .mode("--version", short: "-V", help: "the version of movies, OMDbKit, Swift and the platform", .version),
+        .mode("--help-markdown", help: "README's table of options, in Markdown", hidden: true, .optionsMarkdown),
+    ]
+
+    /// The row for `argument` (`--type`, `-h`), if any.
+    static func named(_ argument: String) -> OptionSpec? { all.first { $0.matches(argument) } }
+
+    /// The rows people see.
+    static var visible: [OptionSpec] { all.filter { !$0.hidden } }
+}
+
+extension CommandSpec {
+    /// The words that pick a one-shot command; without one, `movies` runs the prompt.
+    static let all: [CommandSpec] = [
+        CommandSpec(name: "search", arguments: "QUERY...", help: "one search for scripts; results on stdout"),
+        CommandSpec(name: "completions", arguments: "SHELL", help: "the completion script for bash, zsh or fish",
+                    values: Options.Shell.allCases.map(\.rawValue)),
+        CommandSpec(name: "manpage", arguments: "", help: "the manual page movies(1), in roff"),
+    ]
+}
+
+/// `--pages`: 1 to 100.
+func parsePages(_ text: String, source: String) throws(UsageError) -> Int {
+    guard let number = Int(text), (1...100).contains(number) else {
+        throw UsageError("\(source) takes a whole number from 1 to 100, not \"\(text)\"")
+    }
+    return number
+}
