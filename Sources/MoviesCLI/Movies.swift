@@ -47,9 +47,19 @@ public enum Movies {
     private static func runCommand(arguments: [String], environment: [String: String]) async -> Int32 {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let options: Options
-        let settings: Settings
         do {
             options = try Options.parse(arguments)
+        } catch {
+            Console.standard(environment: environment).error(error.message)
+            return Status.usage
+        }
+        // Texts about the tool need no settings: a broken .env must not stop `movies --help`.
+        if let text = text(for: options.mode) {
+            Console.standard(environment: environment, noColor: options.noColor).out(text)
+            return Status.success
+        }
+        let settings: Settings
+        do {
             settings = try Settings.resolve(options, environment: environment, dotEnv: DotEnv.load(from: directory), currentDirectory: directory)
         } catch {
             Console.standard(environment: environment).error(error.message)
@@ -59,20 +69,7 @@ public enum Movies {
         for notice in settings.notices { console.note(notice) }
 
         switch options.mode {
-        case .help:
-            console.out(Manual.helpText)
-            return Status.success
-        case .version:
-            console.out(versionLine)
-            return Status.success
-        case .completions(let shell):
-            console.out(String(Completions.script(for: shell).dropLast()))
-            return Status.success
-        case .manPage:
-            console.out(String(Manual.manPage.dropLast()))
-            return Status.success
-        case .optionsMarkdown:
-            console.out(Manual.optionsMarkdown)
+        case .help, .version, .completions, .manPage, .optionsMarkdown:
             return Status.success
         case .interactive:
             guard let client = makeClient(settings, console: console, announceOffline: true) else { return Status.failure }
@@ -90,6 +87,18 @@ public enum Movies {
                 : TextPresenter(console: console, currentDirectory: directory, moreHint: "Use --pages \(pages + 1) to see more.")
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
             return await OneShot(session: session, console: console).run(query: query, pages: pages)
+        }
+    }
+
+    /// What `--help`, `--version`, `completions`, `manpage` and `--help-markdown` print.
+    static func text(for mode: Options.Mode) -> String? {
+        switch mode {
+        case .help: Manual.helpText
+        case .version: versionLine
+        case .completions(let shell): String(Completions.script(for: shell).dropLast())
+        case .manPage: String(Manual.manPage.dropLast())
+        case .optionsMarkdown: Manual.optionsMarkdown
+        case .interactive, .search: nil
         }
     }
 

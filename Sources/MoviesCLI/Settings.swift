@@ -72,7 +72,8 @@ public struct Settings: Equatable {
     /// host that is not this machine.
     mutating func guardKey(baseSource: String?, keySource: String?) throws(UsageError) {
         guard sendsKey else { return }
-        if let baseSource, baseSource.hasSuffix(" in .env"), keySource?.hasSuffix(" in .env") != true {
+        if let baseSource, baseSource.hasSuffix(" in .env"), keySource?.hasSuffix(" in .env") != true,
+           baseURL != OMDbClient.Configuration.defaultBaseURL {
             notices.append("Ignoring \(baseSource): it is used only with OMDB_API_KEY from the same .env, and the key comes from \(keySource ?? "elsewhere").")
             baseURL = OMDbClient.Configuration.defaultBaseURL
             return

@@ -38,8 +38,10 @@ struct MoviesProcess {
     /// Starts `movies arguments` in `directory` with exactly `environment` (plus PATH and HOME).
     /// - Parameter closeOutputAfterLines: when set, the read end of stdout is closed once that
     ///   many lines have arrived, as `movies … | head -n N` would.
-    init(_ arguments: [String], directory: URL, environment: [String: String] = [:], closeOutputAfterLines: Int? = nil) throws {
-        process.executableURL = Self.executable
+    /// - Parameter executable: another program to run the same way (an installed `movies`, a shell, make).
+    init(_ arguments: [String], directory: URL, environment: [String: String] = [:], closeOutputAfterLines: Int? = nil,
+         executable: URL = MoviesProcess.executable) throws {
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
@@ -83,8 +85,9 @@ struct MoviesProcess {
     }
 
     /// Runs to the end with `lines` on stdin.
-    static func run(_ arguments: [String], lines: [String] = [], directory: URL, environment: [String: String] = [:]) async throws -> Outcome {
-        let process = try MoviesProcess(arguments, directory: directory, environment: environment)
+    static func run(_ arguments: [String], lines: [String] = [], directory: URL, environment: [String: String] = [:],
+                    executable: URL = MoviesProcess.executable) async throws -> Outcome {
+        let process = try MoviesProcess(arguments, directory: directory, environment: environment, executable: executable)
         for line in lines { process.send(line) }
         return await process.finish()
     }
