@@ -56,6 +56,18 @@ struct OptionSpec: Sendable {
         return placeholder.map { "\(names) \($0)" } ?? names
     }
 
+    /// Reads `text` into `options` through ``apply``. A value that may be the key (the
+    /// secret row's, or any with the shape of one) is left out of the error message.
+    func read(_ text: String?, into options: inout Options, source: String) throws(UsageError) {
+        do {
+            try apply(&options, text, source)
+        } catch {
+            guard let text, !text.isEmpty, secret || Options.mayBeAKey(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw error }
+            throw UsageError(error.message.replacingOccurrences(of: "\"\(text)\"", with: "a value that looks like a key (not shown)")
+                .replacingOccurrences(of: text, with: "(not shown)"))
+        }
+    }
+
     /// Whether `argument` (without any `=value`) names this option.
     func matches(_ argument: String) -> Bool { argument == name || argument == short }
 

@@ -70,12 +70,12 @@ public struct Options: Equatable {
             guard let spec = OptionSpec.named(name) else { throw UsageError(unknownOption(name)) }
             if spec.placeholder == nil {
                 guard inline == nil else { throw UsageError("\(name) takes no value") }
-                try spec.apply(&options, nil, name)
+                try spec.read(nil, into: &options, source: name)
             } else if let text = inline {
-                try spec.apply(&options, text, spec.name)
+                try spec.read(text, into: &options, source: spec.name)
             } else {
                 guard index < arguments.count else { throw UsageError("\(name) needs a value: see movies --help") }
-                try spec.apply(&options, arguments[index], spec.name)
+                try spec.read(arguments[index], into: &options, source: spec.name)
                 index += 1
             }
             given.append(spec)

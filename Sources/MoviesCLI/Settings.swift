@@ -42,7 +42,7 @@ public struct Settings: Equatable {
             if spec.isSet(options) { sources[spec.name] = spec.name; continue }
             for (values, source) in [(environment, variable), (spec.dotEnv ? dotEnv : [:], "\(variable) in .env")] {
                 guard let text = values[variable], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
-                try spec.apply(&options, text, source)
+                try spec.read(text, into: &options, source: source)
                 sources[spec.name] = source
                 break
             }

@@ -156,7 +156,8 @@ import Testing
     static let keyTypos: [[String]] = [
         ["-apikey=sekrit1234"], ["--apikey=sekrit1234"], ["-api-key=sekrit1234"], ["--api_key=sekrit1234", "search", "x"],
         ["-sekrit1234"], ["--api-key=", "sekrit1234"], ["sekrit1234"], ["--json=sekrit1234"], ["--offline=sekrit1234"],
-        ["completions", "sekrit1234"], ["manpage", "sekrit1234"],
+        ["completions", "sekrit1234"], ["manpage", "sekrit1234"], ["--base-url", "sekrit1234"], ["--type=sekrit1234"],
+        ["--api-key", "sekrit1234", "--timeout", "sekrit1234"],
     ]
 
     @Test(arguments: keyTypos)

@@ -144,6 +144,12 @@ import Testing
         #expect(try resolve(environment: ["OMDB_API_KEY": "k", "OMDB_BASE_URL": "https://www.omdbapi.com/"]).notices.isEmpty)
     }
 
+    @Test func aVariableHoldingWhatLooksLikeAKeyIsNotShown() {
+        let error = #expect(throws: UsageError.self) { try resolve(environment: ["OMDB_BASE_URL": "sekrit1234"]) }
+        #expect(error?.message.hasPrefix("OMDB_BASE_URL takes") == true)
+        #expect(error?.message.contains("sekrit1234") == false)
+    }
+
     @Test func anotherHostIsNamedInOneNotice() throws {
         let settings = try resolve(["--base-url", "https://proxy.example/omdb/"], environment: ["OMDB_API_KEY": "k"])
         #expect(settings.baseURL == URL(string: "https://proxy.example/omdb/"))
