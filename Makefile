@@ -28,39 +28,47 @@ install: build
 	@set -eu; \
 	bin='$(BIN)'; \
 	if [ -z "$$bin" ]; then bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)/movies"; fi; \
-	root='$(root)'; files=; dirs=; \
-	add_dir() { \
-		if [ ! -d "$$root/$$1" ]; then \
-			parent=$$(dirname "$$1"); [ "$$parent" = . ] || add_dir "$$parent"; \
-			mkdir -p "$$root/$$1"; dirs="$$dirs $$1"; \
-		fi; \
-	}; \
-	put() { add_dir "$$(dirname "$$2")"; install -m "$$3" "$$1" "$$root/$$2"; files="$$files $$2"; }; \
-	if [ -f "$$root/$(manifest)" ]; then dirs=$$(sed -n 's/^dir //p' "$$root/$(manifest)" | tr '\n' ' '); fi; \
+	root='$(root)'; list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
+	if [ -f "$$root/$(manifest)" ]; then grep -v '^file ' "$$root/$(manifest)" > "$$list" || true; fi; \
+	up=$$root; while [ ! -e "$$up" ]; do echo "root $$up"; up=$$(dirname "$$up"); done \
+		| awk '{ lines[NR] = $$0 } END { for (i = NR; i > 0; i--) print lines[i] }' >> "$$list"; \
 	mkdir -p "$$root"; \
-	put "$$bin" bin/movies 755; echo "installed $$root/bin/movies"; \
+	add_dir() { \
+		[ -d "$$root/$$1" ] && return 0; \
+		case $$1 in */*) add_dir "$${1%/*}";; esac; \
+		mkdir "$$root/$$1"; echo "dir $$1" >> "$$list"; \
+	}; \
+	put() { add_dir "$${2%/*}"; install -m "$$3" "$$1" "$$root/$$2"; echo "file $$2" >> "$$list"; }; \
+	put "$$bin" bin/movies 755; \
+	echo "installed $$root/bin/movies"; \
 	put Fixtures/catalogue.json share/movies/catalogue.json 644; \
-	for poster in Fixtures/posters/*; do put "$$poster" "share/movies/posters/$$(basename "$$poster")" 644; done; \
-	echo "installed $$root/share/movies (offline catalogue: catalogue.json, $$(ls Fixtures/posters | wc -l) posters)"; \
-	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	"$$bin" manpage > "$$tmp/movies.1"; \
-	"$$bin" completions bash > "$$tmp/movies.bash"; \
-	"$$bin" completions zsh > "$$tmp/_movies"; \
-	"$$bin" completions fish > "$$tmp/movies.fish"; \
-	for pair in movies.1:share/man/man1/movies.1 movies.bash:share/bash-completion/completions/movies \
-		_movies:share/zsh/site-functions/_movies movies.fish:share/fish/vendor_completions.d/movies.fish; do \
-		put "$$tmp/$${pair%%:*}" "$${pair#*:}" 644; echo "installed $$root/$${pair#*:}"; \
+	count=0; for poster in Fixtures/posters/*; do put "$$poster" "share/movies/posters/$${poster##*/}" 644; count=$$((count + 1)); done; \
+	echo "installed $$root/share/movies (the offline catalogue: catalogue.json and $$count posters)"; \
+	page=$$(mktemp); "$$bin" manpage > "$$page"; put "$$page" share/man/man1/movies.1 644; rm -f "$$page"; \
+	echo "installed $$root/share/man/man1/movies.1"; \
+	for pair in bash:share/bash-completion/completions/movies zsh:share/zsh/site-functions/_movies \
+		fish:share/fish/vendor_completions.d/movies.fish; do \
+		script=$$(mktemp); "$$bin" completions "$${pair%%:*}" > "$$script"; put "$$script" "$${pair#*:}" 644; rm -f "$$script"; \
+		echo "installed $$root/$${pair#*:}"; \
 	done; \
-	{ for f in $$files; do echo "file $$f"; done; for d in $$dirs; do echo "dir $$d"; done; } > "$$root/$(manifest)"; \
-	echo "movies is installed in $$root/bin; try: movies --offline (man movies for the manual)"
+	install -m 644 "$$list" "$$root/$(manifest)"; \
+	echo "movies $$("$$bin" --version | cut -d' ' -f2) is installed: $$root/bin/movies (man movies; movies --offline to try it)"
 
 uninstall:
 	@set -eu; root='$(root)'; manifest="$$root/$(manifest)"; \
 	if [ ! -f "$$manifest" ]; then echo "nothing to uninstall: $$manifest is missing"; exit 0; fi; \
-	count=0; \
-	for path in $$(sed -n 's/^file //p' "$$manifest"); do rm -f "$$root/$$path"; count=$$((count + 1)); done; \
-	dirs=$$(sed -n 's/^dir //p' "$$manifest"); rm -f "$$manifest"; \
-	echo "removed $$count files from $$root"; \
-	for dir in $$(printf '%s\n' $$dirs | awk '{ lines[NR] = $$0 } END { for (i = NR; i > 0; i--) print lines[i] }'); do \
-		if rmdir "$$root/$$dir" 2>/dev/null; then echo "removed $$root/$$dir/"; fi; \
-	done
+	list=$$(mktemp); trap 'rm -f "$$list"' EXIT; cp "$$manifest" "$$list"; \
+	files=0; dirs=0; \
+	while IFS= read -r line; do \
+		case $$line in "file "*) rm -f "$$root/$${line#file }"; files=$$((files + 1));; esac; \
+	done < "$$list"; \
+	rm -f "$$manifest"; \
+	awk '{ lines[NR] = $$0 } END { for (i = NR; i > 0; i--) print lines[i] }' "$$list" > "$$list.reversed"; \
+	while IFS= read -r line; do \
+		case $$line in \
+			"dir "*) rmdir "$$root/$${line#dir }" 2>/dev/null && dirs=$$((dirs + 1)) || true;; \
+			"root "*) rmdir "$${line#root }" 2>/dev/null && dirs=$$((dirs + 1)) || true;; \
+		esac; \
+	done < "$$list.reversed"; \
+	rm -f "$$list.reversed"; \
+	echo "removed $$files files and $$dirs folders that make install had created under $$root"
