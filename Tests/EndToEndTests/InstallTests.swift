@@ -42,6 +42,17 @@ extension Tag {
             }
             #expect(tree(prefix).filter { $0.hasPrefix("share/movies/posters/") }.count == files(in: MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures/posters")).count)
 
+            // The manual page reads cleanly, without a troff warning.
+            let man = URL(fileURLWithPath: "/usr/bin/man")
+            if FileManager.default.isExecutableFile(atPath: man.path) {
+                let page = try await MoviesProcess.run(["--warnings", "-l", prefix.appendingPathComponent("share/man/man1/movies.1").path],
+                                                       directory: folder, executable: man)
+                #expect(page.status == 0 && page.stderr.isEmpty, "man: \(page.stderr)")
+                #expect(page.stdout.contains("PROMPT COMMANDS") && page.stdout.contains("OMDB_API_KEY"))
+            } else {
+                print("man is not installed: the manual page is not rendered")
+            }
+
             // Elsewhere, no key, no MOVIES_CATALOGUE: the installed catalogue answers.
             let elsewhere = folder.appendingPathComponent("elsewhere")
             try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
