@@ -2,6 +2,7 @@
 #   make install                    # into ~/.local (PREFIX), release build
 #   make install PREFIX=/usr/local DESTDIR=/tmp/pkg
 #   make uninstall                  # removes exactly what install added
+#   make readme                     # rewrites README's table of options from the options table
 # BIN=path/to/movies installs that binary instead of building one (the tests use the debug
 # build this way); CONFIGURATION=debug builds in debug mode.
 
@@ -16,7 +17,7 @@ root := $(DESTDIR)$(PREFIX)
 # uninstall removes those and nothing else, even from a later checkout.
 manifest := share/movies/install-manifest
 
-.PHONY: all build install uninstall
+.PHONY: all build install uninstall readme
 all: build
 
 build:
@@ -72,3 +73,10 @@ uninstall:
 	done < "$$list.reversed"; \
 	rm -f "$$list.reversed"; \
 	echo "removed $$files files and $$dirs folders that make install had created under $$root"
+
+readme:
+	@TABLE="$$($(SWIFT) run -c debug movies --help-markdown)" awk ' \
+		/^<!-- options: / { print; print ENVIRON["TABLE"]; skip = 1; next } \
+		/^<!-- end of options -->/ { skip = 0 } \
+		!skip { print }' README.md > README.md.new && mv README.md.new README.md
+	@echo "README.md: table of options rewritten"

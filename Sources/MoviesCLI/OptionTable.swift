@@ -5,7 +5,7 @@ import OMDbKit
 // `Options` (and `Settings` when it outlives the command line), and its use.
 extension OptionSpec {
     static let all: [OptionSpec] = [
-        .value("--api-key", "KEY", help: "OMDb API key (trimmed of blanks)",
+        .value("--api-key", "KEY", help: "your OMDb API key",
                default: "none: the prompt uses the offline catalogue",
                environment: Settings.Variable.apiKey, dotEnv: true, secret: true, into: \.apiKey) { text, _ in
             text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -57,7 +57,7 @@ import Testing
         let end = try #require(readme.range(of: "\n" + Manual.markdownEnd, range: begin.upperBound..<readme.endIndex))
         let section = String(readme[begin.upperBound..<end.lowerBound])
         #expect(section == Manual.optionsMarkdown,
-                "README's options table is out of date: replace it with the output of `swift run movies --help-markdown`")
+                "README's options table is out of date: run make readme (it writes `movies --help-markdown` there)")
     }
 
     @Test func rowsHaveOneNameEach() {
