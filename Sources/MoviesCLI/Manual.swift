@@ -50,8 +50,7 @@ enum Manual {
             extra.append("$\(variable)" + (spec.dotEnv ? " or .env" : ""))
         }
         if spec.placeholder != nil, !spec.defaultText.isEmpty { extra.append("default \(spec.defaultText)") }
-        let prefix = spec.modes == .search ? "with search: " : ""
-        return prefix + spec.help + (extra.isEmpty ? "" : " (\(extra.joined(separator: "; ")))")
+        return spec.scopePrefix + spec.help + (extra.isEmpty ? "" : " (\(extra.joined(separator: "; ")))")
     }
 
     /// Two columns, the right one wrapped to 100 columns under itself.
@@ -72,7 +71,7 @@ enum Manual {
         var lines = ["| option | environment | default | what it does |", "|---|---|---|---|"]
         for spec in OptionSpec.visible {
             let variable = spec.environment.map { "`\($0)`" + (spec.dotEnv ? " or `.env`" : "") } ?? ""
-            let what = (spec.modes == .search ? "with `search` only: " : "") + spec.help
+            let what = spec.scopePrefix + spec.help
             lines.append("| `\(cell(spec.synopsis))` | \(variable) | \(cell(spec.defaultText)) | \(cell(what)) |")
         }
         return lines.joined(separator: "\n")

@@ -6,13 +6,13 @@ import OMDbKit
 /// disagree. The rows are in ``OptionSpec/all`` (OptionTable.swift).
 struct OptionSpec: Sendable {
     /// Where an option makes sense.
-    enum Modes: Sendable, Equatable {
-        /// The prompt and `movies search`.
-        case both
-        /// Only with `movies search QUERY`.
-        case search
-        /// Anything: `--help`, `--version`.
-        case any
+    enum Scope: Sendable, Equatable {
+        /// The prompt and every command.
+        case everywhere
+        /// Only with these commands (names of ``CommandSpec/all``): `--pages` with `search`.
+        case commands([String])
+        /// Instead of anything else: `--help`, `--version`.
+        case instead
     }
 
     /// What a shell offers for the option's value.
@@ -41,7 +41,7 @@ struct OptionSpec: Sendable {
     var defaultText = ""
     /// One line for `--help`.
     var help: String
-    var modes: Modes = .both
+    var scope: Scope = .everywhere
     /// The value may be the API key: no message ever shows it.
     var secret = false
     /// Left out of `--help`, the manual page, the completions and README (tools for the build).
@@ -68,6 +68,12 @@ struct OptionSpec: Sendable {
         }
     }
 
+    /// `with search: ` before the help of an option that goes only with some commands.
+    var scopePrefix: String {
+        guard case .commands(let names) = scope else { return "" }
+        return "with \(names.joined(separator: " or ")): "
+    }
+
     /// Whether `argument` (without any `=value`) names this option.
     func matches(_ argument: String) -> Bool { argument == name || argument == short }
 
@@ -76,10 +82,10 @@ struct OptionSpec: Sendable {
     /// An option with a value, stored at `keyPath` once `parse` accepts it.
     static func value<T>(_ name: String, _ placeholder: String, help: String, default defaultText: String = "",
                          completion: Completion = .none, environment: String? = nil, dotEnv: Bool = false,
-                         modes: Modes = .both, secret: Bool = false, into keyPath: WritableKeyPath<Options, T?> & Sendable,
+                         scope: Scope = .everywhere, secret: Bool = false, into keyPath: WritableKeyPath<Options, T?> & Sendable,
                          parse: @escaping @Sendable (_ text: String, _ source: String) throws(UsageError) -> T) -> OptionSpec {
         OptionSpec(name: name, placeholder: placeholder, completion: completion, environment: environment, dotEnv: dotEnv,
-                   defaultText: defaultText, help: help, modes: modes, secret: secret,
+                   defaultText: defaultText, help: help, scope: scope, secret: secret,
                    apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
                        options[keyPath: keyPath] = try parse(text ?? "", source)
                    },
@@ -88,16 +94,16 @@ struct OptionSpec: Sendable {
 
     /// A flag that turns on the `Bool` at `keyPath`.
     static func flag(_ name: String, short: String? = nil, help: String, default defaultText: String = "",
-                     environment: String? = nil, modes: Modes = .both, hidden: Bool = false,
+                     environment: String? = nil, scope: Scope = .everywhere, hidden: Bool = false,
                      into keyPath: WritableKeyPath<Options, Bool> & Sendable) -> OptionSpec {
-        OptionSpec(name: name, short: short, environment: environment, defaultText: defaultText, help: help, modes: modes,
+        OptionSpec(name: name, short: short, environment: environment, defaultText: defaultText, help: help, scope: scope,
                    hidden: hidden, apply: { options, _, _ in options[keyPath: keyPath] = true },
                    isSet: { $0[keyPath: keyPath] })
     }
 
     /// A flag that asks for something other than a search (`--help`, `--version`).
     static func mode(_ name: String, short: String? = nil, help: String, hidden: Bool = false, _ mode: Options.Mode) -> OptionSpec {
-        OptionSpec(name: name, short: short, help: help, modes: .any, hidden: hidden,
+        OptionSpec(name: name, short: short, help: help, scope: .instead, hidden: hidden,
                    apply: { options, _, _ in options.mode = mode }, isSet: { $0.mode == mode })
     }
 }

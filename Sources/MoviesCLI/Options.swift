@@ -82,7 +82,7 @@ public struct Options: Equatable {
         }
 
         // `--help` and `--version` win over anything else on the line, help first.
-        if given.contains(where: { $0.modes == .any }) {
+        if given.contains(where: { $0.scope == .instead }) {
             if given.contains(where: { $0.name == "--help" }) { options.mode = .help }
             options.pages = nil
             options.json = false
@@ -95,13 +95,7 @@ public struct Options: Equatable {
     /// Settles the mode from the words that are not options.
     private mutating func readCommand(_ words: [String], given: [OptionSpec]) throws(UsageError) {
         defer { pages = nil; json = false }
-        let searchOnly = given.filter { $0.modes == .search }.map(\.name)
-        guard let first = words.first else {
-            guard searchOnly.isEmpty else {
-                throw UsageError("\(Set(searchOnly).sorted().joined(separator: " and ")) go with: movies search QUERY")
-            }
-            return
-        }
+        guard let first = words.first else { return try Self.checkScope(of: given, command: nil) }
         switch first {
         case "search":
             let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
@@ -118,10 +112,19 @@ public struct Options: Equatable {
             mode = .manPage
         default:
             let shown = Self.mayBeAKey(first) ? "" : " \"\(first)\""
-            throw UsageError("unknown command\(shown): use `movies` for the prompt or `movies search QUERY`")
+            let commands = CommandSpec.all.map(\.name).joined(separator: ", ")
+            throw UsageError("unknown command\(shown): use `movies` for the prompt, or a command (\(commands)): see movies --help")
         }
-        if case .search = mode {} else if !searchOnly.isEmpty {
-            throw UsageError("\(Set(searchOnly).sorted().joined(separator: " and ")) go with: movies search QUERY")
+        try Self.checkScope(of: given, command: first)
+    }
+
+    /// Refuses options given without the command they go with (`--pages` without `search`).
+    private static func checkScope(of given: [OptionSpec], command: String?) throws(UsageError) {
+        for spec in given {
+            guard case .commands(let names) = spec.scope, !names.contains(command ?? "") else { continue }
+            let misplaced = given.filter { $0.scope == spec.scope }.map(\.name)
+            let usage = CommandSpec.all.filter { names.contains($0.name) }.map { "movies \($0.name) \($0.arguments)" }
+            throw UsageError("\(Set(misplaced).sorted().joined(separator: " and ")) go with: \(usage.joined(separator: " or "))")
         }
     }
 
