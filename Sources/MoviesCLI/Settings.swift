@@ -36,8 +36,8 @@ public struct Settings: Equatable {
                                currentDirectory: URL) throws(UsageError) -> Settings {
         var options = options
         var sources: [String: String] = [:]
-        // Flags read from the environment (NO_COLOR) mean "set at all", which Console checks.
-        for spec in OptionSpec.all where spec.placeholder != nil {
+        // A flag's variable is read only when the row says how (NO_COLOR is Console's to check).
+        for spec in OptionSpec.all where spec.placeholder != nil || spec.readVariable != nil {
             guard let variable = spec.environment else { continue }
             if spec.isSet(options) { sources[spec.name] = spec.name; continue }
             for (values, source) in [(environment, variable), (spec.dotEnv ? dotEnv : [:], "\(variable) in .env")] {
