@@ -11,9 +11,16 @@ struct MoviesProcess {
     struct Outcome {
         let status: Int32
         let stdout: String
-        let stderr: String
+        /// stderr without the notice every run against the fake server begins with ("Note: OMDb
+        /// requests go to 127.0.0.1…"), so tests of other messages can count lines.
+        var stderr: String { fullStderr.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix(Self.fakeServerNotice) }.joined(separator: "\n") }
+        /// stderr as written.
+        let fullStderr: String
         /// False when a signal ended the process (then `status` is the signal's number).
         var exited = true
+
+        static let fakeServerNotice = "Note: OMDb requests go to 127.0.0.1 "
     }
 
     /// `.build/…/debug/movies`, next to the test bundle that `swift test` built alongside it.
@@ -36,13 +43,21 @@ struct MoviesProcess {
     private let collected = Collected()
 
     /// Starts `movies arguments` in `directory` with exactly `environment` (plus PATH and HOME).
-    /// - Parameter closeOutputAfterLines: when set, the read end of stdout is closed once that
-    ///   many lines have arrived, as `movies … | head -n N` would.
-    /// - Parameter executable: another program to run the same way (an installed `movies`, a shell, make).
+    /// - Parameters:
+    ///   - closeOutputAfterLines: when set, the read end of stdout is closed once that
+    ///     many lines have arrived, as `movies … | head -n N` would.
+    ///   - stdoutRedirect: a shell redirection for stdout instead of the pipe, such as
+    ///     `> /dev/full` or `>&-` (the tool then runs under `/bin/sh -c 'exec …'`).
+    ///   - executable: another program to run the same way (an installed `movies`, a shell, make).
     init(_ arguments: [String], directory: URL, environment: [String: String] = [:], closeOutputAfterLines: Int? = nil,
-         executable: URL = MoviesProcess.executable) throws {
-        process.executableURL = executable
-        process.arguments = arguments
+         stdoutRedirect: String? = nil, executable: URL = MoviesProcess.executable) throws {
+        if let stdoutRedirect {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "exec \"$0\" \"$@\" \(stdoutRedirect)", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
                    "MOVIES_CATALOGUE": Self.repositoryRoot.appendingPathComponent("Fixtures").path]
@@ -81,13 +96,14 @@ struct MoviesProcess {
         process.waitUntilExit()
         collected.wait()
         let (out, err) = collected.text
-        return Outcome(status: process.terminationStatus, stdout: out, stderr: err, exited: process.terminationReason == .exit)
+        return Outcome(status: process.terminationStatus, stdout: out, fullStderr: err, exited: process.terminationReason == .exit)
     }
 
     /// Runs to the end with `lines` on stdin.
     static func run(_ arguments: [String], lines: [String] = [], directory: URL, environment: [String: String] = [:],
-                    executable: URL = MoviesProcess.executable) async throws -> Outcome {
-        let process = try MoviesProcess(arguments, directory: directory, environment: environment, executable: executable)
+                    stdoutRedirect: String? = nil, executable: URL = MoviesProcess.executable) async throws -> Outcome {
+        let process = try MoviesProcess(arguments, directory: directory, environment: environment,
+                                        stdoutRedirect: stdoutRedirect, executable: executable)
         for line in lines { process.send(line) }
         return await process.finish()
     }
