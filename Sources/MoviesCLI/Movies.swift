@@ -41,6 +41,8 @@ public enum Movies {
     /// `exit`: URLSession threads may still be running, and exit handlers must not race them.
     public static func exit(_ status: Int32) -> Never {
         PosterStore.finishWrites()
+        // A request sent is counted even when the process ends right after it.
+        QuotaLedger.finishWrites()
         Interrupts.exitNow(status)
     }
 
@@ -70,6 +72,7 @@ public enum Movies {
             return Status.usage
         }
         let console = Console.standard(environment: environment, noColor: options.noColor)
+        let budget = RequestBudget(settings: settings)
         // Line numbers only: a skipped line may hold the key.
         for warning in dotEnv.warnings { console.note(warning.description) }
         for notice in settings.notices { console.note(notice) }
@@ -77,11 +80,18 @@ public enum Movies {
         switch options.mode {
         case .help, .version, .completions, .manPage, .optionsMarkdown:
             return Status.success
+        case .quota:
+            console.out(budget.quotaReport)
+            return Status.success
+        case .cache(let clear):
+            console.out(clear ? budget.clearCache() : budget.cacheReport)
+            return Status.success
         case .interactive:
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard let client = makeClient(settings, console: console, announceOffline: true) else { return Status.failure }
+            guard let client = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
             let presenter = self.presenter(console: console, directory: directory, client: client, moreHint: nil)
-            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
+            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
+                                  budget: budget)
             (presenter as? LivePresenter)?.postersOn = { [unowned session] in session.settings.posters != nil }
             let prompt = Prompt(session: session, console: console)
             if let reader = lineEditor(settings: settings, environment: environment, directory: directory) {
@@ -96,10 +106,11 @@ public enum Movies {
                 return Status.usage
             }
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
+            guard let client = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
                 : self.presenter(console: console, directory: directory, client: client, moreHint: Self.pagesHint)
-            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
+            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
+                                  budget: budget)
             if let live = presenter as? LivePresenter {
                 live.postersOn = { [unowned session] in session.settings.posters != nil }
                 // Keys typed meanwhile must not be echoed into the page (restored on exit).
@@ -117,7 +128,7 @@ public enum Movies {
         case .completions(let shell): String(Completions.script(for: shell).dropLast())
         case .manPage: String(Manual.manPage.dropLast())
         case .optionsMarkdown: Manual.optionsMarkdown
-        case .interactive, .search: nil
+        case .interactive, .search, .quota, .cache: nil
         }
     }
 
@@ -157,9 +168,11 @@ public enum Movies {
 
     /// The live client, or the offline catalogue's when there is no key or `--offline` says so.
     @MainActor
-    static func makeClient(_ settings: Settings, console: Console, announceOffline: Bool) -> OMDbClient? {
+    static func makeClient(_ settings: Settings, budget: RequestBudget? = nil, console: Console, announceOffline: Bool) -> OMDbClient? {
         if let key = settings.apiKey, !settings.offline {
-            return OMDbClient(configuration: .init(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout))
+            var configuration = OMDbClient.Configuration(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout)
+            budget?.configure(&configuration)
+            return OMDbClient(configuration: configuration)
         }
         guard let folder = Catalogue.defaultFolder(), let catalogue = try? Catalogue(folder: folder) else {
             console.error("The offline catalogue (catalogue.json) was not found beside movies (../share/movies) nor in ./Fixtures: reinstall with make install, or set MOVIES_CATALOGUE to its folder.")

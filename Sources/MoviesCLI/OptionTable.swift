@@ -30,6 +30,12 @@ extension OptionSpec {
                into: \.timeout, parse: parseTimeout),
         .flag("--offline", help: "use the offline catalogue installed with movies, no key needed",
               default: "OMDb when a key is set", into: \.offline),
+        .flag("--no-cache", help: "neither read nor keep answers on disk (also MOVIES_CACHE=off)", default: "cache on", into: \.noCache),
+        .value("--cache-ttl", "TIME", help: "keep answers for TIME (3600, 30m, 24h, 7d) instead of OMDb's max-age",
+               default: "OMDb's max-age, a day", environment: Settings.Variable.cacheLifetime, dotEnv: true,
+               into: \.cacheLifetime, parse: parseLifetime),
+        .value("--daily-limit", "N", help: "the key's requests a day, or unlimited", default: "1000",
+               environment: Settings.Variable.dailyLimit, dotEnv: true, into: \.dailyLimit, parse: parseDailyLimit),
         .value("--pages", "N", help: "load N pages, from 1 to 100", default: "1", scope: .commands(["search"]), into: \.pages, parse: parsePages),
         .flag("--json", help: "one JSON object per movie per line", default: "text", scope: .commands(["search"]), into: \.json),
         .flag("--no-color", help: "no colour (also when NO_COLOR is set or output is not a terminal)",
@@ -50,6 +56,8 @@ extension CommandSpec {
     /// The words that pick a one-shot command; without one, `movies` runs the prompt.
     static let all: [CommandSpec] = [
         CommandSpec(name: "search", arguments: "QUERY...", help: "one search for scripts; results on stdout"),
+        CommandSpec(name: "quota", arguments: "", help: "requests sent today with the key (UTC day)"),
+        CommandSpec(name: "cache", arguments: "[clear]", help: "the answers kept on disk; clear empties it", values: ["clear"]),
         CommandSpec(name: "completions", arguments: "SHELL", help: "the completion script for bash, zsh or fish",
                     values: Options.Shell.allCases.map(\.rawValue)),
         CommandSpec(name: "manpage", arguments: "", help: "the manual page movies(1), in roff"),

@@ -24,6 +24,10 @@ public struct Options: Equatable {
         case manPage
         /// `movies --help-markdown` (hidden): README's table of options.
         case optionsMarkdown
+        /// `movies quota`: today's request count for the key.
+        case quota
+        /// `movies cache`, `movies cache clear`.
+        case cache(clear: Bool)
     }
 
     /// The shells `movies completions` writes for.
@@ -44,6 +48,12 @@ public struct Options: Equatable {
     // mean something there.
     var pages: Int?
     var json = false
+    /// `--no-cache`: neither read nor write the disk cache.
+    public var noCache = false
+    /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
+    public var cacheLifetime: TimeInterval?
+    /// `--daily-limit`: `.some(nil)` is `unlimited`.
+    public var dailyLimit: Int??
 
     public init() {}
 
@@ -110,6 +120,14 @@ public struct Options: Equatable {
         case "manpage":
             guard words.count == 1 else { throw UsageError("manpage takes nothing: movies manpage > movies.1") }
             mode = .manPage
+        case "quota":
+            guard words.count == 1 else { throw UsageError("quota takes nothing: see movies --help") }
+            mode = .quota
+        case "cache":
+            guard words.count == 1 || (words.count == 2 && words[1] == "clear") else {
+                throw UsageError("cache takes nothing or clear: see movies --help")
+            }
+            mode = .cache(clear: words.count == 2)
         default:
             let shown = Self.mayBeAKey(first) ? "" : " \"\(first)\""
             let commands = CommandSpec.all.map(\.name).joined(separator: ", ")
@@ -161,7 +179,8 @@ extension Options: CustomStringConvertible, CustomDebugStringConvertible, Custom
             "mode": mode, "apiKey": redacted(apiKey) as Any, "baseURL": baseURL?.absoluteString as Any, "posters": posters as Any,
             "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
             "plot": plot as Any, "timeout": timeout as Any,
-            "offline": offline, "noColor": noColor,
+            "offline": offline, "noColor": noColor, "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
+            "dailyLimit": dailyLimit.map { $0.map(String.init) ?? "unlimited" } as Any,
         ], displayStyle: .struct)
     }
 }

@@ -13,6 +13,18 @@ public struct Settings: Equatable {
     public var plot: PlotLength = .short
     public var timeout = 10
     public var offline = false
+    /// Keep OMDb's answers on disk; off with `--no-cache` or `MOVIES_CACHE=off`.
+    public var cache = true
+    /// Seconds to keep answers instead of OMDb's `max-age` (`--cache-ttl`, `MOVIES_CACHE_TTL`).
+    public var cacheLifetime: TimeInterval?
+    /// The cache's size bound in bytes (`MOVIES_CACHE_SIZE`).
+    public var cacheMaxBytes = DiskCache.defaultMaxBytes
+    /// The key's requests a day; `nil` for no limit (`--daily-limit`, `MOVIES_DAILY_LIMIT`).
+    public var dailyLimit: Int? = QuotaLedger.defaultDailyLimit
+    /// `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
+    public var cacheFolder = DiskCache.defaultFolder(environment: [:])
+    /// `$XDG_STATE_HOME/movies`, by default `~/.local/state/movies`: the daily count.
+    public var stateFolder = QuotaLedger.defaultFolder(environment: [:])
     /// `HOME` from the environment given to ``resolve(_:environment:dotEnv:currentDirectory:)``
     /// (`nil` when it had none): what `~` means in poster folders, the prompt's included.
     public var home: String?
@@ -25,6 +37,10 @@ public struct Settings: Equatable {
         public static let apiKey = "OMDB_API_KEY"
         public static let baseURL = "OMDB_BASE_URL"
         public static let posters = "MOVIES_POSTERS"
+        public static let cache = "MOVIES_CACHE"
+        public static let cacheLifetime = "MOVIES_CACHE_TTL"
+        public static let cacheSize = "MOVIES_CACHE_SIZE"
+        public static let dailyLimit = "MOVIES_DAILY_LIMIT"
     }
 
     /// Merges options over `environment` over `dotEnv`, row by row of ``OptionSpec/all``:
@@ -34,6 +50,12 @@ public struct Settings: Equatable {
     ///   when the key would go in clear to a host that is not this machine.
     public static func resolve(_ options: Options, environment: [String: String], dotEnv: [String: String],
                                currentDirectory: URL) throws(UsageError) -> Settings {
+        // For the variables that are no option's (MOVIES_CACHE, MOVIES_CACHE_SIZE).
+        func lookup(_ name: String) -> (value: String, source: String)? {
+            if let value = environment[name], !value.isEmpty { return (value, name) }
+            if let value = dotEnv[name], !value.isEmpty { return (value, "\(name) in .env") }
+            return nil
+        }
         var options = options
         var sources: [String: String] = [:]
         // A flag's variable is read only when the row says how (NO_COLOR is Console's to check).
@@ -60,6 +82,7 @@ public struct Settings: Equatable {
         settings.timeout = options.timeout ?? 10
         settings.offline = options.offline
         try settings.guardKey(baseSource: sources["--base-url"], keySource: sources["--api-key"])
+        try resolveSpending(&settings, options, environment: environment, lookup: lookup)
         return settings
     }
 
@@ -136,6 +159,8 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible, Custo
         Mirror(self, children: [
             "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
             "year": year as Any, "plot": plot, "timeout": timeout, "offline": offline, "home": home as Any, "notices": notices,
+            "cache": cache, "cacheLifetime": cacheLifetime as Any, "cacheMaxBytes": cacheMaxBytes, "dailyLimit": dailyLimit as Any,
+            "cacheFolder": cacheFolder.path, "stateFolder": stateFolder.path,
         ], displayStyle: .struct)
     }
 }

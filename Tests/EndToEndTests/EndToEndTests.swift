@@ -179,8 +179,8 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             #expect(server.apiRequests.first?.queryItems.first { $0.name == "apikey" }?.value == FakeOMDbServer.validKey)
             #expect(outcome.fullStderr.hasPrefix("Note: OMDb requests go to 127.0.0.1 (from OMDB_BASE_URL in .env), not to OMDb's www.omdbapi.com.\n"))
             #expect(!outcome.stderr.contains("Note: OMDb requests go to"))
-            // The environment wins over .env (the address is given too: .env's goes only with .env's key).
-            let wrong = try await MoviesProcess.run(["search", "toxic", "--base-url", server.baseURL.absoluteString], directory: folder,
+            // The environment wins over .env (past the disk cache, which answers any key; the address is given too: .env's goes only with .env's key).
+            let wrong = try await MoviesProcess.run(["search", "toxic", "--no-cache", "--base-url", server.baseURL.absoluteString], directory: folder,
                                                     environment: ["OMDB_API_KEY": "envwins1"])
             #expect(wrong.status == 1)
             #expect(server.apiRequests.last?.queryItems.first { $0.name == "apikey" }?.value == "envwins1")

@@ -60,12 +60,12 @@ extension Tag {
             let session = try await MoviesProcess.run([], lines: ["alien", "quit"], directory: elsewhere,
                                                       environment: ["MOVIES_CATALOGUE": ""], executable: installed)
             #expect(session.status == 0)
-            #expect(session.stderr.contains("Offline catalogue (no API key): 241 titles"), "\(session.stderr)")
+            #expect(session.stderr.contains("Offline catalogue (no API key): \(catalogue.count) titles"), "\(session.stderr)")
             #expect(session.stdout.contains("Alien (1979)"))
             // And it is the installed catalogue that answers, not the source tree's.
-            let catalogue = prefix.appendingPathComponent("share/movies/catalogue.json")
-            let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: catalogue)) as? [Any] ?? []
-            try JSONSerialization.data(withJSONObject: Array(entries.prefix(3))).write(to: catalogue)
+            let installedCatalogue = prefix.appendingPathComponent("share/movies/catalogue.json")
+            let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: installedCatalogue)) as? [Any] ?? []
+            try JSONSerialization.data(withJSONObject: Array(entries.prefix(3))).write(to: installedCatalogue)
             let trimmed = try await MoviesProcess.run([], lines: ["quit"], directory: elsewhere,
                                                       environment: ["MOVIES_CATALOGUE": ""], executable: installed)
             #expect(trimmed.stderr.contains("Offline catalogue (no API key): 3 titles"), "\(trimmed.stderr)")
