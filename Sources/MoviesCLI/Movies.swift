@@ -50,10 +50,20 @@ public enum Movies {
     private static func runCommand(arguments: [String], environment: [String: String]) async -> Int32 {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let options: Options
+        do {
+            options = try Options.parse(arguments)
+        } catch {
+            Console.standard(environment: environment).error(error.message)
+            return Status.usage
+        }
+        // Texts about the tool need no settings: a broken .env must not stop `movies --help`.
+        if let text = text(for: options.mode) {
+            Console.standard(environment: environment, noColor: options.noColor).out(text)
+            return Status.success
+        }
         let settings: Settings
         let dotEnv = DotEnv.read(from: directory)
         do {
-            options = try Options.parse(arguments)
             settings = try Settings.resolve(options, environment: environment, dotEnv: dotEnv.values, currentDirectory: directory)
         } catch {
             let console = Console.standard(environment: environment)
@@ -65,20 +75,16 @@ public enum Movies {
         let budget = RequestBudget(settings: settings)
         // Line numbers only: a skipped line may hold the key.
         for warning in dotEnv.warnings { console.note(warning.description) }
+        for notice in settings.notices { console.note(notice) }
 
         switch options.mode {
-        case .help:
-            console.out(helpText)
-            if let line = budget.statusLine { console.out("\n" + line) }
+        case .help, .version, .completions, .manPage, .optionsMarkdown:
             return Status.success
         case .quota:
             console.out(budget.quotaReport)
             return Status.success
         case .cache(let clear):
             console.out(clear ? budget.clearCache() : budget.cacheReport)
-            return Status.success
-        case .version:
-            console.out("movies \(OMDbKit.version)")
             return Status.success
         case .interactive:
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
@@ -118,6 +124,18 @@ public enum Movies {
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
             return await EpisodesOneShot(session: session, console: console).run(target: target, season: season, json: json)
+        }
+    }
+
+    /// What `--help`, `--version`, `completions`, `manpage` and `--help-markdown` print.
+    static func text(for mode: Options.Mode) -> String? {
+        switch mode {
+        case .help: Manual.helpText
+        case .version: versionLine
+        case .completions(let shell): String(Completions.script(for: shell).dropLast())
+        case .manPage: String(Manual.manPage.dropLast())
+        case .optionsMarkdown: Manual.optionsMarkdown
+        case .interactive, .search, .episodes, .quota, .cache: nil
         }
     }
 
@@ -164,7 +182,7 @@ public enum Movies {
             return OMDbClient(configuration: configuration)
         }
         guard let folder = Catalogue.defaultFolder(), var catalogue = try? Catalogue(folder: folder) else {
-            console.error("The offline catalogue (Fixtures/catalogue.json) was not found: run from the repository root, or set MOVIES_CATALOGUE to its folder.")
+            console.error("The offline catalogue (catalogue.json) was not found beside movies (../share/movies) nor in ./Fixtures: reinstall with make install, or set MOVIES_CATALOGUE to its folder.")
             return nil
         }
         // Only then: offline poster URLs stay as they always were unless a width needs Amazon's names.
@@ -176,54 +194,4 @@ public enum Movies {
         return OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout),
                           transport: CatalogueTransport(catalogue: catalogue))
     }
-
-    static let helpText = """
-    movies: search the Open Movie Database (OMDb) from a prompt.
-
-    Usage:
-      movies [options]                          the prompt: type a title, more, show N, help, quit
-      movies search QUERY... [--pages N] [--json] [options]
-                                                one search for scripts; results on stdout
-      movies episodes IMDBID|QUERY [--season S] [--json] [options]
-                                                a season's episodes (default season 1); a QUERY
-                                                means the first series a search finds
-      movies quota                              requests sent today with the key (UTC day)
-      movies cache [clear]                      the answers kept on disk; clear empties it
-
-    Options:
-      --api-key KEY        OMDb API key (default: $OMDB_API_KEY, then .env)
-      --base-url URL       OMDb address (default: $OMDB_BASE_URL, then https://www.omdbapi.com/)
-      --posters DIR        save posters into DIR, created if missing (default: $MOVIES_POSTERS; off)
-      --poster-width W     300 (OMDb's, default), 600, 1000 or original (default: $MOVIES_POSTER_WIDTH);
-                           a wider poster replaces a narrower file; if it fails, OMDb's is saved
-      --inline-images M    auto, iterm, kitty, blocks or off: draw posters in show N (default:
-                           $MOVIES_INLINE_IMAGES, then auto; never when output is not a terminal)
-      --type T             movie, series, episode or any
-      --year YYYY          only titles of that year, or any
-      --plot short|full    plot length in results (default short)
-      --timeout SECONDS    per request, whole seconds from 1 (default 10)
-      --offline            use the offline catalogue shipped in Fixtures/, no key needed
-      --no-cache           neither read nor keep answers on disk (also MOVIES_CACHE=off)
-      --cache-ttl TIME     keep answers for TIME (3600, 30m, 24h, 7d) instead of OMDb's
-                           max-age, a day (default: $MOVIES_CACHE_TTL)
-      --daily-limit N      the key's requests a day, or unlimited (default: $MOVIES_DAILY_LIMIT, 1000)
-      --pages N            with search: load N pages (default 1)
-      --json               with search or episodes: one JSON object per line
-      --season S           with episodes: the season (default 1)
-      --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
-      -h, --help           this help
-      -V, --version        the version
-
-    With no key, the prompt runs on the offline catalogue. Settings come from the options,
-    then the environment, then a .env file in the working directory (see .env.example).
-
-    OMDb's answers are kept in $XDG_CACHE_HOME/movies (default ~/.cache/movies), at most
-    $MOVIES_CACHE_SIZE (default 50MB): a search repeated within a day costs no request.
-    Requests sent are counted per key and per UTC day in $XDG_STATE_HOME/movies (default
-    ~/.local/state/movies); a warning comes at 90 % of the daily limit.
-
-    Exit status: 0 success (no results included), 1 a failure at run time (key rejected,
-    quota spent, server unreachable), 2 a usage error, 130 interrupted (Ctrl-C), 141 output
-    closed (as by head), 143 or 129 stopped by SIGTERM or SIGHUP.
-    """
 }

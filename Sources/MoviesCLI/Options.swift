@@ -9,8 +9,9 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// What the command line asked for, before the environment and `.env` are consulted.
+/// Each option is a row of ``OptionSpec/all``; this type only holds what they read.
 public struct Options: Equatable {
-    public enum Mode: Equatable {
+    public enum Mode: Equatable, Sendable {
         /// `movies`: the prompt.
         case interactive
         /// `movies search QUERY…`: one search, then exit.
@@ -19,11 +20,20 @@ public struct Options: Equatable {
         case episodes(target: String, season: Int, json: Bool)
         case help
         case version
+        /// `movies completions SHELL`: the completion script.
+        case completions(Shell)
+        /// `movies manpage`: movies(1) in roff.
+        case manPage
+        /// `movies --help-markdown` (hidden): README's table of options.
+        case optionsMarkdown
         /// `movies quota`: today's request count for the key.
         case quota
         /// `movies cache`, `movies cache clear`.
         case cache(clear: Bool)
     }
+
+    /// The shells `movies completions` writes for.
+    public enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
     public var mode: Mode = .interactive
     public var apiKey: String?
@@ -36,8 +46,15 @@ public struct Options: Equatable {
     public var timeout: Int?
     public var offline = false
     public var noColor = false
+    /// `--poster-width`: how wide posters are downloaded.
     public var posterWidth: PosterWidth?
+    /// `--inline-images`: whether `show` draws posters.
     public var inlineImages: InlineImages.Setting?
+    // Read by their rows, then folded into `.search(query:pages:json:)` or
+    // `.episodes(target:season:json:)` and reset: they only mean something there.
+    var pages: Int?
+    var json = false
+    var season: Int?
     /// `--no-cache`: neither read nor write the disk cache.
     public var noCache = false
     /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
@@ -48,106 +65,119 @@ public struct Options: Equatable {
     public init() {}
 
     /// Reads `arguments` (without the program name). Accepts `--name value` and `--name=value`.
-    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value.
+    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value. A message never
+    ///   shows a value that may be the key: not `--api-key`'s, not what follows `=` in an
+    ///   unknown option (`-apikey=KEY`), not a command word that looks like a key.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var words: [String] = []
-        var pages: Int?
-        var json = false
-        var season: Int?
+        var given: [OptionSpec] = []
         var index = 0
         var onlyWords = false
 
-        func value(_ name: String, _ inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw UsageError("\(name) needs a value: see movies --help") }
-            return arguments[index]
-        }
-
         while index < arguments.count {
             let argument = arguments[index]
+            index += 1
             if onlyWords || !argument.hasPrefix("-") || argument == "-" {
                 words.append(argument)
-                index += 1
                 continue
             }
+            if argument == "--" { onlyWords = true; continue }
             let (name, inline) = split(argument)
-            switch name {
-            case "--": onlyWords = true
-            case "-h", "--help": options.mode = .help
-            case "-V", "--version": options.mode = .version
-            case "--api-key": options.apiKey = try value(name, inline)
-            case "--base-url": options.baseURL = try parseBaseURL(value(name, inline), source: name)
-            case "--posters":
-                let folder = try value(name, inline)
-                guard !folder.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    throw UsageError("--posters needs a folder, such as --posters posters (leave it out for no posters)")
-                }
-                options.posters = folder
-            case "--type": options.type = .some(try parseType(value(name, inline), source: name))
-            case "--year": options.year = .some(try parseYear(value(name, inline), source: name))
-            case "--plot": options.plot = try parsePlot(value(name, inline), source: name)
-            case "--timeout": options.timeout = try parseTimeout(value(name, inline), source: name)
-            case "--pages":
-                let text = try value(name, inline)
-                guard let number = Int(text), (1...100).contains(number) else {
-                    throw UsageError("--pages takes a whole number from 1 to 100, not \"\(text)\"")
-                }
-                pages = number
-            case "--json": json = true
-            case "--season":
-                let text = try value(name, inline)
-                guard let number = Int(text), number >= 0 else { throw UsageError("--season takes a season number such as 2, not \"\(text)\"") }
-                season = number
-            case "--poster-width": options.posterWidth = try parsePosterWidth(value(name, inline), source: name)
-            case "--inline-images": options.inlineImages = try parseInlineImages(value(name, inline), source: name)
-            case "--offline": options.offline = true
-            case "--no-color": options.noColor = true
-            case "--no-cache": options.noCache = true
-            case "--cache-ttl": options.cacheLifetime = try parseLifetime(value(name, inline), source: name)
-            case "--daily-limit": options.dailyLimit = .some(try parseDailyLimit(value(name, inline), source: name))
-            default: throw UsageError("unknown option \(name): see movies --help")
+            guard let spec = OptionSpec.named(name) else { throw UsageError(unknownOption(name)) }
+            if spec.placeholder == nil {
+                guard inline == nil else { throw UsageError("\(name) takes no value") }
+                try spec.read(nil, into: &options, source: name)
+            } else if let text = inline {
+                try spec.read(text, into: &options, source: spec.name)
+            } else {
+                guard index < arguments.count else { throw UsageError("\(name) needs a value: see movies --help") }
+                try spec.read(arguments[index], into: &options, source: spec.name)
+                index += 1
             }
-            if inline != nil, ["--json", "--offline", "--no-color", "--no-cache", "--help", "--version"].contains(name) {
-                throw UsageError("\(name) takes no value")
-            }
-            index += 1
+            given.append(spec)
         }
 
-        if options.mode == .help || options.mode == .version { return options }
-        guard let first = words.first else {
-            if pages != nil || json { throw UsageError("--pages and --json go with: movies search QUERY") }
+        // `--help` and `--version` win over anything else on the line, help first.
+        if given.contains(where: { $0.scope == .instead }) {
+            if given.contains(where: { $0.name == "--help" }) { options.mode = .help }
+            options.pages = nil
+            options.json = false
+            options.season = nil
             return options
         }
-        if first == "episodes" {
-            guard pages == nil else { throw UsageError("--pages goes with search, not episodes") }
-            let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
-            guard !target.isEmpty else { throw UsageError("episodes needs a series: movies episodes IMDBID|QUERY [--season S]") }
-            options.mode = .episodes(target: target, season: season ?? 1, json: json)
-            return options
-        }
-        if season != nil { throw UsageError("--season goes with: movies episodes IMDBID|QUERY") }
-        if pages != nil || json, first != "search" { throw UsageError("--pages and --json go with: movies search QUERY") }
-        switch (first, words.count > 1 ? words[1] : nil, words.count) {
-        case ("quota", nil, _): options.mode = .quota; return options
-        case ("cache", nil, _): options.mode = .cache(clear: false); return options
-        case ("cache", "clear"?, 2): options.mode = .cache(clear: true); return options
-        case ("quota", _, _), ("cache", _, _): throw UsageError("\(first) takes \(first == "cache" ? "nothing or clear" : "nothing"): see movies --help")
-        default: break
-        }
-        guard first == "search" else {
-            throw UsageError("unknown command \"\(first)\": use `movies` for the prompt, `movies search QUERY`, `movies episodes IMDBID|QUERY`, `movies quota` or `movies cache`")
-        }
-        let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
-        options.mode = .search(query: query, pages: pages ?? 1, json: json)
+        try options.readCommand(words, given: given)
         return options
     }
 
+    /// Settles the mode from the words that are not options.
+    private mutating func readCommand(_ words: [String], given: [OptionSpec]) throws(UsageError) {
+        defer { pages = nil; json = false; season = nil }
+        guard let first = words.first else { return try Self.checkScope(of: given, command: nil) }
+        switch first {
+        case "search":
+            let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
+            mode = .search(query: query, pages: pages ?? 1, json: json)
+        case "episodes":
+            let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            guard !target.isEmpty else { throw UsageError("episodes needs a series: movies episodes IMDBID|QUERY [--season S]") }
+            mode = .episodes(target: target, season: season ?? 1, json: json)
+        case "completions":
+            let shells = Shell.allCases.map(\.rawValue).joined(separator: ", ")
+            guard words.count == 2, let shell = Shell(rawValue: words[1]) else {
+                throw UsageError("completions takes one shell, \(shells): such as movies completions bash")
+            }
+            mode = .completions(shell)
+        case "manpage":
+            guard words.count == 1 else { throw UsageError("manpage takes nothing: movies manpage > movies.1") }
+            mode = .manPage
+        case "quota":
+            guard words.count == 1 else { throw UsageError("quota takes nothing: see movies --help") }
+            mode = .quota
+        case "cache":
+            guard words.count == 1 || (words.count == 2 && words[1] == "clear") else {
+                throw UsageError("cache takes nothing or clear: see movies --help")
+            }
+            mode = .cache(clear: words.count == 2)
+        default:
+            let shown = Self.mayBeAKey(first) ? "" : " \"\(first)\""
+            let commands = CommandSpec.all.map(\.name).joined(separator: ", ")
+            throw UsageError("unknown command\(shown): use `movies` for the prompt, or a command (\(commands)): see movies --help")
+        }
+        try Self.checkScope(of: given, command: first)
+    }
+
+    /// Refuses options given without the command they go with (`--pages` without `search`).
+    private static func checkScope(of given: [OptionSpec], command: String?) throws(UsageError) {
+        for spec in given {
+            guard case .commands(let names) = spec.scope, !names.contains(command ?? "") else { continue }
+            let misplaced = given.filter { $0.scope == spec.scope }.map(\.name)
+            let usage = CommandSpec.all.filter { names.contains($0.name) }.map { "movies \($0.name) \($0.arguments)" }
+            throw UsageError("\(Set(misplaced).sorted().joined(separator: " and ")) go with: \(usage.joined(separator: " or "))")
+        }
+    }
+
+    /// `--name=value` (or `-name=value`) split at the first `=`.
     private static func split(_ argument: String) -> (String, String?) {
-        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// Names the unknown option (never what followed its `=`), with the option it resembles.
+    private static func unknownOption(_ name: String) -> String {
+        func letters(_ text: String) -> String { text.lowercased().filter { $0.isLetter || $0.isNumber } }
+        let shown = mayBeAKey(name.drop { $0 == "-" }.description) ? "(not shown: it may be a key)" : name
+        if let like = OptionSpec.visible.first(where: { letters($0.name) == letters(name) }) {
+            return "unknown option \(shown): did you mean \(like.name)? See movies --help"
+        }
+        return "unknown option \(shown): see movies --help"
+    }
+
+    /// Whether a word has the shape of an OMDb key (8 or more letters and digits, digits
+    /// included), so it is better left out of a message.
+    static func mayBeAKey(_ word: String) -> Bool {
+        word.count >= 8 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } && word.contains { $0.isNumber }
     }
 }
 
@@ -161,8 +191,7 @@ extension Options: CustomStringConvertible, CustomDebugStringConvertible, Custom
             "mode": mode, "apiKey": redacted(apiKey) as Any, "baseURL": baseURL?.absoluteString as Any, "posters": posters as Any,
             "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
             "plot": plot as Any, "timeout": timeout as Any,
-            "offline": offline, "noColor": noColor, "posterWidth": posterWidth as Any, "inlineImages": inlineImages as Any,
-            "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
+            "offline": offline, "noColor": noColor, "posterWidth": posterWidth as Any, "inlineImages": inlineImages as Any, "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
             "dailyLimit": dailyLimit.map { $0.map(String.init) ?? "unlimited" } as Any,
         ], displayStyle: .struct)
     }

@@ -32,6 +32,9 @@ public struct Settings: Equatable {
     /// `HOME` from the environment given to ``resolve(_:environment:dotEnv:currentDirectory:)``
     /// (`nil` when it had none): what `~` means in poster folders, the prompt's included.
     public var home: String?
+    /// One-line notices for stderr that resolving gave (a base URL that is not OMDb's, a
+    /// `.env` setting ignored). Never holds the key.
+    public var notices: [String] = []
 
     /// The settings the environment variables name, as `.env.example` documents them.
     public enum Variable {
@@ -47,25 +50,37 @@ public struct Settings: Equatable {
         public static let dailyLimit = "MOVIES_DAILY_LIMIT"
     }
 
-    /// Merges options over `environment` over `dotEnv`.
-    /// - Throws: ``UsageError`` when a variable holds a bad value (it names the variable).
+    /// Merges options over `environment` over `dotEnv`, row by row of ``OptionSpec/all``:
+    /// an option not given takes its variable from the environment, else from `.env`, parsed
+    /// as the option would be. Then the key's safety rules apply (see ``guardKey(baseSource:keySource:)``).
+    /// - Throws: ``UsageError`` when a variable holds a bad value (it names the variable), or
+    ///   when the key would go in clear to a host that is not this machine.
     public static func resolve(_ options: Options, environment: [String: String], dotEnv: [String: String],
                                currentDirectory: URL) throws(UsageError) -> Settings {
+        // For the variables that are no option's (MOVIES_CACHE, MOVIES_CACHE_SIZE).
         func lookup(_ name: String) -> (value: String, source: String)? {
             if let value = environment[name], !value.isEmpty { return (value, name) }
             if let value = dotEnv[name], !value.isEmpty { return (value, "\(name) in .env") }
             return nil
         }
+        var options = options
+        var sources: [String: String] = [:]
+        // A flag's variable is read only when the row says how (NO_COLOR is Console's to check).
+        for spec in OptionSpec.all where spec.placeholder != nil || spec.readVariable != nil {
+            guard let variable = spec.environment else { continue }
+            if spec.isSet(options) { sources[spec.name] = spec.name; continue }
+            for (values, source) in [(environment, variable), (spec.dotEnv ? dotEnv : [:], "\(variable) in .env")] {
+                guard let text = values[variable], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+                try spec.read(text, into: &options, source: source)
+                sources[spec.name] = source
+                break
+            }
+        }
         var settings = Settings()
         if let home = environment["HOME"], !home.isEmpty { settings.home = home }
-        settings.apiKey = options.apiKey ?? lookup(Variable.apiKey)?.value
-        if settings.apiKey?.trimmingCharacters(in: .whitespaces).isEmpty == true { settings.apiKey = nil }
-        if let url = options.baseURL {
-            settings.baseURL = url
-        } else if let (text, source) = lookup(Variable.baseURL) {
-            settings.baseURL = try parseBaseURL(text, source: source)
-        }
-        if let folder = options.posters ?? lookup(Variable.posters)?.value {
+        settings.apiKey = options.apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        settings.baseURL = options.baseURL ?? settings.baseURL
+        if let folder = options.posters {
             settings.posters = posterFolder(folder, relativeTo: currentDirectory, home: settings.home)
         }
         settings.type = options.type ?? nil
@@ -73,18 +88,46 @@ public struct Settings: Equatable {
         settings.plot = options.plot ?? .short
         settings.timeout = options.timeout ?? 10
         settings.offline = options.offline
-        if let width = options.posterWidth {
-            settings.posterWidth = width
-        } else if let (text, source) = lookup(Variable.posterWidth) {
-            settings.posterWidth = try parsePosterWidth(text, source: source)
-        }
-        if let setting = options.inlineImages {
-            settings.inlineImages = setting
-        } else if let (text, source) = lookup(Variable.inlineImages) {
-            settings.inlineImages = try parseInlineImages(text, source: source)
-        }
+        if let width = options.posterWidth { settings.posterWidth = width }
+        if let setting = options.inlineImages { settings.inlineImages = setting }
+        try settings.guardKey(baseSource: sources["--base-url"], keySource: sources["--api-key"])
         try resolveSpending(&settings, options, environment: environment, lookup: lookup)
         return settings
+    }
+
+    /// Whether the key will be sent to ``baseURL`` (not when offline, or with no key).
+    var sendsKey: Bool { apiKey != nil && !offline }
+
+    /// The rules that keep the key home. A base URL from `.env` is used only with the key of
+    /// that same `.env` (a cloned repository's `.env` must not redirect the user's own key);
+    /// a host other than OMDb's is named in a notice; the key never goes in clear (http) to a
+    /// host that is not this machine.
+    mutating func guardKey(baseSource: String?, keySource: String?) throws(UsageError) {
+        guard sendsKey else { return }
+        if let baseSource, baseSource.hasSuffix(" in .env"), keySource?.hasSuffix(" in .env") != true,
+           baseURL != OMDbClient.Configuration.defaultBaseURL {
+            notices.append("Ignoring \(baseSource): it is used only with OMDB_API_KEY from the same .env, and the key comes from \(keySource ?? "elsewhere").")
+            baseURL = OMDbClient.Configuration.defaultBaseURL
+            return
+        }
+        let host = baseURL.host ?? ""
+        let source = baseSource ?? "--base-url"
+        if baseURL.scheme?.lowercased() == "http", !Self.isLoopback(host) {
+            throw UsageError("\(source) is http://\(host): the key would travel in clear; use an https:// address instead")
+        }
+        if host.lowercased() != Self.omdbHost {
+            notices.append("Note: OMDb requests go to \(host) (from \(source)), not to OMDb's \(Self.omdbHost).")
+        }
+    }
+
+    static let omdbHost = OMDbClient.Configuration.defaultBaseURL.host ?? "www.omdbapi.com"
+
+    /// `localhost`, 127.0.0.0/8 and ::1: the only hosts that may receive the key over http.
+    static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// `~` and `~/…` expanded from `home` (the environment's `HOME`; when `nil` or empty, the
@@ -124,7 +167,7 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible, Custo
     public var customMirror: Mirror {
         Mirror(self, children: [
             "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
-            "year": year as Any, "plot": plot, "timeout": timeout, "offline": offline, "home": home as Any,
+            "year": year as Any, "plot": plot, "timeout": timeout, "offline": offline, "home": home as Any, "notices": notices,
             "posterWidth": posterWidth, "inlineImages": inlineImages,
             "cache": cache, "cacheLifetime": cacheLifetime as Any, "cacheMaxBytes": cacheMaxBytes, "dailyLimit": dailyLimit as Any,
             "cacheFolder": cacheFolder.path, "stateFolder": stateFolder.path,

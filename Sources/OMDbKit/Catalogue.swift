@@ -45,12 +45,21 @@ public struct Catalogue: Sendable {
     /// How many titles the catalogue holds.
     public var count: Int { entries.count }
 
-    /// The folder shipped with the package: `$MOVIES_CATALOGUE`, else `./Fixtures`, else the
-    /// `Fixtures/` beside the sources this was built from.
+    /// The folder shipped with the package: `$MOVIES_CATALOGUE`, else `<bin>/../share/movies`
+    /// beside the running executable (where `make install` puts it), else `./Fixtures`, else the
+    /// `Fixtures/` beside the sources this was built from (for `swift run`).
     public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                     currentDirectory: String = FileManager.default.currentDirectoryPath) -> URL? {
+                                     currentDirectory: String = FileManager.default.currentDirectoryPath,
+                                     executable: URL? = Bundle.main.executableURL) -> URL? {
         var candidates: [URL] = []
         if let custom = environment["MOVIES_CATALOGUE"], !custom.isEmpty { candidates.append(URL(fileURLWithPath: custom)) }
+        if let executable {
+            // Through a symbolic link (`~/bin/movies -> …/prefix/bin/movies`) the real place counts.
+            for binary in [executable, executable.resolvingSymlinksInPath()] {
+                candidates.append(binary.deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("share/movies", isDirectory: true))
+            }
+        }
         candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent("Fixtures"))
         candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures"))

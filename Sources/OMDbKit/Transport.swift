@@ -111,5 +111,5 @@ public enum TransportError: Error, Sendable, Equatable {
 
 /// The library's version, shown by `movies --version`.
 public enum OMDbKit {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 }

@@ -141,6 +141,16 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
         }
     }
 
+    @Test(arguments: [["-apikey=sekrit1234", "search", "x"], ["--api-key=", "sekrit1234"], ["--api-key", "sekrit1234", "--base-url", "http://omdb.example/"]])
+    func usageErrorsAboutTheKeyNeverShowIt(arguments: [String]) async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run(arguments, directory: folder)
+            #expect(outcome.status == 2)
+            #expect(outcome.stderr.hasPrefix("error: ") && outcome.stderr.split(separator: "\n").count == 1)
+            #expect(!outcome.stderr.contains("sekrit1234"))
+        }
+    }
+
     @Test func helpAndVersion() async throws {
         try await withWorkingFolder { folder in
             let help = try await MoviesProcess.run(["--help"], directory: folder)
@@ -148,7 +158,9 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             #expect(help.stdout.contains("Usage:") && help.stdout.contains("--api-key KEY") && help.stdout.contains("Exit status"))
             let version = try await MoviesProcess.run(["--version"], directory: folder)
             #expect(version.status == 0)
-            #expect(version.stdout == "movies \(OMDbKit.version)\n")
+            #expect(version.stdout.range(of: #"^movies \d+\.\d+\.\d+ \(OMDbKit "# + OMDbKit.version + ", Swift 6", options: .regularExpression) != nil,
+                    "\(version.stdout)")
+            #expect(version.stdout.hasSuffix(")\n") && version.stdout.split(separator: "\n").count == 1)
         }
     }
 
@@ -165,9 +177,13 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             #expect(outcome.status == 0)
             #expect(outcome.stdout.split(separator: "\n").count == 10)
             #expect(server.apiRequests.first?.queryItems.first { $0.name == "apikey" }?.value == FakeOMDbServer.validKey)
-            // The environment wins over .env (past the disk cache, which answers any key).
-            let wrong = try await MoviesProcess.run(["search", "toxic", "--no-cache"], directory: folder, environment: ["OMDB_API_KEY": "envwins1"])
+            #expect(outcome.fullStderr.hasPrefix("Note: OMDb requests go to 127.0.0.1 (from OMDB_BASE_URL in .env), not to OMDb's www.omdbapi.com.\n"))
+            #expect(!outcome.stderr.contains("Note: OMDb requests go to"))
+            // The environment wins over .env (past the disk cache, which answers any key; the address is given too: .env's goes only with .env's key).
+            let wrong = try await MoviesProcess.run(["search", "toxic", "--no-cache", "--base-url", server.baseURL.absoluteString], directory: folder,
+                                                    environment: ["OMDB_API_KEY": "envwins1"])
             #expect(wrong.status == 1)
+            #expect(server.apiRequests.last?.queryItems.first { $0.name == "apikey" }?.value == "envwins1")
         }
     }
 

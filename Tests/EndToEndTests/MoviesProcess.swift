@@ -11,9 +11,16 @@ struct MoviesProcess {
     struct Outcome {
         let status: Int32
         let stdout: String
-        let stderr: String
+        /// stderr without the notice every run against the fake server begins with ("Note: OMDb
+        /// requests go to 127.0.0.1…"), so tests of other messages can count lines.
+        var stderr: String { fullStderr.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix(Self.fakeServerNotice) }.joined(separator: "\n") }
+        /// stderr as written.
+        let fullStderr: String
         /// False when a signal ended the process (then `status` is the signal's number).
         var exited = true
+
+        static let fakeServerNotice = "Note: OMDb requests go to 127.0.0.1 "
     }
 
     /// `.build/…/debug/movies`, next to the test bundle that `swift test` built alongside it.
@@ -41,13 +48,14 @@ struct MoviesProcess {
     ///     many lines have arrived, as `movies … | head -n N` would.
     ///   - stdoutRedirect: a shell redirection for stdout instead of the pipe, such as
     ///     `> /dev/full` or `>&-` (the tool then runs under `/bin/sh -c 'exec …'`).
+    ///   - executable: another program to run the same way (an installed `movies`, a shell, make).
     init(_ arguments: [String], directory: URL, environment: [String: String] = [:], closeOutputAfterLines: Int? = nil,
-         stdoutRedirect: String? = nil) throws {
+         stdoutRedirect: String? = nil, executable: URL = MoviesProcess.executable) throws {
         if let stdoutRedirect {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "exec \"$0\" \"$@\" \(stdoutRedirect)", Self.executable.path] + arguments
+            process.arguments = ["-c", "exec \"$0\" \"$@\" \(stdoutRedirect)", executable.path] + arguments
         } else {
-            process.executableURL = Self.executable
+            process.executableURL = executable
             process.arguments = arguments
         }
         process.currentDirectoryURL = directory
@@ -88,13 +96,14 @@ struct MoviesProcess {
         process.waitUntilExit()
         collected.wait()
         let (out, err) = collected.text
-        return Outcome(status: process.terminationStatus, stdout: out, stderr: err, exited: process.terminationReason == .exit)
+        return Outcome(status: process.terminationStatus, stdout: out, fullStderr: err, exited: process.terminationReason == .exit)
     }
 
     /// Runs to the end with `lines` on stdin.
     static func run(_ arguments: [String], lines: [String] = [], directory: URL, environment: [String: String] = [:],
-                    stdoutRedirect: String? = nil) async throws -> Outcome {
-        let process = try MoviesProcess(arguments, directory: directory, environment: environment, stdoutRedirect: stdoutRedirect)
+                    stdoutRedirect: String? = nil, executable: URL = MoviesProcess.executable) async throws -> Outcome {
+        let process = try MoviesProcess(arguments, directory: directory, environment: environment,
+                                        stdoutRedirect: stdoutRedirect, executable: executable)
         for line in lines { process.send(line) }
         return await process.finish()
     }

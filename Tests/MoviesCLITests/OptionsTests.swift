@@ -151,4 +151,53 @@ import Testing
         }
         #expect(!String(describing: Options()).contains("***"))
     }
+
+    /// Typos around the key: the message names the mistake, never the value.
+    static let keyTypos: [[String]] = [
+        ["-apikey=sekrit1234"], ["--apikey=sekrit1234"], ["-api-key=sekrit1234"], ["--api_key=sekrit1234", "search", "x"],
+        ["-sekrit1234"], ["--api-key=", "sekrit1234"], ["sekrit1234"], ["--json=sekrit1234"], ["--offline=sekrit1234"],
+        ["completions", "sekrit1234"], ["manpage", "sekrit1234"], ["--base-url", "sekrit1234"], ["--type=sekrit1234"],
+        ["--api-key", "sekrit1234", "--timeout", "sekrit1234"],
+    ]
+
+    @Test(arguments: keyTypos)
+    func usageErrorsNeverShowAValueThatMayBeTheKey(arguments: [String]) {
+        let error = #expect(throws: UsageError.self) { try Options.parse(arguments) }
+        #expect(error.map { !$0.message.contains("sekrit1234") } == true, "\(error?.message ?? "no error")")
+    }
+
+    @Test(arguments: [("-apikey=x", "--api-key"), ("--apikey", "--api-key"), ("--baseurl=x", "--base-url"), ("--nocolor", "--no-color"), ("-type", "--type")])
+    func aMisspeltOptionNamesTheRightOne(argument: String, suggestion: String) {
+        let error = #expect(throws: UsageError.self) { try Options.parse([argument]) }
+        #expect(error?.message.contains("did you mean \(suggestion)?") == true, "\(error?.message ?? "no error")")
+    }
+
+    @Test func keyIsTrimmedOfBlanksAndLineEnds() throws {
+        #expect(try Options.parse(["--api-key", " k3y\r\n"]).apiKey == "k3y")
+        #expect(try Options.parse(["--api-key=\tk3y "]).apiKey == "k3y")
+    }
+
+    @Test(arguments: Options.Shell.allCases)
+    func completionsTakesAShell(shell: Options.Shell) throws {
+        #expect(try Options.parse(["completions", shell.rawValue]).mode == .completions(shell))
+    }
+
+    @Test(arguments: [["completions"], ["completions", "tcsh"], ["completions", "bash", "zsh"], ["manpage", "x"], ["manpage", "--json"]])
+    func completionsAndManpageRefuseOtherWords(arguments: [String]) {
+        #expect(throws: UsageError.self) { try Options.parse(arguments) }
+    }
+
+    @Test func manpageAndTheHiddenMarkdownTable() throws {
+        #expect(try Options.parse(["manpage"]).mode == .manPage)
+        #expect(try Options.parse(["--help-markdown"]).mode == .optionsMarkdown)
+    }
+
+    @Test func versionNamesTheToolTheLibraryTheCompilerAndThePlatform() {
+        let line = Movies.versionLine
+        #expect(line.hasPrefix("movies \(Movies.version) (OMDbKit \(OMDbKit.version), Swift 6."))
+        #expect(line.range(of: #"^movies \d+\.\d+\.\d+ \(OMDbKit \d+\.\d+\.\d+, Swift [\d.]+[^,]*, \w+ \w+\)$"#, options: .regularExpression) != nil, "\(line)")
+        #if os(Linux) && arch(x86_64)
+        #expect(line.hasSuffix(", Linux x86_64)"))
+        #endif
+    }
 }

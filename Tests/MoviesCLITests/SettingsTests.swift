@@ -21,31 +21,31 @@ import Testing
     }
 
     @Test func optionBeatsEnvironmentBeatsDotEnv() throws {
-        let environment = ["OMDB_API_KEY": "env", "OMDB_BASE_URL": "http://env.test/", "MOVIES_POSTERS": "/env"]
-        let dotEnv = ["OMDB_API_KEY": "file", "OMDB_BASE_URL": "http://file.test/", "MOVIES_POSTERS": "/file"]
+        let environment = ["OMDB_API_KEY": "env", "OMDB_BASE_URL": "https://env.test/", "MOVIES_POSTERS": "/env"]
+        let dotEnv = ["OMDB_API_KEY": "file", "OMDB_BASE_URL": "https://file.test/", "MOVIES_POSTERS": "/file"]
 
-        let fromOptions = try resolve(["--api-key", "opt", "--base-url", "http://opt.test/", "--posters", "/opt"],
+        let fromOptions = try resolve(["--api-key", "opt", "--base-url", "https://opt.test/", "--posters", "/opt"],
                                       environment: environment, dotEnv: dotEnv)
         #expect(fromOptions.apiKey == "opt")
-        #expect(fromOptions.baseURL == URL(string: "http://opt.test/"))
+        #expect(fromOptions.baseURL == URL(string: "https://opt.test/"))
         #expect(fromOptions.posters?.path == "/opt")
 
         let fromEnvironment = try resolve(environment: environment, dotEnv: dotEnv)
         #expect(fromEnvironment.apiKey == "env")
-        #expect(fromEnvironment.baseURL == URL(string: "http://env.test/"))
+        #expect(fromEnvironment.baseURL == URL(string: "https://env.test/"))
         #expect(fromEnvironment.posters?.path == "/env")
 
         let fromFile = try resolve(dotEnv: dotEnv)
         #expect(fromFile.apiKey == "file")
-        #expect(fromFile.baseURL == URL(string: "http://file.test/"))
+        #expect(fromFile.baseURL == URL(string: "https://file.test/"))
         #expect(fromFile.posters?.path == "/file")
     }
 
     @Test func emptyValuesAreIgnored() throws {
         let settings = try resolve(environment: ["OMDB_API_KEY": "", "OMDB_BASE_URL": "", "MOVIES_POSTERS": ""],
-                                   dotEnv: ["OMDB_API_KEY": "file", "OMDB_BASE_URL": "http://file.test/", "MOVIES_POSTERS": ""])
+                                   dotEnv: ["OMDB_API_KEY": "file", "OMDB_BASE_URL": "https://file.test/", "MOVIES_POSTERS": ""])
         #expect(settings.apiKey == "file")
-        #expect(settings.baseURL == URL(string: "http://file.test/"))
+        #expect(settings.baseURL == URL(string: "https://file.test/"))
         #expect(settings.posters == nil)
     }
 
@@ -123,5 +123,86 @@ import Testing
         let any = try resolve(["--type", "any", "--year", "any"])
         #expect(any.type == nil)
         #expect(any.year == nil)
+    }
+
+    // MARK: The key stays home
+
+    @Test(arguments: ["k3y ", "\tk3y", "k3y\r", " k3y\r\n"])
+    func keysAreTrimmedWhereverTheyComeFrom(raw: String) throws {
+        #expect(try resolve(["--api-key", raw]).apiKey == "k3y")
+        #expect(try resolve(environment: ["OMDB_API_KEY": raw]).apiKey == "k3y")
+        #expect(try resolve(dotEnv: ["OMDB_API_KEY": raw]).apiKey == "k3y")
+    }
+
+    @Test func aBlankEnvironmentKeyLetsDotEnvSpeak() throws {
+        #expect(try resolve(environment: ["OMDB_API_KEY": " \r"], dotEnv: ["OMDB_API_KEY": "file"]).apiKey == "file")
+        #expect(try resolve(environment: ["OMDB_API_KEY": "\r\n"]).apiKey == nil)
+    }
+
+    @Test func omdbItselfGetsNoNotice() throws {
+        #expect(try resolve(environment: ["OMDB_API_KEY": "k"]).notices.isEmpty)
+        #expect(try resolve(environment: ["OMDB_API_KEY": "k", "OMDB_BASE_URL": "https://www.omdbapi.com/"]).notices.isEmpty)
+    }
+
+    @Test func aVariableHoldingWhatLooksLikeAKeyIsNotShown() {
+        let error = #expect(throws: UsageError.self) { try resolve(environment: ["OMDB_BASE_URL": "sekrit1234"]) }
+        #expect(error?.message.hasPrefix("OMDB_BASE_URL takes") == true)
+        #expect(error?.message.contains("sekrit1234") == false)
+    }
+
+    @Test func anotherHostIsNamedInOneNotice() throws {
+        let settings = try resolve(["--base-url", "https://proxy.example/omdb/"], environment: ["OMDB_API_KEY": "k"])
+        #expect(settings.baseURL == URL(string: "https://proxy.example/omdb/"))
+        #expect(settings.notices.count == 1)
+        #expect(settings.notices.first?.contains("proxy.example") == true)
+        #expect(settings.notices.first?.contains("--base-url") == true)
+        #expect(settings.notices.allSatisfy { !$0.contains("\n") })
+    }
+
+    @Test func dotEnvBaseURLIsIgnoredWithAKeyFromElsewhere() throws {
+        let dotEnv = ["OMDB_BASE_URL": "http://127.0.0.1:9/"]
+        for settings in [try resolve(environment: ["OMDB_API_KEY": "mine"], dotEnv: dotEnv), try resolve(["--api-key", "mine"], dotEnv: dotEnv)] {
+            #expect(settings.apiKey == "mine")
+            #expect(settings.baseURL == OMDbClient.Configuration.defaultBaseURL)
+            #expect(settings.notices.count == 1)
+            #expect(settings.notices.first?.hasPrefix("Ignoring OMDB_BASE_URL in .env") == true)
+            #expect(settings.notices.allSatisfy { !$0.contains("mine") })
+        }
+    }
+
+    @Test func dotEnvBaseURLIsUsedWithTheKeyOfTheSameFile() throws {
+        let settings = try resolve(dotEnv: ["OMDB_API_KEY": "file", "OMDB_BASE_URL": "http://127.0.0.1:9/"])
+        #expect(settings.baseURL == URL(string: "http://127.0.0.1:9/"))
+        #expect(settings.notices.count == 1)
+        #expect(settings.notices.first?.contains("127.0.0.1") == true)
+    }
+
+    @Test func dotEnvNamingOMDbItselfNeedsNoWarning() throws {
+        let settings = try resolve(environment: ["OMDB_API_KEY": "mine"], dotEnv: ["OMDB_BASE_URL": "https://www.omdbapi.com/"])
+        #expect(settings.notices.isEmpty)
+    }
+
+    @Test(arguments: [["--base-url", "http://omdb.example/"], ["--base-url", "http://www.omdbapi.com/"], ["--base-url", "http://10.0.0.1:8080/"]])
+    func theKeyNeverGoesInClearToAnotherMachine(arguments: [String]) {
+        let error = #expect(throws: UsageError.self) { try resolve(arguments, environment: ["OMDB_API_KEY": "sekrit1234"]) }
+        #expect(error?.message.contains("https") == true)
+        #expect(error?.message.contains("sekrit1234") == false)
+    }
+
+    @Test func clearTextFromTheEnvironmentIsRefusedNamingTheVariable() {
+        let error = #expect(throws: UsageError.self) {
+            try resolve(environment: ["OMDB_API_KEY": "k", "OMDB_BASE_URL": "http://omdb.example/"])
+        }
+        #expect(error?.message.hasPrefix("OMDB_BASE_URL is http://omdb.example") == true)
+    }
+
+    @Test(arguments: ["http://127.0.0.1:8080/", "http://localhost/", "http://[::1]:80/", "http://127.1.2.3/"])
+    func clearTextToThisMachineIsFine(url: String) throws {
+        #expect(try resolve(["--base-url", url], environment: ["OMDB_API_KEY": "k"]).baseURL == URL(string: url))
+    }
+
+    @Test func withoutAKeyToSendNothingIsChecked() throws {
+        #expect(try resolve(["--base-url", "http://omdb.example/"]).notices.isEmpty)
+        #expect(try resolve(["--base-url", "http://omdb.example/", "--offline"], environment: ["OMDB_API_KEY": "k"]).notices.isEmpty)
     }
 }

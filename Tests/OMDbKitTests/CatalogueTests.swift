@@ -83,4 +83,34 @@ import Testing
     @Test func defaultFolderIsFoundFromTheSourceTree() {
         #expect(Catalogue.defaultFolder(environment: [:], currentDirectory: "/") != nil)
     }
+
+    /// An installed `movies` finds `<bin>/../share/movies` first, also through a symbolic link,
+    /// and `MOVIES_CATALOGUE` wins over everything.
+    @Test func defaultFolderIsFoundBesideTheInstalledExecutable() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let share = prefix.appendingPathComponent("share/movies")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try Data("[]".utf8).write(to: share.appendingPathComponent("catalogue.json"))
+        let binary = prefix.appendingPathComponent("bin/movies")
+        #expect(Catalogue.defaultFolder(environment: [:], currentDirectory: "/", executable: binary)?.standardizedFileURL.path
+                == share.standardizedFileURL.path)
+
+        let elsewhere = prefix.appendingPathComponent("links")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try Data().write(to: binary)
+        let link = elsewhere.appendingPathComponent("movies")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: binary)
+        #expect(Catalogue.defaultFolder(environment: [:], currentDirectory: "/", executable: link)?.resolvingSymlinksInPath().path
+                == share.resolvingSymlinksInPath().path)
+
+        let custom = Catalogue.defaultFolder(environment: ["MOVIES_CATALOGUE": repositoryFixtures.path], currentDirectory: "/", executable: binary)
+        #expect(custom?.path == repositoryFixtures.path)
+    }
+
+    var repositoryFixtures: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures")
+    }
 }

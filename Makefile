@@ -1,0 +1,82 @@
+# Installs movies, its offline catalogue, its manual page and its completion scripts.
+#   make install                    # into ~/.local (PREFIX), release build
+#   make install PREFIX=/usr/local DESTDIR=/tmp/pkg
+#   make uninstall                  # removes exactly what install added
+#   make readme                     # rewrites README's table of options from the options table
+# BIN=path/to/movies installs that binary instead of building one (the tests use the debug
+# build this way); CONFIGURATION=debug builds in debug mode.
+
+PREFIX ?= $(HOME)/.local
+DESTDIR ?=
+CONFIGURATION ?= release
+SWIFT ?= swift
+BIN ?=
+
+root := $(DESTDIR)$(PREFIX)
+# Written by install into the catalogue folder: the files and the folders it created, so that
+# uninstall removes those and nothing else, even from a later checkout.
+manifest := share/movies/install-manifest
+
+.PHONY: all build install uninstall readme
+all: build
+
+build:
+ifeq ($(BIN),)
+	$(SWIFT) build -c $(CONFIGURATION) --product movies
+endif
+
+install: build
+	@set -eu; \
+	bin='$(BIN)'; \
+	if [ -z "$$bin" ]; then bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)/movies"; fi; \
+	root='$(root)'; list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
+	if [ -f "$$root/$(manifest)" ]; then grep -v '^file ' "$$root/$(manifest)" > "$$list" || true; fi; \
+	up=$$root; while [ ! -e "$$up" ]; do echo "root $$up"; up=$$(dirname "$$up"); done \
+		| awk '{ lines[NR] = $$0 } END { for (i = NR; i > 0; i--) print lines[i] }' >> "$$list"; \
+	mkdir -p "$$root"; \
+	add_dir() { \
+		[ -d "$$root/$$1" ] && return 0; \
+		case $$1 in */*) add_dir "$${1%/*}";; esac; \
+		mkdir "$$root/$$1"; echo "dir $$1" >> "$$list"; \
+	}; \
+	put() { add_dir "$${2%/*}"; install -m "$$3" "$$1" "$$root/$$2"; echo "file $$2" >> "$$list"; }; \
+	put "$$bin" bin/movies 755; \
+	echo "installed $$root/bin/movies"; \
+	put Fixtures/catalogue.json share/movies/catalogue.json 644; \
+	count=0; for poster in Fixtures/posters/*; do put "$$poster" "share/movies/posters/$${poster##*/}" 644; count=$$((count + 1)); done; \
+	echo "installed $$root/share/movies (the offline catalogue: catalogue.json and $$count posters)"; \
+	page=$$(mktemp); "$$bin" manpage > "$$page"; put "$$page" share/man/man1/movies.1 644; rm -f "$$page"; \
+	echo "installed $$root/share/man/man1/movies.1"; \
+	for pair in bash:share/bash-completion/completions/movies zsh:share/zsh/site-functions/_movies \
+		fish:share/fish/vendor_completions.d/movies.fish; do \
+		script=$$(mktemp); "$$bin" completions "$${pair%%:*}" > "$$script"; put "$$script" "$${pair#*:}" 644; rm -f "$$script"; \
+		echo "installed $$root/$${pair#*:}"; \
+	done; \
+	install -m 644 "$$list" "$$root/$(manifest)"; \
+	echo "movies $$("$$bin" --version | cut -d' ' -f2) is installed: $$root/bin/movies (man movies; movies --offline to try it)"
+
+uninstall:
+	@set -eu; root='$(root)'; manifest="$$root/$(manifest)"; \
+	if [ ! -f "$$manifest" ]; then echo "nothing to uninstall: $$manifest is missing"; exit 0; fi; \
+	list=$$(mktemp); trap 'rm -f "$$list"' EXIT; cp "$$manifest" "$$list"; \
+	files=0; dirs=0; \
+	while IFS= read -r line; do \
+		case $$line in "file "*) rm -f "$$root/$${line#file }"; files=$$((files + 1));; esac; \
+	done < "$$list"; \
+	rm -f "$$manifest"; \
+	awk '{ lines[NR] = $$0 } END { for (i = NR; i > 0; i--) print lines[i] }' "$$list" > "$$list.reversed"; \
+	while IFS= read -r line; do \
+		case $$line in \
+			"dir "*) rmdir "$$root/$${line#dir }" 2>/dev/null && dirs=$$((dirs + 1)) || true;; \
+			"root "*) rmdir "$${line#root }" 2>/dev/null && dirs=$$((dirs + 1)) || true;; \
+		esac; \
+	done < "$$list.reversed"; \
+	rm -f "$$list.reversed"; \
+	echo "removed $$files files and $$dirs folders that make install had created under $$root"
+
+readme:
+	@TABLE="$$($(SWIFT) run -c debug movies --help-markdown)" awk ' \
+		/^<!-- options: / { print; print ENVIRON["TABLE"]; skip = 1; next } \
+		/^<!-- end of options -->/ { skip = 0 } \
+		!skip { print }' README.md > README.md.new && mv README.md.new README.md
+	@echo "README.md: table of options rewritten"

@@ -1,0 +1,76 @@
+import Foundation
+import OMDbKit
+
+/// movies(1) in roff (`movies manpage`; `make install` writes it to share/man/man1/movies.1),
+/// from the options table, the commands and the prompt's own `help`.
+extension Manual {
+    static var manPage: String {
+        var page: [String] = [
+            ".TH MOVIES 1 \"\" \"movies \(Movies.version)\" \"User Commands\"",
+            ".SH NAME", "movies \\- " + roff(summary),
+            ".SH SYNOPSIS",
+            ".B movies", "[\\fIoptions\\fR]",
+        ]
+        for command in CommandSpec.all {
+            page += [".br", ".B movies \(command.name)", (command.arguments.isEmpty ? "" : "\\fI\(roff(command.arguments))\\fR ")
+                + (command.name == "search" ? "[\\fIoptions\\fR]" : "")]
+        }
+        page += [
+            ".SH DESCRIPTION",
+            roff("movies searches OMDb for titles. Without a command it runs a prompt: type a title, and the first page of results shows at once; each row then fills in with its plot as it arrives, and posters are saved into the folder chosen with --posters."),
+            ".PP",
+            roff("With no API key (or with --offline) it answers from the offline catalogue installed with it. Settings come from the options, then the environment, then a .env file in the working directory."),
+            ".SH COMMANDS",
+        ]
+        for command in CommandSpec.all {
+            page += [".TP", ".B \(command.name)" + (command.arguments.isEmpty ? "" : " \\fI\(roff(command.arguments))\\fR"), roff(command.help)]
+        }
+        page.append(".SH OPTIONS")
+        for spec in OptionSpec.visible {
+            let names = [spec.short, spec.name].compactMap { $0 }.map { "\\fB\(roff($0))\\fR" }.joined(separator: ", ")
+            page += [".TP", names + (spec.placeholder.map { " \\fI\(roff($0))\\fR" } ?? ""), roff(helpLine(for: spec))]
+        }
+        page.append(".SH PROMPT COMMANDS")
+        for (command, meaning) in promptCommands {
+            page += [".TP", ".B " + roff(command), roff(meaning)]
+        }
+        page.append(".SH ENVIRONMENT")
+        for spec in OptionSpec.visible {
+            guard let variable = spec.environment else { continue }
+            let also = spec.dotEnv ? "; also read from .env" : ""
+            page += [".TP", ".B \(variable)", roff("as \(spec.name) when it is not given\(also).")]
+        }
+        page += [
+            ".TP", ".B MOVIES_CATALOGUE", roff("the folder holding the offline catalogue (catalogue.json and posters/)."),
+            ".SH FILES",
+            ".TP", ".I .env", roff("KEY=VALUE lines in the working directory; a base URL there is used only with a key from the same file."),
+            ".TP", ".I <bin>/../share/movies", roff("the offline catalogue, found beside the installed binary."),
+            ".SH EXIT STATUS",
+        ]
+        for (status, meaning) in exitStatuses {
+            page += [".TP", ".B \(roff(status))", roff(meaning)]
+        }
+        page += [
+            ".SH EXAMPLES",
+            ".nf", roff("movies --posters ~/posters"), roff("movies search star wars --pages 2 --json --offline"),
+            roff("movies completions bash > ~/.local/share/bash-completion/completions/movies"), ".fi",
+            ".SH SEE ALSO", "https://www.omdbapi.com/",
+        ]
+        return page.joined(separator: "\n") + "\n"
+    }
+
+    /// The prompt's commands, read from its `help` text: `(command, meaning)`.
+    static var promptCommands: [(String, String)] {
+        Command.helpText.split(separator: "\n").dropFirst().compactMap { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard let gap = trimmed.range(of: "  ") else { return nil }
+            return (String(trimmed[..<gap.lowerBound]), trimmed[gap.upperBound...].trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// `text` safe as roff body text: backslashes and dashes escaped, no line read as a request.
+    static func roff(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import OMDbKit
+
+/// The texts about `movies` written from the options table: `--help`, the manual page
+/// movies(1) and README's table of options. Nothing here lists an option by hand.
+enum Manual {
+    static let summary = "search the Open Movie Database (OMDb) from a prompt"
+
+    /// Exit statuses and what they mean, for `--help` and the manual page.
+    static let exitStatuses: [(status: String, meaning: String)] = [
+        ("0", "success, including a search with no results, and leaving the prompt"),
+        ("1", "a failure at run time: key rejected, quota spent, server unreachable"),
+        ("2", "a usage error: unknown option, bad value, movies search with no key"),
+        ("130", "interrupted by Ctrl-C"),
+        ("141", "stdout was closed by its reader (as by head)"),
+        ("143, 129", "stopped by SIGTERM or SIGHUP"),
+    ]
+
+    // MARK: --help
+
+    /// What `movies --help` prints.
+    static var helpText: String {
+        let usage = [("movies [options]", "the prompt: type a title, more, show N, help, quit")]
+            + CommandSpec.all.map { command in
+                let options = command.name == "search" ? "[options]" : ""
+                return ([("movies " + command.name), command.arguments, options].filter { !$0.isEmpty }.joined(separator: " "), command.help)
+            }
+        let options = OptionSpec.visible.map { ($0.synopsis, helpLine(for: $0)) }
+        return """
+        movies: \(summary).
+
+        Usage:
+        \(columns(usage, width: 38))
+
+        Options:
+        \(columns(options, width: 22))
+
+        With no key, the prompt runs on the offline catalogue. Settings come from the options,
+        then the environment, then a .env file in the working directory (see .env.example).
+
+        Exit status:
+        \(columns(exitStatuses.map { ($0.status, $0.meaning) }, width: 9))
+        """
+    }
+
+    /// The row's help, with where else its value comes from and its default.
+    static func helpLine(for spec: OptionSpec) -> String {
+        var extra: [String] = []
+        if spec.placeholder != nil || spec.readVariable != nil, let variable = spec.environment {
+            extra.append("$\(variable)" + (spec.dotEnv ? " or .env" : ""))
+        }
+        if spec.placeholder != nil, !spec.defaultText.isEmpty { extra.append("default \(spec.defaultText)") }
+        return spec.scopePrefix + spec.help + (extra.isEmpty ? "" : " (\(extra.joined(separator: "; ")))")
+    }
+
+    /// Two columns, the right one wrapped to 100 columns under itself.
+    private static func columns(_ rows: [(String, String)], width: Int) -> String {
+        let indent = String(repeating: " ", count: width + 3)
+        return rows.map { left, right in
+            let padded = left.count < width ? left.padding(toLength: width, withPad: " ", startingAt: 0) : left + "  "
+            let lines = wrap(right, width: 100, indent: indent)
+            return (["  " + padded + " " + lines[0].dropFirst(indent.count)] + lines.dropFirst()).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    // MARK: README
+
+    /// README's table of options, between its markers (`movies --help-markdown`).
+    static var optionsMarkdown: String {
+        func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        var lines = ["| option | environment | default | what it does |", "|---|---|---|---|"]
+        for spec in OptionSpec.visible {
+            let variable = spec.environment.map { "`\($0)`" + (spec.dotEnv ? " or `.env`" : "") } ?? ""
+            let what = spec.scopePrefix + spec.help
+            lines.append("| `\(cell(spec.synopsis))` | \(variable) | \(cell(spec.defaultText)) | \(cell(what)) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static let markdownBegin = "<!-- options: written by `make readme` (movies --help-markdown); a test checks it -->"
+    static let markdownEnd = "<!-- end of options -->"
+}

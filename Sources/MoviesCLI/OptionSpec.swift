@@ -1,0 +1,127 @@
+import Foundation
+import OMDbKit
+
+/// One command-line option, described once: the parser, `--help`, the manual page, the shell
+/// completions, README's table and the settings resolver all read this row, so they cannot
+/// disagree. The rows are in ``OptionSpec/all`` (OptionTable.swift).
+struct OptionSpec: Sendable {
+    /// Where an option makes sense.
+    enum Scope: Sendable, Equatable {
+        /// The prompt and every command.
+        case everywhere
+        /// Only with these commands (names of ``CommandSpec/all``): `--pages` with `search`.
+        case commands([String])
+        /// Instead of anything else: `--help`, `--version`.
+        case instead
+    }
+
+    /// What a shell offers for the option's value.
+    enum Completion: Sendable, Equatable {
+        case none
+        case values([String])
+        case directories
+    }
+
+    /// Stores the value (`nil` for a flag) into the options; the `String` names where the value
+    /// came from (`--type`, `OMDB_BASE_URL in .env`) for error messages.
+    typealias Apply = @Sendable (inout Options, String?, String) throws(UsageError) -> Void
+
+    /// `--api-key`.
+    let name: String
+    /// `-h`, or `nil`.
+    var short: String?
+    /// `KEY`, shown after the name; `nil` for a flag, which takes no value.
+    var placeholder: String?
+    var completion: Completion = .none
+    /// The variable that supplies the value when the option is not given.
+    var environment: String?
+    /// Whether `.env` may supply it too (under the same name as the environment variable).
+    var dotEnv = false
+    /// What applies when the option is given nowhere, for people (`10`, `off`).
+    var defaultText = ""
+    /// One line for `--help`.
+    var help: String
+    var scope: Scope = .everywhere
+    /// The value may be the API key: no message ever shows it.
+    var secret = false
+    /// Left out of `--help`, the manual page, the completions and README (tools for the build).
+    var hidden = false
+    let apply: Apply
+    /// For a flag whose variable holds a value (`MOVIES_PREFETCH=off` for `--no-prefetch`): reads
+    /// that value. A flag without it only documents its variable (`NO_COLOR`, which Console checks).
+    var readVariable: Apply?
+    /// Whether the command line set it (then the environment and `.env` are not consulted).
+    let isSet: @Sendable (Options) -> Bool
+
+    /// `--name PLACEHOLDER` (or `-h, --help`), as `--help` and the manual page show it.
+    var synopsis: String {
+        let names = [short, name].compactMap { $0 }.joined(separator: ", ")
+        return placeholder.map { "\(names) \($0)" } ?? names
+    }
+
+    /// Reads `text` into `options` through ``apply`` (a flag's variable through ``readVariable``).
+    /// A value that may be the key (the
+    /// secret row's, or any with the shape of one) is left out of the error message.
+    func read(_ text: String?, into options: inout Options, source: String) throws(UsageError) {
+        do {
+            if placeholder == nil, let text, let readVariable {
+                try readVariable(&options, text, source)
+            } else {
+                try apply(&options, text, source)
+            }
+        } catch {
+            guard let text, !text.isEmpty, secret || Options.mayBeAKey(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw error }
+            throw UsageError(error.message.replacingOccurrences(of: "\"\(text)\"", with: "a value that looks like a key (not shown)")
+                .replacingOccurrences(of: text, with: "(not shown)"))
+        }
+    }
+
+    /// `with search: ` before the help of an option that goes only with some commands.
+    var scopePrefix: String {
+        guard case .commands(let names) = scope else { return "" }
+        return "with \(names.joined(separator: " or ")): "
+    }
+
+    /// Whether `argument` (without any `=value`) names this option.
+    func matches(_ argument: String) -> Bool { argument == name || argument == short }
+
+    // MARK: Building rows
+
+    /// An option with a value, stored at `keyPath` once `parse` accepts it.
+    static func value<T>(_ name: String, _ placeholder: String, help: String, default defaultText: String = "",
+                         completion: Completion = .none, environment: String? = nil, dotEnv: Bool = false,
+                         scope: Scope = .everywhere, secret: Bool = false, into keyPath: WritableKeyPath<Options, T?> & Sendable,
+                         parse: @escaping @Sendable (_ text: String, _ source: String) throws(UsageError) -> T) -> OptionSpec {
+        OptionSpec(name: name, placeholder: placeholder, completion: completion, environment: environment, dotEnv: dotEnv,
+                   defaultText: defaultText, help: help, scope: scope, secret: secret,
+                   apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
+                       options[keyPath: keyPath] = try parse(text ?? "", source)
+                   },
+                   isSet: { $0[keyPath: keyPath].map { _ in true } ?? false })
+    }
+
+    /// A flag that turns on the `Bool` at `keyPath`.
+    static func flag(_ name: String, short: String? = nil, help: String, default defaultText: String = "",
+                     environment: String? = nil, dotEnv: Bool = false, scope: Scope = .everywhere, hidden: Bool = false,
+                     into keyPath: WritableKeyPath<Options, Bool> & Sendable, readVariable: Apply? = nil) -> OptionSpec {
+        OptionSpec(name: name, short: short, environment: environment, dotEnv: dotEnv, defaultText: defaultText, help: help,
+                   scope: scope, hidden: hidden, apply: { options, _, _ in options[keyPath: keyPath] = true },
+                   readVariable: readVariable, isSet: { $0[keyPath: keyPath] })
+    }
+
+    /// A flag that asks for something other than a search (`--help`, `--version`).
+    static func mode(_ name: String, short: String? = nil, help: String, hidden: Bool = false, _ mode: Options.Mode) -> OptionSpec {
+        OptionSpec(name: name, short: short, help: help, scope: .instead, hidden: hidden,
+                   apply: { options, _, _ in options.mode = mode }, isSet: { $0.mode == mode })
+    }
+}
+
+/// A word after `movies` that picks what to do: `search`, `completions`, `manpage`.
+struct CommandSpec: Sendable {
+    let name: String
+    /// What follows the name in a synopsis (`QUERY...`).
+    let arguments: String
+    let help: String
+    /// Values a shell offers for its first argument.
+    var values: [String] = []
+}

@@ -1,0 +1,89 @@
+import Foundation
+import OMDbKit
+
+// The options of `movies`, one row each. Adding an option is one row here, a field in
+// `Options` (and `Settings` when it outlives the command line), and its use.
+extension OptionSpec {
+    static let all: [OptionSpec] = [
+        .value("--api-key", "KEY", help: "your OMDb API key",
+               default: "none: the prompt uses the offline catalogue",
+               environment: Settings.Variable.apiKey, dotEnv: true, secret: true, into: \.apiKey) { text, _ in
+            text.trimmingCharacters(in: .whitespacesAndNewlines)
+        },
+        .value("--base-url", "URL", help: "OMDb's address; the key goes in clear (http) only to this machine",
+               default: OMDbClient.Configuration.defaultBaseURL.absoluteString,
+               environment: Settings.Variable.baseURL, dotEnv: true, into: \.baseURL, parse: parseBaseURL),
+        .value("--posters", "DIR", help: "save posters into DIR, created if missing", default: "off",
+               completion: .directories, environment: Settings.Variable.posters, dotEnv: true, into: \.posters) { (text: String, source: String) throws(UsageError) -> String in
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw UsageError("\(source) needs a folder, such as --posters posters (leave it out for no posters)")
+            }
+            return text
+        },
+        .value("--poster-width", "WIDTH", help: "download posters 300 (OMDb's), 600, 1000 or original pixels wide; a wider one replaces a narrower file, and if it fails OMDb's is saved",
+               default: "300", completion: .values(PosterWidth.choices), environment: Settings.Variable.posterWidth, dotEnv: true,
+               into: \.posterWidth, parse: parsePosterWidth),
+        .value("--inline-images", "MODE", help: "draw posters in show N: auto, iterm, kitty, blocks or off (never when output is not a terminal)",
+               default: "auto", completion: .values(["auto", "iterm", "kitty", "blocks", "off"]),
+               environment: Settings.Variable.inlineImages, dotEnv: true, into: \.inlineImages, parse: parseInlineImages),
+        .value("--type", "TYPE", help: "only movie, series, episode, or any", default: "any",
+               completion: .values(["movie", "series", "episode", "any"]), into: \.type, parse: parseType),
+        .value("--year", "YYYY", help: "only titles of that year, or any", default: "any",
+               completion: .values(["any"]), into: \.year, parse: parseYear),
+        .value("--plot", "LENGTH", help: "plot length in results: short or full", default: "short",
+               completion: .values(["short", "full"]), into: \.plot, parse: parsePlot),
+        .value("--timeout", "SECONDS", help: "limit for each request, whole seconds from 1 to 600", default: "10",
+               into: \.timeout, parse: parseTimeout),
+        .flag("--offline", help: "use the offline catalogue installed with movies, no key needed",
+              default: "OMDb when a key is set", into: \.offline),
+        .flag("--no-cache", help: "neither read nor keep answers on disk (also MOVIES_CACHE=off)", default: "cache on", into: \.noCache),
+        .value("--cache-ttl", "TIME", help: "keep answers for TIME (3600, 30m, 24h, 7d) instead of OMDb's max-age",
+               default: "OMDb's max-age, a day", environment: Settings.Variable.cacheLifetime, dotEnv: true,
+               into: \.cacheLifetime, parse: parseLifetime),
+        .value("--daily-limit", "N", help: "the key's requests a day, or unlimited", default: "1000",
+               environment: Settings.Variable.dailyLimit, dotEnv: true, into: \.dailyLimit, parse: parseDailyLimit),
+        .value("--pages", "N", help: "load N pages, from 1 to 100", default: "1", scope: .commands(["search"]), into: \.pages, parse: parsePages),
+        .flag("--json", help: "one JSON object per line", default: "text", scope: .commands(["search", "episodes"]), into: \.json),
+        .value("--season", "S", help: "the season to list", default: "1", scope: .commands(["episodes"]), into: \.season, parse: parseSeason),
+        .flag("--no-color", help: "no colour (also when NO_COLOR is set or output is not a terminal)",
+              default: "colour on a terminal", environment: "NO_COLOR", into: \.noColor),
+        .mode("--help", short: "-h", help: "this help", .help),
+        .mode("--version", short: "-V", help: "the version of movies, OMDbKit, Swift and the platform", .version),
+        .mode("--help-markdown", help: "README's table of options, in Markdown", hidden: true, .optionsMarkdown),
+    ]
+
+    /// The row for `argument` (`--type`, `-h`), if any.
+    static func named(_ argument: String) -> OptionSpec? { all.first { $0.matches(argument) } }
+
+    /// The rows people see.
+    static var visible: [OptionSpec] { all.filter { !$0.hidden } }
+}
+
+extension CommandSpec {
+    /// The words that pick a one-shot command; without one, `movies` runs the prompt.
+    static let all: [CommandSpec] = [
+        CommandSpec(name: "search", arguments: "QUERY...", help: "one search for scripts; results on stdout"),
+        CommandSpec(name: "episodes", arguments: "IMDBID|QUERY", help: "a season's episodes; a QUERY means the first series a search finds"),
+        CommandSpec(name: "quota", arguments: "", help: "requests sent today with the key (UTC day)"),
+        CommandSpec(name: "cache", arguments: "[clear]", help: "the answers kept on disk; clear empties it", values: ["clear"]),
+        CommandSpec(name: "completions", arguments: "SHELL", help: "the completion script for bash, zsh or fish",
+                    values: Options.Shell.allCases.map(\.rawValue)),
+        CommandSpec(name: "manpage", arguments: "", help: "the manual page movies(1), in roff"),
+    ]
+}
+
+/// `--pages`: 1 to 100.
+func parsePages(_ text: String, source: String) throws(UsageError) -> Int {
+    guard let number = Int(text), (1...100).contains(number) else {
+        throw UsageError("\(source) takes a whole number from 1 to 100, not \"\(text)\"")
+    }
+    return number
+}
+
+/// `--season`: 0 or more (some series have a season 0 of specials).
+func parseSeason(_ text: String, source: String) throws(UsageError) -> Int {
+    guard let number = Int(text), number >= 0 else {
+        throw UsageError("\(source) takes a season number such as 2, not \"\(text)\"")
+    }
+    return number
+}

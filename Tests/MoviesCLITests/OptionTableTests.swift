@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import MoviesCLI
+
+/// Every output written from the options table says the same as the table: `--help`, the
+/// manual page, README's table and the completion scripts.
+@Suite struct OptionTableTests {
+    static let visible = OptionSpec.visible.map(\.name)
+
+    @Test(arguments: visible)
+    func everyOptionIsInTheHelpWithItsPlaceholder(name: String) throws {
+        let spec = try #require(OptionSpec.named(name))
+        let line = try #require(Manual.helpText.split(separator: "\n").first { $0.hasPrefix("  \(spec.synopsis) ") })
+        #expect(line.contains(spec.help.prefix(20)))
+        if let variable = spec.environment, spec.placeholder != nil { #expect(Manual.helpText.contains("$\(variable)")) }
+    }
+
+    @Test(arguments: visible)
+    func everyOptionIsInTheManualPage(name: String) throws {
+        let spec = try #require(OptionSpec.named(name))
+        let page = Manual.manPage
+        #expect(page.contains("\\fB\(Manual.roff(spec.name))\\fR"))
+        if let placeholder = spec.placeholder { #expect(page.contains("\\fB\(Manual.roff(spec.name))\\fR \\fI\(placeholder)\\fR")) }
+        if let variable = spec.environment { #expect(page.contains(".B \(variable)")) }
+    }
+
+    @Test(arguments: Options.Shell.allCases, visible)
+    func everyOptionIsInEveryCompletionScript(shell: Options.Shell, name: String) {
+        let script = Completions.script(for: shell)
+        let word = shell == .fish ? "-l \(name.dropFirst(2))" : name
+        #expect(script.contains(word), "\(shell) does not complete \(name)")
+    }
+
+    @Test(arguments: Options.Shell.allCases)
+    func completionScriptsOfferTheValuesTheTableAllows(shell: Options.Shell) throws {
+        let script = Completions.script(for: shell)
+        for spec in OptionSpec.visible {
+            guard case .values(let values) = spec.completion else { continue }
+            #expect(script.contains(values.joined(separator: " ")), "\(shell): \(spec.name) values")
+        }
+        for command in CommandSpec.all { #expect(script.contains(command.name)) }
+    }
+
+    @Test func hiddenRowsStayOutOfWhatPeopleRead() throws {
+        let hidden = OptionSpec.all.filter(\.hidden).map(\.name)
+        #expect(!hidden.isEmpty)
+        for name in hidden {
+            for text in [Manual.helpText, Manual.manPage, Manual.optionsMarkdown] + Options.Shell.allCases.map(Completions.script) {
+                #expect(!text.contains(name))
+            }
+        }
+    }
+
+    @Test func readmeTableIsTheOneTheTableWrites() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = try #require(readme.range(of: Manual.markdownBegin + "\n"), "README lost its options marker")
+        let end = try #require(readme.range(of: "\n" + Manual.markdownEnd, range: begin.upperBound..<readme.endIndex))
+        let section = String(readme[begin.upperBound..<end.lowerBound])
+        #expect(section == Manual.optionsMarkdown,
+                "README's options table is out of date: run make readme (it writes `movies --help-markdown` there)")
+    }
+
+    @Test func rowsHaveOneNameEach() {
+        let names = OptionSpec.all.flatMap { [$0.name, $0.short].compactMap { $0 } }
+        #expect(Set(names).count == names.count)
+        #expect(OptionSpec.all.allSatisfy { $0.name.hasPrefix("--") && !$0.help.isEmpty })
+    }
+
+    @Test func roffEscapesDashesBackslashesAndLeadingDots() {
+        #expect(Manual.roff("--a\\b") == "\\-\\-a\\eb")
+        #expect(Manual.roff(".x") == "\\&.x")
+        #expect(Manual.roff("'x") == "\\&'x")
+    }
+
+    @Test func manualPageListsThePromptCommands() {
+        let commands = Manual.promptCommands.map(\.0)
+        #expect(commands.contains("more") && commands.contains("show N") && commands.contains("quit, exit"))
+        #expect(Manual.manPage.contains(".SH PROMPT COMMANDS"))
+    }
+
+    var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+}
