@@ -87,7 +87,8 @@ public enum Movies {
     @MainActor
     static func makeClient(_ settings: Settings, console: Console, announceOffline: Bool) -> OMDbClient? {
         if let key = settings.apiKey, !settings.offline {
-            return OMDbClient(configuration: .init(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout))
+            return OMDbClient(configuration: .init(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout,
+                                                   maxConcurrentRequests: settings.concurrency))
         }
         guard let folder = Catalogue.defaultFolder(), let catalogue = try? Catalogue(folder: folder) else {
             console.error("The offline catalogue (Fixtures/catalogue.json) was not found: run from the repository root, or set MOVIES_CATALOGUE to its folder.")
@@ -97,7 +98,8 @@ public enum Movies {
             let why = settings.offline ? "--offline" : "no API key"
             console.note("Offline catalogue (\(why)): \(catalogue.count) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env.")
         }
-        return OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout),
+        return OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout,
+                                               maxConcurrentRequests: settings.concurrency),
                           transport: CatalogueTransport(catalogue: catalogue))
     }
 
@@ -117,6 +119,9 @@ public enum Movies {
       --year YYYY          only titles of that year, or any
       --plot short|full    plot length in results (default short)
       --timeout SECONDS    per request, whole seconds from 1 (default 10)
+      --concurrency N      requests in flight at once, 1 to 100 (default: $MOVIES_CONCURRENCY, then \(Settings.defaultConcurrency))
+      --no-prefetch        at the prompt, do not fetch the next page while one is shown
+                           (default: $MOVIES_PREFETCH, on or off, then on)
       --offline            use the offline catalogue shipped in Fixtures/, no key needed
       --pages N            with search: load N pages (default 1)
       --json               with search: one JSON object per movie per line

@@ -28,6 +28,10 @@ public struct Options: Equatable {
     public var year: Int??
     public var plot: PlotLength?
     public var timeout: Int?
+    /// Requests in flight at once (`--concurrency N`).
+    public var concurrency: Int?
+    /// `--no-prefetch`: the prompt does not fetch the next page's search while a page is shown.
+    public var noPrefetch = false
     public var offline = false
     public var noColor = false
 
@@ -74,6 +78,8 @@ public struct Options: Equatable {
             case "--year": options.year = .some(try parseYear(value(name, inline), source: name))
             case "--plot": options.plot = try parsePlot(value(name, inline), source: name)
             case "--timeout": options.timeout = try parseTimeout(value(name, inline), source: name)
+            case "--concurrency": options.concurrency = try parseConcurrency(value(name, inline), source: name)
+            case "--no-prefetch": options.noPrefetch = true
             case "--pages":
                 let text = try value(name, inline)
                 guard let number = Int(text), (1...100).contains(number) else {
@@ -85,7 +91,7 @@ public struct Options: Equatable {
             case "--no-color": options.noColor = true
             default: throw UsageError("unknown option \(name): see movies --help")
             }
-            if inline != nil, ["--json", "--offline", "--no-color", "--help", "--version"].contains(name) {
+            if inline != nil, ["--json", "--offline", "--no-color", "--no-prefetch", "--help", "--version"].contains(name) {
                 throw UsageError("\(name) takes no value")
             }
             index += 1
@@ -120,7 +126,7 @@ extension Options: CustomStringConvertible, CustomDebugStringConvertible, Custom
         Mirror(self, children: [
             "mode": mode, "apiKey": redacted(apiKey) as Any, "baseURL": baseURL?.absoluteString as Any, "posters": posters as Any,
             "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
-            "plot": plot as Any, "timeout": timeout as Any,
+            "plot": plot as Any, "timeout": timeout as Any, "concurrency": concurrency as Any, "noPrefetch": noPrefetch,
             "offline": offline, "noColor": noColor,
         ], displayStyle: .struct)
     }
@@ -178,6 +184,23 @@ func parseTimeout(_ text: String, source: String) throws(UsageError) -> Int {
         throw UsageError("\(source) takes whole seconds from 1 to 600, not \"\(text)\"")
     }
     return seconds
+}
+
+/// Requests in flight at once: 1 (one after another) to 100.
+func parseConcurrency(_ text: String, source: String) throws(UsageError) -> Int {
+    guard let count = Int(text), (1...100).contains(count) else {
+        throw UsageError("\(source) takes a whole number of requests from 1 to 100, not \"\(text)\"")
+    }
+    return count
+}
+
+/// `on` or `off` (also yes/no, true/false, 1/0).
+func parseSwitch(_ text: String, source: String) throws(UsageError) -> Bool {
+    switch text.lowercased() {
+    case "on", "yes", "true", "1": return true
+    case "off", "no", "false", "0": return false
+    default: throw UsageError("\(source) takes on or off, not \"\(text)\"")
+    }
 }
 
 func parseBaseURL(_ text: String, source: String) throws(UsageError) -> URL {

@@ -12,6 +12,11 @@ public struct Settings: Equatable {
     public var year: Int?
     public var plot: PlotLength = .short
     public var timeout = 10
+    /// Requests in flight at once. The default lets a whole page (10 records and 10 posters)
+    /// and the next page's prefetched search go out together.
+    public var concurrency = Settings.defaultConcurrency
+    /// Whether the prompt fetches the next page's search while a page is shown, so `more` only waits for the rows.
+    public var prefetch = true
     public var offline = false
     /// `HOME` from the environment given to ``resolve(_:environment:dotEnv:currentDirectory:)``
     /// (`nil` when it had none): what `~` means in poster folders, the prompt's included.
@@ -22,7 +27,11 @@ public struct Settings: Equatable {
         public static let apiKey = "OMDB_API_KEY"
         public static let baseURL = "OMDB_BASE_URL"
         public static let posters = "MOVIES_POSTERS"
+        public static let concurrency = "MOVIES_CONCURRENCY"
+        public static let prefetch = "MOVIES_PREFETCH"
     }
+
+    public static let defaultConcurrency = 24
 
     /// Merges options over `environment` over `dotEnv`.
     /// - Throws: ``UsageError`` when a variable holds a bad value (it names the variable).
@@ -49,6 +58,16 @@ public struct Settings: Equatable {
         settings.year = options.year ?? nil
         settings.plot = options.plot ?? .short
         settings.timeout = options.timeout ?? 10
+        if let count = options.concurrency {
+            settings.concurrency = count
+        } else if let (text, source) = lookup(Variable.concurrency) {
+            settings.concurrency = try parseConcurrency(text, source: source)
+        }
+        if options.noPrefetch {
+            settings.prefetch = false
+        } else if let (text, source) = lookup(Variable.prefetch) {
+            settings.prefetch = try parseSwitch(text, source: source)
+        }
         settings.offline = options.offline
         return settings
     }
@@ -90,7 +109,8 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible, Custo
     public var customMirror: Mirror {
         Mirror(self, children: [
             "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
-            "year": year as Any, "plot": plot, "timeout": timeout, "offline": offline, "home": home as Any,
+            "year": year as Any, "plot": plot, "timeout": timeout,
+            "concurrency": concurrency, "prefetch": prefetch, "offline": offline, "home": home as Any,
         ], displayStyle: .struct)
     }
 }

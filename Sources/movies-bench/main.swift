@@ -60,7 +60,7 @@ do {
     // main before issue 7 had no --concurrency: its sequential baseline cannot be asked for.
     let hasConcurrency = helpText.contains("--concurrency")
     let defaultConcurrency = helpText.split(separator: "\n").first { $0.contains("--concurrency") }
-        .flatMap { line in line.firstMatch(of: /default (\d+)/).flatMap { Int($0.1) } }
+        .flatMap { line in line.firstMatch(of: /(\d+)\)\s*$/).flatMap { Int($0.1) } }
     let report = Report(latency: Double(options.latency), runs: options.runs)
     func wanted(_ name: String) -> Bool { options.only?.contains(name) ?? true }
     func runs(_ body: () throws -> Measurement) throws -> [Measurement] { try (0..<options.runs).map { _ in try body() } }
