@@ -52,12 +52,10 @@ struct OneShot {
         let session = self.session
         let interrupts = self.interrupts
         interrupts.begin()
+        // Exactly the pages asked for: no page past them is fetched in the background.
+        session.prefetchesNextPage = false
         let task = Task { @MainActor () -> Bool in
-            await session.search(query)
-            for _ in 1..<pages {
-                guard !Task.isCancelled, session.canLoadMore else { break }
-                await session.more()
-            }
+            await session.search(query, pages: pages)
             return true
         }
         interrupts.running(task)

@@ -27,6 +27,10 @@ public final class Session {
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
     private var lastLoadFailed = false
 
+    /// When a page is shown, fetch the next page's search in the background (the prompt, unless
+    /// switched off). The one-shot mode knows how many pages it wants and asks for exactly those.
+    var prefetchesNextPage: Bool
+
     /// True when the current search has another page and the last load did not fail.
     var canLoadMore: Bool { !lastLoadFailed && (lastPage?.hasMore ?? false) }
 
@@ -36,6 +40,7 @@ public final class Session {
         self.console = console
         self.presenter = presenter
         self.currentDirectory = currentDirectory
+        prefetchesNextPage = settings.prefetch
         if let folder = settings.posters { PosterStore(folder: folder).removeLeftovers() }
     }
 
@@ -68,38 +73,94 @@ public final class Session {
 
     // MARK: Searching
 
-    func search(_ text: String) async {
+    /// Starts a search and shows its first `pages` pages. Past the first, the searches for pages
+    /// 2…N go out together as soon as page 1 gives the total, and every page's rows are fetched
+    /// the moment the page arrives, so the pages overlap; the output stays in page order.
+    func search(_ text: String, pages count: Int = 1) async {
         let (type, year) = (settings.type, settings.year)
         // The new search owns `more` and `show` from now on, even if it fails.
         rows.removeAll()
         lastPage = nil
-        await load { [client] in try await client.search(text, type: type, year: year) }
+        guard let first = await fetch({ [client] in try await client.search(text, type: type, year: year) }) else { return }
+        if count > 1 {
+            await showPages(first, through: count)
+        } else {
+            await show(first)
+        }
     }
 
     func more() async {
-        await load { [client] in try await client.nextPage() }
+        guard let page = await fetch({ [client] in try await client.nextPage() }) else { return }
+        await show(page)
     }
 
-    /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
-    /// in as its record and poster arrive.
-    private func load(_ fetchPage: () async throws -> SearchPage) async {
-        let page: SearchPage
+    /// The page, or `nil` when it failed (then reported).
+    private func fetch(_ fetchPage: () async throws -> SearchPage) async -> SearchPage? {
         do {
-            page = try await fetchPage()
+            let page = try await fetchPage()
             lastLoadFailed = false
+            return page
         } catch {
             lastLoadFailed = true
             report(error)
-            return
+            return nil
         }
+    }
+
+    /// Page 1 is in: pages 2…`count` are loaded together, each page's rows start as soon as it
+    /// arrives, and the pages are shown one after another as they complete.
+    private func showPages(_ first: SearchPage, through count: Int) async {
+        let (plot, store) = (settings.plot, posterStore)
+        await client.prefetch(through: count)
+        let firstUpdates = client.details(for: first.items, plot: plot, posters: store)
+        // A page's updates wait in its stream until the pages before it are shown. Dropping the
+        // streams (Ctrl-C, a failed page) cancels the work they stand for.
+        let (later, feed) = AsyncStream.makeStream(of: Result<(SearchPage, AsyncStream<MovieUpdate>), any Error>.self)
+        let producer = Task { [client] in
+            var page = first
+            while page.number < count, page.hasMore, !Task.isCancelled {
+                do {
+                    page = try await client.nextPage()
+                    feed.yield(.success((page, client.details(for: page.items, plot: plot, posters: store))))
+                } catch {
+                    feed.yield(.failure(error))
+                    break
+                }
+            }
+            feed.finish()
+        }
+        defer { producer.cancel() }
+        await show(first, updates: firstUpdates)
+        for await next in later {
+            guard !Task.isCancelled else { break }
+            switch next {
+            case .success(let (page, updates)):
+                lastLoadFailed = false
+                await show(page, updates: updates)
+            case .failure(let error):
+                lastLoadFailed = true
+                report(error)
+            }
+        }
+    }
+
+    private var posterStore: PosterStore? { settings.posters.map { PosterStore(folder: $0) } }
+
+    /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
+    /// in as its record and poster arrive.
+    /// - Parameter updates: the page's details, when they were started before it was its turn.
+    private func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil) async {
+        let updates = updates ?? client.details(for: page.items, plot: settings.plot, posters: posterStore)
         lastPage = page
         let first = rows.count
         rows += page.items.map { Row(item: $0) }
         presenter.pageArrived(page, first: first + 1)
+        // While the person reads this page, the next one's search is already on its way: `more`
+        // then only waits for the rows.
+        if prefetchesNextPage { await client.prefetch(through: page.number + 1) }
 
         var done = 0
-        let store = settings.posters.map { PosterStore(folder: $0) }
-        for await update in client.details(for: page.items, plot: settings.plot, posters: store) {
+        for await update in updates {
             let row = first + update.index
             switch update.part {
             case .record(let result):
