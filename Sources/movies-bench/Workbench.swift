@@ -34,15 +34,7 @@ struct Workbench {
         self.movies = movies
         self.latency = latency
         root = FileManager.default.temporaryDirectory.appendingPathComponent("movies-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let entries = (1...titles).map { n -> [String: String] in
-            let id = String(format: "tt%07d", 100_000 + n)
-            return ["Title": "Bench Title \(n)", "Year": "\(1950 + n % 70)", "imdbID": id, "Type": "movie",
-                    "Plot": "Plot of bench title \(n), long enough to wrap once on an eighty-column terminal, as real plots do.",
-                    "Poster": "posters/\(id).jpg", "Director": "Someone", "Actors": "Some One, Some Two"]
-        }
-        try JSONSerialization.data(withJSONObject: entries).write(to: root.appendingPathComponent("catalogue.json"))
-        catalogue = try Catalogue(folder: root)
+        catalogue = try Catalogue.synthetic(titles: titles, in: root)
     }
 
     func removeAll() { try? FileManager.default.removeItem(at: root) }
