@@ -144,7 +144,17 @@ public final class Session {
         }
     }
 
-    private var posterStore: PosterStore? { settings.posters.map { PosterStore(folder: $0) } }
+    /// One store per folder for the whole session: it keeps one index of the folder, so a folder
+    /// of many files is listed once, not once a page.
+    private var posterStore: PosterStore? {
+        guard let folder = settings.posters?.standardizedFileURL else { return nil }
+        if let store = currentStore, store.folder == folder { return store }
+        let store = PosterStore(folder: folder)
+        currentStore = store
+        return store
+    }
+
+    private var currentStore: PosterStore?
 
     /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
     /// in as its record and poster arrive.
