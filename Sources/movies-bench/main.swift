@@ -12,6 +12,8 @@ struct BenchOptions {
     var only: Set<String>?
     var movies: String?
     var folderFiles = 100_000
+    /// `--serve BYTES`: only start the fake server (posters of BYTES) and wait, for trying things by hand.
+    var serve: Int?
 
     static func parse(_ arguments: [String]) throws -> BenchOptions {
         var options = BenchOptions()
@@ -28,8 +30,9 @@ struct BenchOptions {
             case "--only": options.only = Set(try value().split(separator: ",").map(String.init))
             case "--movies": options.movies = try value()
             case "--folder-files": options.folderFiles = try Int(value()) ?? 100_000
+            case "--serve": options.serve = try Int(value()) ?? 30_000
             case "-h", "--help":
-                print("usage: movies-bench [--latency MS (100)] [--runs N (3)] [--only page1,more,pages5,posters1mb,posters5mb,folder,version] [--movies PATH] [--folder-files N]")
+                print("usage: movies-bench [--latency MS (100)] [--runs N (3)] [--only page1,more,pages5,posters1mb,posters5mb,folder,version] [--movies PATH] [--folder-files N] [--serve POSTER_BYTES]")
                 exit(0)
             default: throw BenchError("unknown option \(arguments[index]): see movies-bench --help")
             }
@@ -54,6 +57,15 @@ do {
     let movies = try moviesExecutable(options.movies)
     let bench = try Workbench(movies: movies, latency: .milliseconds(options.latency))
     defer { bench.removeAll() }
+    if let posterBytes = options.serve {
+        let server = try FakeOMDbServer(catalogue: bench.catalogue, latency: .milliseconds(options.latency), posterBytes: posterBytes)
+        // Unbuffered, so a script reading the address gets it now.
+        FileHandle.standardOutput.write(Data("serving \(server.baseURL.absoluteString) (key \(FakeOMDbServer.validKey), query \(Workbench.query)) until stdin closes\n".utf8))
+        while readLine() != nil {}
+        print("\(server.apiRequests.count) API requests, \(server.posterRequests.count) posters, peak in flight \(server.peakRequestsInFlight)")
+        server.shutdown()
+        exit(0)
+    }
     let help = try Child(movies, ["--help"], environment: bench.environment, stderrFile: "/dev/null")
     _ = help.finish()
     let helpText = help.output.joined(separator: "\n")
