@@ -40,15 +40,16 @@ public struct Console: Sendable {
     func note(_ message: String) { err(errorStyle.dim(message)) }
 
     /// The real terminal: colour only on a terminal without `NO_COLOR` (or `--no-color`), and
-    /// stdout flushed after every write so a pipe sees lines as they come. When stdout's reader
-    /// has gone (EPIPE: `movies search … | head`), the tool stops quietly with status 141.
+    /// stdout written unbuffered, each text whole, so a pipe sees lines as they come. When stdout's
+    /// reader has gone (EPIPE: `movies search … | head`), the tool stops quietly with status 141;
+    /// any other failed write (a full disk, a closed stdout) stops it with one line and status 1.
     public static func standard(environment: [String: String], noColor: Bool = false) -> Console {
         let colorAllowed = !noColor && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         return Console(
             writeOut: { text in
-                if fputs(text, stdout) == EOF || fflush(stdout) == EOF, errno == EPIPE {
-                    Interrupts.shared.outputClosed()
-                }
+                guard let failure = StandardOutput.shared.writeAll(text) else { return }
+                if failure == EPIPE { Interrupts.shared.outputClosed() }
+                Interrupts.shared.outputFailed(failure)
             },
             writeErr: { text in fputs(text, stderr); fflush(stderr) },
             style: Style(enabled: colorAllowed && isatty(STDOUT_FILENO) == 1),

@@ -13,13 +13,16 @@ import Synchronization
 /// - SIGINT (Ctrl-C) cancels the command that is running, if any; otherwise calls the idle
 ///   handler. It never kills the process, so a poster write is never cut in half.
 /// - SIGTERM and SIGHUP, and stdout closed under us (EPIPE: `movies search … | head`), call
-///   ``stop(status:)``: cancel the command, let poster writes in progress finish, exit with
-///   128 + the signal (141 for a closed stdout, as if SIGPIPE had ended us, but cleanly).
+///   ``stop(status:message:)``: cancel the command, let the line being written and poster writes
+///   in progress finish, exit with 128 + the signal (141 for a closed stdout, as if SIGPIPE had
+///   ended us, but cleanly).
+/// - Any other failed write to stdout (a full disk, a closed descriptor, EIO) stops the same way
+///   with status 1 and one line on stderr: output lost must never look like success.
 /// - SIGPIPE is ignored, so a write to a closed pipe fails with EPIPE instead of killing us.
 final class Interrupts: Sendable {
     /// The process's instance: ``Movies/run(arguments:environment:)`` starts it, and
     /// ``Console/standard(environment:noColor:)`` reports a closed stdout to it.
-    static let shared = Interrupts()
+    static let shared = Interrupts(output: .shared)
 
     private struct State {
         /// The command now running, once its task is registered.
@@ -36,14 +39,17 @@ final class Interrupts: Sendable {
     private let state: Mutex<State>
     private let sources = Mutex<[any DispatchSourceSignal]>([])
     private let terminate: @Sendable (Int32) -> Never
+    private let output: StandardOutput?
 
     /// - Parameters:
     ///   - whenIdle: what Ctrl-C does when no command is running.
-    ///   - terminate: how ``stop(status:)`` ends the process once poster writes are done.
+    ///   - terminate: how ``stop(status:message:)`` ends the process once poster writes are done.
+    ///   - output: the stdout whose line in progress a stop lets finish; `nil` for none (tests).
     init(whenIdle: (@Sendable () -> Void)? = nil,
-         terminate: @escaping @Sendable (Int32) -> Never = Interrupts.exitNow) {
+         terminate: @escaping @Sendable (Int32) -> Never = Interrupts.exitNow, output: StandardOutput? = nil) {
         self.state = Mutex(State(whenIdle: whenIdle))
         self.terminate = terminate
+        self.output = output
     }
 
     /// Ignores SIGPIPE and starts catching SIGINT, SIGTERM and SIGHUP. Call once, first thing;
@@ -125,19 +131,30 @@ final class Interrupts: Sendable {
         stop(status: Movies.Status.outputClosed)
     }
 
+    /// A write to stdout failed otherwise (`code` is its errno): say so in one line, stop with status 1.
+    func outputFailed(_ code: Int32) -> Never {
+        stop(status: Movies.Status.failure,
+             message: "error: the results could not be written to standard output (\(StandardOutput.reason(code))): "
+                 + (code == EBADF ? "run with standard output open, to a file or a pipe." : code == ENOSPC
+                    ? "free some space, or write them elsewhere." : "write them elsewhere.") + "\n")
+    }
+
     /// True once ``stop(status:)`` has begun.
     var isStopping: Bool { state.withLock { $0.stopping } }
 
-    /// Cancels the running command, waits (blocking) for poster writes in progress, and ends
-    /// the process with `status`. Only the first call does this; a later one, from another
+    /// Cancels the running command, lets the line being written to stdout finish (and no other
+    /// start), writes `message` to stderr, waits (blocking) for poster writes in progress, and
+    /// ends the process with `status`. Only the first call does this; a later one, from another
     /// thread, waits for the first to end the process.
-    func stop(status: Int32) -> Never {
+    func stop(status: Int32, message: String? = nil) -> Never {
         let (task, first) = state.withLock { state in
             defer { state.stopping = true }
             return (state.task, !state.stopping)
         }
         guard first else { Self.waitForExit() }
         task?.cancel()
+        output?.finish()
+        if let message { fputs(message, stderr) }
         PosterStore.finishWrites()
         terminate(status)
     }

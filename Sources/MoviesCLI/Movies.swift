@@ -26,6 +26,7 @@ public enum Movies {
     /// poster writes in progress are done, with 128 + the signal; this then never returns.
     @MainActor
     public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        StandardOutput.holdClosedStandardStreams()
         let interrupts = Interrupts.shared
         interrupts.start()
         // Until a command runs, Ctrl-C ends the tool as it would have without the handler.
@@ -48,14 +49,19 @@ public enum Movies {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let options: Options
         let settings: Settings
+        let dotEnv = DotEnv.read(from: directory)
         do {
             options = try Options.parse(arguments)
-            settings = try Settings.resolve(options, environment: environment, dotEnv: DotEnv.load(from: directory), currentDirectory: directory)
+            settings = try Settings.resolve(options, environment: environment, dotEnv: dotEnv.values, currentDirectory: directory)
         } catch {
-            Console.standard(environment: environment).error(error.message)
+            let console = Console.standard(environment: environment)
+            for warning in dotEnv.warnings { console.note(warning.description) }
+            console.error(error.message)
             return Status.usage
         }
         let console = Console.standard(environment: environment, noColor: options.noColor)
+        // Line numbers only: a skipped line may hold the key.
+        for warning in dotEnv.warnings { console.note(warning.description) }
 
         switch options.mode {
         case .help:
@@ -65,6 +71,7 @@ public enum Movies {
             console.out("movies \(OMDbKit.version)")
             return Status.success
         case .interactive:
+            guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard let client = makeClient(settings, console: console, announceOffline: true) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
@@ -75,12 +82,28 @@ public enum Movies {
                 console.error("No OMDb API key: set OMDB_API_KEY, put OMDB_API_KEY=… in .env, pass --api-key KEY, or use --offline for the offline catalogue.")
                 return Status.usage
             }
+            guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
-                : TextPresenter(console: console, currentDirectory: directory, moreHint: "Use --pages \(pages + 1) to see more.")
+                : TextPresenter(console: console, currentDirectory: directory, moreHint: Self.pagesHint)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
             return await OneShot(session: session, console: console).run(query: query, pages: pages)
         }
+    }
+
+    /// False, with one line on stderr, when the poster folder is a file, under a file, or not
+    /// writable: said before any download, not after every poster failed.
+    @MainActor
+    static func postersFolderIsUsable(_ settings: Settings, console: Console) -> Bool {
+        guard let folder = settings.posters, let problem = Session.posterFolderProblem(folder) else { return true }
+        console.error("Cannot save posters in \(safe(folder.path)): \(problem). Choose another folder with --posters (or MOVIES_POSTERS).")
+        return false
+    }
+
+    /// One-shot mode's way to more results: as many pages as were shown, plus one. After a failed
+    /// page that is the failed page itself, since `--pages` counts from the first.
+    static func pagesHint(after page: SearchPage) -> String {
+        "Use --pages \(page.number + 1) to see more."
     }
 
     /// The live client, or the offline catalogue's when there is no key or `--offline` says so.

@@ -17,10 +17,10 @@ protocol Presenter {
 final class TextPresenter: Presenter {
     let console: Console
     let currentDirectory: URL
-    /// How to get the next page: a prompt command, or an option in one-shot mode.
-    let moreHint: String
+    /// How to get the page after the one given: a prompt command, or an option in one-shot mode.
+    let moreHint: (SearchPage) -> String
 
-    init(console: Console, currentDirectory: URL, moreHint: String = "Type more for the next page.") {
+    init(console: Console, currentDirectory: URL, moreHint: @escaping (SearchPage) -> String = { _ in "Type more for the next page." }) {
         self.console = console
         self.currentDirectory = currentDirectory
         self.moreHint = moreHint
@@ -33,7 +33,9 @@ final class TextPresenter: Presenter {
         if !filters.isEmpty { heading += " (\(filters.joined(separator: ", ")))" }
         heading += ": page \(page.number) of \(page.lastPage), \(page.totalResults) in all"
         console.out(style.bold(heading))
-        if page.items.isEmpty { console.out(style.dim("  (this page only repeated earlier results)")) }
+        if page.items.isEmpty {
+            console.out(style.dim(page.repeatedCount > 0 ? "  (this page only repeated earlier results)" : "  (OMDb sent no results on this page)"))
+        }
         for (offset, item) in page.items.enumerated() {
             console.out(Self.rowLine(item, number: first + offset, style: style))
         }
@@ -68,7 +70,7 @@ final class TextPresenter: Presenter {
     func pageFinished(_ page: SearchPage) {
         let style = console.style
         if page.hasMore {
-            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults). \(moreHint)"))
+            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults). \(moreHint(page))"))
         } else {
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): that is all."))
         }

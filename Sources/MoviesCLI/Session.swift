@@ -217,13 +217,30 @@ public final class Session {
             return
         }
         let url = Settings.posterFolder(folder, relativeTo: currentDirectory, home: settings.home)
+        let stay = "Posters stay \(settings.posters.map { "in \(safe($0.path))" } ?? "off")."
+        if let problem = Self.posterFolderProblem(url) {
+            console.error("Cannot use \"\(safe(folder))\" for posters: \(problem). \(stay)")
+            return
+        }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             PosterStore(folder: url).removeLeftovers()
             settings.posters = url
             console.out("Posters will be saved in \(safe(url.path)).")
         } catch {
-            console.error("Cannot use \"\(safe(folder))\" for posters: it is not a folder that can be created. Posters stay \(settings.posters.map { "in \(safe($0.path))" } ?? "off").")
+            console.error("Cannot use \"\(safe(folder))\" for posters: \(safe(PosterStore.describe(fileError: error))). \(stay)")
+        }
+    }
+
+    /// Why `folder` cannot hold posters (a file, under a file, not writable), or `nil` when it can:
+    /// asked before any download, so a bad folder is refused up front and not after every poster failed.
+    static func posterFolderProblem(_ folder: URL) -> String? {
+        do {
+            try PosterStore.checkFolder(folder)
+            return nil
+        } catch {
+            if case .posterNotWritten(_, let reason) = error { return safe(reason) }
+            return safe(error.description)
         }
     }
 

@@ -114,33 +114,3 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible, Custo
         ], displayStyle: .struct)
     }
 }
-
-/// Reads a `.env` file: `KEY=VALUE` lines, `#` comments, optional `export `, optional quotes.
-public enum DotEnv {
-    /// The variables in `text`. Lines that are not `KEY=VALUE` are skipped.
-    public static func parse(_ text: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for rawLine in text.split(whereSeparator: \.isNewline) {
-            var line = rawLine.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("export ") { line = String(line.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }
-            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if let quote = value.first, quote == "\"" || quote == "'", let end = value.dropFirst().firstIndex(of: quote) {
-                value = String(value[value.index(after: value.startIndex)..<end])
-            } else if let comment = value.range(of: " #") {
-                value = value[..<comment.lowerBound].trimmingCharacters(in: .whitespaces)
-            }
-            result[key] = value
-        }
-        return result
-    }
-
-    /// The variables in `directory/.env`, or none when there is no such file.
-    public static func load(from directory: URL) -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(".env").path) else { return [:] }
-        return parse(String(decoding: data, as: UTF8.self))
-    }
-}

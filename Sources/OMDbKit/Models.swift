@@ -94,29 +94,42 @@ public struct SearchPage: Sendable {
     public let query: SearchQuery
     /// 1-based page number.
     public let number: Int
-    /// OMDb's `totalResults` for the whole search.
+    /// OMDb's `totalResults` for the whole search; never fewer than ``shownSoFar`` nor negative.
     public let totalResults: Int
     /// The page's results, duplicates removed, in OMDb's order.
     public let items: [SearchItem]
     /// How many results of this search have been returned so far, this page included.
     public let shownSoFar: Int
+    /// How many of the page's results were left out because an earlier page had them:
+    /// an empty page with none was empty as OMDb sent it.
+    public let repeatedCount: Int
 
-    public init(query: SearchQuery, number: Int, totalResults: Int, items: [SearchItem], shownSoFar: Int) {
+    public init(query: SearchQuery, number: Int, totalResults: Int, items: [SearchItem], shownSoFar: Int, repeatedCount: Int = 0) {
         self.query = query
-        self.number = number
-        self.totalResults = totalResults
+        self.number = max(1, number)
+        // A server that undercounts must not make "page 3 of 2" or "12 of 5 shown".
+        self.totalResults = max(0, totalResults, shownSoFar)
         self.items = items
-        self.shownSoFar = shownSoFar
+        self.shownSoFar = max(0, shownSoFar)
+        self.repeatedCount = max(0, repeatedCount)
     }
 
-    /// The last page OMDb has for this search: `ceil(totalResults / 10)`.
-    public var lastPage: Int { SearchPage.lastPage(forTotal: totalResults) }
+    /// The last page OMDb has for this search: `ceil(totalResults / 10)`, and never before this page.
+    public var lastPage: Int { max(number, SearchPage.lastPage(forTotal: totalResults)) }
     /// True when `nextPage()` has another page to load.
     public var hasMore: Bool { number < lastPage }
 
     /// OMDb's page size is fixed at 10.
     public static let size = 10
-    static func lastPage(forTotal total: Int) -> Int { max(0, (total + size - 1) / size) }
+    /// The largest `totalResults` believed: more is a broken answer, refused with an error naming it.
+    /// (IMDb lists some ten million titles; a billion leaves room and keeps page arithmetic far from overflow.)
+    public static let maxTotalResults = 1_000_000_000
+
+    /// `ceil(total / 10)`, 0 for a negative total; cannot overflow whatever `total` is.
+    static func lastPage(forTotal total: Int) -> Int {
+        guard total > 0 else { return 0 }
+        return total / size + (total % size == 0 ? 0 : 1)
+    }
 }
 
 /// What was searched for: the text and its filters.

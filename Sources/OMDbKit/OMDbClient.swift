@@ -88,7 +88,8 @@ public actor OMDbClient {
         var seen = Set<String>()
         let fresh = items.filter { seen.insert($0.imdbID).inserted }
         cursor = Cursor(query: query, page: 1, total: total, seen: seen)
-        return SearchPage(query: query, number: 1, totalResults: total, items: fresh, shownSoFar: fresh.count)
+        return SearchPage(query: query, number: 1, totalResults: total, items: fresh, shownSoFar: fresh.count,
+                          repeatedCount: items.count - fresh.count)
     }
 
     /// The next page of the last search, without the results earlier pages already gave.
@@ -117,7 +118,8 @@ public actor OMDbClient {
         updated.page = number
         updated.total = total
         cursor = updated
-        return SearchPage(query: current.query, number: number, totalResults: total, items: fresh, shownSoFar: updated.seen.count)
+        return SearchPage(query: current.query, number: number, totalResults: total, items: fresh, shownSoFar: updated.seen.count,
+                          repeatedCount: items.count - fresh.count)
     }
 
     /// One page, from the cache or the network. Throws `CancellationError` when a newer search

@@ -7,10 +7,26 @@ import Foundation
 enum OMDbDecoding {
     static func searchPage(_ response: HTTPResponse, query: SearchQuery, url: String, redactor: Redactor? = nil) throws(OMDbError) -> (items: [SearchItem], total: Int) {
         let payload = try decode(SearchPayload.self, response, query: query.text, url: url, redactor: redactor)
-        guard let total = Int(payload.totalResults ?? "") else {
-            throw .invalidResponse(url: url, reason: "totalResults is missing or not a number")
+        let total = try totalResults(payload.totalResults?.value, url: url)
+        // A row OMDb got wrong (no imdbID, not an object) is dropped alone; its page stands.
+        return (payload.Search?.compactMap { $0.value?.item } ?? [], total)
+    }
+
+    /// OMDb's `totalResults` as a count: a whole number from 0 to ``SearchPage/maxTotalResults``.
+    /// - Throws: ``OMDbError/invalidResponse(url:reason:)`` naming what the server sent, when it is
+    ///   missing, not a whole number, negative or absurdly large (page arithmetic must never overflow).
+    static func totalResults(_ text: String?, url: String) throws(OMDbError) -> Int {
+        guard let text else { throw .invalidResponse(url: url, reason: "totalResults is missing or not a number") }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = "totalResults \"\(PrintableText.clean(String(trimmed.prefix(40))))\(trimmed.count > 40 ? "…" : "")\""
+        guard trimmed.utf8.count <= 40, let total = Int(trimmed) else {
+            throw .invalidResponse(url: url, reason: "\(shown) is not a whole number")
         }
-        return (payload.Search?.compactMap(\.item) ?? [], total)
+        guard total >= 0 else { throw .invalidResponse(url: url, reason: "\(shown) is negative") }
+        guard total <= SearchPage.maxTotalResults else {
+            throw .invalidResponse(url: url, reason: "\(shown) is more results than OMDb can have")
+        }
+        return total
     }
 
     static func movie(_ response: HTTPResponse, imdbID: String, url: String, redactor: Redactor? = nil) throws(OMDbError) -> Movie {
@@ -26,10 +42,15 @@ enum OMDbDecoding {
     static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, query: String, url: String,
                                      redactor: Redactor? = nil) throws(OMDbError) -> T {
         let decoder = JSONDecoder()
-        if let envelope = try? decoder.decode(Envelope.self, from: response.body),
-           envelope.Response?.lowercased() == "false" {
-            let message = envelope.Error ?? ""
-            throw error(forMessage: redactor?.redact(message) ?? Redactor.maskAPIKeyParameters(message), status: response.statusCode, query: query)
+        if let envelope = try? decoder.decode(Envelope.self, from: response.body), envelope.isFailure {
+            // Kept as the server wrote it, but never a screenful: it ends up in one line of text.
+            let full = envelope.Error?.value ?? ""
+            let message = full.count > 200 ? String(full.prefix(200)) + "…" : full
+            // Known texts are mapped as sent (a short key masked first could mangle them); only
+            // unknown ones, shown as they came, are masked: the server may echo the request.
+            let mapped = error(forMessage: message, status: response.statusCode, query: query)
+            guard case .server(let text, let status) = mapped else { throw mapped }
+            throw .server(message: redactor?.redact(text) ?? Redactor.maskAPIKeyParameters(text), status: status)
         }
         guard (200..<300).contains(response.statusCode) else {
             throw .httpStatus(response.statusCode, url: url)
@@ -65,70 +86,4 @@ enum OMDbDecoding {
         default: "\(error)"
         }
     }
-}
-
-// MARK: - Wire shapes (OMDb's spelling)
-
-private struct Envelope: Decodable {
-    let Response: String?
-    let Error: String?
-}
-
-private struct SearchPayload: Decodable {
-    let Search: [SearchRow]?
-    let totalResults: String?
-}
-
-private struct SearchRow: Decodable {
-    let Title: String?
-    let Year: String?
-    let imdbID: String?
-    let `Type`: String?
-    let Poster: String?
-
-    var item: SearchItem? {
-        guard let id = present(imdbID) else { return nil }
-        return SearchItem(imdbID: id, title: present(Title) ?? id, year: present(Year).map(ReleaseYear.init),
-                          type: MediaType(omdb: present(Type) ?? "movie"), posterURL: posterURL(Poster))
-    }
-}
-
-private struct RatingRow: Decodable {
-    let Source: String?
-    let Value: String?
-}
-
-private struct MoviePayload: Decodable {
-    let Title, Year, Rated, Released, Runtime, Genre, Director, Writer, Actors, Plot: String?
-    let Language, Country, Awards, Poster, Metascore, imdbRating, imdbVotes, imdbID, `Type`: String?
-    let totalSeasons, BoxOffice: String?
-    let Ratings: [RatingRow]?
-
-    var movie: Movie? {
-        guard let id = present(imdbID), let title = present(Title) else { return nil }
-        return Movie(
-            imdbID: id, title: title, year: present(Year).map(ReleaseYear.init), type: MediaType(omdb: present(Type) ?? "movie"),
-            rated: present(Rated), released: present(Released), runtime: present(Runtime), genre: present(Genre),
-            director: present(Director), writer: present(Writer), actors: present(Actors), plot: present(Plot),
-            language: present(Language), country: present(Country), awards: present(Awards), posterURL: posterURL(Poster),
-            ratings: (Ratings ?? []).compactMap { row in
-                guard let source = present(row.Source), let value = present(row.Value) else { return nil }
-                return Rating(source: source, value: value)
-            },
-            metascore: present(Metascore), imdbRating: present(imdbRating), imdbVotes: present(imdbVotes),
-            totalSeasons: present(totalSeasons), boxOffice: present(BoxOffice))
-    }
-}
-
-/// OMDb's `N/A`, an empty string and a missing field all mean "absent".
-func present(_ value: String?) -> String? {
-    guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty,
-          trimmed.uppercased() != "N/A" else { return nil }
-    return trimmed
-}
-
-private func posterURL(_ value: String?) -> URL? {
-    guard let text = present(value), let url = URL(string: text), url.scheme != nil, url.host != nil
-    else { return nil }
-    return url
 }

@@ -3,34 +3,79 @@ import Foundation
 /// Safe poster file names: `Title (Year) [imdbID].ext`. Pure.
 ///
 /// Titles come from the network, so the name is made safe for any folder: no `/` or `\`,
-/// no NUL or control characters, no leading dot, trimmed, and at most 200 bytes of UTF-8.
+/// no NUL or control characters, no leading dot, trimmed, and at most 200 bytes of UTF-8,
+/// whatever the lengths of the title, the year and the imdbID.
 public enum PosterName {
     /// The longest name written, in UTF-8 bytes (ext4 allows 255; this leaves room for other tools).
     public static let maxBytes = 200
+    /// The longest imdbID kept as it is (real ones are 9 or 10 bytes); a longer one is cut and
+    /// given a hash of the whole, so it still names one title and only that one.
+    static let maxIDBytes = 48
+    /// The longest year kept (`"1991–1993"` is 11 bytes); a longer one is cut.
+    static let maxYearBytes = 24
 
     /// The file name for a poster of `title` released in `year`, with the extension of `format`.
     public static func fileName(title: String, year: String?, imdbID: String, format: ImageFormat) -> String {
-        let id = clean(imdbID).replacingOccurrences(of: " ", with: "")
-        let yearPart = year.map(clean).flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
-        let suffix = "\(yearPart) [\(id.isEmpty ? "unknown" : id)].\(format.fileExtension)"
-        var name = clean(title)
-        let room = maxBytes - suffix.utf8.count
-        while name.utf8.count > room { name.removeLast() }
-        name = name.trimmingCharacters(in: .whitespaces)
+        let yearText = year.map { truncated(clean($0), toBytes: maxYearBytes) } ?? ""
+        let yearPart = yearText.isEmpty ? "" : " (\(yearText))"
+        let suffix = "\(yearPart) \(marker(for: imdbID))\(format.fileExtension)"
+        var name = truncated(clean(title), toBytes: max(0, maxBytes - suffix.utf8.count))
         if name.isEmpty { name = "Untitled" }
         return name + suffix
     }
 
     /// The part of every poster name that marks `imdbID`: `[tt0090190].`
     public static func marker(for imdbID: String) -> String {
-        "[\(clean(imdbID).replacingOccurrences(of: " ", with: ""))]."
+        "[\(idPart(imdbID))]."
+    }
+
+    /// The imdbID as it appears in names: cleaned, without spaces; an empty or very long one
+    /// becomes a prefix and a stable hash of the raw ID, so distinct IDs keep distinct names.
+    static func idPart(_ imdbID: String) -> String {
+        let id = clean(imdbID).replacingOccurrences(of: " ", with: "")
+        if !id.isEmpty, id.utf8.count <= maxIDBytes { return id }
+        let hash = String(fnv1a(imdbID.utf8), radix: 16)
+        let head = truncated(id, toBytes: maxIDBytes - 17, byScalars: true)
+        return (head.isEmpty ? "id" : head) + "~" + hash
     }
 
     /// Control characters and bidirectional overrides go, separators become `-`, and dots,
     /// dashes and spaces at the start go (no hidden files, no `..`).
     static func clean(_ text: String) -> String {
-        var result = PrintableText.clean(text.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "\\", with: "-"))
+        var result = Substring(PrintableText.clean(text.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "\\", with: "-")))
         while let first = result.first, first == "." || first == "-" || first == " " { result.removeFirst() }
-        return result
+        return String(result)
+    }
+
+    /// The longest start of `text` within `limit` UTF-8 bytes, trimmed, cut between characters
+    /// (or between scalars, for IDs, where one huge character must not swallow the whole ID).
+    static func truncated(_ text: String, toBytes limit: Int, byScalars: Bool = false) -> String {
+        guard text.utf8.count > limit else { return text }
+        var used = 0
+        var result = ""
+        if byScalars {
+            for scalar in text.unicodeScalars {
+                used += scalar.utf8.count
+                if used > limit { break }
+                result.unicodeScalars.append(scalar)
+            }
+        } else {
+            for character in text {
+                used += character.utf8.count
+                if used > limit { break }
+                result.append(character)
+            }
+        }
+        return result.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// 64-bit FNV-1a: stable across runs and platforms, unlike `Hasher`.
+    private static func fnv1a(_ bytes: String.UTF8View) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
     }
 }

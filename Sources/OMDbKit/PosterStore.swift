@@ -115,11 +115,5 @@ public struct PosterStore: Sendable {
         }
     }
 
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return nsError.localizedDescription
-    }
+    private static func reason(_ error: any Error) -> String { describe(fileError: error) }
 }

@@ -36,11 +36,20 @@ struct MoviesProcess {
     private let collected = Collected()
 
     /// Starts `movies arguments` in `directory` with exactly `environment` (plus PATH and HOME).
-    /// - Parameter closeOutputAfterLines: when set, the read end of stdout is closed once that
-    ///   many lines have arrived, as `movies … | head -n N` would.
-    init(_ arguments: [String], directory: URL, environment: [String: String] = [:], closeOutputAfterLines: Int? = nil) throws {
-        process.executableURL = Self.executable
-        process.arguments = arguments
+    /// - Parameters:
+    ///   - closeOutputAfterLines: when set, the read end of stdout is closed once that
+    ///     many lines have arrived, as `movies … | head -n N` would.
+    ///   - stdoutRedirect: a shell redirection for stdout instead of the pipe, such as
+    ///     `> /dev/full` or `>&-` (the tool then runs under `/bin/sh -c 'exec …'`).
+    init(_ arguments: [String], directory: URL, environment: [String: String] = [:], closeOutputAfterLines: Int? = nil,
+         stdoutRedirect: String? = nil) throws {
+        if let stdoutRedirect {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "exec \"$0\" \"$@\" \(stdoutRedirect)", Self.executable.path] + arguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
                    "MOVIES_CATALOGUE": Self.repositoryRoot.appendingPathComponent("Fixtures").path]
@@ -83,8 +92,9 @@ struct MoviesProcess {
     }
 
     /// Runs to the end with `lines` on stdin.
-    static func run(_ arguments: [String], lines: [String] = [], directory: URL, environment: [String: String] = [:]) async throws -> Outcome {
-        let process = try MoviesProcess(arguments, directory: directory, environment: environment)
+    static func run(_ arguments: [String], lines: [String] = [], directory: URL, environment: [String: String] = [:],
+                    stdoutRedirect: String? = nil) async throws -> Outcome {
+        let process = try MoviesProcess(arguments, directory: directory, environment: environment, stdoutRedirect: stdoutRedirect)
         for line in lines { process.send(line) }
         return await process.finish()
     }

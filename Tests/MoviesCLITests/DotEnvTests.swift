@@ -43,7 +43,7 @@ import Testing
         #expect(DotEnv.parse(line) == ["KEY": value])
     }
 
-    @Test(arguments: ["just some text", "=value", "BAD KEY=x", "KEY-1=x", "KEY.NAME=x", "export", "\"KEY\"=x"])
+    @Test(arguments: ["just some text", "=value", "BAD KEY=x", "KEY-1=x", "KEY.NAME=x", "export", "\"KEY\"=x", "1KEY=x", "KÉ=x"])
     func skipsMalformedLine(line: String) {
         #expect(DotEnv.parse(line + "\nGOOD=1") == ["GOOD": "1"])
     }
@@ -68,5 +68,65 @@ import Testing
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         #expect(DotEnv.load(from: folder) == [:])
+    }
+
+    // MARK: What dotenv users expect (each quirk the issue found is a row)
+
+    @Test(arguments: [
+        ("\u{FEFF}OMDB_API_KEY=abc", "abc"),                     // a UTF-8 byte order mark does not cost line 1
+        ("export\tOMDB_API_KEY=abc", "abc"),                     // export, then a tab
+        ("export \t  OMDB_API_KEY=abc", "abc"),                  // export, then any blanks
+        ("\texport OMDB_API_KEY=abc", "abc"),                    // indented
+        ("OMDB_API_KEY='a\\nb $HOME \"c\"'", "a\\nb $HOME \"c\""), // single quotes are literal
+        ("OMDB_API_KEY=\"a\\\"b\"", "a\"b"),                      // \" inside double quotes
+        ("OMDB_API_KEY=\"a\\\\b\"", "a\\b"),                     // \\ inside double quotes
+        ("OMDB_API_KEY=\"a\\nb\"", "a\nb"),                       // \n inside double quotes
+        ("OMDB_API_KEY=\"a\\tb\\q\"", "a\tb\\q"),                // \t; an unknown escape is kept
+        ("OMDB_API_KEY=\"a#b\" # note", "a#b"),
+        ("OMDB_API_KEY=abc\r", "abc"),                            // CR LF
+        ("OMDB_API_KEY=  abc  \t", "abc"),                        // values trimmed
+        ("OMDB_API_KEY=abc\t# tab comment", "abc"),
+        ("OMDB_API_KEY=it's", "it's"),                            // a quote inside a bare value is text
+        ("export=1\nOMDB_API_KEY=abc", "abc"),                    // a variable named export is a variable
+    ])
+    func readsTheWayDotenvDoes(text: String, key: String) {
+        let parsed = DotEnv.read(Data(text.utf8))
+        #expect(parsed.values["OMDB_API_KEY"] == key)
+        #expect(parsed.warnings.isEmpty)
+    }
+
+    /// A line that cannot be read is skipped with a warning naming its line, never its text.
+    @Test(arguments: [
+        ("OMDB_API_KEY=\"abc", "its quote is not closed"),
+        ("OMDB_API_KEY='abc", "its quote is not closed"),
+        ("OMDB_API_KEY=\"abc\\\"", "its quote is not closed"),
+        ("OMDB_API_KEY=\"abc\"def", "there is text after the closing quote"),
+        ("OMDB_API_KEY abc", "it has no \"=\""),
+        ("OMDB API KEY=abc", "the name before \"=\" is not a variable name (letters, digits, _)"),
+    ])
+    func unreadableLinesAreWarnedAboutByNumberAndSkipped(line: String, reason: String) {
+        let parsed = DotEnv.read(Data("# settings\r\nGOOD=1\r\n\(line)\r\nLATER=2\r\n".utf8))
+        #expect(parsed.values == ["GOOD": "1", "LATER": "2"])
+        #expect(parsed.warnings == [DotEnv.Warning(line: 3, reason: reason)])
+        #expect(parsed.warnings.first?.description == ".env line 3 skipped: \(reason).")
+        #expect(parsed.warnings.first?.description.contains("abc") == false)
+    }
+
+    @Test func aLineThatIsNotUTF8IsWarnedAboutAndTheRestIsRead() {
+        var bytes = Data("\u{FEFF}A=1\n".utf8)
+        bytes += Data([0x42, 0x3D, 0xFF, 0xFE, 0x0A])
+        bytes += Data("C=3".utf8)
+        let parsed = DotEnv.read(bytes)
+        #expect(parsed.values == ["A": "1", "C": "3"])
+        #expect(parsed.warnings == [DotEnv.Warning(line: 2, reason: "it is not UTF-8 text")])
+    }
+
+    @Test func warningsComeBackFromTheFileInTheFolder() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        try Data("OK=1\nBROKEN=\"sekrit\n".utf8).write(to: folder.appendingPathComponent(".env"))
+        let parsed = DotEnv.read(from: folder)
+        #expect(parsed.values == ["OK": "1"])
+        #expect(parsed.warnings.map(\.line) == [2])
     }
 }

@@ -182,7 +182,7 @@ import Testing
         let session = try catalogueSession(capture, directory: root)
 
         await session.handle(.posters("/dev/null/x"))
-        #expect(capture.err == "error: Cannot use \"/dev/null/x\" for posters: it is not a folder that can be created. Posters stay off.\n")
+        #expect(capture.err == "error: Cannot use \"/dev/null/x\" for posters: /dev/null is a file, not a folder. Posters stay off.\n")
         #expect(session.settings.posters == nil)
 
         await session.handle(.posters("kept"))

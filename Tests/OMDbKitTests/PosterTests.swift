@@ -42,6 +42,35 @@ import Testing
         #expect(name.utf8.count <= 200)
     }
 
+    /// Each of these trapped before (removing from an empty string): the suffix left no room.
+    @Test(arguments: [
+        ("Alien", "1979", "tt" + String(repeating: "9", count: 300)),
+        ("Alien", String(repeating: "1", count: 300), "tt0078748"),
+        ("Alien", String(repeating: "年", count: 200), "tt0078748"),
+        (String(repeating: "a", count: 300), String(repeating: "1", count: 300), String(repeating: "é", count: 300)),
+        ("Alien", "1979", String(repeating: "\u{301}", count: 500)),
+        ("Alien", "1979", "\u{0}\u{1}"),
+        ("Alien", "1979", String(repeating: "/", count: 300)),
+        ("e" + String(repeating: "\u{301}", count: 300), "1979", "tt0078748"),
+    ])
+    func anyFieldLengthGivesANameThatFitsAndKeepsTheMarker(title: String, year: String, imdbID: String) {
+        let name = PosterName.fileName(title: title, year: year, imdbID: imdbID, format: .jpeg)
+        #expect(name.utf8.count <= PosterName.maxBytes)
+        #expect(name.hasSuffix(PosterName.marker(for: imdbID) + "jpg"))
+        #expect(!name.hasPrefix(".") && !name.contains("/") && !name.contains("\u{0}"))
+    }
+
+    @Test func anAbsurdlyLongIDIsHashedStablyAndStaysUnique() {
+        let long = "tt" + String(repeating: "1", count: 300)
+        let marker = PosterName.marker(for: long)
+        #expect(marker == PosterName.marker(for: long))
+        #expect(marker != PosterName.marker(for: long + "2"))
+        #expect(marker.hasPrefix("[tt111"))
+        #expect(marker.utf8.count <= PosterName.maxIDBytes + 3)
+        // Real IDs are kept as they are.
+        #expect(PosterName.marker(for: "tt0090190") == "[tt0090190].")
+    }
+
     @Test func missingYearIsLeftOut() {
         #expect(PosterName.fileName(title: "Alien", year: nil, imdbID: "tt0078748", format: .png) == "Alien [tt0078748].png")
     }

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Reads a `.env` file the way dotenv users expect: `KEY=VALUE` lines, `#` comments,
+/// `export` before a key (after any blanks), single quotes taken literally, double quotes with
+/// `\"`, `\\`, `\n`, `\t` and `\r` escapes, CR LF line ends and a UTF-8 byte order mark.
+///
+/// A line that cannot be read (no `=`, a bad key, an unclosed quote, not UTF-8) is skipped
+/// with a ``Warning`` that names its line number, never its text: it may hold the key.
+public enum DotEnv {
+    /// The variables of a file, and what was skipped in it.
+    public struct Parsed: Equatable, Sendable {
+        /// Later lines win over earlier ones with the same key.
+        public var values: [String: String] = [:]
+        public var warnings: [Warning] = []
+    }
+
+    /// One line skipped, and why.
+    public struct Warning: Equatable, Sendable, CustomStringConvertible {
+        /// 1-based.
+        public let line: Int
+        public let reason: String
+
+        /// `.env line 3 skipped: it has no "=".`
+        public var description: String { ".env line \(line) skipped: \(reason)." }
+    }
+
+    /// The variables in `text`. Lines that are not `KEY=VALUE` are skipped.
+    public static func parse(_ text: String) -> [String: String] { read(Data(text.utf8)).values }
+
+    /// The variables in `directory/.env`, or none when there is no such file.
+    public static func load(from directory: URL) -> [String: String] { read(from: directory).values }
+
+    /// The variables in `directory/.env` and the lines skipped; nothing when there is no such file.
+    public static func read(from directory: URL) -> Parsed {
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(".env").path) else { return Parsed() }
+        return read(data)
+    }
+
+    /// The variables in a file's bytes and the lines skipped.
+    public static func read(_ data: Data) -> Parsed {
+        var body = [UInt8](data)
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body.removeFirst(3) }
+        var parsed = Parsed()
+        // Split on LF only, so a line number is what an editor shows; a CR before it is dropped.
+        for (index, rawLine) in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            var lineBytes = rawLine
+            if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
+            guard let line = String(validating: lineBytes, as: UTF8.self) else {
+                parsed.warnings.append(Warning(line: number, reason: "it is not UTF-8 text"))
+                continue
+            }
+            switch parseLine(line) {
+            case .blank: break
+            case .pair(let key, let value): parsed.values[key] = value
+            case .skipped(let reason): parsed.warnings.append(Warning(line: number, reason: reason))
+            }
+        }
+        return parsed
+    }
+
+    enum Line: Equatable {
+        case blank
+        case pair(String, String)
+        case skipped(String)
+    }
+
+    /// One line: a comment or blank, a pair, or why it was skipped (never quoting the line).
+    static func parseLine(_ text: String) -> Line {
+        var line = Substring(text.trimmingCharacters(in: .whitespaces))
+        if line.isEmpty || line.hasPrefix("#") { return .blank }
+        if line.hasPrefix("export"), let next = line.dropFirst(6).first, next == " " || next == "\t" {
+            line = Substring(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
+        }
+        guard let equals = line.firstIndex(of: "=") else { return .skipped("it has no \"=\"") }
+        let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+        guard isValidKey(key) else { return .skipped("the name before \"=\" is not a variable name (letters, digits, _)") }
+        let rest = Substring(line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+        switch value(rest) {
+        case .success(let value): return .pair(key, value)
+        case .failure(let problem): return .skipped(problem.reason)
+        }
+    }
+
+    struct Problem: Error { let reason: String }
+
+    /// The value after `=`: quoted (single: literal; double: with escapes) or bare (up to a ` #` comment).
+    static func value(_ text: Substring) -> Result<String, Problem> {
+        guard let quote = text.first, quote == "\"" || quote == "'" else {
+            // A bare value ends at a comment that follows a blank.
+            var end = text.endIndex
+            var previous: Character?
+            for index in text.indices {
+                if text[index] == "#", previous == " " || previous == "\t" { end = index; break }
+                previous = text[index]
+            }
+            return .success(text[..<end].trimmingCharacters(in: .whitespaces))
+        }
+        var value = ""
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let character = text[index]
+            if character == quote {
+                let after = text[text.index(after: index)...].trimmingCharacters(in: .whitespaces)
+                guard after.isEmpty || after.hasPrefix("#") else {
+                    return .failure(Problem(reason: "there is text after the closing quote"))
+                }
+                return .success(value)
+            }
+            if quote == "\"", character == "\\", text.index(after: index) < text.endIndex {
+                index = text.index(after: index)
+                switch text[index] {
+                case "n": value.append("\n")
+                case "t": value.append("\t")
+                case "r": value.append("\r")
+                case "\"": value.append("\"")
+                case "\\": value.append("\\")
+                default: value.append("\\"); value.append(text[index])
+                }
+            } else {
+                value.append(character)
+            }
+            index = text.index(after: index)
+        }
+        return .failure(Problem(reason: "its quote is not closed"))
+    }
+
+    private static func isValidKey(_ key: String) -> Bool {
+        guard let first = key.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return key.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+import Foundation
+
+/// stdout, written with `write(2)` and checked: every text goes out whole, in one write loop
+/// under a lock, or the failure is returned with its `errno`.
+///
+/// The lock is also what ``Interrupts/stop(status:message:)`` takes before the process ends, so
+/// a SIGTERM never cuts a line (a JSON object) in half. No stdio buffer sits in between, so
+/// nothing is lost when the process ends with `_exit`.
+final class StandardOutput: Sendable {
+    /// The process's stdout.
+    static let shared = StandardOutput(fileDescriptor: STDOUT_FILENO)
+
+    private let fileDescriptor: Int32
+    // NSLock for `lock(before:)`: the stop path must not wait forever on a reader that never reads.
+    private let lock = NSLock()
+
+    init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
+
+    /// Writes all of `text`; `nil` when it went out, else the `errno` of the failure.
+    func writeAll(_ text: String) -> Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written >= 0 {
+                    offset += written
+                    continue
+                }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN:
+                    // A non-blocking stdout (left so by another program): wait until it takes more.
+                    var waiting = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&waiting, 1, 1_000)
+                default: return errno
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Waits for a write in progress to end (at most `timeout`) and lets no other start:
+    /// called once, on the way out of the process.
+    func finish(within timeout: TimeInterval = 2) {
+        _ = lock.lock(before: Date(timeIntervalSinceNow: timeout))
+    }
+
+    /// Makes sure stdin, stdout and stderr are open, so that a file or socket the process opens
+    /// later can never take their numbers (`movies … >&-` would otherwise send results into it).
+    /// A closed stdout gets `/dev/null` opened read-only: every write to it then fails with
+    /// EBADF, which is reported. Call first thing, before anything opens a file.
+    static func holdClosedStandardStreams() {
+        for (descriptor, flags) in [(STDIN_FILENO, O_RDONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_WRONLY)]
+        where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", flags)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
+    /// What a failed write means, for a person.
+    static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOSPC: "the disk is full"
+        case EBADF: "standard output is closed"
+        case EIO: "an input/output error"
+        default: String(cString: strerror(code))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension PosterStore {
+    /// Checks that `folder` can hold posters before anything is downloaded: it is a folder, or
+    /// can be created as one (no part of the path is a file), and the nearest existing folder on
+    /// the path can be written to. Creates nothing.
+    /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` with the reason in words.
+    public static func checkFolder(_ folder: URL) throws(OMDbError) {
+        let path = folder.standardizedFileURL.path
+        var candidate = URL(fileURLWithPath: path)
+        while true {
+            var status = stat()
+            if stat(candidate.path, &status) == 0 {
+                guard status.st_mode & S_IFMT == S_IFDIR else {
+                    let reason = candidate.path == path ? "it is a file, not a folder" : "\(candidate.path) is a file, not a folder"
+                    throw .posterNotWritten(path: path, reason: reason)
+                }
+                guard access(candidate.path, W_OK | X_OK) == 0 else {
+                    throw .posterNotWritten(path: path, reason: "\(candidate.path == path ? "the folder" : candidate.path) is not writable (\(describe(errno: errno)))")
+                }
+                return
+            }
+            if errno != ENOENT, errno != ENOTDIR {
+                throw .posterNotWritten(path: path, reason: describe(errno: errno))
+            }
+            let parent = candidate.deletingLastPathComponent()
+            if parent.path == candidate.path { return }
+            candidate = parent
+        }
+    }
+
+    /// A file-system error in words: the POSIX reason under Foundation's (which on Linux is often
+    /// just "NSCocoaErrorDomain error 512"), else its description.
+    public static func describe(fileError error: any Error) -> String {
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return describe(errno: Int32(nsError.code)) }
+        if nsError.domain == NSCocoaErrorDomain {
+            switch nsError.code {
+            case CocoaError.fileWriteOutOfSpace.rawValue: return describe(errno: ENOSPC)
+            case CocoaError.fileWriteNoPermission.rawValue: return describe(errno: EACCES)
+            case CocoaError.fileWriteVolumeReadOnly.rawValue: return describe(errno: EROFS)
+            case CocoaError.fileWriteFileExists.rawValue: return "a file is in the way of the folder"
+            default: break
+            }
+        }
+        // On Linux the underlying error is a Swift error, which `as? NSError` does not bridge.
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
+            let bridged = underlying as NSError
+            if bridged.domain == NSPOSIXErrorDomain { return describe(errno: Int32(bridged.code)) }
+        }
+        return nsError.localizedDescription
+    }
+
+    /// `errno` in words, the common ones worded for what a person can do about them.
+    static func describe(errno code: Int32) -> String {
+        switch code {
+        case ENOSPC: "the disk is full"
+        case EACCES, EPERM: "permission denied"
+        case EROFS: "the disk is read-only"
+        case ENOTDIR: "a part of the path is a file, not a folder"
+        case ENOENT: "a folder on the path does not exist"
+        case EDQUOT: "the disk quota is used up"
+        default: String(cString: strerror(code))
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import FakeOMDb
+import Foundation
+import OMDbKit
+import Testing
+
+/// The built `movies` against what a broken server, a full disk, a closed stdout, a bad posters
+/// path or a careless `.env` can do: a clear line and the right status, never a trap.
+@Suite struct RobustnessProcessTests {
+    // MARK: Output that cannot be written
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "no /dev/full here (Linux has one)"), arguments: [["--json"], []])
+    func resultsWrittenToAFullDiskFailWithStatusOneAndOneLine(format: [String]) async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run(["search", "star", "wars", "--offline"] + format, directory: folder,
+                                                      stdoutRedirect: "> /dev/full")
+            #expect(outcome.exited)
+            #expect(outcome.status == 1)
+            let lines = outcome.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(outcome.stderr)")
+            #expect(outcome.stderr.hasPrefix("error: the results could not be written to standard output (the disk is full)"))
+        }
+    }
+
+    @Test func aClosedStdoutFailsWithStatusOneAndOneLine() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await MoviesProcess.run(["search", "star", "wars", "--offline", "--json"], directory: folder,
+                                                      stdoutRedirect: ">&-")
+            #expect(outcome.exited)
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("standard output is closed"))
+        }
+    }
+
+    // MARK: A posters path that is a file
+
+    @Test(arguments: ["plain-file", "plain-file/sub"])
+    func postersIntoAFileAreRefusedBeforeAnyRequest(path: String) async throws {
+        try await withWorkingFolder { folder in
+            try Data("x".utf8).write(to: folder.appendingPathComponent("plain-file"))
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let environment = ["OMDB_API_KEY": FakeOMDbServer.validKey]
+            let base = server.baseURL.absoluteString
+            let oneShot = try await MoviesProcess.run(["search", "toxic", "--base-url", base, "--posters", path], directory: folder,
+                                                      environment: environment)
+            #expect(oneShot.status == 2)
+            #expect(oneShot.stderr.split(separator: "\n").count == 1, "\(oneShot.stderr)")
+            #expect(oneShot.stderr.contains("Cannot save posters in") && oneShot.stderr.contains("is a file, not a folder"))
+            let prompt = try await MoviesProcess.run(["--base-url", base, "--posters", path], lines: ["toxic", "quit"], directory: folder,
+                                                     environment: environment)
+            #expect(prompt.status == 2)
+            #expect(prompt.stderr.contains("is a file, not a folder"))
+            #expect(server.requests.isEmpty, "requests were sent: \(server.requests.map(\.target))")
+
+            let typed = try await MoviesProcess.run(["--base-url", base], lines: ["posters \(path)", "toxic", "quit"], directory: folder,
+                                                    environment: environment)
+            #expect(typed.status == 0)
+            #expect(typed.stderr.contains("Cannot use \"\(path)\" for posters: ") && typed.stderr.contains("is a file, not a folder"))
+            #expect(server.posterRequests.isEmpty, "posters were downloaded: \(server.posterRequests.map(\.target))")
+            #expect(!server.apiRequests.isEmpty)
+        }
+    }
+
+    // MARK: What a server can send
+
+    @Test(arguments: ["\"9223372036854775807\"", "\"-5\"", "1e308"])
+    func anAbsurdTotalIsOneLineAndStatusOneNotATrap(total: String) async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue) { _ in
+                .json(#"{"Search":[{"Title":"A","Year":"2000","imdbID":"tt0000001","Type":"movie","Poster":"N/A"}],"totalResults":\#(total),"Response":"True"}"#)
+            }
+            defer { server.shutdown() }
+            let outcome = try await MoviesProcess.run(["search", "x", "--base-url", server.baseURL.absoluteString], directory: folder,
+                                                      environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
+            #expect(outcome.exited)
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("totalResults \""))
+            #expect(outcome.stdout.isEmpty)
+        }
+    }
+
+    /// Page 2 is answered with no rows, page 3 with an error: the empty page says so, and the
+    /// hint after the failure names the page that failed.
+    @Test func anEmptyPageIsSaidAndTheHintAfterAFailedPageIsTrue() async throws {
+        try await withWorkingFolder { folder in
+            let rows = #"{"Title":"Odd Year","Year":1999,"imdbID":"tt0000001","Type":"movie","Poster":"N/A"},{"Title":"B","Year":"2001","imdbID":"tt0000002"}"#
+            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+                switch request.queryItems.first(where: { $0.name == "page" })?.value {
+                case "1": .json(#"{"Search":[\#(rows)],"totalResults":"45","Response":"True"}"#)
+                case "2": .json(#"{"Search":[],"totalResults":"45","Response":"True"}"#)
+                case "3": ServerResponse(status: 400, body: Data("bad request".utf8))
+                default: nil
+                }
+            }
+            defer { server.shutdown() }
+            let outcome = try await MoviesProcess.run(["search", "x", "--pages", "4", "--base-url", server.baseURL.absoluteString], directory: folder,
+                                                      environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
+            #expect(outcome.status == 1)
+            #expect(outcome.stdout.contains("  1. Odd Year (1999)  movie  tt0000001"))
+            #expect(outcome.stdout.contains("(OMDb sent no results on this page)"))
+            #expect(!outcome.stdout.contains("repeated"))
+            #expect(outcome.stdout.contains("Showing 2 of 45. Use --pages 3 to see more."))
+            #expect(!outcome.stdout.contains("--pages 5"))
+            #expect(outcome.stderr.contains("HTTP 400"))
+        }
+    }
+
+    // MARK: .env
+
+    @Test func unreadableDotEnvLinesAreNotedByNumberWithoutTheirText() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            try Data("\u{FEFF}OMDB_API_KEY=\"\(FakeOMDbServer.validKey)\"\r\nexport\tOMDB_BASE_URL=\(server.baseURL.absoluteString)\r\nMOVIES_POSTERS=\"sekrit-path\r\n".utf8)
+                .write(to: folder.appendingPathComponent(".env"))
+            let outcome = try await MoviesProcess.run(["search", "toxic", "--json"], directory: folder)
+            #expect(outcome.status == 0)
+            #expect(outcome.stdout.split(separator: "\n").count == 10)
+            #expect(outcome.stderr == ".env line 3 skipped: its quote is not closed.\n")
+            #expect(server.posterRequests.isEmpty)
+        }
+    }
+}
