@@ -87,8 +87,8 @@ public final class HTTPServer: Sendable {
     /// the response is written, so a client that got its answer already sees it counted.
     public var requestCount: Int { core.state.withLock { $0.requestCount } }
 
-    /// Requests being answered right now: from the moment one is read until its answer is
-    /// written (the delay included), so a client's fan-out shows here as it happens.
+    /// Requests being answered right now: from the moment one is read until its answer is ready
+    /// to write (the delay included), so a client's fan-out shows here as it happens.
     public var requestsInFlight: Int { core.state.withLock { $0.inFlight } }
 
     /// The most requests ever in flight at once since the server started (or since ``resetPeak()``).
@@ -220,14 +220,20 @@ private final class Core: Sendable {
                 s.inFlight += 1
                 s.peakInFlight = max(s.peakInFlight, s.inFlight)
             }
-            let answered = answer(req, on: fd, version: request.version)
-            state.withLock { $0.inFlight -= 1 }
-            guard answered else { return }
+            guard answer(req, on: fd, version: request.version) else { return }
         }
     }
 
     /// Runs the handler, waits its delay and writes its answer. False when the connection must close.
+    /// The request is counted in flight until its answer is ready to write: once written, the
+    /// client may send its next request before this thread runs again, and must not see it counted.
     private func answer(_ request: ServerRequest, on fd: Int32, version: String) -> Bool {
+        var inFlight = true
+        func landed() {
+            if inFlight { state.withLock { $0.inFlight -= 1 } }
+            inFlight = false
+        }
+        defer { landed() }
         let response = handler(request)
         state.withLock { $0.requestCount += 1 }
         if response.delay > .zero {
@@ -237,6 +243,7 @@ private final class Core: Sendable {
         if response.closeWithoutAnswer { return false }
         let connection = request.headers["connection"]?.lowercased() ?? ""
         let close = version == "HTTP/1.0" ? !connection.contains("keep-alive") : connection.contains("close")
+        landed()
         return write(fd, status: response.status, headers: response.headers, body: response.body,
                      close: close, head: request.method == "HEAD") && !close
     }
