@@ -296,10 +296,13 @@ private final class Core: Sendable {
         if !hasType { lines.append("Content-Type: application/json") }
         lines.append("Content-Length: \(body.count)")
         lines.append("Connection: \(close ? "close" : "keep-alive")")
-        let bytes = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
-        // The body goes out from its own storage: a benchmark's 5 MB posters, many at once, are never copied.
+        var bytes = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        // A big body goes out from its own storage: a benchmark's 5 MB posters, many at once,
+        // are never copied. A small one goes with the head, in one segment.
+        let together = head || body.count <= 64 * 1024
+        if !head, together { bytes.append(contentsOf: body) }
         guard sendAll(fd, bytes) else { return false }
-        return head || body.withUnsafeBytes { sendAll(fd, $0) }
+        return together || body.withUnsafeBytes { sendAll(fd, $0) }
     }
 
     private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
