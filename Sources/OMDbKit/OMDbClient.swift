@@ -55,8 +55,9 @@ public actor OMDbClient {
     let redactor: Redactor
 
     private var cursor: Cursor?
-    /// Page loads in flight; a new search cancels them all.
-    private var pageLoads: [UUID: Task<(items: [SearchItem], total: Int), any Error>] = [:]
+    /// Page loads in flight, one per page however many ask (`nextPage()`, prefetches); a new
+    /// search cancels them all.
+    private var pageLoads: [PageKey: Task<(items: [SearchItem], total: Int), any Error>] = [:]
     private var pages: [PageKey: (items: [SearchItem], total: Int)] = [:]
     /// Records, and the lookups OMDb answered for good with "not found": neither is asked again.
     private var records: [String: Result<Movie, OMDbError>] = [:]
@@ -122,23 +123,47 @@ public actor OMDbClient {
                           repeatedCount: items.count - fresh.count)
     }
 
-    /// One page, from the cache or the network. Throws `CancellationError` when a newer search
-    /// cancelled it, even if its answer arrived.
+    /// Starts loading, in the background, the pages of the current search after the last one
+    /// returned, through page `number` but never past the last page: `nextPage()` then joins the
+    /// request in flight, or finds the page in the session cache. Each page is one request,
+    /// counted like any other, however many times it is prefetched; a new search cancels the
+    /// prefetches still running. The prompt prefetches the page after the one shown; `--pages N`
+    /// prefetches pages 2 to N together once page 1 gives the total.
+    public func prefetch(through number: Int) {
+        guard let current = cursor else { return }
+        let last = min(number, SearchPage.lastPage(forTotal: current.total))
+        guard current.page < last else { return }
+        for page in (current.page + 1)...last where pages[PageKey(query: current.query, number: page)] == nil {
+            // Failures are left for nextPage() to meet and report; a prefetch only saves time.
+            Task { _ = try? await self.loadPage(current.query, number: page) }
+        }
+    }
+
+    /// One page, from the cache or the network; callers asking for a page already loading share
+    /// its request. Throws `CancellationError` when a newer search cancelled it, even if its answer arrived.
     private func loadPage(_ query: SearchQuery, number: Int) async throws -> (items: [SearchItem], total: Int) {
         let key = PageKey(query: query, number: number)
         if let cached = pages[key] { return cached }
-        let url = OMDbRequest.search(query, page: number, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
-        let task = Task { () throws -> (items: [SearchItem], total: Int) in
-            let (response, shown) = try await self.fetch(url, countsTowardQuota: true)
-            return try OMDbDecoding.searchPage(response, query: query, url: shown, redactor: self.redactor)
+        let task: Task<(items: [SearchItem], total: Int), any Error>
+        if let loading = pageLoads[key] {
+            task = loading
+        } else {
+            let url = OMDbRequest.search(query, page: number, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
+            task = Task { () throws -> (items: [SearchItem], total: Int) in
+                let (response, shown) = try await self.fetch(url, countsTowardQuota: true)
+                return try OMDbDecoding.searchPage(response, query: query, url: shown, redactor: self.redactor)
+            }
+            pageLoads[key] = task
         }
-        let id = UUID()
-        pageLoads[id] = task
-        defer { pageLoads[id] = nil }
+        defer { if pageLoads[key] == task { pageLoads[key] = nil } }
         let result = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
-        guard pageLoads[id] != nil else { throw CancellationError() }
-        pages[key] = result
-        return result
+        if pageLoads[key] == task {
+            pages[key] = result
+            return result
+        }
+        // Another caller of the same load got here first, or a new search cancelled it.
+        if let cached = pages[key] { return cached }
+        throw CancellationError()
     }
 
     // MARK: Records
