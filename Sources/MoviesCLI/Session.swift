@@ -166,8 +166,11 @@ public final class Session {
         rows += page.items.map { Row(item: $0) }
         presenter.pageArrived(page, first: first + 1)
         // While the person reads this page, the next one's search is already on its way: `more`
-        // then only waits for the rows.
-        if prefetchesNextPage { await client.prefetch(through: page.number + 1) }
+        // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.
+        if prefetchesNextPage {
+            let (client, next) = (client, page.number + 1)
+            Task { await client.prefetch(through: next) }
+        }
 
         var done = 0
         for await update in updates {
