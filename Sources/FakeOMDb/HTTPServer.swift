@@ -23,19 +23,55 @@ public struct ServerResponse: Sendable {
     public var body: Data
     public var delay: Duration              // the connection's thread sleeps this long before answering
     public var closeWithoutAnswer: Bool     // close the socket without writing anything
+    public var reset: Bool                  // abort the connection (RST) instead of answering
+    public var trickle: Duration?           // send the body one byte at a time, pausing this long before each
+    public var announcedLength: Int?        // Content-Length to announce instead of the body's (then close)
+    public var stall: Stall?                // send part of the body, pause, then the rest
 
     public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(),
-                delay: Duration = .zero, closeWithoutAnswer: Bool = false) {
+                delay: Duration = .zero, closeWithoutAnswer: Bool = false, reset: Bool = false,
+                trickle: Duration? = nil, announcedLength: Int? = nil, stall: Stall? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.delay = delay
         self.closeWithoutAnswer = closeWithoutAnswer
+        self.reset = reset
+        self.trickle = trickle
+        self.announcedLength = announcedLength
+        self.stall = stall
     }
 
     public static func json(_ text: String, status: Int = 200) -> ServerResponse {
         ServerResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
     }
+}
+
+/// Part of a body, a pause, then the rest: a download caught half-way.
+public struct Stall: Sendable {
+    /// Body bytes sent before the pause.
+    public var after: Int
+    /// The longest pause.
+    public var pause: Duration
+    /// Ends the pause early once opened.
+    public var gate: ServerGate?
+
+    public init(after: Int, pause: Duration, gate: ServerGate? = nil) {
+        self.after = after
+        self.pause = pause
+        self.gate = gate
+    }
+}
+
+/// A switch a test opens to let stalled answers go on: ordering by events, not by sleeps.
+public final class ServerGate: Sendable {
+    private let opened = Mutex(false)
+
+    public init() {}
+
+    public func open() { opened.withLock { $0 = true } }
+
+    public var isOpen: Bool { opened.withLock { $0 } }
 }
 
 public enum HTTPServerError: Error, Sendable {
@@ -236,16 +272,21 @@ private final class Core: Sendable {
         defer { landed() }
         let response = handler(request)
         state.withLock { $0.requestCount += 1 }
-        if response.delay > .zero {
-            let (s, atto) = response.delay.components
-            Thread.sleep(forTimeInterval: Double(s) + Double(atto) / 1e18)
-        }
+        guard pause(response.delay) else { return false }
         if response.closeWithoutAnswer { return false }
+        if response.reset {
+            // SO_LINGER with a zero timeout: close(2) sends RST instead of FIN.
+            var hard = linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, socklen_t(MemoryLayout<linger>.size))
+            return false
+        }
         let connection = request.headers["connection"]?.lowercased() ?? ""
-        let close = version == "HTTP/1.0" ? !connection.contains("keep-alive") : connection.contains("close")
+        let close = (version == "HTTP/1.0" ? !connection.contains("keep-alive") : connection.contains("close"))
+            || response.announcedLength != nil || response.trickle != nil
         landed()
         return write(fd, status: response.status, headers: response.headers, body: response.body,
-                     close: close, head: request.method == "HEAD") && !close
+                     close: close, head: request.method == "HEAD", announcedLength: response.announcedLength,
+                     trickle: response.trickle, stall: response.stall) && !close
     }
 
     private struct Head {
@@ -281,8 +322,22 @@ private final class Core: Sendable {
         }
     }
 
+    /// Sleeps `duration` in small steps, or less once `gate` opens; false when the server was shut down meanwhile.
+    private func pause(_ duration: Duration, until gate: ServerGate? = nil) -> Bool {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline, !(gate?.isOpen ?? false) {
+            if state.withLock({ $0.stopped }) { return false }
+            let left = deadline - ContinuousClock.now
+            let step = min(left, .milliseconds(20))
+            let (seconds, attoseconds) = step.components
+            Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+        }
+        return !state.withLock { $0.stopped }
+    }
+
     @discardableResult
-    private func write(_ fd: Int32, status: Int, headers: [String: String], body: Data, close: Bool, head: Bool) -> Bool {
+    private func write(_ fd: Int32, status: Int, headers: [String: String], body: Data, close: Bool, head: Bool,
+                       announcedLength: Int? = nil, trickle: Duration? = nil, stall: Stall? = nil) -> Bool {
         var lines = ["HTTP/1.1 \(status) \(reason(status))"]
         var hasType = false
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
@@ -294,9 +349,20 @@ private final class Core: Sendable {
             lines.append("\(name): \(value)")
         }
         if !hasType { lines.append("Content-Type: application/json") }
-        lines.append("Content-Length: \(body.count)")
+        lines.append("Content-Length: \(announcedLength ?? body.count)")
         lines.append("Connection: \(close ? "close" : "keep-alive")")
         var bytes = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        if let stall, !head {
+            let cut = min(max(0, stall.after), body.count)
+            return sendAll(fd, bytes + Array(body.prefix(cut))) && pause(stall.pause, until: stall.gate) && sendAll(fd, Array(body.dropFirst(cut)))
+        }
+        if let trickle, !head {
+            guard sendAll(fd, bytes) else { return false }
+            for byte in body {
+                guard pause(trickle), sendAll(fd, [byte]) else { return false }
+            }
+            return true
+        }
         // A big body goes out from its own storage: a benchmark's 5 MB posters, many at once,
         // are never copied. A small one goes with the head, in one segment.
         let together = head || body.count <= 64 * 1024

@@ -96,5 +96,7 @@ public enum Command: Equatable, Sendable {
       plot short|full   plot length in result rows
       help              this list
       quit, exit        leave (so does Ctrl-D); Ctrl-C stops a page that is loading
+    At a terminal: arrows, Home/End and Ctrl-A/E/K/U/W/Y edit the line; Up/Down walk the history
+    and Ctrl-R searches it; Tab completes commands, type and plot values, and posters folders.
     """
 }

@@ -15,18 +15,24 @@ public struct Console: Sendable {
     let style: Style
     /// Colour for stderr text.
     let errorStyle: Style
-    /// Columns to wrap to.
-    let width: Int
+    /// Columns to wrap to, measured at every use: the window can be resized at any time.
+    var width: Int { measureWidth() }
+    private let measureWidth: @Sendable () -> Int
     /// True when a person is typing at a terminal: prompts are shown only then.
     let isInteractive: Bool
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
                 style: Style = .plain, errorStyle: Style = .plain, width: Int = 80, isInteractive: Bool = false) {
+        self.init(writeOut: writeOut, writeErr: writeErr, style: style, errorStyle: errorStyle, measureWidth: { width }, isInteractive: isInteractive)
+    }
+
+    init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+         style: Style, errorStyle: Style, measureWidth: @escaping @Sendable () -> Int, isInteractive: Bool) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.style = style
         self.errorStyle = errorStyle
-        self.width = width
+        self.measureWidth = measureWidth
         self.isInteractive = isInteractive
     }
 
@@ -54,15 +60,12 @@ public struct Console: Sendable {
             writeErr: { text in fputs(text, stderr); fflush(stderr) },
             style: Style(enabled: colorAllowed && isatty(STDOUT_FILENO) == 1),
             errorStyle: Style(enabled: colorAllowed && isatty(STDERR_FILENO) == 1),
-            width: terminalWidth(environment: environment),
+            measureWidth: { terminalWidth(environment: environment) },
             isInteractive: isatty(STDIN_FILENO) == 1)
     }
 
     static func terminalWidth(environment: [String: String]) -> Int {
-        var size = winsize()
-        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return Int(size.ws_col)
-        }
+        if let size = Terminal.size() { return size.columns }
         return Int(environment["COLUMNS"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 80
     }
 }

@@ -172,6 +172,7 @@ final class Interrupts: Sendable {
     /// to go (or would only delay the end). `_exit` rather than `exit`: other threads are still
     /// running, and exit handlers must not race them.
     @Sendable static func exitNow(_ status: Int32) -> Never {
+        Terminal.shared.restore()
         fflush(stderr)
         _exit(status)
     }

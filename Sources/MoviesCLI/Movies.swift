@@ -73,9 +73,15 @@ public enum Movies {
         case .interactive:
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard let client = makeClient(settings, console: console, announceOffline: true) else { return Status.failure }
-            let session = Session(client: client, settings: settings, console: console,
-                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
-            await Prompt(session: session, console: console).run(lines: LineReader.lines())
+            let presenter = self.presenter(console: console, directory: directory, client: client, moreHint: nil)
+            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
+            (presenter as? LivePresenter)?.postersOn = { [unowned session] in session.settings.posters != nil }
+            let prompt = Prompt(session: session, console: console)
+            if let reader = lineEditor(settings: settings, environment: environment, directory: directory) {
+                await prompt.run(reader: reader)
+            } else {
+                await prompt.run(lines: LineReader.lines())
+            }
             return Status.success
         case let .search(query, pages, json):
             guard settings.apiKey != nil || settings.offline else {
@@ -85,10 +91,34 @@ public enum Movies {
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
-                : TextPresenter(console: console, currentDirectory: directory, moreHint: Self.pagesHint)
+                : self.presenter(console: console, directory: directory, client: client, moreHint: Self.pagesHint)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
+            if let live = presenter as? LivePresenter {
+                live.postersOn = { [unowned session] in session.settings.posters != nil }
+                // Keys typed meanwhile must not be echoed into the page (restored on exit).
+                if Terminal.shared.start() { Terminal.shared.set(.quiet) }
+            }
             return await OneShot(session: session, console: console).run(query: query, pages: pages)
         }
+    }
+
+    /// A page that fills in place on a terminal that can show it (stdout a terminal, colour
+    /// allowed: not `NO_COLOR`, `--no-color` or `TERM=dumb`); plain lines otherwise.
+    @MainActor
+    static func presenter(console: Console, directory: URL, client: OMDbClient, moreHint: ((SearchPage) -> String)?) -> any Presenter {
+        let plain = moreHint.map { TextPresenter(console: console, currentDirectory: directory, moreHint: $0) }
+            ?? TextPresenter(console: console, currentDirectory: directory)
+        guard console.style.enabled, Terminal.size() != nil else { return plain }
+        Terminal.shared.watchResizes()
+        return LivePresenter(plain: plain) { await client.apiRequestCount }
+    }
+
+    /// The line editor when a person types at a terminal (stdin and stdout both terminals,
+    /// and a terminal that understands cursor codes); nil for pipes, files and `TERM=dumb`.
+    static func lineEditor(settings: Settings, environment: [String: String], directory: URL) -> TerminalLineReader? {
+        guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb", Terminal.shared.start() else { return nil }
+        let history = History.file(environment: environment).map { History(file: $0, secret: settings.apiKey) }
+        return TerminalLineReader(prompt: Prompt.text, history: history, completer: .fileSystem(base: directory, home: settings.home.map { URL(fileURLWithPath: $0) }))
     }
 
     /// False, with one line on stderr, when the poster folder is a file, under a file, or not

@@ -9,7 +9,7 @@ protocol Presenter {
     /// One row's record, or its poster, is in.
     func rowUpdated(_ update: MovieUpdate, number: Int)
     /// Every row of the page is in, or the load was stopped (Ctrl-C).
-    func pageFinished(_ page: SearchPage)
+    func pageFinished(_ page: SearchPage) async
 }
 
 /// Text for a person: the rows at once, then each plot and poster as it arrives.
@@ -28,11 +28,7 @@ final class TextPresenter: Presenter {
 
     func pageArrived(_ page: SearchPage, first: Int) {
         let style = console.style
-        var heading = "Results for \"\(safe(page.query.text))\""
-        let filters = [page.query.type?.rawValue, page.query.year.map(String.init)].compactMap { $0 }
-        if !filters.isEmpty { heading += " (\(filters.joined(separator: ", ")))" }
-        heading += ": page \(page.number) of \(page.lastPage), \(page.totalResults) in all"
-        console.out(style.bold(heading))
+        console.out(style.bold(Self.heading(for: page)))
         if page.items.isEmpty {
             console.out(style.dim(page.repeatedCount > 0 ? "  (this page only repeated earlier results)" : "  (OMDb sent no results on this page)"))
         }
@@ -84,6 +80,14 @@ final class TextPresenter: Presenter {
     }
 
     static let numberWidth = 3
+
+    /// `Results for "alien" (movie): page 1 of 3, 25 in all`
+    static func heading(for page: SearchPage) -> String {
+        var heading = "Results for \"\(safe(page.query.text))\""
+        let filters = [page.query.type?.rawValue, page.query.year.map(String.init)].compactMap { $0 }
+        if !filters.isEmpty { heading += " (\(filters.joined(separator: ", ")))" }
+        return heading + ": page \(page.number) of \(page.lastPage), \(page.totalResults) in all"
+    }
 
     static func numberLabel(_ number: Int) -> String {
         let text = "\(number)."

@@ -9,16 +9,27 @@ struct Prompt {
     /// Started by ``Movies/run(arguments:environment:)``; tests pass their own.
     var interrupts: Interrupts = .shared
 
+    /// Lines from a pipe or a file (or a terminal without the editor), as they come.
     func run(lines: AsyncStream<String>) async {
+        var iterator = lines.makeAsyncIterator()
+        await loop(drawsPrompt: false) { await iterator.next(isolation: MainActor.shared) }
+    }
+
+    /// Lines from a person at a terminal, through the line editor, which draws the prompt itself.
+    func run(reader: TerminalLineReader) async {
+        await loop(drawsPrompt: true) { await reader.nextLine() }
+    }
+
+    private func loop(drawsPrompt: Bool, next: () async -> String?) async {
         let console = self.console
         let interrupts = self.interrupts
         interrupts.whenIdle {
             console.writeErr("\n" + console.errorStyle.dim("(Ctrl-C: type quit or press Ctrl-D to leave)") + "\n")
-            if console.isInteractive { console.writeErr(Prompt.text) }
+            if console.isInteractive, !drawsPrompt { console.writeErr(Prompt.text) }
         }
         if console.isInteractive { console.err(console.errorStyle.dim("Type a title to search, help for the commands.")) }
-        showPrompt()
-        for await line in lines {
+        if !drawsPrompt { showPrompt() }
+        while let line = await next() {
             let command = Command(parsing: line)
             let session = self.session
             // Busy before the task exists: a Ctrl-C from here on cancels this command.
@@ -28,9 +39,10 @@ struct Prompt {
             let keepGoing = await task.value
             interrupts.finished()
             guard keepGoing else { return }
-            showPrompt()
+            if !drawsPrompt { showPrompt() }
         }
-        if console.isInteractive { console.writeErr("\n") }
+        // The editor has already moved to a fresh line.
+        if console.isInteractive, !drawsPrompt { console.writeErr("\n") }
     }
 
     nonisolated static let text = "movies> "

@@ -51,7 +51,8 @@ public final class Session {
         case .nothing: break
         case .quit: return false
         case .help: console.out(Command.helpText)
-        case .invalid(let hint): console.err(hint)
+        // Hints quote what was typed: shown like network text, so no escape code reaches the terminal.
+        case .invalid(let hint): console.err(safe(hint))
         case .search(let text): await search(text)
         case .more: await more()
         case .show(let number): await show(number)
@@ -186,10 +187,11 @@ public final class Session {
             }
             presenter.rowUpdated(update, number: row + 1)
         }
+        // The page is finished (and a live page let go of the screen) before the note is printed.
+        await presenter.pageFinished(page)
         if Task.isCancelled {
             console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
         }
-        presenter.pageFinished(page)
     }
 
     // MARK: Details
@@ -217,6 +219,10 @@ public final class Session {
         guard let folder else {
             settings.posters = nil
             console.out("Posters are off.")
+            return
+        }
+        guard !folder.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            console.error("\"\(safe(folder))\" holds control characters (such as Escape), which make a folder name that cannot be shown or typed: choose a name without them.")
             return
         }
         let url = Settings.posterFolder(folder, relativeTo: currentDirectory, home: settings.home)

@@ -172,6 +172,7 @@ public struct CatalogueTransport: OMDbTransport {
 
     public init(catalogue: Catalogue) { self.catalogue = catalogue }
 
+    /// The catalogue's whole answer to `url`.
     public func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []

@@ -4,6 +4,9 @@ import Foundation
 public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg, png, gif, webp
 
+    /// How many leading bytes ``init(sniffing:)`` needs to tell every format.
+    public static let signatureLength = 12
+
     /// The format whose signature starts `data`, or `nil` when the bytes are not one of these images
     /// (an HTML error page served with status 200, say).
     public init?(sniffing data: Data) {

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// The actor holds the search cursor (query, filters, page, `totalResults`, the IDs already
 /// returned) and a session cache, so nothing is asked for twice: search pages by query and
-/// number, records by imdbID and plot length, posters by imdbID. Two callers asking for the
-/// same thing at once share one request.
+/// number, records by imdbID and plot length, posters by imdbID. Callers asking for the same
+/// thing at once share one request (``SingleFlight``). Requests themselves run off the actor
+/// through a ``RequestSender``: key at the edge, deadline, size limits, retries, a limit in flight.
 ///
 /// ```swift
 /// let client = OMDbClient(configuration: .init(apiKey: key))
@@ -17,23 +18,41 @@ import Foundation
 public actor OMDbClient {
     /// How the client talks to OMDb.
     public struct Configuration: Sendable {
-        /// The OMDb API key. Never written into any error or description.
+        /// The OMDb API key. Only added to a request where it is handed to the transport;
+        /// never written into any URL kept, error, description or mirror.
         public var apiKey: String
         /// OMDb's address; a fake server's in tests.
         public var baseURL: URL
-        /// Per-request timeout in whole seconds (at least 1: URLSession on Linux rounds lower values down to nothing).
+        /// The deadline of one whole request (connect, headers and body), in whole seconds, at least 1.
         public var timeout: Int
-        /// How many requests may run at once: results filled in at a time, and connections per host.
+        /// How many requests may be in flight at once (records, pages and posters alike), and
+        /// connections per host. The default lets a whole page (10 records, 10 posters) go at once.
         public var maxConcurrentRequests: Int
+        /// Which failures are tried again, and how long to wait in between.
+        public var retry: RetryPolicy
+        /// The largest API answer read, in bytes; OMDb's are a few kB.
+        public var maxAnswerBytes: Int
+        /// Called once for each OMDb API (non-poster) request actually handed to the transport,
+        /// retries included: what the daily quota counts.
+        public var onAPIRequestSent: (@Sendable () -> Void)?
 
         /// OMDb's public address.
         public static let defaultBaseURL = URL(string: "https://www.omdbapi.com/")!
+        /// The default of ``maxConcurrentRequests``.
+        public static let defaultMaxConcurrentRequests = 20
+        /// The default of ``maxAnswerBytes``: 4 MB.
+        public static let defaultMaxAnswerBytes = 4_000_000
 
-        public init(apiKey: String, baseURL: URL = Configuration.defaultBaseURL, timeout: Int = 10, maxConcurrentRequests: Int = 10) {
+        public init(apiKey: String, baseURL: URL = Configuration.defaultBaseURL, timeout: Int = 10,
+                    maxConcurrentRequests: Int = Configuration.defaultMaxConcurrentRequests, retry: RetryPolicy = .standard,
+                    maxAnswerBytes: Int = Configuration.defaultMaxAnswerBytes, onAPIRequestSent: (@Sendable () -> Void)? = nil) {
             self.apiKey = apiKey
             self.baseURL = baseURL
             self.timeout = max(1, timeout)
             self.maxConcurrentRequests = max(1, maxConcurrentRequests)
+            self.retry = retry
+            self.maxAnswerBytes = max(1, maxAnswerBytes)
+            self.onAPIRequestSent = onAPIRequestSent
         }
     }
 
@@ -43,35 +62,58 @@ public actor OMDbClient {
         var page: Int
         var total: Int
         var seen: Set<String>
+        /// The page last returned, for a second `nextPage()` that raced the first for it.
+        var last: SearchPage
     }
 
-    private struct PageKey: Hashable {
+    struct PageKey: Hashable, Sendable {
         let query: SearchQuery
         let number: Int
     }
 
-    public let configuration: Configuration
-    let transport: any OMDbTransport
+    struct PageResult: Sendable {
+        let items: [SearchItem]
+        let total: Int
+    }
+
+    struct RecordKey: Hashable, Sendable {
+        let imdbID: String
+        let plot: PlotLength
+    }
+
+    public nonisolated let configuration: Configuration
+    let sender: RequestSender
     let redactor: Redactor
 
     private var cursor: Cursor?
-    /// Page loads in flight, one per page however many ask (`nextPage()`, prefetches); a new
-    /// search cancels them all.
-    private var pageLoads: [PageKey: Task<(items: [SearchItem], total: Int), any Error>] = [:]
-    private var pages: [PageKey: (items: [SearchItem], total: Int)] = [:]
+    /// Bumped by every search: an answer for an older one must not move the cursor.
+    private var generation = 0
+    private var pages: [PageKey: PageResult] = [:]
+    private let pageLoads = SingleFlight<PageKey, PageResult>()
     /// Records, and the lookups OMDb answered for good with "not found": neither is asked again.
-    private var records: [String: Result<Movie, OMDbError>] = [:]
-    private var recordLoads: [String: SharedLoad<Movie>] = [:]
+    private var records: [RecordKey: Result<Movie, OMDbError>] = [:]
+    private let recordLoads = SingleFlight<RecordKey, Movie>()
+    /// Posters saved, and those refused for good, by imdbID. Transient failures are never kept.
     var posters: [String: Result<URL, OMDbError>] = [:]
-    var posterLoads: [String: SharedLoad<SavedPoster>] = [:]
-    /// Requests sent to OMDb's API in this session (posters not included): what the daily quota counts.
-    public private(set) var apiRequestCount = 0
+    let posterLoads = SingleFlight<PosterKey, SavedPoster>()
+
+    /// Requests handed to the transport for OMDb's API in this session, retries included
+    /// (posters not included): what the daily quota counts.
+    public var apiRequestCount: Int { sender.sent.value }
+
+    /// The most requests that were in flight at once in this session.
+    public var peakRequestsInFlight: Int { sender.gate.peak }
 
     /// - Parameter transport: `nil` for the live URLSession transport.
     public init(configuration: Configuration, transport: (any OMDbTransport)? = nil) {
         self.configuration = configuration
-        self.transport = transport ?? URLSessionTransport(maxConnectionsPerHost: configuration.maxConcurrentRequests)
-        redactor = Redactor(apiKey: configuration.apiKey)
+        let redactor = Redactor(apiKey: configuration.apiKey)
+        self.redactor = redactor
+        sender = RequestSender(transport: transport ?? URLSessionTransport(maxConnectionsPerHost: configuration.maxConcurrentRequests),
+                               key: APIKey(configuration.apiKey), baseURL: configuration.baseURL, timeout: configuration.timeout,
+                               retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
+                               maxAnswerBytes: configuration.maxAnswerBytes, onAPIRequestSent: configuration.onAPIRequestSent,
+                               sent: RequestCounter(), redactor: redactor)
     }
 
     // MARK: Paged search
@@ -82,45 +124,51 @@ public actor OMDbClient {
     ///   `CancellationError` when cancelled or superseded by a newer search.
     public func search(_ text: String, type: SearchType? = nil, year: Int? = nil) async throws -> SearchPage {
         let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
-        for load in pageLoads.values { load.cancel() }
-        pageLoads.removeAll()
+        generation += 1
+        let mine = generation
+        pageLoads.cancelAll()
         cursor = nil
-        let (items, total) = try await loadPage(query, number: 1)
+        let result = try await loadPage(query, number: 1)
+        guard generation == mine else { throw CancellationError() }
         var seen = Set<String>()
-        let fresh = items.filter { seen.insert($0.imdbID).inserted }
-        cursor = Cursor(query: query, page: 1, total: total, seen: seen)
-        return SearchPage(query: query, number: 1, totalResults: total, items: fresh, shownSoFar: fresh.count,
-                          repeatedCount: items.count - fresh.count)
+        let fresh = result.items.filter { seen.insert($0.imdbID).inserted }
+        let page = SearchPage(query: query, number: 1, totalResults: result.total, items: fresh, shownSoFar: fresh.count,
+                              repeatedCount: result.items.count - fresh.count)
+        cursor = Cursor(query: query, page: 1, total: result.total, seen: seen, last: page)
+        return page
     }
 
     /// The next page of the last search, without the results earlier pages already gave.
-    /// Never asks for a page past `ceil(totalResults / 10)`.
+    /// Never asks for a page past `ceil(totalResults / 10)`. Two calls at once share one
+    /// request and both return that page.
     /// - Throws: ``OMDbError/noSearchYet``, ``OMDbError/noMorePages(query:shown:total:)``, any other
     ///   ``OMDbError``, or `CancellationError`. The cursor only moves when a page arrives.
     public func nextPage() async throws -> SearchPage {
         guard let current = cursor else { throw OMDbError.noSearchYet }
+        let mine = generation
         let number = current.page + 1
         guard number <= SearchPage.lastPage(forTotal: current.total) else {
             throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
         }
-        let items: [SearchItem]
-        let total: Int
+        let result: PageResult
         do {
-            (items, total) = try await loadPage(current.query, number: number)
+            result = try await loadPage(current.query, number: number)
         } catch OMDbError.notFound {
             // OMDb's total shrank under us: the page past the end answers "Movie not found!".
             throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
         }
-        // Another search, or another call for this page, owns the cursor now.
-        guard var updated = cursor, updated.query == current.query, updated.page == current.page else {
-            throw CancellationError()
-        }
-        let fresh = items.filter { updated.seen.insert($0.imdbID).inserted }
+        // A newer search owns the cursor now.
+        guard generation == mine, var updated = cursor else { throw CancellationError() }
+        // Another call for the same page got here first: it is the page both asked for.
+        if updated.page >= number { return updated.last }
+        let fresh = result.items.filter { updated.seen.insert($0.imdbID).inserted }
+        let page = SearchPage(query: current.query, number: number, totalResults: result.total, items: fresh,
+                              shownSoFar: updated.seen.count, repeatedCount: result.items.count - fresh.count)
         updated.page = number
-        updated.total = total
+        updated.total = result.total
+        updated.last = page
         cursor = updated
-        return SearchPage(query: current.query, number: number, totalResults: total, items: fresh, shownSoFar: updated.seen.count,
-                          repeatedCount: items.count - fresh.count)
+        return page
     }
 
     /// Starts loading, in the background, the pages of the current search after the last one
@@ -139,31 +187,21 @@ public actor OMDbClient {
         }
     }
 
-    /// One page, from the cache or the network; callers asking for a page already loading share
-    /// its request. Throws `CancellationError` when a newer search cancelled it, even if its answer arrived.
-    private func loadPage(_ query: SearchQuery, number: Int) async throws -> (items: [SearchItem], total: Int) {
+    /// One page, from the cache or the network (one request however many ask at once).
+    private func loadPage(_ query: SearchQuery, number: Int) async throws -> PageResult {
         let key = PageKey(query: query, number: number)
         if let cached = pages[key] { return cached }
-        let task: Task<(items: [SearchItem], total: Int), any Error>
-        if let loading = pageLoads[key] {
-            task = loading
-        } else {
-            let url = OMDbRequest.search(query, page: number, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
-            task = Task { () throws -> (items: [SearchItem], total: Int) in
-                let (response, shown) = try await self.fetch(url, countsTowardQuota: true)
-                return try OMDbDecoding.searchPage(response, query: query, url: shown, redactor: self.redactor)
-            }
-            pageLoads[key] = task
-        }
-        defer { if pageLoads[key] == task { pageLoads[key] = nil } }
-        let result = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
-        if pageLoads[key] == task {
-            pages[key] = result
+        return try await pageLoads.value(for: key) { [sender, redactor] in
+            let (response, shown) = try await sender.api(.search(query, page: number))
+            let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, redactor: redactor)
+            let result = PageResult(items: items, total: total)
+            await self.remember(result, for: key)
             return result
         }
-        // Another caller of the same load got here first, or a new search cancelled it.
-        if let cached = pages[key] { return cached }
-        throw CancellationError()
+    }
+
+    private func remember(_ page: PageResult, for key: PageKey) {
+        pages[key] = page
     }
 
     // MARK: Records
@@ -171,56 +209,24 @@ public actor OMDbClient {
     /// The full record for `imdbID`, from the session cache when it was fetched before.
     /// - Throws: ``OMDbError`` or `CancellationError`.
     public func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
-        let key = "\(imdbID)|\(plot.rawValue)"
+        let key = RecordKey(imdbID: imdbID, plot: plot)
         if let cached = records[key] { return try cached.get() }
-        let joinable = recordLoads[key].flatMap { $0.isAbandoned ? nil : $0 }
-        let load = joinable ?? SharedLoad { [configuration] in
-            let url = OMDbRequest.title(imdbID: imdbID, plot: plot, apiKey: configuration.apiKey, baseURL: configuration.baseURL)
-            let (response, shown) = try await self.fetch(url, countsTowardQuota: true)
-            return try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, redactor: self.redactor)
-        }
-        recordLoads[key] = load
-        defer { if recordLoads[key] === load { recordLoads[key] = nil } }
-        do {
-            let movie = try await load.value()
-            records[key] = .success(movie)
-            return movie
-        } catch let error as OMDbError where error.isNoResults {
-            // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
-            records[key] = .failure(error)
-            throw error
+        return try await recordLoads.value(for: key) { [sender, redactor] in
+            do {
+                let (response, shown) = try await sender.api(.title(imdbID: imdbID, plot: plot))
+                let movie = try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, redactor: redactor)
+                await self.remember(.success(movie), for: key)
+                return movie
+            } catch let error as OMDbError where error.isNoResults {
+                // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
+                await self.remember(.failure(error), for: key)
+                throw error
+            }
         }
     }
 
-    // MARK: Transport
-
-    /// One GET through the transport, with its failures turned into ``OMDbError`` and the key redacted.
-    /// Returns the answer and the URL as it may be shown.
-    /// - Parameter limit: for posters, the size cap: the transport may stop reading past it.
-    func fetch(_ url: URL, countsTowardQuota: Bool, limit: Int? = nil) async throws -> (HTTPResponse, String) {
-        if countsTowardQuota { apiRequestCount += 1 }
-        let shown = redactor.redact(url)
-        do {
-            let response = if let limit {
-                try await transport.get(url, timeout: configuration.timeout, limit: limit)
-            } else {
-                try await transport.get(url, timeout: configuration.timeout)
-            }
-            return (response, shown)
-        } catch let error as TransportError {
-            switch error {
-            case .timedOut: throw OMDbError.timedOut(url: shown, seconds: configuration.timeout)
-            case .unreachable(let reason): throw OMDbError.unreachable(url: shown, reason: redactor.redact(reason))
-            case .tooLarge(let bytes): throw OMDbError.posterTooLarge(bytes: bytes, limit: limit ?? bytes)
-            }
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let error as OMDbError {
-            throw error
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            throw OMDbError.unreachable(url: shown, reason: redactor.redact(String(describing: error)))
-        }
+    private func remember(_ record: Result<Movie, OMDbError>, for key: RecordKey) {
+        records[key] = record
     }
 }
 
@@ -228,13 +234,21 @@ public actor OMDbClient {
 
 extension OMDbClient.Configuration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var description: String {
-        "Configuration(apiKey: ***, baseURL: \(Redactor(apiKey: apiKey).redact(baseURL)), timeout: \(timeout), maxConcurrentRequests: \(maxConcurrentRequests))"
+        "Configuration(apiKey: ***, baseURL: \(Redactor(apiKey: apiKey).redact(baseURL)), timeout: \(timeout), "
+            + "maxConcurrentRequests: \(maxConcurrentRequests), maxAttempts: \(retry.maxAttempts))"
     }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
         Mirror(self, children: ["apiKey": "***", "baseURL": Redactor(apiKey: apiKey).redact(baseURL), "timeout": timeout,
-                                "maxConcurrentRequests": maxConcurrentRequests])
+                                "maxConcurrentRequests": maxConcurrentRequests, "maxAttempts": retry.maxAttempts])
+    }
+}
+
+extension OMDbClient: CustomReflectable {
+    /// Only the configuration, whose mirror masks the key: `dump(client)` shows no secret.
+    public nonisolated var customMirror: Mirror {
+        Mirror(self, children: ["configuration": configuration])
     }
 }

@@ -34,10 +34,13 @@ public enum OMDbError: Error, Sendable, Equatable {
     // MARK: HTTP and the network
     /// An HTTP status outside 2xx with no OMDb envelope in the body.
     case httpStatus(Int, url: String)
-    /// The request timed out.
+    /// No complete answer (connection, headers and body) within the deadline, on every attempt.
     case timedOut(url: String, seconds: Int)
-    /// The server could not be reached at all.
+    /// The exchange with the API host failed below HTTP; `reason` says how, in words
+    /// ("connection refused", "too many redirects", "the answer was cut short: 10 of 900 bytes").
     case unreachable(url: String, reason: String)
+    /// The API answered more than the client accepts (`limit` bytes): not OMDb's answer.
+    case answerTooLarge(url: String, limit: Int)
     /// The body was not the JSON OMDb sends.
     case invalidResponse(url: String, reason: String)
 
@@ -50,6 +53,8 @@ public enum OMDbError: Error, Sendable, Equatable {
     case posterTooLarge(bytes: Int, limit: Int)
     /// The poster could not be written to disk.
     case posterNotWritten(path: String, reason: String)
+    /// The poster's host failed below HTTP (timed out, refused, cut short); `reason` says how.
+    case posterDownloadFailed(url: String, reason: String)
 }
 
 // MARK: - Describing errors
@@ -81,11 +86,15 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         case let .server(message, status):
             "OMDb answered \"\(message)\" (HTTP \(status))."
         case let .httpStatus(status, url):
-            "The server answered HTTP \(status) for \(url)" + (status >= 500 ? ": try again in a moment." : ".")
+            RetryPolicy.isTransient(status: status)
+                ? "\(Self.host(of: url)) answered HTTP \(status) (\(Self.phrase(status))), also when asked again: try again in a moment."
+                : "The server answered HTTP \(status) (\(Self.phrase(status))) for \(url)."
         case let .timedOut(url, seconds):
-            "No answer from \(url) within \(seconds) s: try again, or raise --timeout."
+            "No complete answer from \(Self.host(of: url)) within \(seconds) s: try again, or raise --timeout."
         case let .unreachable(url, reason):
-            "Cannot reach \(url) (\(reason)): check the network or --base-url."
+            "The connection to \(Self.host(of: url)) failed (\(reason)): check the network or --base-url."
+        case let .answerTooLarge(url, limit):
+            "The answer from \(Self.host(of: url)) is larger than \(limit / 1_000_000) MB, which is not OMDb's: check --base-url."
         case let .invalidResponse(url, reason):
             "The answer from \(url) was not OMDb's JSON (\(reason))."
         case .posterUnavailable:
@@ -96,6 +105,43 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
             "too large (\(bytes) bytes or more; the limit is \(limit))"
         case let .posterNotWritten(path, reason):
             "could not write \(path): \(reason)"
+        case let .posterDownloadFailed(url, reason):
+            "could not download it from \(Self.host(of: url)) (\(reason))"
+        }
+    }
+
+    /// The host (and port) of a URL as shown in a message; the text itself when it is no URL.
+    static func host(of url: String) -> String {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return url }
+        return components.port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// The words for the statuses a person may meet.
+    static func phrase(_ status: Int) -> String {
+        switch status {
+        case 400: "bad request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not found"
+        case 408: "request timeout"
+        case 410: "gone"
+        case 429: "too many requests"
+        case 500: "internal server error"
+        case 502: "bad gateway"
+        case 503: "service unavailable"
+        case 504: "gateway timeout"
+        case 520..<530: "error at the CDN"
+        default: status >= 500 ? "server error" : "refused"
+        }
+    }
+
+    /// A problem with the key itself (wrong, missing, or its daily quota spent): every other
+    /// request with it would fail the same way, so a page stops at the first.
+    public var isKeyProblem: Bool {
+        switch self {
+        case .invalidAPIKey, .missingAPIKey, .quotaExhausted: true
+        case .httpStatus(let status, _): status == 401
+        default: false
         }
     }
 

@@ -1,30 +1,51 @@
 import Foundation
 
-/// Builds OMDb request URLs. Pure: no state, no I/O.
+/// One OMDb API request, built without the key. Pure: no state, no I/O.
 ///
+/// The key is added by ``url(base:key:)`` at the edge, right before the request is handed to
+/// the transport (the way swift-openapi-runtime's middleware adds credentials), so nothing
+/// upstream (cache keys, URLs shown in errors, descriptions, dumps) can carry it.
 /// Always through `URLComponents` and `URLQueryItem`, so `tom & jerry`, `Amélie`
 /// and `千と千尋` arrive intact.
-enum OMDbRequest {
-    /// `?s=…&type=…&y=…&page=…&apikey=…`
-    static func search(_ query: SearchQuery, page: Int, apiKey: String, baseURL: URL) -> URL {
+struct OMDbRequest: Sendable, Hashable {
+    /// The query items, in order, without `apikey`.
+    let items: [URLQueryItem]
+
+    /// `?s=…&type=…&y=…&page=…`
+    static func search(_ query: SearchQuery, page: Int) -> OMDbRequest {
         var items = [URLQueryItem(name: "s", value: query.text)]
         if let type = query.type { items.append(URLQueryItem(name: "type", value: type.rawValue)) }
         if let year = query.year { items.append(URLQueryItem(name: "y", value: String(year))) }
         items.append(URLQueryItem(name: "page", value: String(page)))
-        return url(baseURL, items, apiKey: apiKey)
+        return OMDbRequest(items: items)
     }
 
-    /// `?i=tt…&plot=short|full&apikey=…`
-    static func title(imdbID: String, plot: PlotLength, apiKey: String, baseURL: URL) -> URL {
-        url(baseURL, [URLQueryItem(name: "i", value: imdbID), URLQueryItem(name: "plot", value: plot.rawValue)], apiKey: apiKey)
+    /// `?i=tt…&plot=short|full`
+    static func title(imdbID: String, plot: PlotLength) -> OMDbRequest {
+        OMDbRequest(items: [URLQueryItem(name: "i", value: imdbID), URLQueryItem(name: "plot", value: plot.rawValue)])
     }
 
-    private static func url(_ base: URL, _ items: [URLQueryItem], apiKey: String) -> URL {
+    /// The URL under `base`; with `key` only at the edge where the request is sent.
+    func url(base: URL, key: APIKey? = nil) -> URL {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
-        components.queryItems = (components.queryItems ?? []) + items + [URLQueryItem(name: "apikey", value: apiKey)]
-        // URLComponents leaves `+` and `&`-free text alone but a literal `+` would read as a space
-        // on the server; encode it so "C++" stays "C++".
+        var all = (components.queryItems ?? []) + items
+        if let key { all.append(URLQueryItem(name: "apikey", value: key.value)) }
+        components.queryItems = all
+        // URLComponents leaves `+` alone, but a literal `+` would read as a space on the server;
+        // encode it so "C++" stays "C++".
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         return components.url ?? base
     }
+}
+
+/// The API key, held where requests are sent. It never describes, mirrors or dumps itself.
+struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Only read to put it in the request handed to the transport.
+    let value: String
+
+    init(_ value: String) { self.value = value }
+
+    var description: String { "***" }
+    var debugDescription: String { "***" }
+    var customMirror: Mirror { Mirror(self, children: []) }
 }

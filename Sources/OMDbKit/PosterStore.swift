@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,31 +12,40 @@ public struct SavedPoster: Sendable, Hashable {
     public let wasAlreadyThere: Bool
 }
 
-/// The folder the user chose for posters. Writes are atomic: a temporary file in the same
-/// folder, flushed, then renamed over the final name, so the folder never holds half a poster.
+/// The folder the user chose for posters.
+///
+/// Posters stream to a temporary file in the folder as the bytes arrive (never held whole),
+/// checked as they come (an image, within the cap), then renamed over the final name: the folder
+/// never holds half a poster. Temporary files carry their owner, so runs can share a folder.
+/// Each store keeps one index of the folder, so finding an earlier copy costs no listing.
 public struct PosterStore: Sendable {
     /// Where posters go; created when the first one is saved.
     public let folder: URL
     /// Posters larger than this are refused (bytes).
     public let maxBytes: Int
+    /// Whose temporary files this store writes.
+    public let owner: PosterOwner
+    private let index: PosterIndex
 
     /// The default size cap: 20 MB.
     public static let defaultMaxBytes = 20_000_000
-    static let temporaryPrefix = ".movies-partial-"
+    static let temporaryPrefix = PosterFile.temporaryPrefix
+    /// A temporary file older than this is a leftover whoever wrote it: no write lasts that long.
+    static let leftoverAge: TimeInterval = 3_600
 
-    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes) {
+    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current) {
         self.folder = folder.standardizedFileURL
         self.maxBytes = maxBytes
+        self.owner = owner
+        index = PosterIndex(folder: self.folder)
     }
 
     /// The poster already in the folder for `imdbID`, whatever its title or extension.
+    /// The first call lists the folder; later ones cost a lookup and one `stat`.
     public func existingFile(for imdbID: String) -> URL? {
         let marker = PosterName.marker(for: imdbID)
-        let endings = ImageFormat.allCases.map { marker + $0.fileExtension }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.sorted().first { name in
-            !name.hasPrefix(".") && endings.contains { name.hasSuffix($0) }
-        }.map { folder.appendingPathComponent($0) }
+        return index.file(endingWith: ImageFormat.allCases.map { marker + $0.fileExtension })
+            .map { folder.appendingPathComponent($0) }
     }
 
     /// Checks `data` is an image within the cap and writes it as `Title (Year) [imdbID].ext`.
@@ -46,73 +54,91 @@ public struct PosterStore: Sendable {
     public func save(_ data: Data, contentType: String? = nil, source: String, title: String, year: String?, imdbID: String) throws(OMDbError) -> URL {
         guard data.count <= maxBytes else { throw .posterTooLarge(bytes: data.count, limit: maxBytes) }
         guard let format = ImageFormat(sniffing: data) else { throw .posterNotAnImage(url: source, contentType: contentType) }
-        let name = PosterName.fileName(title: title, year: year, imdbID: imdbID, format: format)
-        let destination = folder.appendingPathComponent(name)
+        let (file, destination) = try open(format: format, title: title, year: year, imdbID: imdbID)
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try file.append(data, destination: destination)
         } catch {
-            throw .posterNotWritten(path: folder.path, reason: Self.reason(error))
+            file.discard()
+            throw error
         }
-        try writeAtomically(data, to: destination)
-        return destination
+        return try commit(file, to: destination)
     }
 
-    /// The temporary files of writes in progress in this process, and whether new writes are
-    /// refused (the process is exiting).
-    private static let writes = Mutex((temporaries: Set<String>(), closed: false))
+    /// Streams `body` to its file chunk by chunk: the type is told from the first bytes and the
+    /// cap enforced as the bytes come, so no more than a chunk is ever held.
+    /// - Throws: the ``OMDbError`` poster cases as ``save(_:contentType:source:title:year:imdbID:)``;
+    ///   what the body's stream threw (a ``TransportError``, `CancellationError`) as it came.
+    ///   Nothing is left in the folder when it throws.
+    public func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
+                     imdbID: String) async throws -> URL {
+        if let length = body.length, length > maxBytes { throw OMDbError.posterTooLarge(bytes: length, limit: maxBytes) }
+        var chunks = body.makeAsyncIterator()
+        var head = Data()
+        while head.count < ImageFormat.signatureLength, let chunk = try await chunks.next() {
+            head.append(chunk)
+            guard head.count <= maxBytes else { throw OMDbError.posterTooLarge(bytes: head.count, limit: maxBytes) }
+        }
+        guard let format = ImageFormat(sniffing: head) else { throw OMDbError.posterNotAnImage(url: source, contentType: contentType) }
+        let (file, destination) = try open(format: format, title: title, year: year, imdbID: imdbID)
+        do {
+            var written = head.count
+            try file.append(head, destination: destination)
+            head = Data()
+            while let chunk = try await chunks.next() {
+                written += chunk.count
+                guard written <= maxBytes else { throw OMDbError.posterTooLarge(bytes: written, limit: maxBytes) }
+                try file.append(chunk, destination: destination)
+            }
+        } catch {
+            file.discard()
+            throw error
+        }
+        return try commit(file, to: destination)
+    }
 
     /// Refuses new poster writes and waits (blocking) for those in progress to finish, so that
     /// exiting never cuts one in half; past `timeout` (a very slow disk) their temporary files are
     /// removed instead. Either way no partial file is left. Call it right before exiting.
     public static func finishWrites(timeout: Duration = .seconds(5)) {
-        writes.withLock { $0.closed = true }
+        PosterFile.writes.withLock { $0.closed = true }
         let deadline = ContinuousClock.now + timeout
-        while !writes.withLock({ $0.temporaries.isEmpty }), ContinuousClock.now < deadline {
+        while !PosterFile.writes.withLock({ $0.temporaries.isEmpty }), ContinuousClock.now < deadline {
             usleep(2_000)
         }
-        for path in writes.withLock({ $0.temporaries }) { unlink(path) }
+        for path in PosterFile.writes.withLock({ $0.temporaries }) { unlink(path) }
     }
 
-    /// Removes temporary files a killed process may have left (a crash, SIGKILL: nothing else leaves them).
+    /// Removes the temporary files a run left when it was killed (a crash, SIGKILL: nothing else
+    /// leaves them): those whose owner process is gone, that name no owner, or that are old.
+    /// The live files of another run sharing the folder are left alone.
     public func removeLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names where name.hasPrefix(Self.temporaryPrefix) {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            let path = folder.appendingPathComponent(name).path
+            let owner = PosterOwner(tag: name.dropFirst(Self.temporaryPrefix.count))
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
+            let old = modified.map { Date().timeIntervalSince($0) > Self.leftoverAge } ?? false
+            if old || !(owner?.isAlive ?? false) { unlink(path) }
         }
     }
 
-    private func writeAtomically(_ data: Data, to destination: URL) throws(OMDbError) {
-        let temporary = folder.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
-        let admitted = Self.writes.withLock { state in
-            guard !state.closed else { return false }
-            state.temporaries.insert(temporary.path)
-            return true
+    /// Renames the finished file to its final name (the file cleans up after itself when that
+    /// fails) and records it in the index.
+    private func commit(_ file: PosterFile, to destination: URL) throws(OMDbError) -> URL {
+        try file.commit(to: destination)
+        index.add(destination.lastPathComponent)
+        return destination
+    }
+
+    /// Creates the folder if needed and opens a temporary file for the poster's final name.
+    private func open(format: ImageFormat, title: String, year: String?, imdbID: String) throws(OMDbError) -> (PosterFile, URL) {
+        let destination = folder.appendingPathComponent(PosterName.fileName(title: title, year: year, imdbID: imdbID, format: format))
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .posterNotWritten(path: folder.path, reason: Self.reason(error))
         }
-        guard admitted else { throw .posterNotWritten(path: destination.path, reason: "the program is exiting") }
-        defer { Self.writes.withLock { _ = $0.temporaries.remove(temporary.path) } }
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw .posterNotWritten(path: destination.path, reason: String(cString: strerror(errno))) }
-        var failure: String?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        close(fd)
-        // rename(2) replaces atomically; FileManager.replaceItemAt loses files on this Foundation.
-        if failure == nil, rename(temporary.path, destination.path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary.path)
-            throw .posterNotWritten(path: destination.path, reason: failure)
-        }
+        return (try PosterFile(in: folder, owner: owner, destination: destination), destination)
     }
 
     private static func reason(_ error: any Error) -> String { describe(fileError: error) }

@@ -248,7 +248,7 @@ import Testing
                               currentDirectory: URL(fileURLWithPath: "/"))
         await session.handle(.search("alien"))
         #expect(session.hadFailure)
-        #expect(capture.err.hasPrefix("error: Cannot reach "))
+        #expect(capture.err.hasPrefix("error: The connection to stub.invalid failed (connection refused)"))
         #expect(!capture.err.contains("secret-key"))
     }
 }

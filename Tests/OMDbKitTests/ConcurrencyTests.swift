@@ -256,13 +256,14 @@ import Synchronization
 
     @Test func transientFailuresAreAskedAgain() async {
         let log = RequestLog()
-        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
+        let client = OMDbClient(configuration: .init(apiKey: "k", retry: quickRetries), transport: ClosureTransport { url in
             log.record(url)
             return HTTPResponse(statusCode: 503, body: Data())
         })
         for _ in 0..<2 {
             await #expect(throws: OMDbError.self) { try await client.movie(imdbID: "tt0000001") }
         }
-        #expect(log.all.count == 2)
+        // Three attempts each time, and the failure is not remembered between the calls.
+        #expect(log.all.count == 6)
     }
 }

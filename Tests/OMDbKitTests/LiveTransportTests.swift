@@ -128,9 +128,9 @@ import Testing
         defer { server.shutdown() }
         let transport = URLSessionTransport(maxConnectionsPerHost: 4)
         let url = server.baseURL.appendingPathComponent("posters/x.jpg")
-        await #expect(throws: TransportError.tooLarge(bytes: body.count)) { try await transport.get(url, timeout: 5, limit: 100_000) }
-        let whole = try await transport.get(url, timeout: 5, limit: 200_000)
-        #expect(whole.body == body)
+        await #expect(throws: TransportError.tooLarge(bytes: body.count)) { try await transport.send(url, timeout: 5).body.collect(upTo: 100_000) }
+        let whole = try await transport.send(url, timeout: 5)
+        #expect(try await whole.body.collect(upTo: 200_000) == body)
         #expect(whole.statusCode == 200)
     }
 
@@ -138,7 +138,7 @@ import Testing
         let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(10))
         defer { server.shutdown() }
         let transport = URLSessionTransport(maxConnectionsPerHost: 4)
-        let task = Task { try await transport.get(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 30, limit: 1_000) }
+        let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 30) }
         try await Task.sleep(for: .milliseconds(200))
         let started = ContinuousClock.now
         task.cancel()

@@ -50,7 +50,7 @@ import Testing
         _ = try? await client.movie(imdbID: "tt1")
         var dumped = ""
         dump(client, to: &dumped)
-        let configuration = await client.configuration
+        let configuration = client.configuration
         dump(configuration, to: &dumped)
         dumped += String(reflecting: client) + String(describing: configuration) + String(reflecting: configuration)
         #expect(!dumped.contains(Self.key), "\(dumped)")

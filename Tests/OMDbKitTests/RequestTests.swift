@@ -7,7 +7,7 @@ import Testing
 
     @Test(arguments: ["tom & jerry", "Amélie", "千と千尋", "C++", "50/50", "a=b#c", "100% love"])
     func searchTextArrivesIntact(text: String) throws {
-        let url = OMDbRequest.search(SearchQuery(text: text), page: 1, apiKey: "k", baseURL: base)
+        let url = OMDbRequest.search(SearchQuery(text: text), page: 1).url(base: base, key: APIKey("k"))
         // What a server decodes from the query string must be the text itself.
         let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(items.first { $0.name == "s" }?.value == text)
@@ -16,17 +16,17 @@ import Testing
     }
 
     @Test func ampersandIsEncodedNotASeparator() {
-        let url = OMDbRequest.search(SearchQuery(text: "tom & jerry"), page: 1, apiKey: "k", baseURL: base)
+        let url = OMDbRequest.search(SearchQuery(text: "tom & jerry"), page: 1).url(base: base, key: APIKey("k"))
         #expect(url.absoluteString.contains("s=tom%20%26%20jerry"))
     }
 
     @Test func plusIsEncodedSoItIsNotReadAsASpace() {
-        let url = OMDbRequest.search(SearchQuery(text: "C++"), page: 1, apiKey: "k", baseURL: base)
+        let url = OMDbRequest.search(SearchQuery(text: "C++"), page: 1).url(base: base, key: APIKey("k"))
         #expect(url.absoluteString.contains("s=C%2B%2B"))
     }
 
     @Test func filtersAndPageAreSent() {
-        let url = OMDbRequest.search(SearchQuery(text: "alien", type: .series, year: 1986), page: 3, apiKey: "k", baseURL: base)
+        let url = OMDbRequest.search(SearchQuery(text: "alien", type: .series, year: 1986), page: 3).url(base: base, key: APIKey("k"))
         #expect(url.query("type") == "series")
         #expect(url.query("y") == "1986")
         #expect(url.query("page") == "3")
@@ -35,21 +35,21 @@ import Testing
     }
 
     @Test func noFilterMeansNoParameter() {
-        let url = OMDbRequest.search(SearchQuery(text: "alien"), page: 1, apiKey: "k", baseURL: base)
+        let url = OMDbRequest.search(SearchQuery(text: "alien"), page: 1).url(base: base, key: APIKey("k"))
         #expect(url.query("type") == nil)
         #expect(url.query("y") == nil)
     }
 
     @Test(arguments: PlotLength.allCases)
     func titleLookupAsksForThePlotLength(plot: PlotLength) {
-        let url = OMDbRequest.title(imdbID: "tt0090190", plot: plot, apiKey: "k", baseURL: base)
+        let url = OMDbRequest.title(imdbID: "tt0090190", plot: plot).url(base: base, key: APIKey("k"))
         #expect(url.query("i") == "tt0090190")
         #expect(url.query("plot") == plot.rawValue)
         #expect(url.query("s") == nil)
     }
 
     @Test func baseURLWithAPathAndQueryIsKept() {
-        let url = OMDbRequest.title(imdbID: "tt1", plot: .short, apiKey: "k", baseURL: URL(string: "http://127.0.0.1:8080/omdb/?r=json")!)
+        let url = OMDbRequest.title(imdbID: "tt1", plot: .short).url(base: URL(string: "http://127.0.0.1:8080/omdb/?r=json")!, key: APIKey("k"))
         #expect(url.absoluteString.hasPrefix("http://127.0.0.1:8080/omdb/?"))
         #expect(url.query("r") == "json")
         #expect(url.query("i") == "tt1")

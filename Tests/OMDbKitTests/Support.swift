@@ -2,11 +2,25 @@ import Foundation
 @testable import OMDbKit
 import Synchronization
 
-/// A transport backed by a closure: the test decides every answer.
+/// A transport backed by a closure: the test decides every answer, handed out in chunks.
 struct ClosureTransport: OMDbTransport {
+    let chunkSize: Int
     let handler: @Sendable (URL) async throws -> HTTPResponse
+
+    init(chunkSize: Int = 64 * 1024, handler: @escaping @Sendable (URL) async throws -> HTTPResponse) {
+        self.chunkSize = chunkSize
+        self.handler = handler
+    }
+
+    func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
+        StreamedResponse(try await handler(url), chunkSize: chunkSize)
+    }
+
     func get(_ url: URL, timeout: Int) async throws -> HTTPResponse { try await handler(url) }
 }
+
+/// Retries without real waiting, so tests of transient failures stay fast.
+let quickRetries = RetryPolicy(baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), maxRetryAfter: .milliseconds(5))
 
 /// Counts and records what went through a transport.
 final class RequestLog: Sendable {

@@ -1,0 +1,206 @@
+/// What a key (or a paste) means to the line editor.
+enum Key: Equatable, Sendable {
+    /// Typed text: one character, or a few when they arrive at once.
+    case insert(String)
+    /// Bracketed paste: inserted as text, never run, even when it holds line breaks.
+    case paste(String)
+    case enter, tab, backspace, delete
+    case left, right, wordLeft, wordRight, home, end
+    case up, down
+    /// Ctrl-K, Ctrl-U, Ctrl-W, Alt-D.
+    case killToEnd, killToStart, killWordBack, killWordForward
+    /// Ctrl-Y.
+    case yank
+    /// Ctrl-L.
+    case clearScreen
+    /// Ctrl-R.
+    case reverseSearch
+    /// Ctrl-C.
+    case interrupt
+    /// Ctrl-D: the end on an empty line, Delete otherwise.
+    case endOfInput
+    /// Ctrl-Z.
+    case suspend
+    /// Escape alone, or Ctrl-G: leave a search.
+    case cancel
+    /// A sequence this editor does not use: ignored.
+    case ignored
+}
+
+/// Turns the bytes a terminal sends into ``Key``s. A value: feed it bytes, get keys back; bytes
+/// of a sequence split across reads are kept until the rest comes.
+///
+/// A lone Escape cannot be told from the start of a sequence until a little time has passed, so
+/// the reader calls ``flush()`` when no byte followed within a short wait.
+struct KeyDecoder {
+    private var pending: [UInt8] = []
+    /// Inside a bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`): the bytes pasted so far.
+    private var pasted: [UInt8]?
+
+    static let pasteStart: [UInt8] = Array("\u{1B}[200~".utf8)
+    static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
+
+    /// True when bytes are held back waiting for the rest of a sequence.
+    var isWaiting: Bool { !pending.isEmpty && pasted == nil }
+
+    mutating func feed(_ bytes: some Sequence<UInt8>) -> [Key] {
+        pending.append(contentsOf: bytes)
+        var keys: [Key] = []
+        while let key = next() { keys.append(key) }
+        return merged(keys)
+    }
+
+    /// What is held back, taken as typed: a lone Escape is `cancel`.
+    mutating func flush() -> [Key] {
+        guard pasted == nil, !pending.isEmpty else { return [] }
+        var keys: [Key] = []
+        if pending.first == 0x1B {
+            pending.removeFirst()
+            keys.append(.cancel)
+        }
+        while let key = next() { keys.append(key) }
+        pending.removeAll()
+        return keys
+    }
+
+    /// One key from the front of `pending`, or nil when more bytes are needed.
+    private mutating func next() -> Key? {
+        if pasted != nil { return pasteBytes() }
+        guard let byte = pending.first else { return nil }
+        switch byte {
+        case 0x1B: return escape()
+        case 0x00..<0x20, 0x7F:
+            pending.removeFirst()
+            return Self.control(byte)
+        default: return text()
+        }
+    }
+
+    private static func control(_ byte: UInt8) -> Key {
+        switch byte {
+        case 0x01: .home
+        case 0x02: .left
+        case 0x03: .interrupt
+        case 0x04: .endOfInput
+        case 0x05: .end
+        case 0x06: .right
+        case 0x07: .cancel
+        case 0x08, 0x7F: .backspace
+        case 0x09: .tab
+        case 0x0A, 0x0D: .enter
+        case 0x0B: .killToEnd
+        case 0x0C: .clearScreen
+        case 0x0E: .down
+        case 0x10: .up
+        case 0x12: .reverseSearch
+        case 0x15: .killToStart
+        case 0x17: .killWordBack
+        case 0x19: .yank
+        case 0x1A: .suspend
+        default: .ignored
+        }
+    }
+
+    /// UTF-8 text up to the next control byte; an incomplete character waits for its last bytes.
+    private mutating func text() -> Key? {
+        var end = 0
+        while end < pending.count, pending[end] >= 0x20, pending[end] != 0x7F {
+            let length = Self.sequenceLength(pending[end])
+            guard end + length <= pending.count else { break }
+            end += length
+        }
+        guard end > 0 else { return nil }
+        let string = String(decoding: pending[..<end], as: UTF8.self)
+        pending.removeFirst(end)
+        return .insert(string)
+    }
+
+    private static func sequenceLength(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xF0...: 4
+        case 0xE0...: 3
+        case 0xC0...: 2
+        default: 1
+        }
+    }
+
+    /// `ESC [ … final`, `ESC O x`, or `ESC x` (Alt-x).
+    private mutating func escape() -> Key? {
+        guard pending.count >= 2 else { return nil }
+        switch pending[1] {
+        case UInt8(ascii: "["):
+            // Parameters and intermediates (0x20-0x3F), then one final byte (0x40-0x7E).
+            var index = 2
+            while index < pending.count, (0x20...0x3F).contains(pending[index]) { index += 1 }
+            guard index < pending.count else { return nil }
+            let parameters = String(decoding: pending[2..<index], as: UTF8.self)
+            let final = pending[index]
+            pending.removeFirst(index + 1)
+            return csi(parameters, final)
+        case UInt8(ascii: "O"):
+            guard pending.count >= 3 else { return nil }
+            let final = pending[2]
+            pending.removeFirst(3)
+            return csi("", final)
+        default:
+            let byte = pending[1]
+            pending.removeFirst(2)
+            switch byte {
+            case UInt8(ascii: "b"), UInt8(ascii: "B"): return .wordLeft
+            case UInt8(ascii: "f"), UInt8(ascii: "F"): return .wordRight
+            case UInt8(ascii: "d"), UInt8(ascii: "D"): return .killWordForward
+            case 0x7F, 0x08: return .killWordBack
+            case 0x0D: return .enter
+            default: return .ignored
+            }
+        }
+    }
+
+    private mutating func csi(_ parameters: String, _ final: UInt8) -> Key {
+        let fields = parameters.split(separator: ";", omittingEmptySubsequences: false)
+        // `1;5` is Ctrl, `1;3` Alt: with an arrow, a word move.
+        let modified = fields.count > 1 && ["3", "5"].contains(fields[1])
+        switch final {
+        case UInt8(ascii: "A"): return .up
+        case UInt8(ascii: "B"): return .down
+        case UInt8(ascii: "C"): return modified ? .wordRight : .right
+        case UInt8(ascii: "D"): return modified ? .wordLeft : .left
+        case UInt8(ascii: "H"): return .home
+        case UInt8(ascii: "F"): return .end
+        case UInt8(ascii: "~"):
+            switch fields.first {
+            case "1", "7": return .home
+            case "4", "8": return .end
+            case "3": return .delete
+            case "200":
+                pasted = []
+                return pasteBytes() ?? .ignored
+            default: return .ignored
+            }
+        default: return .ignored
+        }
+    }
+
+    /// Gathers pasted bytes until the end marker; then the whole paste is one key.
+    private mutating func pasteBytes() -> Key? {
+        pasted?.append(contentsOf: pending)
+        pending.removeAll()
+        guard let bytes = pasted, let end = bytes.firstRange(of: Self.pasteEnd) else { return nil }
+        pending = Array(bytes[end.upperBound...])
+        pasted = nil
+        return .paste(String(decoding: bytes[..<end.lowerBound], as: UTF8.self))
+    }
+
+    /// Runs of typed text arrive as one key each read, so a fast typist's burst is one insert.
+    private func merged(_ keys: [Key]) -> [Key] {
+        var result: [Key] = []
+        for key in keys {
+            if case .insert(let more) = key, case .insert(let text)? = result.last {
+                result[result.count - 1] = .insert(text + more)
+            } else {
+                result.append(key)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import OMDbKit
+
+/// What a live page shows: every row's state and the lines that draw it at a given width.
+/// A value with no I/O, so tests can check the lines a page gives at each step.
+@MainActor
+struct LivePage {
+    struct Row {
+        let item: SearchItem
+        let number: Int
+        var record: Result<Movie, OMDbError>?
+        var poster: Result<SavedPoster, OMDbError>?
+        /// The load was stopped (Ctrl-C) before this row was filled in.
+        var stopped = false
+    }
+
+    let heading: String
+    let postersOn: Bool
+    /// A saved file as shown (relative to the working folder when inside it).
+    let display: (URL) -> String
+    private(set) var rows: [Row]
+    private(set) var isFinished = false
+
+    static let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+    /// Columns before a row's title: marker, space, number.
+    static let indent = String(repeating: " ", count: 2 + TextPresenter.numberWidth + 2)
+
+    init(heading: String, first: Int, items: [SearchItem], postersOn: Bool, display: @escaping (URL) -> String = { $0.lastPathComponent }) {
+        self.heading = heading
+        self.postersOn = postersOn
+        self.display = display
+        rows = items.enumerated().map { Row(item: $1, number: first + $0) }
+    }
+
+    mutating func update(_ update: MovieUpdate, number: Int) {
+        guard let index = rows.firstIndex(where: { $0.number == number }) else { return }
+        switch update.part {
+        case .record(let record): rows[index].record = record
+        case .poster(let poster): rows[index].poster = poster
+        }
+    }
+
+    /// The page is over; rows still loading were `stopped` (Ctrl-C).
+    mutating func finish(stopped: Bool) {
+        isFinished = true
+        for index in rows.indices where !rows[index].isFinished(postersOn: postersOn) { rows[index].stopped = true }
+    }
+
+    /// Row `index` will not change any more: printed for good when the page is too tall.
+    func isDone(_ index: Int) -> Bool { rows[index].stopped || rows[index].isFinished(postersOn: postersOn) }
+
+    var plotsDone: Int { rows.filter { $0.record != nil }.count }
+    var postersDone: Int { rows.filter { $0.poster != nil }.count }
+
+    /// How much of a row is shown: the roomiest layout that fits the screen is used.
+    struct Layout: Equatable {
+        var plotLines: Int
+        /// The poster's state as a short tag on the title line instead of a line of its own.
+        var posterInline = false
+
+        static let full = Layout(plotLines: 2)
+    }
+
+    /// The layouts to try, roomiest first.
+    var layouts: [Layout] {
+        postersOn ? [Layout(plotLines: 2), Layout(plotLines: 1), Layout(plotLines: 1, posterInline: true)]
+            : [Layout(plotLines: 2), Layout(plotLines: 1)]
+    }
+
+    /// The page at `width`, or nil when it cannot fit in `screenRows` even in the tightest
+    /// layout (then it is printed row by row instead).
+    func lines(width: Int, screenRows: Int, frame: Int, style: Style) -> [String]? {
+        for layout in layouts {
+            let rowHeight = 1 + layout.plotLines + (postersOn && !layout.posterInline ? 1 : 0)
+            // The heading, the rows, the status line, and the line the cursor waits on.
+            guard 1 + rows.count * rowHeight + 2 <= screenRows else { continue }
+            var lines = [Self.clip(style.bold(heading), plain: heading, width: width)]
+            for index in rows.indices { lines += rowLines(index, width: width, layout: layout, frame: frame, style: style) }
+            return lines
+        }
+        return nil
+    }
+
+    /// One row: marker, number, title, year, type and ID; its plot in `plotLines` lines
+    /// (padded, so the page does not jump); its poster's state.
+    func rowLines(_ index: Int, width: Int, layout: Layout = .full, frame: Int, style: Style) -> [String] {
+        let row = rows[index]
+        let plotLines = layout.plotLines
+        let room = max(10, width - 1)
+        let marker: String
+        switch (row.record, row.stopped) {
+        case (.success?, _): marker = style.green("✓")
+        case (.failure?, _): marker = style.yellow("!")
+        case (nil, true): marker = style.dim("–")
+        case (nil, false): marker = style.cyan(String(Self.spinner[frame % Self.spinner.count]))
+        }
+        let tag = postersOn && layout.posterInline ? posterTag(row) : ""
+        let type = "  \(safe(row.item.type.description))  \(safe(row.item.imdbID))"
+        let title = "\(TextPresenter.numberLabel(row.number)) \(TextPresenter.titleAndYear(row.item))"
+        let first = Self.clip(title + type, plain: title + type, width: room - 2 - displayWidth(tag))
+        let firstStyled = first.count > title.count
+            ? style.bold(String(first.prefix(title.count))) + style.dim(String(first.dropFirst(title.count)))
+            : style.bold(first)
+        var lines = [marker + " " + firstStyled + style.dim(tag)]
+
+        var plot: [String]
+        switch row.record {
+        case .success(let movie)?:
+            if let text = movie.plot {
+                plot = wrap(safe(text), width: room, indent: Self.indent)
+                if plot.count > plotLines {
+                    plot = Array(plot.prefix(plotLines))
+                    plot[plotLines - 1] = Self.clip(plot[plotLines - 1] + " …", plain: plot[plotLines - 1] + " …", width: room, ellipsis: true)
+                }
+            } else {
+                plot = [Self.indent + style.dim("(OMDb has no plot for this title)")]
+            }
+        case .failure(let error)?:
+            plot = [Self.clip(Self.indent + style.yellow("plot unavailable: ") + safe(error.description),
+                              plain: Self.indent + "plot unavailable: " + safe(error.description), width: room)]
+        case nil:
+            plot = [Self.indent + style.dim(row.stopped ? "(stopped)" : "…")]
+        }
+        lines += (plot + Array(repeating: "", count: plotLines)).prefix(plotLines)
+
+        if postersOn, !layout.posterInline {
+            let text: String
+            switch (row.poster, row.stopped) {
+            case (.success(let saved)?, _): text = (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + display(saved.file)
+            case (.failure(let error)?, _): text = "no poster: " + safe(error.description)
+            case (nil, true): text = "poster: stopped"
+            case (nil, false): text = "poster: loading…"
+            }
+            let clipped = Self.clip(text, plain: text, width: room - Self.indent.count)
+            let styled = row.poster.map { (try? $0.get()) != nil ? style.green(clipped) : style.dim(clipped) } ?? style.dim(clipped)
+            lines.append(Self.indent + styled)
+        }
+        return lines
+    }
+
+    /// The poster's state in a few columns, for the title line of the tightest layout.
+    private func posterTag(_ row: Row) -> String {
+        switch (row.poster, row.stopped) {
+        case (.success?, _): "  · poster saved"
+        case (.failure?, _): "  · no poster"
+        case (nil, true): "  · poster stopped"
+        case (nil, false): "  · poster …"
+        }
+    }
+
+    /// Under the page: how far it has come.
+    func statusLine(frame: Int, requests: Int, style: Style) -> String {
+        var parts = ["plots \(plotsDone)/\(rows.count)"]
+        if postersOn { parts.append("posters \(postersDone)/\(rows.count)") }
+        parts.append("\(requests) request\(requests == 1 ? "" : "s") sent this session")
+        let marker = isFinished ? (rows.contains { $0.stopped } ? "–" : "✓") : String(Self.spinner[frame % Self.spinner.count])
+        return style.dim(marker + " " + parts.joined(separator: " · "))
+    }
+
+    /// `styled` when `plain` fits in `width` columns, else `plain` cut to fit (a line that
+    /// wraps would break the count of lines the redraw moves up over).
+    static func clip(_ styled: String, plain: String, width: Int, ellipsis: Bool = false) -> String {
+        guard displayWidth(plain) > width else { return styled }
+        var out = ""
+        var used = 0
+        let limit = width - (ellipsis ? 1 : 0)
+        for character in plain {
+            let columns = displayWidth(character)
+            if used + columns > limit { break }
+            out.append(character)
+            used += columns
+        }
+        return ellipsis ? out + "…" : out
+    }
+}
+
+extension LivePage.Row {
+    /// The record is in, and the poster too when posters are on.
+    func isFinished(postersOn: Bool) -> Bool { record != nil && (!postersOn || poster != nil) }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import OMDbKit
+
+/// A page on a terminal that fills in place: the rows at once, each with a marker (a spinner
+/// while it loads), then its plot and poster state as they come, and a status line under the
+/// page. Used only when stdout is a terminal with colour allowed (not `NO_COLOR`, not
+/// `TERM=dumb`); otherwise ``TextPresenter`` prints plain lines as before.
+///
+/// The page is redrawn from its top, which the cursor finds by moving up over the lines drawn
+/// last time: that only works while the whole page is on the screen, so a page taller than
+/// the screen is printed instead, each row once it is finished, in order (``LivePage``).
+@MainActor
+final class LivePresenter: Presenter {
+    let plain: TextPresenter
+    /// Requests sent so far (`OMDbClient.apiRequestCount`), for the status line.
+    let requestCount: @Sendable () async -> Int
+    /// Whether posters are being saved (a setting that can change between searches).
+    var postersOn: @MainActor () -> Bool = { false }
+    let terminal: Terminal
+
+    private var page: LivePage?
+    /// Lines drawn last time; the cursor sits at the start of the line below them.
+    private var drawnLines = 0
+    /// Rows already printed for good when the page does not fit on the screen.
+    private var printedRows: Int?
+    private var frame = 0
+    private var requests = 0
+    private var ticker: Task<Void, Never>?
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private var drawPending = false
+    private var listener: Int?
+
+    /// At most one redraw per this long (about 30 a second), so a fast page does not flicker.
+    static let frameInterval = Duration.milliseconds(33)
+
+    init(plain: TextPresenter, terminal: Terminal = .shared, requestCount: @escaping @Sendable () async -> Int) {
+        self.plain = plain
+        self.terminal = terminal
+        self.requestCount = requestCount
+    }
+
+    var console: Console { plain.console }
+
+    func pageArrived(_ page: SearchPage, first: Int) {
+        // Nothing to fill in: the plain lines say why the page is empty.
+        guard !page.items.isEmpty else { plain.pageArrived(page, first: first); return }
+        self.page = LivePage(heading: TextPresenter.heading(for: page), first: first, items: page.items, postersOn: postersOn(), display: plain.display)
+        drawnLines = 0
+        printedRows = nil
+        terminal.showCursor(false)
+        listener = terminal.listen { event in
+            Task { @MainActor [weak self] in
+                // Back from Ctrl-Z the shell has written below the page: draw it afresh there.
+                if event == .continued { self?.drawnLines = 0 }
+                self?.draw()
+            }
+        }
+        ticker = Task { @MainActor [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                guard let self else { return }
+                self.frame += 1
+                self.requests = await self.requestCount()
+                self.draw()
+            }
+        }
+        draw()
+    }
+
+    func rowUpdated(_ update: MovieUpdate, number: Int) {
+        page?.update(update, number: number)
+        requestDraw()
+    }
+
+    func pageFinished(_ page: SearchPage) async {
+        guard self.page != nil else { plain.pageFinished(page); return }
+        ticker?.cancel()
+        ticker = nil
+        if let listener { terminal.ignore(listener) }
+        listener = nil
+        requests = await requestCount()
+        self.page?.finish(stopped: Task.isCancelled)
+        draw()
+        terminal.showCursor(true)
+        self.page = nil
+        plain.pageFinished(page)
+    }
+
+    // MARK: Drawing
+
+    /// Draws now, or once the frame interval has passed since the last drawing.
+    private func requestDraw() {
+        let wait = lastDraw + Self.frameInterval - ContinuousClock.now
+        guard wait > .zero else { draw(); return }
+        guard !drawPending else { return }
+        drawPending = true
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: wait)
+            self?.drawPending = false
+            self?.draw()
+        }
+    }
+
+    private func draw() {
+        guard let page else { return }
+        lastDraw = .now
+        // Read at every drawing: the window may have changed.
+        let size = Terminal.size() ?? (columns: console.width, rows: 24)
+        let status = page.statusLine(frame: frame, requests: requests, style: console.style)
+        if printedRows == nil, let lines = page.lines(width: size.columns, screenRows: size.rows, frame: frame, style: console.style) {
+            var out = drawnLines > 0 ? "\r\u{1B}[\(drawnLines)A" : "\r"
+            for line in lines + [status] { out += "\u{1B}[2K" + line + "\r\n" }
+            if lines.count + 1 < drawnLines { out += "\u{1B}[J" }
+            drawnLines = lines.count + 1
+            console.writeOut(out)
+            return
+        }
+        // Too tall for the screen: clear what was drawn live, then print finished rows in order.
+        var out = ""
+        if drawnLines > 0 { out += "\r\u{1B}[\(drawnLines)A\u{1B}[J" }
+        drawnLines = 0
+        if printedRows == nil {
+            out += console.style.bold(page.heading) + "\r\n"
+            printedRows = 0
+        }
+        while let done = printedRows, done < page.rows.count, page.isDone(done) {
+            for line in page.rowLines(done, width: size.columns, frame: frame, style: console.style) { out += line + "\r\n" }
+            printedRows = done + 1
+        }
+        if page.isFinished { out += status + "\r\n" }
+        if !out.isEmpty { console.writeOut(out) }
+    }
+}

@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The terminal the prompt runs on: its modes, its size, and the signals of job control.
+///
+/// Every way out gives the terminal back as it was found: ``restore()`` is called by
+/// ``Interrupts/exitNow(_:)`` (quit, Ctrl-D, SIGTERM, SIGHUP, a closed stdout), and Ctrl-Z
+/// restores before stopping and puts the mode back on `fg` (SIGCONT).
+final class Terminal: Sendable {
+    static let shared = Terminal()
+
+    enum Mode: Sendable {
+        /// As found.
+        case original
+        /// Raw, for the line editor: every key comes to us, Ctrl-C and Ctrl-Z included.
+        case editing
+        /// While a command runs: no echo (typing would tear a live page), Ctrl-C still a signal.
+        case quiet
+    }
+
+    /// What listeners hear about.
+    enum Event: Sendable {
+        /// SIGWINCH: lay out again.
+        case resized
+        /// Back from Ctrl-Z: the screen may hold anything, draw again.
+        case continued
+    }
+
+    private struct State: @unchecked Sendable {
+        var original: termios?
+        var mode = Mode.original
+        var cursorHidden = false
+        var listeners: [Int: @Sendable (Event) -> Void] = [:]
+        var nextListener = 0
+        /// Set by ``suspend()`` until SIGCONT: the mode and cursor to come back to.
+        var suspendedIn: (mode: Mode, cursorHidden: Bool)?
+    }
+
+    private let state = Mutex(State())
+    /// One source per signal watched.
+    private let sources = Mutex<[Int32: any DispatchSourceSignal]>([:])
+    /// Signalled by SIGCONT after ``suspend()``.
+    private let continued = DispatchSemaphore(value: 0)
+
+    /// Columns and rows of the terminal on stdout, read now (it can change at any time);
+    /// nil when stdout is not a terminal.
+    static func size() -> (columns: Int, rows: Int)? {
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    /// Remembers stdin's settings and takes over SIGTSTP, SIGCONT and SIGWINCH. False when
+    /// stdin is not a terminal. Later calls do nothing.
+    @discardableResult
+    func start() -> Bool {
+        var settings = termios()
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else { return false }
+        let first = state.withLock { state -> Bool in
+            guard state.original == nil else { return false }
+            state.original = settings
+            return true
+        }
+        if first { watchSignals([SIGTSTP, SIGCONT, SIGWINCH]) }
+        return true
+    }
+
+    /// Takes SIGWINCH only (a live page on a terminal whose stdin is not one).
+    func watchResizes() { watchSignals([SIGWINCH]) }
+
+    private func watchSignals(_ numbers: [Int32]) {
+        sources.withLock { sources in
+            for number in numbers where sources[number] == nil {
+                // The handlers must be @Sendable (see Interrupts.start).
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                switch number {
+                case SIGTSTP:
+                    signal(SIGTSTP, SIG_IGN)
+                    source.setEventHandler { @Sendable [self] in self.suspend() }
+                case SIGCONT:
+                    source.setEventHandler { @Sendable [self] in self.resume() }
+                default:
+                    source.setEventHandler { @Sendable [self] in self.tell(.resized) }
+                }
+                source.resume()
+                sources[number] = source
+            }
+        }
+    }
+
+    /// Puts stdin in `mode`. Bracketed paste is on only while editing.
+    func set(_ mode: Mode) {
+        let (original, previous) = state.withLock { state in
+            defer { state.mode = mode }
+            return (state.original, state.mode)
+        }
+        guard var settings = original else { return }
+        switch mode {
+        case .original: break
+        case .editing:
+            settings.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
+            settings.c_cflag |= tcflag_t(CS8)
+            settings.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
+        case .quiet:
+            settings.c_lflag &= ~tcflag_t(ECHO | ICANON)
+        }
+        if mode != .original {
+            withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
+        }
+        tcsetattr(STDIN_FILENO, TCSADRAIN, &settings)
+        if mode == .editing, previous != .editing { Self.write("\u{1B}[?2004h") }
+        if mode != .editing, previous == .editing { Self.write("\u{1B}[?2004l") }
+    }
+
+    /// Hides or shows the cursor (a live page hides it while it draws).
+    func showCursor(_ shown: Bool) {
+        state.withLock { $0.cursorHidden = !shown }
+        Self.write(shown ? "\u{1B}[?25h" : "\u{1B}[?25l")
+    }
+
+    /// The terminal as it was found: settings, cursor, paste mode. Safe to call at any time.
+    func restore() {
+        let (original, mode, hidden) = state.withLock { state in
+            defer {
+                state.mode = .original
+                state.cursorHidden = false
+            }
+            return (state.original, state.mode, state.cursorHidden)
+        }
+        guard var settings = original else { return }
+        if mode == .editing { Self.write("\u{1B}[?2004l") }
+        if hidden { Self.write("\u{1B}[?25h") }
+        tcsetattr(STDIN_FILENO, TCSADRAIN, &settings)
+    }
+
+    /// Ctrl-Z: the terminal back as found, then stop until `fg`; then the mode we were in.
+    /// Blocks the calling thread until then: the stop can take effect a moment after `kill`
+    /// returns, so nothing may be drawn or set before SIGCONT says we run again.
+    func suspend() {
+        state.withLock { state in state.suspendedIn = (state.mode, state.cursorHidden) }
+        restore()
+        kill(getpid(), SIGSTOP)
+        continued.wait()
+    }
+
+    /// SIGCONT: back from our own stop (the mode before it), or from someone else's.
+    private func resume() {
+        let (suspended, mode, hidden) = state.withLock { state in
+            defer { state.suspendedIn = nil }
+            return (state.suspendedIn, state.mode, state.cursorHidden)
+        }
+        let (backTo, hide) = suspended ?? (mode, hidden)
+        set(backTo)
+        if hide { showCursor(false) }
+        if suspended != nil { continued.signal() }
+        tell(.continued)
+    }
+
+    /// Calls `handler` (on any thread) on each event until ``ignore(_:)``.
+    func listen(_ handler: @escaping @Sendable (Event) -> Void) -> Int {
+        state.withLock { state in
+            state.nextListener += 1
+            state.listeners[state.nextListener] = handler
+            return state.nextListener
+        }
+    }
+
+    func ignore(_ token: Int) {
+        _ = state.withLock { $0.listeners.removeValue(forKey: token) }
+    }
+
+    private func tell(_ event: Event) {
+        for handler in state.withLock({ Array($0.listeners.values) }) { handler(event) }
+    }
+
+    /// Writes straight to stdout's descriptor, unbuffered (escape codes and the line editor).
+    static func write(_ text: String) { writeAll(STDOUT_FILENO, text) }
+}
+
+/// Writes all of `text` to `descriptor`, retrying when a signal interrupts.
+func writeAll(_ descriptor: Int32, _ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return }
+        bytes = bytes.dropFirst(written)
+    }
+}

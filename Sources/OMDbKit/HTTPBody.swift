@@ -1,0 +1,89 @@
+import Foundation
+
+/// A response body as it arrives: a sequence of chunks that can be read once.
+///
+/// Modelled on swift-openapi-runtime's `HTTPBody`: whatever transport produced the bytes, the
+/// consumer sets the limit. ``collect(upTo:)`` throws as soon as the body passes it, so an
+/// oversized answer is never held whole, and a poster can go to its file chunk by chunk.
+public struct HTTPBody: AsyncSequence, Sendable {
+    public typealias Element = Data
+
+    /// The length the server announced (`Content-Length`), when it did.
+    public let length: Int?
+    private let chunks: AsyncThrowingStream<Data, any Error>
+
+    /// A body streamed from `chunks`; `length` is what the server announced, if anything.
+    public init(chunks: AsyncThrowingStream<Data, any Error>, length: Int? = nil) {
+        self.chunks = chunks
+        self.length = length
+    }
+
+    /// A body already in memory, handed out in chunks of `chunkSize` bytes.
+    public init(_ data: Data, chunkSize: Int = 64 * 1024) {
+        let size = Swift.max(1, chunkSize)
+        let stream = AsyncThrowingStream<Data, any Error> { continuation in
+            var offset = data.startIndex
+            while offset < data.endIndex {
+                let end = Swift.min(offset + size, data.endIndex)
+                continuation.yield(data[offset..<end])
+                offset = end
+            }
+            continuation.finish()
+        }
+        self.init(chunks: stream, length: data.count)
+    }
+
+    /// The contents of a file, read a chunk at a time as the body is consumed.
+    /// - Throws: when the file cannot be opened.
+    public init(contentsOf file: URL, chunkSize: Int = 64 * 1024) throws {
+        let handle = try FileHandle(forReadingFrom: file)
+        let length = try handle.seekToEnd()
+        try handle.seek(toOffset: 0)
+        let size = Swift.max(1, chunkSize)
+        let stream = AsyncThrowingStream<Data, any Error> {
+            guard let chunk = try handle.read(upToCount: size), !chunk.isEmpty else {
+                try? handle.close()
+                return nil
+            }
+            return chunk
+        }
+        self.init(chunks: stream, length: Int(length))
+    }
+
+    /// No body at all.
+    public static var empty: HTTPBody { HTTPBody(Data()) }
+
+    /// Reads the chunks, and checks the end: a stream also ends when the reading task is
+    /// cancelled, and a connection can close before the announced length, so neither passes
+    /// for a complete body.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<Data, any Error>.AsyncIterator
+        let length: Int?
+        var received = 0
+
+        public mutating func next() async throws -> Data? {
+            if let chunk = try await base.next() {
+                received += chunk.count
+                return chunk
+            }
+            try Task.checkCancellation()
+            if let length, received < length { throw TransportError.truncated(received: received, expected: length) }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: chunks.makeAsyncIterator(), length: length) }
+
+    /// Reads the whole body, refusing it once it passes `limit` bytes.
+    /// - Throws: ``TransportError/tooLarge(bytes:)`` with the announced length, or the count read
+    ///   when reading stopped; whatever the transport threw while the body streamed.
+    public func collect(upTo limit: Int) async throws -> Data {
+        if let length, length > limit { throw TransportError.tooLarge(bytes: length) }
+        var data = Data()
+        for try await chunk in self {
+            guard data.count + chunk.count <= limit else { throw TransportError.tooLarge(bytes: data.count + chunk.count) }
+            data.append(chunk)
+        }
+        return data
+    }
+}

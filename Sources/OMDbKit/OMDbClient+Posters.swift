@@ -1,0 +1,78 @@
+import Foundation
+
+extension OMDbClient {
+    /// One poster load: a folder and a title.
+    struct PosterKey: Hashable, Sendable {
+        let folder: String
+        let imdbID: String
+    }
+
+    /// The poster of `item` in `store`: the file already there, else downloaded and streamed to
+    /// its file as the bytes arrive. A poster this session already saved elsewhere is copied,
+    /// not downloaded; one refused for good (N/A, 404, not an image, too large) is not asked for
+    /// again. Transient failures (5xx, 408, 429, the network) are retried, and never remembered.
+    /// - Throws: ``OMDbError`` (poster cases, HTTP and network) or `CancellationError`.
+    public func poster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
+        let key = PosterKey(folder: store.folder.path, imdbID: item.imdbID)
+        return try await posterLoads.value(for: key) { [sender] in
+            try await self.loadPoster(for: item, in: store, sender: sender)
+        }
+    }
+
+    /// Runs off the actor: the folder's index, the download and the file writes never block it.
+    private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore, sender: RequestSender) async throws -> SavedPoster {
+        if let existing = store.existingFile(for: item.imdbID) {
+            await remember(.success(existing), posterOf: item.imdbID)
+            return SavedPoster(file: existing, wasAlreadyThere: true)
+        }
+        let year = item.year?.text
+        switch await posterOutcome(item.imdbID) {
+        case .failure(let error)?:
+            throw error
+        case .success(let earlier)?:
+            // Saved into another folder earlier in this session: copy it, do not download it again.
+            if let body = try? HTTPBody(contentsOf: earlier) {
+                let file = try await store.save(streaming: body, source: earlier.path, title: item.title, year: year, imdbID: item.imdbID)
+                await remember(.success(file), posterOf: item.imdbID)
+                return SavedPoster(file: file, wasAlreadyThere: false)
+            }
+        case nil:
+            break
+        }
+        guard let url = item.posterURL else {
+            await remember(.failure(.posterUnavailable), posterOf: item.imdbID)
+            throw OMDbError.posterUnavailable
+        }
+        do {
+            let file = try await sender.download(url) { response, shown in
+                try await store.save(streaming: response.body, contentType: response.contentType, source: shown,
+                                     title: item.title, year: year, imdbID: item.imdbID)
+            }
+            await remember(.success(file), posterOf: item.imdbID)
+            return SavedPoster(file: file, wasAlreadyThere: false)
+        } catch let error as OMDbError {
+            if error.isPermanentPosterRefusal { await remember(.failure(error), posterOf: item.imdbID) }
+            throw error
+        }
+    }
+
+    private func posterOutcome(_ imdbID: String) -> Result<URL, OMDbError>? {
+        posters[imdbID]
+    }
+
+    private func remember(_ outcome: Result<URL, OMDbError>, posterOf imdbID: String) {
+        posters[imdbID] = outcome
+    }
+}
+
+extension OMDbError {
+    /// A poster answer that will not change by asking again: no poster, a 4xx other than 408 and
+    /// 429, not an image, too large. Never a disk error or a transient failure.
+    var isPermanentPosterRefusal: Bool {
+        switch self {
+        case .posterUnavailable, .posterNotAnImage, .posterTooLarge: true
+        case .httpStatus(let status, _): !RetryPolicy.isTransient(status: status)
+        default: false
+        }
+    }
+}

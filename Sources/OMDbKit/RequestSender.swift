@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+
+/// Sends requests with every rule the client owns, whatever the transport: the key added at the
+/// edge, the count of API requests, at most `maxConcurrentRequests` in flight, a deadline on each
+/// whole exchange, size limits while the body streams, and retries of transient failures.
+///
+/// A value, not part of the actor: requests run (and posters stream to disk) off the client actor.
+struct RequestSender: Sendable {
+    let transport: any OMDbTransport
+    let key: APIKey
+    let baseURL: URL
+    /// Seconds for one whole attempt.
+    let timeout: Int
+    let retry: RetryPolicy
+    let gate: RequestGate
+    /// The largest API answer read, in bytes.
+    let maxAnswerBytes: Int
+    let onAPIRequestSent: (@Sendable () -> Void)?
+    let sent: RequestCounter
+    let redactor: Redactor
+
+    /// How one attempt ended.
+    private enum Attempt<T: Sendable>: Sendable {
+        case done(T)
+        case retry(OMDbError, after: Duration?)
+    }
+
+    /// One OMDb API request, its answer read whole (up to ``maxAnswerBytes``).
+    /// Returns the answer and the URL as it may be shown (it never held the key).
+    func api(_ request: OMDbRequest) async throws -> (HTTPResponse, String) {
+        let shown = request.url(base: baseURL).absoluteString
+        let response = try await withRetries(shown: shown, isAPI: true) { [self] () async throws -> Attempt<HTTPResponse> in
+            // The edge: the key joins the request here and goes nowhere else.
+            let url = request.url(base: baseURL, key: key)
+            sent.add()
+            onAPIRequestSent?()
+            let streamed = try await transport.send(url, timeout: timeout)
+            let body = try await streamed.body.collect(upTo: maxAnswerBytes)
+            let response = HTTPResponse(statusCode: streamed.statusCode, body: body, headers: streamed.headers)
+            // OMDb's own error envelope is an answer, whatever its status: never retried.
+            if RetryPolicy.isTransient(status: response.statusCode), !Self.isEnvelope(body) {
+                return .retry(.httpStatus(response.statusCode, url: shown), after: RetryPolicy.retryAfter(response.headers["retry-after"]))
+            }
+            return .done(response)
+        }
+        return (response, shown)
+    }
+
+    /// A download from any host (a poster), its body handed to `consume` as it streams.
+    /// `consume` only sees a 2xx answer; other statuses throw ``OMDbError/httpStatus(_:url:)``.
+    func download<T: Sendable>(_ url: URL, _ consume: @escaping @Sendable (StreamedResponse, String) async throws -> T) async throws -> T {
+        let shown = url.absoluteString
+        return try await withRetries(shown: shown, isAPI: false) { [self] () async throws -> Attempt<T> in
+            let streamed = try await transport.send(url, timeout: timeout)
+            if RetryPolicy.isTransient(status: streamed.statusCode) {
+                return .retry(.httpStatus(streamed.statusCode, url: shown), after: RetryPolicy.retryAfter(streamed.headers["retry-after"]))
+            }
+            guard (200..<300).contains(streamed.statusCode) else { throw OMDbError.httpStatus(streamed.statusCode, url: shown) }
+            return .done(try await consume(streamed, shown))
+        }
+    }
+
+    private func withRetries<T: Sendable>(shown: String, isAPI: Bool,
+                                          _ attempt: @escaping @Sendable () async throws -> Attempt<T>) async throws -> T {
+        var number = 1
+        while true {
+            let outcome: Attempt<T>
+            do {
+                // The deadline starts once the request has its place: waiting in line is not the server's fault.
+                outcome = try await gate.withPlace { try await withDeadline(seconds: timeout, attempt) }
+            } catch let error as TransportError where error.isTransient {
+                outcome = .retry(failure(error, shown: shown, isAPI: isAPI), after: nil)
+            } catch let error as TransportError {
+                throw failure(error, shown: shown, isAPI: isAPI)
+            } catch let error as OMDbError {
+                throw error
+            } catch {
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
+                throw failure(.unreachable(reason: String(describing: error)), shown: shown, isAPI: isAPI)
+            }
+            switch outcome {
+            case .done(let value):
+                return value
+            case let .retry(error, after):
+                guard number < retry.maxAttempts else { throw error }
+                try await retry.sleep(retry.delay(after: number, retryAfter: after))
+                number += 1
+            }
+        }
+    }
+
+    /// A transport failure as the person reads it: the host named, the key nowhere.
+    private func failure(_ error: TransportError, shown: String, isAPI: Bool) -> OMDbError {
+        switch (error, isAPI) {
+        case (.timedOut, true): .timedOut(url: shown, seconds: timeout)
+        case (.timedOut, false): .posterDownloadFailed(url: shown, reason: "no complete answer within \(timeout) s")
+        case (.tooLarge, true): .answerTooLarge(url: shown, limit: maxAnswerBytes)
+        case (.tooLarge(let bytes), false): .posterTooLarge(bytes: bytes, limit: bytes)
+        case (_, true): .unreachable(url: shown, reason: redactor.redact(error.reason))
+        case (_, false): .posterDownloadFailed(url: shown, reason: redactor.redact(error.reason))
+        }
+    }
+
+    /// True when the body is OMDb's `{"Response":"False",…}` envelope.
+    private static func isEnvelope(_ body: Data) -> Bool {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return false }
+        return (object["Response"] as? String)?.lowercased() == "false"
+    }
+}
+
+/// Counts requests from any thread.
+final class RequestCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func add() { count.add(1, ordering: .relaxed) }
+
+    var value: Int { count.load(ordering: .relaxed) }
+}
+
+extension RequestSender: CustomReflectable {
+    /// The key and the redactor stay out of any dump.
+    var customMirror: Mirror {
+        Mirror(self, children: ["baseURL": baseURL, "timeout": timeout, "maxAttempts": retry.maxAttempts])
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The live transport: URLSession, the body handed on chunk by chunk as it arrives.
+///
+/// `bytes(for:)` does not exist on Linux, so a data task's delegate feeds each body into an
+/// ``HTTPBody`` stream. Dropping the stream (the consumer stopped, or hit its limit) cancels the task.
+public final class URLSessionTransport: OMDbTransport {
+    private let session: URLSession
+    private let streams = BodyStreams()
+
+    /// - Parameter maxConnectionsPerHost: how many requests may run at once against one host
+    ///   (URLSession's default of 6 would queue the rest of a page inside the session).
+    public init(maxConnectionsPerHost: Int) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpAdditionalHeaders = ["User-Agent": "movies/\(OMDbKit.version) (OMDbKit)"]
+        session = URLSession(configuration: configuration, delegate: streams, delegateQueue: nil)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
+        try Task.checkCancellation()
+        var request = URLRequest(url: url)
+        // Only URLSession's idle timeout: the client's deadline bounds the whole request.
+        request.timeoutInterval = TimeInterval(max(1, timeout))
+        let task = session.dataTask(with: request)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                streams.start(task, continuation: continuation)
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Never the URLError's own text: it holds the whole URL. Words only, and no code numbers.
+    static func transportError(_ error: any Error) -> any Error {
+        guard let error = error as? URLError else { return error }
+        // On Linux a cancelled task surfaces as URLError(.cancelled), not CancellationError.
+        if error.code == .cancelled || Task.isCancelled { return CancellationError() }
+        switch error.code {
+        case .timedOut: return TransportError.timedOut
+        case .networkConnectionLost: return TransportError.connectionLost
+        default: break
+        }
+        let reason = switch error.code {
+        case .cannotConnectToHost: "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: "host not found"
+        case .notConnectedToInternet: "no network, or no route to the host"
+        case .httpTooManyRedirects, .redirectToNonExistentLocation: "too many redirects"
+        case .secureConnectionFailed: "the TLS handshake failed"
+        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
+             .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired:
+            "the server's TLS certificate was refused"
+        case .badServerResponse, .cannotParseResponse: "the server's answer was not valid HTTP"
+        case .zeroByteResource: "the server sent nothing"
+        case .unsupportedURL, .badURL: "the address is not a URL it can fetch"
+        case .resourceUnavailable, .cannotLoadFromNetwork: "the host did not answer"
+        default: "the connection failed"
+        }
+        return TransportError.unreachable(reason: reason)
+    }
+}
+
+/// Turns each data task's delegate calls into a ``StreamedResponse``: the headers resume the
+/// caller, the data feeds the body's stream, the end finishes it (or throws into it).
+private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Entry {
+        var head: CheckedContinuation<StreamedResponse, any Error>?
+        var body: AsyncThrowingStream<Data, any Error>.Continuation?
+        var expected: Int64 = -1
+        var received = 0
+    }
+
+    private let entries = Mutex<[Int: Entry]>([:])
+
+    func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<StreamedResponse, any Error>) {
+        entries.withLock { $0[task.taskIdentifier] = Entry(head: continuation) }
+        // A cancel that came before registration found nothing to answer, and a task cancelled
+        // before it started may never report back: answer now instead of waiting forever.
+        if Task.isCancelled {
+            if let entry = entries.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+                entry.head?.resume(throwing: CancellationError())
+            }
+            task.cancel()
+            return
+        }
+        task.resume()
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let (stream, body) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
+        // The consumer stopped reading (done with what it wanted, over a limit, cancelled): stop the download.
+        body.onTermination = { [weak dataTask] _ in dataTask?.cancel() }
+        let head = entries.withLock { state -> CheckedContinuation<StreamedResponse, any Error>? in
+            guard state[dataTask.taskIdentifier] != nil else { return nil }
+            state[dataTask.taskIdentifier]?.body = body
+            state[dataTask.taskIdentifier]?.expected = response.expectedContentLength
+            defer { state[dataTask.taskIdentifier]?.head = nil }
+            return state[dataTask.taskIdentifier]?.head
+        }
+        guard let head else {
+            completionHandler(.cancel)
+            return
+        }
+        let http = response as? HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        let announced = response.expectedContentLength
+        head.resume(returning: StreamedResponse(statusCode: http?.statusCode ?? 200, headers: headers,
+                                                body: HTTPBody(chunks: stream, length: announced >= 0 ? Int(announced) : nil)))
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let body = entries.withLock { state in
+            state[dataTask.taskIdentifier]?.received += data.count
+            return state[dataTask.taskIdentifier]?.body
+        }
+        body?.yield(data)
+    }
+
+    /// Once the headers are in, a failure is the connection's: cut short, lost, or timed out.
+    private static func bodyError(_ error: any Error, _ entry: Entry) -> any Error {
+        let mapped = URLSessionTransport.transportError(error)
+        if mapped is CancellationError || mapped as? TransportError == .timedOut { return mapped }
+        if entry.expected > Int64(entry.received) { return TransportError.truncated(received: entry.received, expected: Int(entry.expected)) }
+        return TransportError.connectionLost
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let entry = entries.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let head = entry.head {
+            head.resume(throwing: error.map(URLSessionTransport.transportError) ?? TransportError.unreachable(reason: "the server sent no answer"))
+        } else if let error {
+            entry.body?.finish(throwing: Self.bodyError(error, entry))
+        } else {
+            entry.body?.finish()
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Runs `Tests/TerminalDriver/drive.py`: the built `movies` on a pseudo-terminal, its output
+/// rendered by pyte (a VT100 screen), so tests assert the screen a person sees.
+struct TerminalDriver {
+    /// A step of the script (see drive.py).
+    enum Step {
+        case send(String)
+        case wait(String, timeout: Int = 15)
+        case waitGone(String)
+        case resize(columns: Int, rows: Int)
+        case signal(String)
+        case snapshot(String)
+        case stty(String)
+        case stopped(timeout: Int = 15)
+        case exit(timeout: Int = 15)
+
+        var json: [String: Any] {
+            switch self {
+            case .send(let text): ["send": text]
+            case .wait(let text, let timeout): ["wait": text, "timeout": timeout]
+            case .waitGone(let text): ["waitGone": text]
+            case .resize(let columns, let rows): ["resize": [columns, rows]]
+            case .signal(let name): ["signal": name]
+            case .snapshot(let name): ["snapshot": name]
+            case .stty(let name): ["stty": name]
+            case .stopped(let timeout): ["stopped": timeout]
+            case .exit(let timeout): ["exit": timeout]
+            }
+        }
+    }
+
+    struct Outcome {
+        let ok: Bool
+        let error: String?
+        let snapshots: [String: [String]]
+        let stty: [String: String]
+        let status: Int?
+        /// The screen at the end.
+        let screen: [String]
+        /// The cursor was left hidden at the end.
+        var cursorHidden = false
+
+        func snapshot(_ name: String) -> [String] { snapshots[name] ?? [] }
+        /// The screen as text, for failure messages.
+        func shown(_ name: String? = nil) -> String { (name.map(snapshot) ?? screen).joined(separator: "\n") }
+    }
+
+    static let script = MoviesProcess.repositoryRoot.appendingPathComponent("Tests/TerminalDriver/drive.py")
+
+    /// Why the pty tests cannot run here (no python3, or no pyte), or nil when they can.
+    /// `.ci/run` installs pyte; on a machine without it the tests are skipped, saying why.
+    static let unavailable: String? = {
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = ["python3", "-c", "import pyte"]
+        check.standardOutput = FileHandle.nullDevice
+        check.standardError = FileHandle.nullDevice
+        let reason: String?
+        do {
+            try check.run()
+            check.waitUntilExit()
+            reason = check.terminationStatus == 0 ? nil : "python3 cannot import pyte (python3 -m pip install pyte==0.8.2)"
+        } catch {
+            reason = "python3 was not found"
+        }
+        if let reason { print("Terminal tests skipped: \(reason).") }
+        return reason
+    }()
+
+    /// Runs `movies arguments` on a `columns` × `rows` terminal in `directory`, following `steps`.
+    /// The environment holds only what is given, PATH, HOME (the directory) and the catalogue.
+    /// The driver runs on a thread of its own: waiting for it must not hold a thread of the
+    /// cooperative pool (two on two cores), which the other tests need meanwhile.
+    static func run(_ arguments: [String] = [], directory: URL, environment: [String: String] = [:],
+                    columns: Int = 100, rows: Int = 30, steps: [Step]) async throws -> Outcome {
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
+                   "MOVIES_CATALOGUE": MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures").path,
+                   "XDG_STATE_HOME": directory.appendingPathComponent("state").path]
+        env.merge(environment) { _, new in new }
+        let spec: [String: Any] = ["argv": [MoviesProcess.executable.path] + arguments, "cwd": directory.path, "env": env,
+                                   "size": [columns, rows], "steps": steps.map(\.json)]
+        let specFile = directory.appendingPathComponent("pty-spec-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: spec).write(to: specFile)
+        defer { try? FileManager.default.removeItem(at: specFile) }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, specFile.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = await withCheckedContinuation { continuation in
+            Thread {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: data)
+            }.start()
+        }
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return Outcome(ok: false, error: "the driver printed no result", snapshots: [:], stty: [:], status: nil, screen: [])
+        }
+        return Outcome(ok: object["ok"] as? Bool ?? false, error: object["error"] as? String,
+                       snapshots: object["snapshots"] as? [String: [String]] ?? [:],
+                       stty: object["stty"] as? [String: String] ?? [:], status: object["status"] as? Int,
+                       screen: object["screen"] as? [String] ?? [], cursorHidden: object["cursorHidden"] as? Bool ?? false)
+    }
+}

@@ -1,0 +1,242 @@
+import FakeOMDb
+import Foundation
+import Testing
+
+/// Keys as a terminal sends them.
+private enum Keys {
+    static let enter = "\r", tab = "\t", left = "\u{1B}[D", up = "\u{1B}[A"
+    static let ctrlC = "\u{03}", ctrlD = "\u{04}", ctrlL = "\u{0C}", ctrlR = "\u{12}", ctrlU = "\u{15}", ctrlZ = "\u{1A}"
+}
+
+/// The spinner and the other markers a live row can show.
+private let spinner = Set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+
+/// The numbers of the live rows on a screen (`✓   3. Title…`), in order, with repeats.
+private func rowNumbers(_ lines: [String]) -> [Int] {
+    lines.compactMap { line in
+        guard let marker = line.first, marker == "✓" || marker == "!" || marker == "–" || spinner.contains(marker) else { return nil }
+        let words = line.dropFirst().split(separator: " ", maxSplits: 1)
+        guard let first = words.first, first.hasSuffix(".") else { return nil }
+        return Int(first.dropLast())
+    }
+}
+
+/// The built `movies` on a pseudo-terminal, keys sent and the rendered screen asserted.
+/// Skipped, saying why, when python3 or pyte (installed by `.ci/run`) is missing. One at a
+/// time: each runs python3 and movies, and two cores are shared with every other suite.
+@Suite(.serialized, .enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
+struct TerminalProcessTests {
+    @Test func editingInTheMiddleOfALineSearchesForWhatIsShown() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send("toxc" + Keys.left + "i"), .wait("movies> toxic"), .send(Keys.enter),
+                .wait("Results for \"toxic\""), .wait("Showing 10 of 10"), .snapshot("end"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(!outcome.shown("end").contains("[D"))
+        }
+    }
+
+    @Test func aLineLongerThanTheTerminalWrapsAndStillEdits() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await TerminalDriver.run(directory: folder, columns: 30, rows: 12, steps: [
+                .wait("movies>"), .send("a very long title that wraps around"), .wait("wraps around"),
+                .send("\u{01}Z\u{05}!"), .snapshot("edited"), .send(Keys.ctrlU), .waitGone("wraps"), .snapshot("cleared"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let edited = outcome.snapshot("edited")
+            let row = try #require(edited.firstIndex { $0.hasPrefix("movies> ") }, "\(outcome.shown("edited"))")
+            #expect(edited[row] == "movies> Za very long title tha")
+            #expect(edited[row + 1] == "t wraps around!")
+            #expect(outcome.snapshot("cleared")[row] == "movies>")
+            #expect(outcome.snapshot("cleared")[row + 1] == "")
+        }
+    }
+
+    /// The width is read at every use: after the window narrows, `show` wraps at the new width
+    /// (a plot wrapped at the old one would be cut by the terminal, mid-word and unindented).
+    @Test func showWrapsAtTheWidthTheWindowHasNow() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await TerminalDriver.run(directory: folder, columns: 100, rows: 40, steps: [
+                .wait("movies>"), .resize(columns: 44, rows: 40), .send("alien" + Keys.enter), .wait("Showing 5 of 5"),
+                .send(Keys.ctrlL + "show 1" + Keys.enter), .wait("IMDb:"), .snapshot("shown"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let shown = outcome.snapshot("shown")
+            let plot = try #require(shown.firstIndex { $0.hasPrefix("  Plot:") })
+            let end = try #require(shown.firstIndex { $0.contains("IMDb:") })
+            let body = shown[(plot + 1)..<end].prefix { !$0.contains(":") }
+            #expect(body.count >= 3 && body.allSatisfy { $0.hasPrefix("    ") }, "\(outcome.shown("shown"))")
+        }
+    }
+
+    @Test func historyIsRecalledInTheNextRunAndKeptPrivate() async throws {
+        try await withWorkingFolder { folder in
+            let first = try await TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send("alien" + Keys.enter), .wait("Results for \"alien\""), .wait("movies>"),
+                .send(" not kept" + Keys.enter), .wait("\"not kept\""), .send("quit" + Keys.enter), .exit(),
+            ])
+            #expect(first.ok, "\(first.error ?? "")\n\(first.shown())")
+            let file = folder.appendingPathComponent("state/movies/history")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(text == "alien\nquit\n")
+            let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+
+            let second = try await TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send(Keys.up + Keys.up), .wait("movies> alien"), .snapshot("recalled"),
+            ])
+            #expect(second.ok, "\(second.error ?? "")\n\(second.shown())")
+        }
+    }
+
+    @Test func ctrlRFindsAnEarlierLineAndEnterRunsIt() async throws {
+        try await withWorkingFolder { folder in
+            let state = folder.appendingPathComponent("state/movies")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            try "star wars\ntoxic\nalien\n".write(to: state.appendingPathComponent("history"), atomically: true, encoding: .utf8)
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send(Keys.ctrlR + "sta"), .wait("(reverse-i-search)'sta': star wars"),
+                .send(Keys.enter), .wait("Results for \"star wars\""),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+        }
+    }
+
+    @Test func tabCompletesCommandsValuesAndFolders() async throws {
+        try await withWorkingFolder { folder in
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("shots-here"), withIntermediateDirectories: true)
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send("ty" + Keys.tab), .wait("movies> type"), .send("mo" + Keys.tab), .wait("movies> type movie"),
+                .send(Keys.enter), .wait("Next searches: movies only."),
+                .send("posters sh" + Keys.tab), .wait("movies> posters shots-here/"), .send(Keys.enter),
+                .wait("Posters will be saved in"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+        }
+    }
+
+    @Test func livePageFillsInPlaceWithOneLinePerTitle() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(700))
+            defer { server.shutdown() }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
+                                                 environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 50, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("Results for \"toxic\""), .snapshot("early"),
+                .wait("✓ plots 10/10 · posters 10/10"), .snapshot("end"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let early = outcome.snapshot("early")
+            let rows = early.filter { $0.contains(" tt") }
+            #expect(rows.count == 10 && rows.allSatisfy { $0.first.map(spinner.contains) ?? false }, "\(outcome.shown("early"))")
+            #expect(early.contains { $0.contains("plots 0/10") })
+
+            let end = outcome.snapshot("end")
+            #expect(rowNumbers(end) == Array(1...10), "each row once, in order:\n\(outcome.shown("end"))")
+            #expect(end.filter { ($0.hasPrefix("✓") || $0.hasPrefix("!")) && $0.contains(" tt") }.count == 10)
+            #expect(end.filter { $0.contains("poster saved: ") || $0.contains("no poster: ") }.count == 10)
+            #expect(end.filter { $0.contains("Results for") }.count == 1)
+            #expect(end.contains { $0.contains("A bullied health-club janitor") })
+            #expect(!end.contains { $0.contains("loading") })
+        }
+    }
+
+    @Test func aResizeMidPageLaysTheRowsOutAgainAtTheNewWidth() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(900))
+            defer { server.shutdown() }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                 environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .resize(columns: 64, rows: 45),
+                .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let end = outcome.snapshot("end")
+            #expect(rowNumbers(end) == Array(1...10), "each row once, in order:\n\(outcome.shown("end"))")
+            #expect(end.filter { $0.contains("Results for") }.count == 1, "\(outcome.shown("end"))")
+            // Plots wrapped at the new width: full words, nothing cut at the old one.
+            #expect(end.contains { $0.contains("A bullied health-club janitor falls into a vat of") })
+        }
+    }
+
+    @Test func ctrlCMidPageKeepsWhatArrivedAndGivesAPromptOnAFreshLine() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
+            defer { server.shutdown() }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                 environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .send(Keys.ctrlC),
+                .wait("Stopped: 0 of 10 rows"), .snapshot("end"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let end = outcome.snapshot("end").filter { !$0.isEmpty }
+            #expect(end.filter { $0.contains("(stopped)") }.count == 10, "\(outcome.shown("end"))")
+            #expect(!end.contains { $0.contains(where: spinner.contains) })
+            #expect(end.last == "movies>")
+        }
+    }
+
+    /// Every way out leaves the terminal's settings exactly as they were (`stty -g`).
+    @Test(arguments: ["quit", "ctrl-d", "TERM", "HUP"])
+    func terminalSettingsAreRestoredOnEveryWayOut(_ way: String) async throws {
+        try await withWorkingFolder { folder in
+            let leave: [TerminalDriver.Step] = switch way {
+            case "quit": [.send(Keys.ctrlU + "quit" + Keys.enter)]
+            case "ctrl-d": [.send(Keys.ctrlU + Keys.ctrlD)]
+            default: [.signal(way)]
+            }
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send("star"), .wait("movies> star"), .stty("editing")] + leave + [.exit(), .stty("after"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.stty["before"] != nil && outcome.stty["after"] == outcome.stty["before"])
+            #expect(outcome.stty["editing"] != outcome.stty["before"], "raw mode while typing")
+            let expected = ["quit": 0, "ctrl-d": 0, "TERM": 143, "HUP": 129][way]
+            #expect(outcome.status == expected)
+        }
+    }
+
+    /// Ctrl-Z gives the terminal back as found while stopped; `fg` (SIGCONT) brings raw mode back.
+    @Test func ctrlZRestoresTheTerminalAndContinuingEditsAgain() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send("tox"), .wait("movies> tox"), .send(Keys.ctrlZ), .stopped(), .stty("stopped"),
+                .signal("CONT"), .send("ic"), .wait("movies> toxic"), .stty("continued"), .send(Keys.enter), .wait("Results for \"toxic\""),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.stty["stopped"] == outcome.stty["before"])
+            #expect(outcome.stty["continued"] != outcome.stty["before"], "raw mode again after fg")
+        }
+    }
+
+    /// SIGTERM or SIGHUP while a live page is drawing: settings back as found, cursor shown.
+    @Test(arguments: ["TERM", "HUP"])
+    func aSignalMidPageLeavesTheTerminalAsFound(_ signal: String) async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
+            defer { server.shutdown() }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .stty("page"),
+                .signal(signal), .exit(), .stty("after"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.stty["page"] != outcome.stty["before"], "no echo while the page draws")
+            #expect(outcome.stty["after"] == outcome.stty["before"])
+            #expect(!outcome.cursorHidden)
+            #expect(outcome.status == (signal == "TERM" ? 143 : 129))
+        }
+    }
+
+    @Test func withNoColorThePageIsPlainLines() async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await TerminalDriver.run(directory: folder, environment: ["NO_COLOR": "1"], rows: 50, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("Showing 10 of 10"), .snapshot("end"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let end = outcome.snapshot("end")
+            #expect(end.contains("  1. The Toxic Avenger (1984)  movie  tt0090190"))
+            #expect(!end.contains { $0.hasPrefix("✓") })
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import OMDbKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Posters go to disk as they arrive, and runs sharing a folder never delete each other's files.
+@Suite struct PosterStreamingTests {
+    /// The bytes of temporary poster files in `folder` now.
+    private static func bytesOnDisk(in folder: URL) -> Int {
+        files(in: folder).filter { $0.hasPrefix(PosterStore.temporaryPrefix) }.reduce(0) { sum, name in
+            let size = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size]) as? Int
+            return sum + (size ?? 0)
+        }
+    }
+
+    @Test func aPosterIsWrittenAsItArrivesNeverHeldWhole() async throws {
+        try await withTemporaryFolder { folder in
+            let chunk = 64 * 1024
+            let total = 5_000_000
+            let handedOut = Mutex(0)
+            let peakHeld = Mutex(0)
+            // A transport that makes each chunk only when asked, and looks, each time, at how much
+            // of what it handed out is not on disk yet: that is what the client holds.
+            struct Chunked: OMDbTransport {
+                let chunk: Int, total: Int
+                let step: @Sendable () -> Void
+                func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
+                    let sent = Mutex(0)
+                    let (chunk, total, step) = (chunk, total, step)
+                    let stream = AsyncThrowingStream<Data, any Error> {
+                        step()
+                        let done = sent.withLock { $0 }
+                        guard done < total else { return nil }
+                        let size = min(chunk, total - done)
+                        sent.withLock { $0 += size }
+                        return done == 0 ? jpegBytes + Data(count: size - jpegBytes.count) : Data(count: size)
+                    }
+                    return StreamedResponse(statusCode: 200, headers: ["Content-Type": "image/jpeg"], body: HTTPBody(chunks: stream, length: total))
+                }
+            }
+            let transport = Chunked(chunk: chunk, total: total) {
+                let held = handedOut.withLock { $0 } - Self.bytesOnDisk(in: folder)
+                peakHeld.withLock { $0 = max($0, held) }
+                handedOut.withLock { $0 = min(total, $0 + chunk) }
+            }
+            let client = OMDbClient(configuration: .init(apiKey: "k"), transport: transport)
+            let item = SearchItem(imdbID: "tt0000001", title: "Big", year: nil, type: .movie, posterURL: URL(string: "http://127.0.0.1/big.jpg"))
+            let saved = try await client.poster(for: item, in: PosterStore(folder: folder))
+            #expect(try FileManager.default.attributesOfItem(atPath: saved.file.path)[.size] as? Int == total)
+            // Held in memory at any time: a chunk or two, never the poster (5 MB).
+            #expect(peakHeld.withLock { $0 } <= 2 * chunk)
+        }
+    }
+
+    @Test func aPosterPastTheCapIsCutWhileItStreamsAndLeavesNothing() async {
+        await withTemporaryFolder { folder in
+            // No length announced: only counting the bytes as they come can stop it.
+            struct Unannounced: OMDbTransport {
+                func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
+                    let whole = HTTPBody(jpegBytes + Data(count: 3_000_000))
+                    let (stream, feed) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
+                    Task {
+                        for try await chunk in whole { feed.yield(chunk) }
+                        feed.finish()
+                    }
+                    return StreamedResponse(statusCode: 200, body: HTTPBody(chunks: stream))
+                }
+            }
+            let client = OMDbClient(configuration: .init(apiKey: "k"), transport: Unannounced())
+            let item = SearchItem(imdbID: "tt0000001", title: "Big", year: nil, type: .movie, posterURL: URL(string: "http://127.0.0.1/big.jpg"))
+            await #expect {
+                try await client.poster(for: item, in: PosterStore(folder: folder, maxBytes: 1_000_000))
+            } throws: { error in
+                if case OMDbError.posterTooLarge(let bytes, 1_000_000) = error { bytes < 1_100_000 } else { false }
+            }
+            #expect(files(in: folder).isEmpty)
+        }
+    }
+
+    /// Another live process: the parent of this one (the test runner's launcher) is alive for the whole test.
+    private static var liveOtherOwner: PosterOwner {
+        let parent = getppid()
+        return PosterOwner(pid: parent, start: PosterOwner.startToken(of: parent) ?? "0")
+    }
+
+    /// A process that has exited: its pid is free (or reused, with another start time).
+    private static func goneOwner() throws -> PosterOwner {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exit 0"]
+        try process.run()
+        process.waitUntilExit()
+        return PosterOwner(pid: process.processIdentifier, start: "1")
+    }
+
+    @Test func twoStoresSharingAFolderNeverRemoveEachOthersLiveFiles() async throws {
+        try await withTemporaryFolder { folder in
+            let other = PosterStore(folder: folder, owner: Self.liveOtherOwner)
+            let mine = PosterStore(folder: folder)
+            // The other run is half-way through a poster when this one starts and sweeps.
+            let (stream, feed) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
+            feed.yield(pngBytes)
+            let writing = Task { try await other.save(streaming: HTTPBody(chunks: stream), source: "u", title: "Theirs", year: nil, imdbID: "tt0000002") }
+            while Self.bytesOnDisk(in: folder) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            mine.removeLeftovers()
+            #expect(files(in: folder).contains { $0.hasPrefix(PosterStore.temporaryPrefix) })
+            let saved = try mine.save(pngBytes, source: "u", title: "Mine", year: nil, imdbID: "tt0000001")
+            feed.yield(Data(count: 1_000))
+            feed.finish()
+            let theirs = try await writing.value
+            #expect(files(in: folder) == [theirs.lastPathComponent, saved.lastPathComponent].sorted())
+        }
+    }
+
+    @Test func leftoversOfGoneOwnersAndOldFilesAreSweptLiveOnesKept() async throws {
+        try await withTemporaryFolder { folder in
+            func temporary(_ owner: PosterOwner, _ name: String) throws -> URL {
+                let url = folder.appendingPathComponent("\(PosterStore.temporaryPrefix)\(owner.tag)-\(name)")
+                try Data("half".utf8).write(to: url)
+                return url
+            }
+            _ = try temporary(try Self.goneOwner(), "gone")
+            _ = try temporary(.current, "live")
+            let old = try temporary(Self.liveOtherOwner, "old")
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7_200)], ofItemAtPath: old.path)
+            try Data("x".utf8).write(to: folder.appendingPathComponent("\(PosterStore.temporaryPrefix)no-owner"))
+            PosterStore(folder: folder).removeLeftovers()
+            #expect(files(in: folder) == ["\(PosterStore.temporaryPrefix)\(PosterOwner.current.tag)-live"])
+        }
+    }
+
+    @Test func anEarlierCopyIsFoundWithoutListingTheFolderAgain() async throws {
+        try await withTemporaryFolder { folder in
+            let store = PosterStore(folder: folder)
+            #expect(store.existingFile(for: "tt0000001") == nil)
+            // Written behind the index's back, after it was built: not seen...
+            try pngBytes.write(to: folder.appendingPathComponent("Other [tt0000009].png"))
+            #expect(store.existingFile(for: "tt0000009") == nil)
+            // ...but what the store saves itself is, and a new store lists the folder once.
+            let saved = try store.save(pngBytes, source: "u", title: "T", year: "1999", imdbID: "tt0000001")
+            #expect(store.existingFile(for: "tt0000001") == saved)
+            #expect(PosterStore(folder: folder).existingFile(for: "tt0000009")?.lastPathComponent == "Other [tt0000009].png")
+            // A file deleted since is not reported.
+            try FileManager.default.removeItem(at: saved)
+            #expect(store.existingFile(for: "tt0000001") == nil)
+        }
+    }
+}

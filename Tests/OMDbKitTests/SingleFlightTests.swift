@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import OMDbKit
+
+/// Yields `count` times: a cheap way to let other tasks interleave here.
+func yieldTimes(_ count: Int) async {
+    for _ in 0..<count { await Task.yield() }
+}
+
+@Suite struct SingleFlightTests {
+    @Test func thousandsOfInterleavingsGiveEveryUncancelledCallerTheValueFromOneLoad() async throws {
+        var random = SplitMix64(seed: 20_261_122)
+        for round in 0..<2_000 {
+            let flight = SingleFlight<Int, Int>()
+            let loads = Mutex(0)
+            let released = Mutex(false)
+            // Loads that ran to the end; one abandoned by every waiter is cancelled and does not count.
+            let operation: @Sendable () async throws -> Int = {
+                while !released.withLock({ $0 }) {
+                    try Task.checkCancellation()
+                    await Task.yield()
+                }
+                try Task.checkCancellation()
+                loads.withLock { $0 += 1 }
+                return round
+            }
+            var stayers: [Task<Int, any Error>] = []
+            var leavers: [(Task<Int, any Error>, Int)] = []
+            for _ in 0..<Int.random(in: 2...7, using: &random) {
+                let delay = Int.random(in: 0...10, using: &random)
+                let task = Task { await yieldTimes(delay); return try await flight.value(for: 1, operation) }
+                if stayers.isEmpty || Bool.random(using: &random) {
+                    stayers.append(task)
+                } else {
+                    leavers.append((task, Int.random(in: 0...10, using: &random)))
+                }
+            }
+            for (task, delay) in leavers {
+                await yieldTimes(delay)
+                task.cancel()
+            }
+            // The load ends once every caller that stays has joined and every leaver has left.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while flight.waiters(for: 1) != stayers.count, ContinuousClock.now < deadline { await Task.yield() }
+            released.withLock { $0 = true }
+            for stayer in stayers {
+                // Never a CancellationError for a caller that was not cancelled.
+                #expect(try await stayer.value == round, "round \(round)")
+            }
+            for (leaver, _) in leavers {
+                await #expect(throws: CancellationError.self, "round \(round)") { try await leaver.value }
+            }
+            #expect(loads.withLock { $0 } == 1, "round \(round)")
+            #expect(flight.inFlight == 0)
+        }
+    }
+
+    @Test func concurrentCallersThroughTheClientNeverSeeCancellation() async throws {
+        var random = SplitMix64(seed: 7)
+        for round in 0..<500 {
+            let log = RequestLog()
+            let delay = Int.random(in: 0...5, using: &random)
+            let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
+                log.record(url)
+                await yieldTimes(delay)
+                return json(#"{"Title":"t","imdbID":"tt0000001","Type":"movie","Response":"True"}"#)
+            })
+            let callers = (0..<Int.random(in: 2...6, using: &random)).map { _ in Task { try await client.movie(imdbID: "tt0000001") } }
+            let cancelled = Int.random(in: 0..<callers.count, using: &random)
+            callers[cancelled].cancel()
+            for (index, caller) in callers.enumerated() where index != cancelled {
+                #expect(try await caller.value.imdbID == "tt0000001", "round \(round)")
+            }
+            #expect(log.all.count <= 2)
+        }
+    }
+
+    @Test func whenTheLastWaiterLeavesTheLoadIsCancelledAndANewcomerStartsAfresh() async throws {
+        let flight = SingleFlight<String, Int>()
+        let started = Mutex(0)
+        let cancelled = Mutex(0)
+        let operation: @Sendable () async throws -> Int = {
+            let number = started.withLock { $0 += 1; return $0 }
+            do { try await Task.sleep(for: .seconds(number == 1 ? 60 : 0)) } catch {
+                cancelled.withLock { $0 += 1 }
+                throw error
+            }
+            return number
+        }
+        let leaver = Task { try await flight.value(for: "k", operation) }
+        while started.withLock({ $0 }) == 0 { await Task.yield() }
+        leaver.cancel()
+        await #expect(throws: CancellationError.self) { try await leaver.value }
+        #expect(try await flight.value(for: "k", operation) == 2)
+        while cancelled.withLock({ $0 }) == 0 { await Task.yield() }
+        #expect(cancelled.withLock { $0 } == 1)
+    }
+
+    @Test func twoNextPageCallsAtOnceShareOneRequestAndBothGetThePage() async throws {
+        let log = RequestLog()
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
+            log.record(url)
+            let page = Int(url.query("page") ?? "1")!
+            if page == 2 { try await Task.sleep(for: .milliseconds(100)) }
+            let rows = (0..<10).map { #"{"Title":"t","imdbID":"tt\#(String(format: "%07d", page * 100 + $0))","Type":"movie"}"# }
+            return json(#"{"Search":[\#(rows.joined(separator: ","))],"totalResults":"30","Response":"True"}"#)
+        })
+        _ = try await client.search("film")
+        async let first = client.nextPage()
+        async let second = client.nextPage()
+        let (a, b) = try await (first, second)
+        #expect(a.number == 2 && b.number == 2)
+        #expect(a.items.map(\.imdbID) == b.items.map(\.imdbID))
+        #expect(log.count { $0.query("page") == "2" } == 1)
+        #expect(try await client.nextPage().number == 3)
+    }
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Runs `movies` on a pseudo-terminal, renders what it writes with pyte (a VT100 screen), and
+follows a script of steps: keys to send, text to wait for on the SCREEN, resizes, signals,
+snapshots of the screen and of `stty -g`. The Swift tests (Tests/EndToEndTests/TerminalTests.swift)
+write the script and assert on the snapshots; this file only drives and reports.
+
+Usage: drive.py SPEC.json   ->  prints one JSON object:
+  {"ok": true, "snapshots": {name: [screen lines]}, "stty": {name: "..."}, "status": N, "cursorHidden": false}
+  {"ok": false, "error": "...", "screen": [lines], ...}
+
+Spec: {"argv": [...], "cwd": "...", "env": {...}, "size": [columns, rows], "steps": [...]}
+Steps: {"send": "text"}            keys (escape sequences written as they are)
+       {"wait": "text", "timeout": s}   until the screen shows text
+       {"waitGone": "text"}        until it does not
+       {"resize": [columns, rows]} TIOCSWINSZ (the kernel sends SIGWINCH) and the screen follows
+       {"signal": "TERM"}          to the process
+       {"snapshot": "name"}        the screen's lines now
+       {"stty": "name"}            `stty -g` of the terminal now
+       {"stopped": s}              wait until the process is stopped (Ctrl-Z)
+       {"exit": s}                 wait for the process to end; its status is reported
+Before the program starts, "stty" holds "before".
+"""
+import fcntl, json, os, select, signal, struct, subprocess, sys, termios, time
+
+import pyte
+
+def main():
+    spec = json.load(open(sys.argv[1]))
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    columns, rows = spec.get("size", [100, 30])
+    master, slave = os.openpty()
+    set_size(master, columns, rows)
+    screen = pyte.Screen(columns, rows)
+    stream = pyte.ByteStream(screen)
+    result = {"ok": True, "snapshots": {}, "stty": {"before": stty(slave)}}
+
+    def child_setup():
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    env = dict(spec.get("env", {}))
+    env.setdefault("TERM", "xterm-256color")
+    process = subprocess.Popen(spec["argv"], cwd=spec.get("cwd"), env=env, stdin=slave, stdout=slave,
+                               stderr=slave, preexec_fn=child_setup, close_fds=True)
+
+    def pump(timeout):
+        ready, _, _ = select.select([master], [], [], timeout)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                return False
+            if data:
+                stream.feed(data)
+                return True
+        return False
+
+    def lines():
+        return [line.rstrip() for line in screen.display]
+
+    def wait_until(condition, timeout, what):
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise Failure(f"timed out after {timeout}s waiting for {what}")
+            pump(0.05)
+
+    try:
+        for step in spec["steps"]:
+            if "send" in step:
+                os.write(master, step["send"].encode())
+            elif "wait" in step:
+                text = step["wait"]
+                wait_until(lambda: any(text in line for line in lines()), step.get("timeout", 15), repr(text))
+            elif "waitGone" in step:
+                text = step["waitGone"]
+                wait_until(lambda: not any(text in line for line in lines()), step.get("timeout", 15), f"{text!r} to go")
+            elif "resize" in step:
+                columns, rows = step["resize"]
+                # Drain what was drawn at the old size first, as a terminal would have.
+                while pump(0.05):
+                    pass
+                screen.resize(rows, columns)
+                set_size(master, columns, rows)
+                os.kill(process.pid, signal.SIGWINCH)
+            elif "signal" in step:
+                os.kill(process.pid, getattr(signal, "SIG" + step["signal"]))
+            elif "snapshot" in step:
+                while pump(0.02):
+                    pass
+                result["snapshots"][step["snapshot"]] = lines()
+            elif "stty" in step:
+                result["stty"][step["stty"]] = stty(slave)
+            elif "stopped" in step:
+                wait_until(lambda: state(process.pid) == "T", step["stopped"], "the program to stop")
+            elif "exit" in step:
+                wait_until(lambda: process.poll() is not None, step["exit"], "the program to end")
+                while pump(0.02):
+                    pass
+                result["status"] = process.returncode
+    except Failure as failure:
+        result.update(ok=False, error=str(failure))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        while pump(0.01):
+            pass
+        result["screen"] = lines()
+        result["cursorHidden"] = bool(screen.cursor.hidden)
+    print(json.dumps(result))
+
+class Failure(Exception):
+    pass
+
+def set_size(fd, columns, rows):
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+def state(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()[0]
+
+def stty(fd):
+    return subprocess.run(["stty", "-g"], stdin=fd, capture_output=True, text=True).stdout.strip()
+
+if __name__ == "__main__":
+    main()
