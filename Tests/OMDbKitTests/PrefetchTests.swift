@@ -54,6 +54,16 @@ private final class HeldPages: Sendable {
 
     func client() -> OMDbClient { OMDbClient(configuration: .init(apiKey: "k"), transport: transport) }
 
+    /// A client that searched `query` and whose prefetch of page 2 has reached the transport
+    /// (held there when page 2 is held); `nil`, with an issue recorded, if it never went out.
+    func clientPrefetchingPage2(of query: String) async throws -> OMDbClient? {
+        let client = client()
+        _ = try await client.search(query)
+        await client.prefetch(through: 2)
+        #expect(await waitForSearch(of: 2), "the prefetch never went out")
+        return searchedPages.contains(2) ? client : nil
+    }
+
     /// Waits until the search for `page` has reached the transport: true, or false after 10 s.
     func waitForSearch(of page: Int) async -> Bool {
         let arrived = self.arrived
@@ -77,11 +87,7 @@ private final class HeldPages: Sendable {
     /// `more` while the prefetched page is still on its way joins it: one request for page 2.
     @Test func thePrefetchedPageIsUsedAndNotAskedAgain() async throws {
         let pages = HeldPages(total: 35, held: [2])
-        let client = pages.client()
-        _ = try await client.search("film")
-        await client.prefetch(through: 2)
-        #expect(await pages.waitForSearch(of: 2), "the prefetch never went out")
-        guard pages.searchedPages.contains(2) else { return }
+        guard let client = try await pages.clientPrefetchingPage2(of: "film") else { return }
         async let second = client.nextPage()
         await client.prefetch(through: 2)   // asked again while in flight: still one request
         pages.release()
@@ -131,11 +137,7 @@ private final class HeldPages: Sendable {
     /// and the new search's pages are its own.
     @Test func aNewSearchCancelsThePrefetchOfTheOldOne() async throws {
         let pages = HeldPages(total: 35, held: [2])
-        let client = pages.client()
-        _ = try await client.search("old")
-        await client.prefetch(through: 2)
-        #expect(await pages.waitForSearch(of: 2), "the prefetch never went out")
-        guard pages.searchedPages.contains(2) else { return }
+        guard let client = try await pages.clientPrefetchingPage2(of: "old") else { return }
         _ = try await client.search("new")
         pages.release()
         let second = try await client.nextPage()
