@@ -18,6 +18,18 @@ public struct Settings: Equatable {
     /// Whether the prompt fetches the next page's search while a page is shown, so `more` only waits for the rows.
     public var prefetch = true
     public var offline = false
+    /// Keep OMDb's answers on disk; off with `--no-cache` or `MOVIES_CACHE=off`.
+    public var cache = true
+    /// Seconds to keep answers instead of OMDb's `max-age` (`--cache-ttl`, `MOVIES_CACHE_TTL`).
+    public var cacheLifetime: TimeInterval?
+    /// The cache's size bound in bytes (`MOVIES_CACHE_SIZE`).
+    public var cacheMaxBytes = DiskCache.defaultMaxBytes
+    /// The key's requests a day; `nil` for no limit (`--daily-limit`, `MOVIES_DAILY_LIMIT`).
+    public var dailyLimit: Int? = QuotaLedger.defaultDailyLimit
+    /// `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
+    public var cacheFolder = DiskCache.defaultFolder(environment: [:])
+    /// `$XDG_STATE_HOME/movies`, by default `~/.local/state/movies`: the daily count.
+    public var stateFolder = QuotaLedger.defaultFolder(environment: [:])
     /// `HOME` from the environment given to ``resolve(_:environment:dotEnv:currentDirectory:)``
     /// (`nil` when it had none): what `~` means in poster folders, the prompt's included.
     public var home: String?
@@ -29,6 +41,10 @@ public struct Settings: Equatable {
         public static let posters = "MOVIES_POSTERS"
         public static let concurrency = "MOVIES_CONCURRENCY"
         public static let prefetch = "MOVIES_PREFETCH"
+        public static let cache = "MOVIES_CACHE"
+        public static let cacheLifetime = "MOVIES_CACHE_TTL"
+        public static let cacheSize = "MOVIES_CACHE_SIZE"
+        public static let dailyLimit = "MOVIES_DAILY_LIMIT"
     }
 
     public static let defaultConcurrency = 24
@@ -69,6 +85,7 @@ public struct Settings: Equatable {
             settings.prefetch = try parseSwitch(text, source: source)
         }
         settings.offline = options.offline
+        try resolveSpending(&settings, options, environment: environment, lookup: lookup)
         return settings
     }
 
@@ -109,8 +126,10 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible, Custo
     public var customMirror: Mirror {
         Mirror(self, children: [
             "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
-            "year": year as Any, "plot": plot, "timeout": timeout,
-            "concurrency": concurrency, "prefetch": prefetch, "offline": offline, "home": home as Any,
+            "year": year as Any, "plot": plot, "timeout": timeout, "concurrency": concurrency, "prefetch": prefetch,
+            "offline": offline, "home": home as Any,
+            "cache": cache, "cacheLifetime": cacheLifetime as Any, "cacheMaxBytes": cacheMaxBytes, "dailyLimit": dailyLimit as Any,
+            "cacheFolder": cacheFolder.path, "stateFolder": stateFolder.path,
         ], displayStyle: .struct)
     }
 }
