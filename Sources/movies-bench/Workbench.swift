@@ -55,7 +55,8 @@ struct Workbench {
     }
 
     var environment: [String: String] {
-        ["PATH": "/usr/bin:/bin", "HOME": root.path, "NO_COLOR": "1", "COLUMNS": "80"]
+        // No disk cache: every run must ask the fake server, not the answers of the run before.
+        ["PATH": "/usr/bin:/bin", "HOME": root.path, "NO_COLOR": "1", "COLUMNS": "80", "MOVIES_CACHE": "off"]
     }
 
     // MARK: Cases
