@@ -19,6 +19,9 @@ let package = Package(
         .executableTarget(name: "movies", dependencies: ["MoviesCLI"]),
         // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only.
         .target(name: "FakeOMDb", dependencies: ["OMDbKit"]),
+        // `swift run -c release movies-bench`: the built `movies` against a fake OMDb with a fixed latency.
+        // Depending on `movies` makes SwiftPM build it alongside.
+        .executableTarget(name: "movies-bench", dependencies: ["FakeOMDb", "OMDbKit", "movies"]),
         .testTarget(name: "FakeOMDbTests", dependencies: ["FakeOMDb"]),
         .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "FakeOMDb"]),
         .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit"]),

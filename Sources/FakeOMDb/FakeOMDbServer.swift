@@ -20,14 +20,19 @@ public final class FakeOMDbServer: Sendable {
 
     /// - Parameters:
     ///   - latency: added before every answer, as a far-away server would.
+    ///   - posterBytes: when set, every poster the catalogue names is served as a generated JPEG of
+    ///     exactly this many bytes (one shared buffer), for measuring big downloads.
     ///   - fault: looked at first for every request; a non-nil answer replaces the catalogue's.
-    public init(catalogue: Catalogue, latency: Duration = .zero,
+    public init(catalogue: Catalogue, latency: Duration = .zero, posterBytes: Int? = nil,
                 fault: @escaping @Sendable (ServerRequest) -> ServerResponse? = { _ in nil }) throws {
         let state = self.state
+        let synthetic = posterBytes.map(Self.syntheticPoster)
         server = try HTTPServer { request in
             state.log.withLock { $0.append(request) }
             let posterBase = state.posterBase.withLock { $0 } ?? URL(string: "http://127.0.0.1/")!
-            var response = fault(request) ?? Self.answer(request, catalogue: catalogue, posterBase: posterBase)
+            var response = fault(request)
+                ?? synthetic.flatMap { Self.poster($0, for: request) }
+                ?? Self.answer(request, catalogue: catalogue, posterBase: posterBase)
             if response.delay == .zero { response.delay = latency }
             return response
         }
@@ -47,7 +52,31 @@ public final class FakeOMDbServer: Sendable {
     /// The requests for posters.
     public var posterRequests: [ServerRequest] { requests.filter { $0.path.hasPrefix("/posters/") } }
 
+    /// Requests being answered right now (read, not yet fully written back).
+    public var requestsInFlight: Int { server.requestsInFlight }
+
+    /// The most requests in flight at once so far: how far a client's fan-out really overlapped.
+    public var peakRequestsInFlight: Int { server.peakRequestsInFlight }
+
+    /// Starts counting the peak again, from the requests in flight now.
+    public func resetPeak() { server.resetPeak() }
+
     public func shutdown() { server.shutdown() }
+
+    /// A JPEG of `size` bytes: a real JPEG/JFIF header (so the bytes sniff as an image), filler, end marker.
+    public static func syntheticPoster(size: Int) -> Data {
+        let head: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
+        let tail: [UInt8] = [0xFF, 0xD9]
+        var data = Data(head)
+        data.append(Data(repeating: 0x5A, count: max(0, size - head.count - tail.count)))
+        data.append(contentsOf: tail)
+        return data
+    }
+
+    private static func poster(_ bytes: Data, for request: ServerRequest) -> ServerResponse? {
+        guard request.path.hasPrefix("/posters/") else { return nil }
+        return ServerResponse(status: 200, headers: ["Content-Type": "image/jpeg"], body: bytes)
+    }
 
     private static func answer(_ request: ServerRequest, catalogue: Catalogue, posterBase: URL) -> ServerResponse {
         let answer = catalogue.answer(path: request.path, query: request.queryItems, posterBase: posterBase) { $0 == validKey }

@@ -123,6 +123,16 @@ public final class HTTPServer: Sendable {
     /// the response is written, so a client that got its answer already sees it counted.
     public var requestCount: Int { core.state.withLock { $0.requestCount } }
 
+    /// Requests being answered right now: from the moment one is read until its answer is ready
+    /// to write (the delay included), so a client's fan-out shows here as it happens.
+    public var requestsInFlight: Int { core.state.withLock { $0.inFlight } }
+
+    /// The most requests ever in flight at once since the server started (or since ``resetPeak()``).
+    public var peakRequestsInFlight: Int { core.state.withLock { $0.peakInFlight } }
+
+    /// Starts counting the peak again from the requests in flight now.
+    public func resetPeak() { core.state.withLock { $0.peakInFlight = $0.inFlight } }
+
     /// Stops accepting, shuts down open connections (their threads then close them and exit). Idempotent.
     public func shutdown() { core.shutdown() }
 }
@@ -131,6 +141,8 @@ private struct State: Sendable {
     var stopped = false
     var clients: Set<Int32> = []
     var requestCount = 0
+    var inFlight = 0
+    var peakInFlight = 0
 }
 
 private final class Core: Sendable {
@@ -180,8 +192,10 @@ private final class Core: Sendable {
                 if err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM { usleep(10_000); continue }
                 return   // unexpected error: stop accepting
             }
-            #if canImport(Darwin)
             var one: Int32 = 1
+            // Head and body are sent apart: without this, Nagle would hold the body back for the head's ACK.
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            #if canImport(Darwin)
             _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
             let thread = Thread { [self] in
@@ -238,23 +252,41 @@ private final class Core: Sendable {
             // 3. Answer.
             let req = ServerRequest(method: request.method, path: request.path, queryItems: request.query,
                                   headers: request.headers, target: request.target, body: request.body)
-            let response = handler(req)
-            state.withLock { $0.requestCount += 1 }
-            guard pause(response.delay) else { return }
-            if response.closeWithoutAnswer { return }
-            if response.reset {
-                // SO_LINGER with a zero timeout: close(2) sends RST instead of FIN.
-                var hard = linger(l_onoff: 1, l_linger: 0)
-                _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, socklen_t(MemoryLayout<linger>.size))
-                return
+            state.withLock { s in
+                s.inFlight += 1
+                s.peakInFlight = max(s.peakInFlight, s.inFlight)
             }
-            let connection = request.headers["connection"]?.lowercased() ?? ""
-            let close = (request.version == "HTTP/1.0" ? !connection.contains("keep-alive") : connection.contains("close"))
-                || response.announcedLength != nil || response.trickle != nil
-            guard write(fd, status: response.status, headers: response.headers, body: response.body,
-                        close: close, head: request.method == "HEAD", announcedLength: response.announcedLength,
-                        trickle: response.trickle, stall: response.stall), !close else { return }
+            guard answer(req, on: fd, version: request.version) else { return }
         }
+    }
+
+    /// Runs the handler, waits its delay and writes its answer. False when the connection must close.
+    /// The request is counted in flight until its answer is ready to write: once written, the
+    /// client may send its next request before this thread runs again, and must not see it counted.
+    private func answer(_ request: ServerRequest, on fd: Int32, version: String) -> Bool {
+        var inFlight = true
+        func landed() {
+            if inFlight { state.withLock { $0.inFlight -= 1 } }
+            inFlight = false
+        }
+        defer { landed() }
+        let response = handler(request)
+        state.withLock { $0.requestCount += 1 }
+        guard pause(response.delay) else { return false }
+        if response.closeWithoutAnswer { return false }
+        if response.reset {
+            // SO_LINGER with a zero timeout: close(2) sends RST instead of FIN.
+            var hard = linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, socklen_t(MemoryLayout<linger>.size))
+            return false
+        }
+        let connection = request.headers["connection"]?.lowercased() ?? ""
+        let close = (version == "HTTP/1.0" ? !connection.contains("keep-alive") : connection.contains("close"))
+            || response.announcedLength != nil || response.trickle != nil
+        landed()
+        return write(fd, status: response.status, headers: response.headers, body: response.body,
+                     close: close, head: request.method == "HEAD", announcedLength: response.announcedLength,
+                     trickle: response.trickle, stall: response.stall) && !close
     }
 
     private struct Head {
@@ -324,18 +356,26 @@ private final class Core: Sendable {
             let cut = min(max(0, stall.after), body.count)
             return sendAll(fd, bytes + Array(body.prefix(cut))) && pause(stall.pause, until: stall.gate) && sendAll(fd, Array(body.dropFirst(cut)))
         }
-        guard let trickle, !head else {
-            if !head { bytes.append(contentsOf: body) }
-            return sendAll(fd, bytes)
+        if let trickle, !head {
+            guard sendAll(fd, bytes) else { return false }
+            for byte in body {
+                guard pause(trickle), sendAll(fd, [byte]) else { return false }
+            }
+            return true
         }
+        // A big body goes out from its own storage: a benchmark's 5 MB posters, many at once,
+        // are never copied. A small one goes with the head, in one segment.
+        let together = head || body.count <= 64 * 1024
+        if !head, together { bytes.append(contentsOf: body) }
         guard sendAll(fd, bytes) else { return false }
-        for byte in body {
-            guard pause(trickle), sendAll(fd, [byte]) else { return false }
-        }
-        return true
+        return together || body.withUnsafeBytes { sendAll(fd, $0) }
     }
 
     private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { sendAll(fd, $0) }
+    }
+
+    private func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         #if canImport(Glibc)
         let flags = Int32(MSG_NOSIGNAL)   // no SIGPIPE if the peer is gone
         #else
@@ -343,7 +383,7 @@ private final class Core: Sendable {
         #endif
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, flags) }
+            let n = send(fd, bytes.baseAddress! + offset, bytes.count - offset, flags)
             if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return false }
         }
         return true

@@ -177,7 +177,8 @@ public enum Movies {
     @MainActor
     static func makeClient(_ settings: Settings, budget: RequestBudget? = nil, console: Console, announceOffline: Bool) -> OMDbClient? {
         if let key = settings.apiKey, !settings.offline {
-            var configuration = OMDbClient.Configuration(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout)
+            var configuration = OMDbClient.Configuration(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout,
+                                                         maxConcurrentRequests: settings.concurrency)
             budget?.configure(&configuration)
             return OMDbClient(configuration: configuration)
         }
@@ -191,7 +192,8 @@ public enum Movies {
             let why = settings.offline ? "--offline" : "no API key"
             console.note("Offline catalogue (\(why)): \(catalogue.count) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env.")
         }
-        return OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout),
+        return OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout,
+                                               maxConcurrentRequests: settings.concurrency),
                           transport: CatalogueTransport(catalogue: catalogue))
     }
 }

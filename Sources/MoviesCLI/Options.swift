@@ -44,6 +44,10 @@ public struct Options: Equatable {
     public var year: Int??
     public var plot: PlotLength?
     public var timeout: Int?
+    /// Requests in flight at once (`--concurrency N`).
+    public var concurrency: Int?
+    /// `--no-prefetch`: the prompt does not fetch the next page's search while a page is shown.
+    public var noPrefetch = false
     public var offline = false
     public var noColor = false
     /// `--poster-width`: how wide posters are downloaded.
@@ -190,7 +194,7 @@ extension Options: CustomStringConvertible, CustomDebugStringConvertible, Custom
         Mirror(self, children: [
             "mode": mode, "apiKey": redacted(apiKey) as Any, "baseURL": baseURL?.absoluteString as Any, "posters": posters as Any,
             "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
-            "plot": plot as Any, "timeout": timeout as Any,
+            "plot": plot as Any, "timeout": timeout as Any, "concurrency": concurrency as Any, "noPrefetch": noPrefetch,
             "offline": offline, "noColor": noColor, "posterWidth": posterWidth as Any, "inlineImages": inlineImages as Any, "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
             "dailyLimit": dailyLimit.map { $0.map(String.init) ?? "unlimited" } as Any,
         ], displayStyle: .struct)
@@ -265,6 +269,14 @@ func parseInlineImages(_ text: String, source: String) throws(UsageError) -> Inl
         throw UsageError("\(source) takes auto, iterm, kitty, blocks or off, not \"\(text)\"")
     }
     return setting
+}
+
+/// Requests in flight at once: 1 (one after another) to 100.
+func parseConcurrency(_ text: String, source: String) throws(UsageError) -> Int {
+    guard let count = Int(text), (1...100).contains(count) else {
+        throw UsageError("\(source) takes a whole number of requests from 1 to 100, not \"\(text)\"")
+    }
+    return count
 }
 
 func parseBaseURL(_ text: String, source: String) throws(UsageError) -> URL {

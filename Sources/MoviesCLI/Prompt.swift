@@ -71,12 +71,10 @@ struct OneShot {
 
     func run(query: String, pages: Int) async -> Int32 {
         let session = self.session
+        // Exactly the pages asked for: no page past them is fetched in the background.
+        session.prefetchesNextPage = false
         return await run {
-            await session.search(query)
-            for _ in 1..<pages {
-                guard !Task.isCancelled, session.canLoadMore else { break }
-                await session.more()
-            }
+            await session.search(query, pages: pages)
         }
     }
 

@@ -37,6 +37,10 @@ public final class Session {
     /// Asks a yes/no question and reads the answer; `nil` when no one can answer (stdin is not a terminal).
     var confirm: ((String) async -> Bool)?
 
+    /// When a page is shown, fetch the next page's search in the background (the prompt, unless
+    /// switched off). The one-shot mode knows how many pages it wants and asks for exactly those.
+    var prefetchesNextPage: Bool
+
     /// True when the current search has another page and the last load did not fail.
     var canLoadMore: Bool { !lastLoadFailed && (lastPage?.hasMore ?? false) }
 
@@ -48,6 +52,7 @@ public final class Session {
         self.console = console
         self.presenter = presenter
         self.currentDirectory = currentDirectory
+        prefetchesNextPage = settings.prefetch
         if let folder = settings.posters { PosterStore(folder: folder).removeLeftovers() }
     }
 
@@ -93,43 +98,117 @@ public final class Session {
 
     // MARK: Searching
 
-    func search(_ text: String) async {
+    /// Starts a search and shows its first `pages` pages. Past the first, the searches for pages
+    /// 2…N go out together as soon as page 1 gives the total, and every page's rows are fetched
+    /// the moment the page arrives, so the pages overlap; the output stays in page order.
+    func search(_ text: String, pages count: Int = 1) async {
         let (type, year) = (settings.type, settings.year)
         // The new search owns `more` and `show` from now on, even if it fails.
         rows.removeAll()
         lastPage = nil
         let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
-        await load(recovering: query) { [client] in try await client.search(text, type: type, year: year) }
+        guard let first = await fetch(recovering: query, { [client] in try await client.search(text, type: type, year: year) }) else { return }
+        if count > 1 {
+            await showPages(first, through: count)
+        } else {
+            await show(first)
+        }
     }
 
     func more() async {
         await load { [client] in try await client.nextPage() }
     }
 
-    /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
-    /// in as its record and poster arrive.
+    /// Fetches a page and shows it.
     /// - Parameter query: the search, when OMDb's "no" may be answered by one more request (see ``recover(from:query:)``).
     func load(recovering query: SearchQuery? = nil, _ fetchPage: () async throws -> SearchPage) async {
-        let page: SearchPage
+        guard let page = await fetch(recovering: query, fetchPage) else { return }
+        await show(page)
+    }
+
+    /// The page, or `nil` when it failed (then reported, or answered by ``recover(from:query:)``).
+    private func fetch(recovering query: SearchQuery? = nil, _ fetchPage: () async throws -> SearchPage) async -> SearchPage? {
         do {
-            page = try await fetchPage()
+            let page = try await fetchPage()
             lastLoadFailed = false
+            return page
         } catch {
             lastLoadFailed = true
-            if let query, let error = error as? OMDbError, await recover(from: error, query: query) { return }
+            if let query, let error = error as? OMDbError, await recover(from: error, query: query) { return nil }
             report(error)
             warnIfNearLimit()
-            return
+            return nil
         }
+    }
+
+    /// Page 1 is in: pages 2…`count` are loaded together, each page's rows start as soon as it
+    /// arrives, and the pages are shown one after another as they complete.
+    private func showPages(_ first: SearchPage, through count: Int) async {
+        let (plot, store) = (settings.plot, posterStore)
+        await client.prefetch(through: count)
+        let firstUpdates = client.details(for: first.items, plot: plot, posters: store)
+        // A page's updates wait in its stream until the pages before it are shown. Dropping the
+        // streams (Ctrl-C, a failed page) cancels the work they stand for.
+        let (later, feed) = AsyncStream.makeStream(of: Result<(SearchPage, AsyncStream<MovieUpdate>), any Error>.self)
+        let producer = Task { [client] in
+            var page = first
+            while page.number < count, page.hasMore, !Task.isCancelled {
+                do {
+                    page = try await client.nextPage()
+                    feed.yield(.success((page, client.details(for: page.items, plot: plot, posters: store))))
+                } catch {
+                    feed.yield(.failure(error))
+                    break
+                }
+            }
+            feed.finish()
+        }
+        defer { producer.cancel() }
+        await show(first, updates: firstUpdates)
+        for await next in later {
+            guard !Task.isCancelled else { break }
+            switch next {
+            case .success(let (page, updates)):
+                lastLoadFailed = false
+                await show(page, updates: updates)
+            case .failure(let error):
+                lastLoadFailed = true
+                report(error)
+            }
+        }
+    }
+
+    /// One store per folder for the whole session: it keeps one index of the folder, so a folder
+    /// of many files is listed once, not once a page.
+    private var posterStore: PosterStore? {
+        guard let folder = settings.posters?.standardizedFileURL else { return nil }
+        if let store = currentStore, store.folder == folder, store.width == settings.posterWidth { return store }
+        let store = PosterStore(folder: folder, width: settings.posterWidth)
+        currentStore = store
+        return store
+    }
+
+    private var currentStore: PosterStore?
+
+    /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
+    /// in as its record and poster arrive.
+    /// - Parameter updates: the page's details, when they were started before it was its turn.
+    private func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil) async {
+        let updates = updates ?? client.details(for: page.items, plot: settings.plot, posters: posterStore)
         lastPage = page
         let first = rows.count
         rows += page.items.map { Row(item: $0) }
         for item in page.items { exportLog.note(item) }
         presenter.pageArrived(page, first: first + 1)
+        // While the person reads this page, the next one's search is already on its way: `more`
+        // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.
+        if prefetchesNextPage {
+            let (client, next) = (client, page.number + 1)
+            Task { await client.prefetch(through: next) }
+        }
 
         var done = 0
-        let store = settings.posters.map { PosterStore(folder: $0, width: settings.posterWidth) }
-        for await update in client.details(for: page.items, plot: settings.plot, posters: store) {
+        for await update in updates {
             let row = first + update.index
             switch update.part {
             case .record(let result):

@@ -12,6 +12,11 @@ public struct Settings: Equatable {
     public var year: Int?
     public var plot: PlotLength = .short
     public var timeout = 10
+    /// Requests in flight at once. The default lets a whole page (10 records and 10 posters)
+    /// and the next page's prefetched search go out together.
+    public var concurrency = Settings.defaultConcurrency
+    /// Whether the prompt fetches the next page's search while a page is shown, so `more` only waits for the rows.
+    public var prefetch = true
     public var offline = false
     /// How wide posters are downloaded (`--poster-width`, `MOVIES_POSTER_WIDTH`).
     public var posterWidth: PosterWidth = .standard
@@ -44,11 +49,15 @@ public struct Settings: Equatable {
         public static let posterWidth = "MOVIES_POSTER_WIDTH"
         public static let inlineImages = "MOVIES_INLINE_IMAGES"
         public static let opener = "MOVIES_OPENER"
+        public static let concurrency = "MOVIES_CONCURRENCY"
+        public static let prefetch = "MOVIES_PREFETCH"
         public static let cache = "MOVIES_CACHE"
         public static let cacheLifetime = "MOVIES_CACHE_TTL"
         public static let cacheSize = "MOVIES_CACHE_SIZE"
         public static let dailyLimit = "MOVIES_DAILY_LIMIT"
     }
+
+    public static let defaultConcurrency = 24
 
     /// Merges options over `environment` over `dotEnv`, row by row of ``OptionSpec/all``:
     /// an option not given takes its variable from the environment, else from `.env`, parsed
@@ -87,6 +96,12 @@ public struct Settings: Equatable {
         settings.year = options.year ?? nil
         settings.plot = options.plot ?? .short
         settings.timeout = options.timeout ?? 10
+        if let count = options.concurrency { settings.concurrency = count }
+        if options.noPrefetch {
+            settings.prefetch = false
+        } else if let (text, source) = lookup(Variable.prefetch) {
+            settings.prefetch = try parseSwitch(text, source: source)
+        }
         settings.offline = options.offline
         if let width = options.posterWidth { settings.posterWidth = width }
         if let setting = options.inlineImages { settings.inlineImages = setting }
@@ -167,7 +182,8 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible, Custo
     public var customMirror: Mirror {
         Mirror(self, children: [
             "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
-            "year": year as Any, "plot": plot, "timeout": timeout, "offline": offline, "home": home as Any, "notices": notices,
+            "year": year as Any, "plot": plot, "timeout": timeout, "concurrency": concurrency, "prefetch": prefetch,
+            "offline": offline, "home": home as Any, "notices": notices,
             "posterWidth": posterWidth, "inlineImages": inlineImages,
             "cache": cache, "cacheLifetime": cacheLifetime as Any, "cacheMaxBytes": cacheMaxBytes, "dailyLimit": dailyLimit as Any,
             "cacheFolder": cacheFolder.path, "stateFolder": stateFolder.path,

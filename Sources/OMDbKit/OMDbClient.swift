@@ -177,6 +177,22 @@ public actor OMDbClient {
         return page
     }
 
+    /// Starts loading, in the background, the pages of the current search after the last one
+    /// returned, through page `number` but never past the last page: `nextPage()` then joins the
+    /// request in flight, or finds the page in the session cache. Each page is one request,
+    /// counted like any other, however many times it is prefetched; a new search cancels the
+    /// prefetches still running. The prompt prefetches the page after the one shown; `--pages N`
+    /// prefetches pages 2 to N together once page 1 gives the total.
+    public func prefetch(through number: Int) {
+        guard let current = cursor else { return }
+        let last = min(number, SearchPage.lastPage(forTotal: current.total))
+        guard current.page < last else { return }
+        for page in (current.page + 1)...last where pages[PageKey(query: current.query, number: page)] == nil {
+            // Failures are left for nextPage() to meet and report; a prefetch only saves time.
+            Task { _ = try? await self.loadPage(current.query, number: page) }
+        }
+    }
+
     /// One page, from the cache or the network (one request however many ask at once).
     private func loadPage(_ query: SearchQuery, number: Int) async throws -> PageResult {
         let key = PageKey(query: query, number: number)

@@ -6,10 +6,10 @@ import Testing
 @Suite struct OptionsTests {
     enum Form: String, CaseIterable, Sendable { case separate, inline }
 
-    static let valued = ["--api-key", "--base-url", "--posters", "--type", "--year", "--plot", "--timeout", "--pages"]
+    static let valued = ["--api-key", "--base-url", "--posters", "--type", "--year", "--plot", "--timeout", "--pages", "--concurrency"]
     static let sample: [String: String] = [
         "--api-key": "KEY=with=equals", "--base-url": "http://127.0.0.1:8080/", "--posters": "~/posters",
-        "--type": "series", "--year": "1984", "--plot": "full", "--timeout": "30", "--pages": "3",
+        "--type": "series", "--year": "1984", "--plot": "full", "--timeout": "30", "--pages": "3", "--concurrency": "5",
     ]
 
     @Test(arguments: valued, Form.allCases)
@@ -29,14 +29,16 @@ import Testing
         case "--plot": expected.plot = .full
         case "--timeout": expected.timeout = 30
         case "--pages": expected.mode = .search(query: "alien", pages: 3, json: false)
+        case "--concurrency": expected.concurrency = 5
         default: Issue.record("no expectation for \(name)")
         }
         #expect(options == expected)
     }
 
     @Test func flagsAreRead() throws {
-        let options = try Options.parse(["search", "alien", "--json", "--offline", "--no-color"])
+        let options = try Options.parse(["search", "alien", "--json", "--offline", "--no-color", "--no-prefetch"])
         #expect(options.mode == .search(query: "alien", pages: 1, json: true))
+        #expect(options.noPrefetch)
         #expect(options.offline)
         #expect(options.noColor)
     }
@@ -103,6 +105,8 @@ import Testing
         (["--year=84"], ["--year", "\"84\""]),
         (["--plot", "long"], ["--plot", "\"long\""]),
         (["--timeout", "0"], ["--timeout", "\"0\""]),
+        (["--concurrency", "0"], ["--concurrency", "\"0\""]),
+        (["--concurrency=101"], ["--concurrency", "\"101\""]),
         (["--timeout", "0.5"], ["--timeout", "\"0.5\""]),
         (["--timeout=0.5"], ["--timeout", "\"0.5\""]),
         (["--base-url", "ftp://x"], ["--base-url", "\"ftp://x\""]),

@@ -205,4 +205,31 @@ import Testing
         #expect(try resolve(["--base-url", "http://omdb.example/"]).notices.isEmpty)
         #expect(try resolve(["--base-url", "http://omdb.example/", "--offline"], environment: ["OMDB_API_KEY": "k"]).notices.isEmpty)
     }
+
+    @Test func concurrencyComesFromOptionThenEnvironmentThenDotEnv() throws {
+        #expect(try resolve().concurrency == Settings.defaultConcurrency)
+        #expect(Settings.defaultConcurrency >= 20, "a whole page (10 records, 10 posters) must go at once")
+        #expect(try resolve(dotEnv: ["MOVIES_CONCURRENCY": "7"]).concurrency == 7)
+        #expect(try resolve(environment: ["MOVIES_CONCURRENCY": "3"], dotEnv: ["MOVIES_CONCURRENCY": "7"]).concurrency == 3)
+        #expect(try resolve(["--concurrency", "1"], environment: ["MOVIES_CONCURRENCY": "3"]).concurrency == 1)
+        let error = #expect(throws: UsageError.self) { try resolve(dotEnv: ["MOVIES_CONCURRENCY": "lots"]) }
+        #expect(error?.message.contains("MOVIES_CONCURRENCY in .env") == true)
+    }
+
+    @Test(arguments: [
+        ([], [:], [:], true),
+        (["--no-prefetch"], [:], [:], false),
+        ([], ["MOVIES_PREFETCH": "off"], [:], false),
+        ([], [:], ["MOVIES_PREFETCH": "OFF"], false),
+        ([], ["MOVIES_PREFETCH": "on"], ["MOVIES_PREFETCH": "off"], true),
+        (["--no-prefetch"], ["MOVIES_PREFETCH": "on"], [:], false),
+    ] as [([String], [String: String], [String: String], Bool)])
+    func prefetchIsOnUnlessSwitchedOff(arguments: [String], environment: [String: String], dotEnv: [String: String], expected: Bool) throws {
+        #expect(try resolve(arguments, environment: environment, dotEnv: dotEnv).prefetch == expected)
+    }
+
+    @Test func badPrefetchValueIsAUsageErrorNamingIt() {
+        let error = #expect(throws: UsageError.self) { try resolve(environment: ["MOVIES_PREFETCH": "maybe"]) }
+        #expect(error?.message == "MOVIES_PREFETCH takes on or off, not \"maybe\"")
+    }
 }

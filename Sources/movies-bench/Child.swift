@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// One run of the built `movies`: started with posix_spawn (not Foundation's Process, which
+/// reaps its children itself), stdout read line by line with the time each line arrived, and
+/// reaped with wait4 so its own peak RSS can be read.
+final class Child: Sendable {
+    /// How the run ended.
+    struct Exit {
+        let status: Int32
+        /// Peak resident memory of the child alone, in bytes.
+        let peakMemory: Int
+        /// Milliseconds from spawn to exit.
+        let milliseconds: Double
+    }
+
+    let pid: pid_t
+    let started: ContinuousClock.Instant
+    private let stdinFD: Int32
+    /// Lines read so far, with when each arrived; shared with the reader thread.
+    private final class Lines: Sendable {
+        let state = Mutex<[(at: ContinuousClock.Instant, text: String)]>([])
+        func withLock<T>(_ body: (inout [(at: ContinuousClock.Instant, text: String)]) -> T) -> T { state.withLock { body(&$0) } }
+    }
+
+    private let lines = Lines()
+    private let readerDone = DispatchSemaphore(value: 0)
+
+    /// Starts `executable arguments` with exactly `environment`; stderr goes to `stderrFile`.
+    init(_ executable: String, _ arguments: [String], environment: [String: String], stderrFile: String) throws {
+        var input: [Int32] = [0, 0]
+        var output: [Int32] = [0, 0]
+        guard pipe(&input) == 0, pipe(&output) == 0 else { throw BenchError("pipe failed: \(errno)") }
+        // The parent's ends must not leak into the child.
+        _ = fcntl(input[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(output[0], F_SETFD, FD_CLOEXEC)
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrFile, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_addclose(&actions, input[0])
+        posix_spawn_file_actions_addclose(&actions, output[1])
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let started = ContinuousClock.now
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        close(input[0])
+        close(output[1])
+        guard result == 0 else {
+            close(input[1]); close(output[0])
+            throw BenchError("cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        self.pid = pid
+        self.started = started
+        stdinFD = input[1]
+        let fd = output[0]
+        let lines = self.lines
+        let done = readerDone
+        let reader = Thread {
+            var pending: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                let now = ContinuousClock.now
+                pending.append(contentsOf: chunk[..<n])
+                while let newline = pending.firstIndex(of: 10) {
+                    let text = String(decoding: pending[..<newline], as: UTF8.self)
+                    pending.removeFirst(newline + 1)
+                    lines.withLock { $0.append((now, text)) }
+                }
+            }
+            close(fd)
+            done.signal()
+        }
+        reader.start()
+    }
+
+    /// Types a line on the child's stdin.
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(stdinFD, $0.baseAddress, $0.count) }
+    }
+
+    /// Closes stdin (Ctrl-D), waits for the exit and reads the child's own peak RSS.
+    func finish() -> Exit {
+        close(stdinFD)
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = ContinuousClock.now - started
+        readerDone.wait()
+        #if canImport(Darwin)
+        let peak = Int(usage.ru_maxrss)            // bytes on Darwin
+        #else
+        let peak = Int(usage.ru_maxrss) * 1024     // kilobytes on Linux
+        #endif
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Exit(status: code, peakMemory: peak, milliseconds: elapsed.milliseconds)
+    }
+
+    /// Waits until a line after the first `skip` lines matches, and returns its arrival time
+    /// and index; `nil` if the output ended (or `timeout` passed) without one.
+    func waitForLine(after skip: Int = 0, timeout: Duration = .seconds(120),
+                     where matches: (String) -> Bool) -> (at: ContinuousClock.Instant, index: Int)? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let found = lines.withLock { lines -> (ContinuousClock.Instant, Int)? in
+                guard lines.count > skip else { return nil }
+                return lines[skip...].firstIndex { matches($0.text) }.map { (lines[$0].at, $0) }
+            }
+            if let found { return found }
+            if readerDone.wait(timeout: .now()) == .success {
+                readerDone.signal()   // keep it signalled for finish()
+                return lines.withLock { lines in lines[min(skip, lines.count)...].firstIndex { matches($0.text) }.map { (lines[$0].at, $0) } }
+            }
+            usleep(500)
+        }
+        return nil
+    }
+
+    /// Every line read so far.
+    var output: [String] { lines.withLock { $0.map(\.text) } }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

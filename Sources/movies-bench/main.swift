@@ -1,0 +1,129 @@
+// movies-bench: how many round trips stand between Enter and a complete page, and how much
+// memory posters take. Runs the built `movies` (the real client, CLI included) against a fake
+// OMDb on 127.0.0.1 that answers every request after a fixed latency R.
+//
+//   swift run -c release movies-bench [--latency MS] [--runs N] [--only a,b] [--movies PATH]
+import FakeOMDb
+import Foundation
+
+struct BenchOptions {
+    var latency = 100
+    var runs = 3
+    var only: Set<String>?
+    var movies: String?
+    var folderFiles = 100_000
+    /// `--serve BYTES`: only start the fake server (posters of BYTES) and wait, for trying things by hand.
+    var serve: Int?
+
+    static func parse(_ arguments: [String]) throws -> BenchOptions {
+        var options = BenchOptions()
+        var index = 0
+        func value() throws -> String {
+            index += 1
+            guard index < arguments.count else { throw BenchError("\(arguments[index - 1]) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--latency": options.latency = try Int(value()).flatMap { $0 > 0 ? $0 : nil } ?? { throw BenchError("--latency takes milliseconds > 0") }()
+            case "--runs": options.runs = try Int(value()).flatMap { $0 > 0 ? $0 : nil } ?? { throw BenchError("--runs takes a count > 0") }()
+            case "--only": options.only = Set(try value().split(separator: ",").map(String.init))
+            case "--movies": options.movies = try value()
+            case "--folder-files": options.folderFiles = try Int(value()) ?? 100_000
+            case "--serve": options.serve = try Int(value()) ?? 30_000
+            case "-h", "--help":
+                print("usage: movies-bench [--latency MS (100)] [--runs N (3)] [--only page1,more,pages5,posters1mb,posters5mb,folder,version] [--movies PATH] [--folder-files N] [--serve POSTER_BYTES]")
+                exit(0)
+            default: throw BenchError("unknown option \(arguments[index]): see movies-bench --help")
+            }
+            index += 1
+        }
+        return options
+    }
+}
+
+/// The `movies` built with this bench: it sits beside the bench's own executable.
+func moviesExecutable(_ given: String?) throws -> String {
+    if let given { return given }
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("movies").path
+    guard FileManager.default.isExecutableFile(atPath: beside) else {
+        throw BenchError("no movies beside movies-bench (\(beside)): build both with swift build -c release, or pass --movies PATH")
+    }
+    return beside
+}
+
+do {
+    let options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    let movies = try moviesExecutable(options.movies)
+    let bench = try Workbench(movies: movies, latency: .milliseconds(options.latency))
+    defer { bench.removeAll() }
+    if let posterBytes = options.serve {
+        let server = try FakeOMDbServer(catalogue: bench.catalogue, latency: .milliseconds(options.latency), posterBytes: posterBytes)
+        // Unbuffered, so a script reading the address gets it now.
+        FileHandle.standardOutput.write(Data("serving \(server.baseURL.absoluteString) (key \(FakeOMDbServer.validKey), query \(Workbench.query)) until stdin closes\n".utf8))
+        while readLine() != nil {}
+        print("\(server.apiRequests.count) API requests, \(server.posterRequests.count) posters, peak in flight \(server.peakRequestsInFlight)")
+        server.shutdown()
+        exit(0)
+    }
+    let help = try Child(movies, ["--help"], environment: bench.environment, stderrFile: "/dev/null")
+    _ = help.finish()
+    let helpText = help.output.joined(separator: "\n")
+    // main before issue 7 had no --concurrency: its sequential baseline cannot be asked for.
+    let hasConcurrency = helpText.contains("--concurrency")
+    let defaultConcurrency = helpText.split(separator: "\n").first { $0.contains("--concurrency") }
+        .flatMap { line in line.firstMatch(of: /(\d+)\)\s*$/).flatMap { Int($0.1) } }
+    let report = Report(latency: Double(options.latency), runs: options.runs)
+    func wanted(_ name: String) -> Bool { options.only?.contains(name) ?? true }
+    func runs(_ body: () throws -> Measurement) throws -> [Measurement] { try (0..<options.runs).map { _ in try body() } }
+    let started = ContinuousClock.now
+    let c1: Int? = hasConcurrency ? 1 : nil
+
+    print("movies-bench: R = \(options.latency) ms, \(options.runs) runs per case, \(movies)")
+    if wanted("page1") {
+        let base = hasConcurrency ? try runs { try bench.oneShot(pages: 1, concurrency: c1) } : nil
+        report.add("page 1 (10 plots + 10 posters)", try runs { try bench.oneShot(pages: 1, concurrency: nil) }, baseline: base, baselineMissing: !hasConcurrency)
+    }
+    if wanted("more") {
+        let base = hasConcurrency ? try runs { try bench.more(concurrency: c1) } : nil
+        report.add("more (prompt, page 2)", try runs { try bench.more(concurrency: nil) }, baseline: base, baselineMissing: !hasConcurrency)
+    }
+    if wanted("pages5") {
+        let base = hasConcurrency ? try runs { try bench.oneShot(pages: 5, concurrency: c1) } : nil
+        let atDefault = try runs { try bench.oneShot(pages: 5, concurrency: nil) }
+        report.add("--pages 5", atDefault, baseline: base, baselineMissing: !hasConcurrency)
+        if let defaultConcurrency {
+            // The wave limit: page 1's search, then the other requests in waves of the concurrency limit.
+            let requests = median(atDefault.map { Double($0.apiRequests + $0.posterRequests) })
+            report.waveLimit = (concurrency: defaultConcurrency, waves: 1 + ((requests - 1) / Double(defaultConcurrency)).rounded(.up))
+        }
+        if hasConcurrency {
+            report.add("--pages 5 --concurrency 100", try runs { try bench.oneShot(pages: 5, concurrency: 100) }, baseline: base)
+        }
+    }
+    if wanted("posters1mb") {
+        report.add("300 posters × 1 MB (--pages 30)", try runs { try bench.oneShot(pages: 30, concurrency: nil, posterBytes: 1_000_000) })
+    }
+    if wanted("posters5mb") {
+        report.add("100 posters × 5 MB (--pages 10)", try runs { try bench.oneShot(pages: 10, concurrency: nil, posterBytes: 5_000_000) })
+    }
+    if wanted("folder") {
+        let empty = bench.freshFolder("empty")
+        let emptyRuns = try runs {
+            defer { bench.removeBenchPosters(from: empty) }
+            return try bench.oneShot(pages: 3, concurrency: nil, posters: empty)
+        }
+        report.add("--pages 3, empty posters folder", emptyRuns)
+        let crowded = bench.crowdedFolder(count: options.folderFiles)
+        report.add("--pages 3, \(options.folderFiles.formatted())-file folder", try runs {
+            defer { bench.removeBenchPosters(from: crowded) }
+            return try bench.oneShot(pages: 3, concurrency: nil, posters: crowded)
+        }, versus: emptyRuns)
+    }
+    if wanted("version") { report.version = try bench.version(count: 50) }
+    print(report.table())
+    print("(whole bench: \(Int((ContinuousClock.now - started).milliseconds / 1000)) s)")
+} catch {
+    FileHandle.standardError.write(Data("movies-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import OMDbKit
+
+/// A search backend of `total` results whose searches can be held: each search reports its page
+/// number on `arrived`, and pages in `held` wait until ``release()``.
+private final class HeldPages: Sendable {
+    let total: Int
+    let log = RequestLog()
+    let arrived: AsyncStream<Int>
+    private let arrivedContinuation: AsyncStream<Int>.Continuation
+    private let state: Mutex<(held: Set<Int>, waiting: [CheckedContinuation<Void, Never>])>
+
+    init(total: Int, held: Set<Int> = []) {
+        self.total = total
+        (arrived, arrivedContinuation) = AsyncStream.makeStream(of: Int.self)
+        state = Mutex((held, []))
+    }
+
+    /// Lets every held page answer, now and from now on.
+    func release() {
+        let waiting = state.withLock { state in
+            defer { state = ([], []) }
+            return state.waiting
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// The page numbers searched, in order.
+    var searchedPages: [Int] { log.all.compactMap { $0.query("page").flatMap(Int.init) } }
+
+    var transport: ClosureTransport {
+        ClosureTransport { [self] url in
+            log.record(url)
+            guard let page = url.query("page").flatMap(Int.init) else { return json(#"{"Response":"False","Error":"Error getting data."}"#) }
+            arrivedContinuation.yield(page)
+            await withCheckedContinuation { continuation in
+                let wait = state.withLock { state in
+                    guard state.held.contains(page) else { return false }
+                    state.waiting.append(continuation)
+                    return true
+                }
+                if !wait { continuation.resume() }
+            }
+            let first = (page - 1) * 10
+            guard first < total else { return json(#"{"Response":"False","Error":"Movie not found!"}"#) }
+            let rows = (first..<min(first + 10, total)).map {
+                #"{"Title":"Film \#($0 + 1)","Year":"2000","imdbID":"\#(String(format: "tt%07d", $0 + 1))","Type":"movie","Poster":"N/A"}"#
+            }
+            return json(#"{"Search":[\#(rows.joined(separator: ","))],"totalResults":"\#(total)","Response":"True"}"#)
+        }
+    }
+
+    func client() -> OMDbClient { OMDbClient(configuration: .init(apiKey: "k"), transport: transport) }
+
+    /// A client that searched `query` and whose prefetch of page 2 has reached the transport
+    /// (held there when page 2 is held); `nil`, with an issue recorded, if it never went out.
+    func clientPrefetchingPage2(of query: String) async throws -> OMDbClient? {
+        let client = client()
+        _ = try await client.search(query)
+        await client.prefetch(through: 2)
+        #expect(await waitForSearch(of: 2), "the prefetch never went out")
+        return searchedPages.contains(2) ? client : nil
+    }
+
+    /// Waits until the search for `page` has reached the transport: true, or false after 10 s.
+    func waitForSearch(of page: Int) async -> Bool {
+        let arrived = self.arrived
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await number in arrived where number == page { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+@Suite struct PrefetchTests {
+    /// `more` while the prefetched page is still on its way joins it: one request for page 2.
+    @Test func thePrefetchedPageIsUsedAndNotAskedAgain() async throws {
+        let pages = HeldPages(total: 35, held: [2])
+        guard let client = try await pages.clientPrefetchingPage2(of: "film") else { return }
+        async let second = client.nextPage()
+        await client.prefetch(through: 2)   // asked again while in flight: still one request
+        pages.release()
+        let page = try await second
+        #expect(page.number == 2)
+        #expect(page.items.first?.imdbID == "tt0000011")
+        #expect(pages.searchedPages == [1, 2])
+        #expect(await client.apiRequestCount == 2, "the prefetch is a request like any other: counted")
+    }
+
+    /// A prefetched page that already arrived is served from the session cache.
+    @Test func aPrefetchedPageThatArrivedIsServedWithoutARequest() async throws {
+        let pages = HeldPages(total: 35)
+        let client = pages.client()
+        _ = try await client.search("film")
+        await client.prefetch(through: 4)
+        // The prefetches run in the background: nextPage joins whichever is still running.
+        for number in 2...4 { #expect(try await client.nextPage().number == number) }
+        #expect(pages.searchedPages.sorted() == [1, 2, 3, 4])
+        #expect(Set(pages.searchedPages).count == pages.searchedPages.count, "a page was asked twice")
+    }
+
+    @Test func prefetchNeverGoesPastTheLastPage() async throws {
+        let pages = HeldPages(total: 25)
+        let client = pages.client()
+        _ = try await client.search("film")
+        await client.prefetch(through: 50)
+        #expect(try await client.nextPage().number == 2)
+        #expect(try await client.nextPage().number == 3)
+        await #expect(throws: OMDbError.noMorePages(query: "film", shown: 25, total: 25)) { try await client.nextPage() }
+        await client.prefetch(through: 4)
+        #expect(pages.searchedPages.sorted() == [1, 2, 3])
+    }
+
+    @Test func prefetchWithoutASearchOrOnTheLastPageSendsNothing() async throws {
+        let pages = HeldPages(total: 8)
+        let client = pages.client()
+        await client.prefetch(through: 2)
+        #expect(pages.searchedPages.isEmpty)
+        _ = try await client.search("film")
+        await client.prefetch(through: 2)
+        await #expect(throws: OMDbError.self) { try await client.nextPage() }
+        #expect(pages.searchedPages == [1])
+    }
+
+    /// A new search makes the old one's pages moot: a prefetch still in flight is cancelled,
+    /// and the new search's pages are its own.
+    @Test func aNewSearchCancelsThePrefetchOfTheOldOne() async throws {
+        let pages = HeldPages(total: 35, held: [2])
+        guard let client = try await pages.clientPrefetchingPage2(of: "old") else { return }
+        _ = try await client.search("new")
+        pages.release()
+        let second = try await client.nextPage()
+        #expect(second.query.text == "new")
+        let searched = pages.log.all.map { "\($0.query("s") ?? "")/\($0.query("page") ?? "")" }
+        #expect(searched == ["old/1", "old/2", "new/1", "new/2"])
+    }
+}
