@@ -37,7 +37,7 @@ import Testing
         """#
         let outcome = try await run(try #require(Self.shell("bash")), ["--norc", "--noprofile", "-c", script])
         #expect(outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix(6) == [
-            "--type", "movie series episode any", "full", "posters-a", "search quota cache completions manpage", "bash zsh fish",
+            "--type", "movie series episode any", "full", "posters-a", "search episodes quota cache completions manpage", "bash zsh fish",
         ])
     }
 
@@ -56,7 +56,7 @@ import Testing
         #expect(parts.first == ["--type"])
         #expect(parts.dropFirst().first.map(Set.init) == ["movie", "series", "episode", "any"])
         #expect(parts.dropFirst(2).first == ["posters-a/"])
-        #expect(parts.last.map(Set.init) == ["search", "quota", "cache", "completions", "manpage"])
+        #expect(parts.last.map(Set.init) == ["search", "episodes", "quota", "cache", "completions", "manpage"])
     }
 
     @Test(.enabled(if: shell("zsh") != nil, "zsh is not installed"))
