@@ -36,6 +36,21 @@ import Testing
         #expect(server.apiRequests.compactMap { $0.queryItems.first { $0.name == "s" }?.value } == ["tom & jerry", "Amélie", "千と千尋", "C++"])
     }
 
+    /// A redirect whose `Location` echoes the query (as a www or https redirect does) must not
+    /// take the key to another host; within the same origin it is followed.
+    @Test(arguments: [false, true]) func keyNeverFollowsARedirectToAnotherHost(sameOrigin: Bool) async throws {
+        let other = try FakeOMDbServer(catalogue: catalogue)
+        defer { other.shutdown() }
+        let otherOrigin = other.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let redirecting = try FakeOMDbServer(catalogue: catalogue) { request in
+            request.path == "/moved" ? nil : ServerResponse(status: 302, headers: ["Location": sameOrigin ? "/moved?" + (request.target.split(separator: "?").last.map(String.init) ?? "") : otherOrigin + request.target])
+        }
+        defer { redirecting.shutdown() }
+        _ = try? await client(redirecting).search("alien")
+        #expect(other.apiRequests.isEmpty)
+        #expect(redirecting.apiRequests.count == (sameOrigin ? 2 : 1))
+    }
+
     @Test func wrongKeyIs401InvalidKey() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue)
         defer { server.shutdown() }
