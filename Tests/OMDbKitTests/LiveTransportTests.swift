@@ -51,6 +51,21 @@ import Testing
         #expect(redirecting.apiRequests.count == (sameOrigin ? 2 : 1))
     }
 
+    /// A --base-url copied with the key in it (`?apikey=KEY`, or `user:KEY@`) never shows it in an error.
+    @Test(arguments: ["?apikey=\(FakeOMDbServer.validKey)", "user"]) func keyInTheBaseURLStaysOutOfErrors(carrier: String) async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(status: 404, body: Data("gone".utf8)) }
+        defer { server.shutdown() }
+        var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
+        if carrier == "user" { parts.user = "me"; parts.password = FakeOMDbServer.validKey } else { parts.percentEncodedQuery = String(carrier.dropFirst()) }
+        let client = OMDbClient(configuration: .init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
+        await #expect {
+            try await client.search("alien")
+        } throws: { error in
+            guard case OMDbError.httpStatus(404, let url) = error else { return false }
+            return !url.contains(FakeOMDbServer.validKey) && !"\(error)".contains(FakeOMDbServer.validKey)
+        }
+    }
+
     @Test func wrongKeyIs401InvalidKey() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue)
         defer { server.shutdown() }
