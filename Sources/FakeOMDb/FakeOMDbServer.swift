@@ -51,7 +51,9 @@ public final class FakeOMDbServer: Sendable {
 
     private static func answer(_ request: ServerRequest, catalogue: Catalogue, posterBase: URL) -> ServerResponse {
         let answer = catalogue.answer(path: request.path, query: request.queryItems, posterBase: posterBase) { $0 == validKey }
-        return ServerResponse(status: answer.statusCode, headers: ["Content-Type": answer.contentType ?? "application/octet-stream"],
-                              body: answer.body)
+        var headers = ["Content-Type": answer.contentType ?? "application/octet-stream"]
+        // What OMDb's CDN sends with every API answer, errors included: the disk cache reads it.
+        if !request.path.hasPrefix("/posters/") { headers["Cache-Control"] = "public, max-age=86400" }
+        return ServerResponse(status: answer.statusCode, headers: headers, body: answer.body)
     }
 }

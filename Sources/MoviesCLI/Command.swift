@@ -15,6 +15,10 @@ public enum Command: Equatable, Sendable {
     /// `nil` is `year any`.
     case year(Int?)
     case plot(PlotLength)
+    /// `quota`: requests sent today with the key.
+    case quota
+    /// `cache`, `cache clear`.
+    case cache(clear: Bool)
     case help
     case quit
     /// An empty line: nothing happens.
@@ -23,7 +27,7 @@ public enum Command: Equatable, Sendable {
     case invalid(hint: String)
 
     /// The words that are commands; any other text is a search.
-    static let words: Set<String> = ["search", "more", "show", "posters", "type", "year", "plot", "help", "quit", "exit"]
+    static let words: Set<String> = ["search", "more", "show", "posters", "type", "year", "plot", "quota", "cache", "help", "quit", "exit"]
 
     /// Reads one line. Never fails: a malformed command becomes ``invalid(hint:)``.
     public init(parsing line: String) {
@@ -49,6 +53,13 @@ public enum Command: Equatable, Sendable {
         case "more": self = noArguments(.more)
         case "help", "?": self = noArguments(.help)
         case "quit", "exit": self = noArguments(.quit)
+        case "quota": self = noArguments(.quota)
+        case "cache":
+            switch rest.lowercased() {
+            case "": self = .cache(clear: false)
+            case "clear": self = .cache(clear: true)
+            default: self = .invalid(hint: "cache takes nothing, or clear to empty it" + searchInstead)
+            }
         case "show":
             if let number = Int(rest), number >= 1 {
                 self = .show(number)
@@ -94,6 +105,8 @@ public enum Command: Equatable, Sendable {
       type T            filter next searches: movie, series, episode or any
       year YYYY         filter next searches by year, or year any
       plot short|full   plot length in result rows
+      quota             requests sent today with the key (OMDb allows 1,000 a day on a free key)
+      cache             the answers kept on disk; cache clear empties it
       help              this list
       quit, exit        leave (so does Ctrl-D); Ctrl-C stops a page that is loading
     At a terminal: arrows, Home/End and Ctrl-A/E/K/U/W/Y edit the line; Up/Down walk the history

@@ -156,6 +156,8 @@ final class Interrupts: Sendable {
         output?.finish()
         if let message { fputs(message, stderr) }
         PosterStore.finishWrites()
+        // A request sent is counted even when the process ends right after it.
+        QuotaLedger.finishWrites()
         terminate(status)
     }
 

@@ -41,6 +41,8 @@ public enum Movies {
     /// `exit`: URLSession threads may still be running, and exit handlers must not race them.
     public static func exit(_ status: Int32) -> Never {
         PosterStore.finishWrites()
+        // A request sent is counted even when the process ends right after it.
+        QuotaLedger.finishWrites()
         Interrupts.exitNow(status)
     }
 
@@ -60,21 +62,30 @@ public enum Movies {
             return Status.usage
         }
         let console = Console.standard(environment: environment, noColor: options.noColor)
+        let budget = RequestBudget(settings: settings)
         // Line numbers only: a skipped line may hold the key.
         for warning in dotEnv.warnings { console.note(warning.description) }
 
         switch options.mode {
         case .help:
             console.out(helpText)
+            if let line = budget.statusLine { console.out("\n" + line) }
+            return Status.success
+        case .quota:
+            console.out(budget.quotaReport)
+            return Status.success
+        case .cache(let clear):
+            console.out(clear ? budget.clearCache() : budget.cacheReport)
             return Status.success
         case .version:
             console.out("movies \(OMDbKit.version)")
             return Status.success
         case .interactive:
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard let client = makeClient(settings, console: console, announceOffline: true) else { return Status.failure }
+            guard let client = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
             let presenter = self.presenter(console: console, directory: directory, client: client, moreHint: nil)
-            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
+            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
+                                  budget: budget)
             (presenter as? LivePresenter)?.postersOn = { [unowned session] in session.settings.posters != nil }
             let prompt = Prompt(session: session, console: console)
             if let reader = lineEditor(settings: settings, environment: environment, directory: directory) {
@@ -89,10 +100,11 @@ public enum Movies {
                 return Status.usage
             }
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
+            guard let client = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
                 : self.presenter(console: console, directory: directory, client: client, moreHint: Self.pagesHint)
-            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory)
+            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
+                                  budget: budget)
             if let live = presenter as? LivePresenter {
                 live.postersOn = { [unowned session] in session.settings.posters != nil }
                 // Keys typed meanwhile must not be echoed into the page (restored on exit).
@@ -138,9 +150,11 @@ public enum Movies {
 
     /// The live client, or the offline catalogue's when there is no key or `--offline` says so.
     @MainActor
-    static func makeClient(_ settings: Settings, console: Console, announceOffline: Bool) -> OMDbClient? {
+    static func makeClient(_ settings: Settings, budget: RequestBudget? = nil, console: Console, announceOffline: Bool) -> OMDbClient? {
         if let key = settings.apiKey, !settings.offline {
-            return OMDbClient(configuration: .init(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout))
+            var configuration = OMDbClient.Configuration(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout)
+            budget?.configure(&configuration)
+            return OMDbClient(configuration: configuration)
         }
         guard let folder = Catalogue.defaultFolder(), let catalogue = try? Catalogue(folder: folder) else {
             console.error("The offline catalogue (Fixtures/catalogue.json) was not found: run from the repository root, or set MOVIES_CATALOGUE to its folder.")
@@ -161,6 +175,8 @@ public enum Movies {
       movies [options]                          the prompt: type a title, more, show N, help, quit
       movies search QUERY... [--pages N] [--json] [options]
                                                 one search for scripts; results on stdout
+      movies quota                              requests sent today with the key (UTC day)
+      movies cache [clear]                      the answers kept on disk; clear empties it
 
     Options:
       --api-key KEY        OMDb API key (default: $OMDB_API_KEY, then .env)
@@ -171,6 +187,10 @@ public enum Movies {
       --plot short|full    plot length in results (default short)
       --timeout SECONDS    per request, whole seconds from 1 (default 10)
       --offline            use the offline catalogue shipped in Fixtures/, no key needed
+      --no-cache           neither read nor keep answers on disk (also MOVIES_CACHE=off)
+      --cache-ttl TIME     keep answers for TIME (3600, 30m, 24h, 7d) instead of OMDb's
+                           max-age, a day (default: $MOVIES_CACHE_TTL)
+      --daily-limit N      the key's requests a day, or unlimited (default: $MOVIES_DAILY_LIMIT, 1000)
       --pages N            with search: load N pages (default 1)
       --json               with search: one JSON object per movie per line
       --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
@@ -179,6 +199,11 @@ public enum Movies {
 
     With no key, the prompt runs on the offline catalogue. Settings come from the options,
     then the environment, then a .env file in the working directory (see .env.example).
+
+    OMDb's answers are kept in $XDG_CACHE_HOME/movies (default ~/.cache/movies), at most
+    $MOVIES_CACHE_SIZE (default 50MB): a search repeated within a day costs no request.
+    Requests sent are counted per key and per UTC day in $XDG_STATE_HOME/movies (default
+    ~/.local/state/movies); a warning comes at 90 % of the daily limit.
 
     Exit status: 0 success (no results included), 1 a failure at run time (key rejected,
     quota spent, server unreachable), 2 a usage error, 130 interrupted (Ctrl-C), 141 output

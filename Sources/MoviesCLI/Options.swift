@@ -17,6 +17,10 @@ public struct Options: Equatable {
         case search(query: String, pages: Int, json: Bool)
         case help
         case version
+        /// `movies quota`: today's request count for the key.
+        case quota
+        /// `movies cache`, `movies cache clear`.
+        case cache(clear: Bool)
     }
 
     public var mode: Mode = .interactive
@@ -30,6 +34,12 @@ public struct Options: Equatable {
     public var timeout: Int?
     public var offline = false
     public var noColor = false
+    /// `--no-cache`: neither read nor write the disk cache.
+    public var noCache = false
+    /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
+    public var cacheLifetime: TimeInterval?
+    /// `--daily-limit`: `.some(nil)` is `unlimited`.
+    public var dailyLimit: Int??
 
     public init() {}
 
@@ -83,9 +93,12 @@ public struct Options: Equatable {
             case "--json": json = true
             case "--offline": options.offline = true
             case "--no-color": options.noColor = true
+            case "--no-cache": options.noCache = true
+            case "--cache-ttl": options.cacheLifetime = try parseLifetime(value(name, inline), source: name)
+            case "--daily-limit": options.dailyLimit = .some(try parseDailyLimit(value(name, inline), source: name))
             default: throw UsageError("unknown option \(name): see movies --help")
             }
-            if inline != nil, ["--json", "--offline", "--no-color", "--help", "--version"].contains(name) {
+            if inline != nil, ["--json", "--offline", "--no-color", "--no-cache", "--help", "--version"].contains(name) {
                 throw UsageError("\(name) takes no value")
             }
             index += 1
@@ -96,8 +109,16 @@ public struct Options: Equatable {
             if pages != nil || json { throw UsageError("--pages and --json go with: movies search QUERY") }
             return options
         }
+        if pages != nil || json, first != "search" { throw UsageError("--pages and --json go with: movies search QUERY") }
+        switch (first, words.count > 1 ? words[1] : nil, words.count) {
+        case ("quota", nil, _): options.mode = .quota; return options
+        case ("cache", nil, _): options.mode = .cache(clear: false); return options
+        case ("cache", "clear"?, 2): options.mode = .cache(clear: true); return options
+        case ("quota", _, _), ("cache", _, _): throw UsageError("\(first) takes \(first == "cache" ? "nothing or clear" : "nothing"): see movies --help")
+        default: break
+        }
         guard first == "search" else {
-            throw UsageError("unknown command \"\(first)\": use `movies` for the prompt or `movies search QUERY`")
+            throw UsageError("unknown command \"\(first)\": use `movies` for the prompt, `movies search QUERY`, `movies quota` or `movies cache`")
         }
         let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
@@ -121,7 +142,8 @@ extension Options: CustomStringConvertible, CustomDebugStringConvertible, Custom
             "mode": mode, "apiKey": redacted(apiKey) as Any, "baseURL": baseURL?.absoluteString as Any, "posters": posters as Any,
             "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
             "plot": plot as Any, "timeout": timeout as Any,
-            "offline": offline, "noColor": noColor,
+            "offline": offline, "noColor": noColor, "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
+            "dailyLimit": dailyLimit.map { $0.map(String.init) ?? "unlimited" } as Any,
         ], displayStyle: .struct)
     }
 }

@@ -17,12 +17,14 @@ public final class Session {
     let console: Console
     let presenter: any Presenter
     let currentDirectory: URL
+    /// The disk cache and the daily count; `nil` in tests that need neither.
+    let budget: RequestBudget?
     var settings: Settings
-    private(set) var rows: [Row] = []
+    var rows: [Row] = []
     /// Set when something failed at run time (not "no results"): the one-shot mode exits 1.
     private(set) var hadFailure = false
     /// The last page shown, for `more`.
-    private(set) var lastPage: SearchPage?
+    var lastPage: SearchPage?
 
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
     private var lastLoadFailed = false
@@ -30,7 +32,9 @@ public final class Session {
     /// True when the current search has another page and the last load did not fail.
     var canLoadMore: Bool { !lastLoadFailed && (lastPage?.hasMore ?? false) }
 
-    init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL) {
+    init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
+         budget: RequestBudget? = nil) {
+        self.budget = budget
         self.client = client
         self.settings = settings
         self.console = console
@@ -45,7 +49,13 @@ public final class Session {
         switch command {
         case .nothing: break
         case .quit: return false
-        case .help: console.out(Command.helpText)
+        case .help:
+            console.out(Command.helpText)
+            if let line = requestsToday { console.out(line) }
+        case .quota: console.out(budget?.quotaReport ?? "Nothing is counted in this session.")
+        case .cache(let clear):
+            guard let budget else { console.out("There is no cache in this session."); break }
+            console.out(clear ? budget.clearCache() : budget.cacheReport)
         // Hints quote what was typed: shown like network text, so no escape code reaches the terminal.
         case .invalid(let hint): console.err(safe(hint))
         case .search(let text): await search(text)
@@ -74,7 +84,8 @@ public final class Session {
         // The new search owns `more` and `show` from now on, even if it fails.
         rows.removeAll()
         lastPage = nil
-        await load { [client] in try await client.search(text, type: type, year: year) }
+        let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
+        await load(recovering: query) { [client] in try await client.search(text, type: type, year: year) }
     }
 
     func more() async {
@@ -83,14 +94,17 @@ public final class Session {
 
     /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
     /// in as its record and poster arrive.
-    private func load(_ fetchPage: () async throws -> SearchPage) async {
+    /// - Parameter query: the search, when OMDb's "no" may be answered by one more request (see ``recover(from:query:)``).
+    func load(recovering query: SearchQuery? = nil, _ fetchPage: () async throws -> SearchPage) async {
         let page: SearchPage
         do {
             page = try await fetchPage()
             lastLoadFailed = false
         } catch {
             lastLoadFailed = true
+            if let query, let error = error as? OMDbError, await recover(from: error, query: query) { return }
             report(error)
+            warnIfNearLimit()
             return
         }
         lastPage = page
@@ -118,6 +132,7 @@ public final class Session {
         if Task.isCancelled {
             console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
         }
+        warnIfNearLimit()
     }
 
     // MARK: Details
@@ -137,6 +152,7 @@ public final class Session {
         } catch {
             report(error)
         }
+        warnIfNearLimit()
     }
 
     // MARK: Settings
@@ -187,7 +203,7 @@ public final class Session {
         return filters.isEmpty ? "" : " Filters in use: \(filters.joined(separator: ", "))."
     }
 
-    private func report(_ error: any Error) {
+    func report(_ error: any Error) {
         switch error {
         case is CancellationError:
             console.note("Stopped.")
@@ -201,6 +217,9 @@ public final class Session {
                 console.err(safe(error.description) + filtersInUse)
             case .noMorePages, .noSearchYet:
                 console.err(safe(error.description))
+            case .quotaExhausted:
+                hadFailure = true
+                console.error(safe(budget?.limitMessage ?? error.description))
             default:
                 hadFailure = true
                 console.error(safe(error.description))

@@ -13,6 +13,18 @@ public struct Settings: Equatable {
     public var plot: PlotLength = .short
     public var timeout = 10
     public var offline = false
+    /// Keep OMDb's answers on disk; off with `--no-cache` or `MOVIES_CACHE=off`.
+    public var cache = true
+    /// Seconds to keep answers instead of OMDb's `max-age` (`--cache-ttl`, `MOVIES_CACHE_TTL`).
+    public var cacheLifetime: TimeInterval?
+    /// The cache's size bound in bytes (`MOVIES_CACHE_SIZE`).
+    public var cacheMaxBytes = DiskCache.defaultMaxBytes
+    /// The key's requests a day; `nil` for no limit (`--daily-limit`, `MOVIES_DAILY_LIMIT`).
+    public var dailyLimit: Int? = QuotaLedger.defaultDailyLimit
+    /// `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
+    public var cacheFolder = DiskCache.defaultFolder(environment: [:])
+    /// `$XDG_STATE_HOME/movies`, by default `~/.local/state/movies`: the daily count.
+    public var stateFolder = QuotaLedger.defaultFolder(environment: [:])
     /// `HOME` from the environment given to ``resolve(_:environment:dotEnv:currentDirectory:)``
     /// (`nil` when it had none): what `~` means in poster folders, the prompt's included.
     public var home: String?
@@ -22,6 +34,10 @@ public struct Settings: Equatable {
         public static let apiKey = "OMDB_API_KEY"
         public static let baseURL = "OMDB_BASE_URL"
         public static let posters = "MOVIES_POSTERS"
+        public static let cache = "MOVIES_CACHE"
+        public static let cacheLifetime = "MOVIES_CACHE_TTL"
+        public static let cacheSize = "MOVIES_CACHE_SIZE"
+        public static let dailyLimit = "MOVIES_DAILY_LIMIT"
     }
 
     /// Merges options over `environment` over `dotEnv`.
@@ -50,6 +66,7 @@ public struct Settings: Equatable {
         settings.plot = options.plot ?? .short
         settings.timeout = options.timeout ?? 10
         settings.offline = options.offline
+        try resolveSpending(&settings, options, environment: environment, lookup: lookup)
         return settings
     }
 
@@ -91,6 +108,8 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible, Custo
         Mirror(self, children: [
             "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
             "year": year as Any, "plot": plot, "timeout": timeout, "offline": offline, "home": home as Any,
+            "cache": cache, "cacheLifetime": cacheLifetime as Any, "cacheMaxBytes": cacheMaxBytes, "dailyLimit": dailyLimit as Any,
+            "cacheFolder": cacheFolder.path, "stateFolder": stateFolder.path,
         ], displayStyle: .struct)
     }
 }

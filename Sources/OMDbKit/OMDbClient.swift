@@ -35,6 +35,9 @@ public actor OMDbClient {
         /// Called once for each OMDb API (non-poster) request actually handed to the transport,
         /// retries included: what the daily quota counts.
         public var onAPIRequestSent: (@Sendable () -> Void)?
+        /// Where API answers are kept between runs; `nil` for none (the offline catalogue, `--no-cache`).
+        /// An answer it gives is no request: never counted, never sent.
+        public var cache: DiskCache?
 
         /// OMDb's public address.
         public static let defaultBaseURL = URL(string: "https://www.omdbapi.com/")!
@@ -113,7 +116,7 @@ public actor OMDbClient {
                                key: APIKey(configuration.apiKey), baseURL: configuration.baseURL, timeout: configuration.timeout,
                                retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
                                maxAnswerBytes: configuration.maxAnswerBytes, onAPIRequestSent: configuration.onAPIRequestSent,
-                               sent: RequestCounter(), redactor: redactor)
+                               sent: RequestCounter(), redactor: redactor, cache: configuration.cache)
     }
 
     // MARK: Paged search

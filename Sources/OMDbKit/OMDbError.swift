@@ -78,11 +78,11 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         case .malformedRequest:
             "OMDb did not understand the request (\"Something went wrong.\")."
         case .invalidAPIKey:
-            "OMDb rejected the API key: check OMDB_API_KEY, and if the key is new, activate it from OMDb's e-mail."
+            "OMDb rejected the API key: check OMDB_API_KEY. A new key needs activating from OMDb's e-mail, and OMDb's CDN may refuse it for a while after that."
         case .missingAPIKey:
             "OMDb received no API key: set OMDB_API_KEY (or --api-key)."
         case .quotaExhausted:
-            "The API key's daily request limit is spent: wait for it to reset (OMDb does not say when), or use another key."
+            "The API key's daily request limit is spent: cached searches and --offline still work; wait for it to reset (OMDb does not say when), or use another key."
         case let .server(message, status):
             "OMDb answered \"\(message)\" (HTTP \(status))."
         case let .httpStatus(status, url):

@@ -25,6 +25,15 @@ struct OMDbRequest: Sendable, Hashable {
         OMDbRequest(items: [URLQueryItem(name: "i", value: imdbID), URLQueryItem(name: "plot", value: plot.rawValue)])
     }
 
+    /// `?t=…&type=…&y=…&plot=…`: OMDb's one best match for a title.
+    static func exactTitle(_ query: SearchQuery, plot: PlotLength) -> OMDbRequest {
+        var items = [URLQueryItem(name: "t", value: query.text)]
+        if let type = query.type { items.append(URLQueryItem(name: "type", value: type.rawValue)) }
+        if let year = query.year { items.append(URLQueryItem(name: "y", value: String(year))) }
+        items.append(URLQueryItem(name: "plot", value: plot.rawValue))
+        return OMDbRequest(items: items)
+    }
+
     /// The URL under `base`; with `key` only at the edge where the request is sent.
     func url(base: URL, key: APIKey? = nil) -> URL {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()

@@ -19,6 +19,8 @@ struct RequestSender: Sendable {
     let onAPIRequestSent: (@Sendable () -> Void)?
     let sent: RequestCounter
     let redactor: Redactor
+    /// API answers kept between runs: a fresh one there is no request at all.
+    let cache: DiskCache?
 
     /// How one attempt ended.
     private enum Attempt<T: Sendable>: Sendable {
@@ -31,6 +33,8 @@ struct RequestSender: Sendable {
     func api(_ request: OMDbRequest) async throws -> (HTTPResponse, String) {
         // A careless --base-url may carry the key itself (`…/?apikey=KEY`, `user:KEY@host`).
         let shown = redactor.redact(request.url(base: baseURL))
+        // Before the gate and the count: an answer from disk is not a request. Off the client's actor.
+        if let cached = await cache?.answer(for: request.url(base: baseURL)) { return (cached, shown) }
         let response = try await withRetries(shown: shown, isAPI: true) { [self] () async throws -> Attempt<HTTPResponse> in
             // The edge: the key joins the request here and goes nowhere else.
             let url = request.url(base: baseURL, key: key)
@@ -45,6 +49,7 @@ struct RequestSender: Sendable {
             }
             return .done(response)
         }
+        await cache?.store(response, for: request.url(base: baseURL))
         return (response, shown)
     }
 

@@ -165,8 +165,8 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             #expect(outcome.status == 0)
             #expect(outcome.stdout.split(separator: "\n").count == 10)
             #expect(server.apiRequests.first?.queryItems.first { $0.name == "apikey" }?.value == FakeOMDbServer.validKey)
-            // The environment wins over .env.
-            let wrong = try await MoviesProcess.run(["search", "toxic"], directory: folder, environment: ["OMDB_API_KEY": "envwins1"])
+            // The environment wins over .env (past the disk cache, which answers any key).
+            let wrong = try await MoviesProcess.run(["search", "toxic", "--no-cache"], directory: folder, environment: ["OMDB_API_KEY": "envwins1"])
             #expect(wrong.status == 1)
         }
     }

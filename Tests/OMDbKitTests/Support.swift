@@ -103,3 +103,12 @@ func rows(_ updates: [MovieUpdate]) -> [String: RowOutcome] {
 extension MovieUpdate {
     var isRecord: Bool { if case .record = part { true } else { false } }
 }
+
+/// A clock the test moves by hand.
+final class TestClock: Sendable {
+    private let time: Mutex<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000)) { time = Mutex(start) }
+    func advance(_ seconds: TimeInterval) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    func set(_ date: Date) { time.withLock { $0 = date } }
+    var now: @Sendable () -> Date { { self.time.withLock { $0 } } }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import OMDbKit
+
+/// What a run spends of the key's daily quota and what saves it: the disk cache and the daily
+/// count, with the sentences that speak of them (`cache`, `quota`, `help`, warnings).
+public struct RequestBudget: Sendable {
+    /// The cache folder: shown and cleared by `cache` even when this run does not use it.
+    public let cache: DiskCache
+    /// True when the client reads and writes the cache: a live key without `--no-cache`.
+    public let cacheInUse: Bool
+    /// The key's daily count; `nil` with no key or on the offline catalogue.
+    public let ledger: QuotaLedger?
+
+    /// From the settings: a ledger only for a live key, the cache only with a live key and not turned off.
+    public init(settings: Settings) {
+        let live = settings.apiKey != nil && !settings.offline
+        cache = DiskCache(folder: settings.cacheFolder, maxBytes: settings.cacheMaxBytes, lifetime: settings.cacheLifetime)
+        cacheInUse = live && settings.cache
+        ledger = live ? settings.apiKey.map { QuotaLedger(folder: settings.stateFolder, apiKey: $0, dailyLimit: settings.dailyLimit) } : nil
+    }
+
+    init(cache: DiskCache, cacheInUse: Bool, ledger: QuotaLedger?) {
+        self.cache = cache
+        self.cacheInUse = cacheInUse
+        self.ledger = ledger
+    }
+
+    /// The client's configuration with the cache and the count plugged in.
+    func configure(_ configuration: inout OMDbClient.Configuration) {
+        configuration.cache = cacheInUse ? cache : nil
+        if let ledger { configuration.onAPIRequestSent = { ledger.recordRequestSent() } }
+    }
+
+    // MARK: What is said
+
+    /// `requests today: 37 of 1,000 (UTC day)`; `nil` when nothing is counted (offline, no key).
+    public var statusLine: String? { ledger?.usage().description }
+
+    /// The answer to `quota`.
+    var quotaReport: String {
+        guard let ledger else {
+            return "Nothing is counted: with no API key, or --offline, no request goes to OMDb (the count is per key)."
+        }
+        return ledger.usage().description + "\n" + "Counted by this tool in \(safe(ledger.folder.path)); other programs using the key are not counted, and OMDb does not say when its day turns."
+    }
+
+    /// The answer to `cache`.
+    var cacheReport: String {
+        let summary = cache.summary()
+        var text = "Cache: \(summary.entries) \(summary.entries == 1 ? "answer" : "answers"), \(Self.size(summary.bytes)) of at most \(Self.size(cache.maxBytes)), in \(safe(cache.folder.path))."
+        if !cacheInUse {
+            text += ledger == nil ? " Not used now: the offline catalogue needs none." : " Not used now: --no-cache or MOVIES_CACHE=off."
+        } else if cache.hits > 0 {
+            text += " \(cache.hits) \(cache.hits == 1 ? "answer" : "answers") came from it in this run."
+        }
+        return text
+    }
+
+    /// Empties the cache and says how much it freed.
+    func clearCache() -> String {
+        let freed = cache.clear()
+        return "Cache cleared: \(freed.entries) \(freed.entries == 1 ? "answer" : "answers"), \(Self.size(freed.bytes)) freed in \(safe(cache.folder.path))."
+    }
+
+    /// The one-line warning when 90 % of the day's limit is reached, once a day; `nil` otherwise.
+    func warningIfDue() -> String? {
+        guard let usage = ledger?.warningDue(), let limit = usage.limit else { return nil }
+        let left = max(0, limit - usage.sent)
+        return "Warning: 90 % of the key's daily limit is reached, \(usage), \(QuotaUsage.grouped(left)) left: repeated searches come from the cache, and --offline costs nothing."
+    }
+
+    /// `Request limit reached!`: the quota is spent, how much of it this tool sent, what still works.
+    var limitMessage: String {
+        let sent = ledger.map { "this tool sent \(QuotaUsage.grouped($0.usage().sent)) of them today, UTC" } ?? "OMDb does not say when it resets"
+        return "OMDb's daily request limit for this key is spent (\(sent)): cached searches and --offline still work; the limit resets once a day, or use another key."
+    }
+
+    /// `34.5 KB`: decimal units, one decimal.
+    static func size(_ bytes: Int) -> String {
+        let units = [(1_000_000_000.0, "GB"), (1_000_000.0, "MB"), (1_000.0, "KB")]
+        guard let (factor, unit) = units.first(where: { Double(bytes) >= $0.0 }) else { return "\(bytes) bytes" }
+        let value = Double(bytes) / factor
+        return (value >= 100 || value == value.rounded() ? String(Int(value.rounded())) : String(format: "%.1f", value)) + " " + unit
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import OMDbKit
+
+// MARK: - When OMDb says no: the one request that may still help, and the daily count
+
+extension Session {
+    /// `requests today: 37 of 1,000 (UTC day)`, for `help` and a status line; `nil` when nothing
+    /// is counted (offline catalogue, no key).
+    public var requestsToday: String? { budget?.statusLine }
+
+    /// Answers OMDb's "no" to a search with one more request when one can help: the exact title
+    /// for `Too many results.`, the query without punctuation for `Movie not found!`.
+    /// Returns true when it showed something (results, or the second search's own error).
+    func recover(from error: OMDbError, query: SearchQuery) async -> Bool {
+        switch error {
+        case .tooManyResults:
+            return await showExactTitle(query)
+        case .notFound:
+            guard let plain = Self.withoutPunctuation(query.text) else { return false }
+            console.note("No results for \"\(safe(query.text))\": searching for \"\(safe(plain))\" instead, without the punctuation (one more request).")
+            await load { [client] in try await client.search(plain, type: query.type, year: query.year) }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// OMDb's match for exactly this title (`t=`, same filters), shown as the only row, with a
+    /// line saying why. False when there is none: the "too many results" error then stands.
+    private func showExactTitle(_ query: SearchQuery) async -> Bool {
+        let movie: Movie
+        do {
+            movie = try await client.movie(exactTitle: query, plot: settings.plot)
+        } catch let error as OMDbError where error.isNoResults {
+            return false
+        } catch {
+            // A spent quota, a refused key, a network failure: more to the point than "too many results".
+            report(error)
+            return true
+        }
+        console.note("Too many results for \"\(safe(query.text))\" to list: here is OMDb's match for that exact title. To search further, add a word, a type or a year.")
+        let item = SearchItem(movie)
+        let page = SearchPage(query: query, number: 1, totalResults: 1, items: [item], shownSoFar: 1)
+        lastPage = page
+        rows = [Row(item: item, movie: movie)]
+        presenter.pageArrived(page, first: 1)
+        presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)
+        if let folder = settings.posters {
+            do {
+                let saved = try await client.poster(for: item, in: PosterStore(folder: folder))
+                rows[0].poster = saved
+                presenter.rowUpdated(.at(0, item: item, part: .poster(.success(saved))), number: 1)
+            } catch let error as OMDbError {
+                presenter.rowUpdated(.at(0, item: item, part: .poster(.failure(error))), number: 1)
+            } catch {}
+        }
+        await presenter.pageFinished(page)
+        warnIfNearLimit()
+        return true
+    }
+
+    /// The query with apostrophes dropped and other punctuation and symbols turned into spaces
+    /// (`Schindler's List` → `Schindlers List`, `spider-man: far` → `spider man far`);
+    /// `nil` when that changes nothing or leaves nothing.
+    nonisolated static func withoutPunctuation(_ text: String) -> String? {
+        var result = ""
+        for character in text where character != "'" && character != "\u{2019}" {
+            result.append(character.isPunctuation || character.isSymbol ? " " : character)
+        }
+        let plain = result.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return plain.isEmpty || plain == text ? nil : plain
+    }
+
+    /// Warns once a day (across processes) when the key's count reaches 90 % of its daily limit.
+    /// Not after Ctrl-C: the prompt comes back at once, and the warning can wait for the next command.
+    func warnIfNearLimit() {
+        guard !Task.isCancelled else { return }
+        if let warning = budget?.warningIfDue() { console.err(console.errorStyle.yellow(warning)) }
+    }
+}

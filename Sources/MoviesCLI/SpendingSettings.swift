@@ -1,0 +1,73 @@
+import Foundation
+import OMDbKit
+
+// MARK: - Settings of the disk cache and the daily count
+
+extension Settings {
+    /// The cache and quota settings: options, then the environment, then `.env`, then defaults.
+    static func resolveSpending(_ settings: inout Settings, _ options: Options, environment: [String: String],
+                                lookup: (String) -> (value: String, source: String)?) throws(UsageError) {
+        settings.cacheFolder = DiskCache.defaultFolder(environment: environment)
+        settings.stateFolder = QuotaLedger.defaultFolder(environment: environment)
+        if options.noCache {
+            settings.cache = false
+        } else if let (text, source) = lookup(Variable.cache) {
+            settings.cache = try parseSwitch(text, source: source)
+        }
+        if let lifetime = options.cacheLifetime {
+            settings.cacheLifetime = lifetime
+        } else if let (text, source) = lookup(Variable.cacheLifetime) {
+            settings.cacheLifetime = try parseLifetime(text, source: source)
+        }
+        if let (text, source) = lookup(Variable.cacheSize) {
+            settings.cacheMaxBytes = try parseSize(text, source: source)
+        }
+        if let limit = options.dailyLimit {
+            settings.dailyLimit = limit
+        } else if let (text, source) = lookup(Variable.dailyLimit) {
+            settings.dailyLimit = try parseDailyLimit(text, source: source)
+        }
+    }
+}
+
+/// `on`/`off` and their usual spellings.
+func parseSwitch(_ text: String, source: String) throws(UsageError) -> Bool {
+    switch text.lowercased() {
+    case "on", "1", "yes", "true": return true
+    case "off", "0", "no", "false": return false
+    default: throw UsageError("\(source) takes on or off, not \"\(text)\"")
+    }
+}
+
+/// `3600`, `90s`, `30m`, `24h`, `7d`: how long answers are kept. `0` keeps nothing.
+func parseLifetime(_ text: String, source: String) throws(UsageError) -> TimeInterval {
+    let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+    let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
+    let unit = lowered.last.flatMap { units[$0] }
+    let digits = unit == nil ? lowered : String(lowered.dropLast())
+    guard let number = Int(digits), number >= 0, number <= 3_650 * 86_400 / (unit ?? 1) else {
+        throw UsageError("\(source) takes a duration such as 3600, 30m, 24h or 7d, not \"\(text)\"")
+    }
+    return TimeInterval(number * (unit ?? 1))
+}
+
+/// `50MB`, `500KB`, `1GB` or a number of bytes: the cache's size bound.
+func parseSize(_ text: String, source: String) throws(UsageError) -> Int {
+    let units: [(String, Int)] = [("gb", 1_000_000_000), ("mb", 1_000_000), ("kb", 1_000), ("g", 1_000_000_000), ("m", 1_000_000), ("k", 1_000), ("b", 1)]
+    let lowered = text.lowercased().replacingOccurrences(of: " ", with: "")
+    let (suffix, factor) = units.first { lowered.hasSuffix($0.0) } ?? ("", 1)
+    guard let number = Int(lowered.dropLast(suffix.count)), number >= 0, number <= Int.max / factor else {
+        throw UsageError("\(source) takes a size such as 50MB, 500KB or 1GB, not \"\(text)\"")
+    }
+    return number * factor
+}
+
+/// A number of requests a day, or `unlimited` (`nil`).
+func parseDailyLimit(_ text: String, source: String) throws(UsageError) -> Int? {
+    let lowered = text.lowercased().replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "_", with: "")
+    if ["unlimited", "none", "no"].contains(lowered) { return nil }
+    guard let limit = Int(lowered), limit >= 1 else {
+        throw UsageError("\(source) takes a number of requests a day such as 1000 or 100000, or unlimited, not \"\(text)\"")
+    }
+    return limit
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+// MARK: - What is kept, under which name, for how long (pure functions)
+
+extension DiskCache {
+    /// The request as the cache names it: scheme, host, port and path, then the query items
+    /// sorted, without `apikey`. Two keys, or none, share their entries; the key never reaches disk.
+    public static func key(for url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        let items = (components.queryItems ?? []).filter { $0.name.lowercased() != "apikey" }
+        components.queryItems = items.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+        if components.queryItems?.isEmpty == true { components.queryItems = nil }
+        components.fragment = nil
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        return components.string ?? url.absoluteString
+    }
+
+    /// How long to keep `response`, in seconds; `nil` when it must not be kept.
+    ///
+    /// OMDb's answers (HTTP 200, `"Response":"True"`) live for the `max-age` of their
+    /// `Cache-Control` (a day when there is none), or `override` when set. `Movie not found!`
+    /// lives an hour at most. Every other error, and every non-JSON or non-200 answer, is never kept.
+    public static func lifetime(of response: HTTPResponse, override: TimeInterval?) -> TimeInterval? {
+        guard response.statusCode == 200,
+              let envelope = try? JSONDecoder().decode(Envelope.self, from: response.body) else { return nil }
+        switch envelope.Response?.lowercased() {
+        case "true":
+            let directives = CacheControl(response.headers["cache-control"])
+            if directives.noStore { return nil }
+            return override ?? directives.maxAge ?? defaultLifetime
+        case "false" where envelope.Error?.trimmingCharacters(in: .whitespaces).lowercased() == "movie not found!":
+            return min(notFoundLifetime, override ?? notFoundLifetime)
+        default:
+            return nil
+        }
+    }
+
+    private struct Envelope: Decodable {
+        let Response: String?
+        let Error: String?
+    }
+}
+
+/// The parts of a `Cache-Control` header the cache obeys.
+struct CacheControl: Equatable {
+    var maxAge: TimeInterval?
+    var noStore = false
+
+    init(_ header: String?) {
+        for directive in (header ?? "").split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            switch parts.first {
+            case "max-age"? where parts.count == 2:
+                if let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))), seconds >= 0 {
+                    maxAge = TimeInterval(seconds)
+                }
+            case "no-store"?, "no-cache"?, "private"?:
+                // Nothing OMDb sends today; obeyed in case it ever does.
+                noStore = true
+            default: break
+            }
+        }
+    }
+}

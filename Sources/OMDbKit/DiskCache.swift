@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// OMDb's answers (search pages, records, exact-title lookups) kept on disk, so a search repeated
+/// within its lifetime costs no request, from any process.
+///
+/// One file per request, named by the SHA-256 of the request without its API key. Entries are
+/// written to a temporary file in the same folder, then renamed over the old one, so two processes
+/// never see half an entry; each entry carries its body's length and checksum, so a truncated or
+/// damaged one reads as a miss and the next answer replaces it. Posters are not kept here.
+///
+/// Its methods are `async` and not isolated to any actor: the client's actor never waits on disk.
+public final class DiskCache: Sendable {
+    /// Where the entries are: `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
+    public let folder: URL
+    /// The size bound in bytes: past it, the oldest entries are removed.
+    public let maxBytes: Int
+    /// When set, replaces the lifetime OMDb's `Cache-Control: max-age` gives (seconds).
+    public let lifetime: TimeInterval?
+    let now: @Sendable () -> Date
+    let state = Mutex(State())
+
+    struct State {
+        /// Bytes in the folder as this process last counted them, plus what it wrote since.
+        var knownBytes: Int?
+        var hits = 0
+    }
+
+    /// 50 MB.
+    public static let defaultMaxBytes = 50_000_000
+    /// A day: OMDb's own `max-age`, used when an answer carries none.
+    public static let defaultLifetime: TimeInterval = 86_400
+    /// `Movie not found!` is kept an hour: the title may be added.
+    public static let notFoundLifetime: TimeInterval = 3_600
+    static let entrySuffix = ".entry"
+    static let temporaryPrefix = ".tmp-"
+
+    /// - Parameters:
+    ///   - lifetime: seconds every answer is kept, instead of the server's `max-age`.
+    ///   - now: the clock; tests pass their own.
+    public init(folder: URL, maxBytes: Int = DiskCache.defaultMaxBytes, lifetime: TimeInterval? = nil,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.folder = folder.standardizedFileURL
+        self.maxBytes = max(0, maxBytes)
+        self.lifetime = lifetime
+        self.now = now
+    }
+
+    /// `$XDG_CACHE_HOME/movies` when that is an absolute path, else `HOME/.cache/movies`.
+    public static func defaultFolder(environment: [String: String]) -> URL {
+        XDGFolder.cache.url(environment: environment)
+    }
+
+    /// Answers this process found in the cache so far.
+    public var hits: Int { state.withLock { $0.hits } }
+
+    // MARK: Reading and writing
+
+    /// The stored answer to `url`, when there is one still fresh and intact; `nil` otherwise.
+    public func answer(for url: URL) async -> HTTPResponse? {
+        let key = Self.key(for: url)
+        guard let data = FileManager.default.contents(atPath: file(forKey: key).path),
+              let entry = CacheEntry(decoding: data), entry.key == key, entry.expires > now() else { return nil }
+        state.withLock { $0.hits += 1 }
+        return HTTPResponse(statusCode: entry.status, body: entry.body, contentType: entry.contentType)
+    }
+
+    /// Keeps `response` to `url` for as long as ``lifetime(of:override:)`` says; does nothing for
+    /// answers that must not be kept. Failures to write are ignored: the cache is only a saving.
+    public func store(_ response: HTTPResponse, for url: URL) async {
+        guard let seconds = Self.lifetime(of: response, override: lifetime), seconds > 0 else { return }
+        let key = Self.key(for: url)
+        let entry = CacheEntry(key: key, expires: now().addingTimeInterval(seconds), status: response.statusCode,
+                               contentType: response.contentType, body: response.body)
+        let bytes = entry.encoded()
+        guard bytes.count <= maxBytes, (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
+              Self.writeAtomically(bytes, to: file(forKey: key), modified: now()) else { return }
+        let known = state.withLock { state -> Int? in
+            state.knownBytes = state.knownBytes.map { $0 + bytes.count }
+            return state.knownBytes
+        }
+        // Counted once per process, then kept up to date by its own writes; recounted when over the bound.
+        if (known ?? .max) > maxBytes { trim() }
+    }
+
+    /// The file of the request with this key.
+    func file(forKey key: String) -> URL { folder.appendingPathComponent(SHA256.hex(key) + Self.entrySuffix) }
+
+    /// A temporary file beside the destination, then `rename(2)`: readers see the old entry or the new, never a mix.
+    /// The file's modification time is set to `modified`, the cache's own clock, which orders eviction.
+    private static func writeAtomically(_ bytes: Data, to destination: URL, modified: Date) -> Bool {
+        let temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent("\(temporaryPrefix)\(getpid())-\(UUID().uuidString)")
+        do {
+            try bytes.write(to: temporary)
+            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: temporary.path)
+        } catch {
+            unlink(temporary.path)
+            return false
+        }
+        guard rename(temporary.path, destination.path) == 0 else {
+            unlink(temporary.path)
+            return false
+        }
+        return true
+    }
+}

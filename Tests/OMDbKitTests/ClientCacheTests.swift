@@ -1,0 +1,77 @@
+import FakeOMDb
+import Foundation
+@testable import OMDbKit
+import Synchronization
+import Testing
+
+/// The client with a disk cache and a request counter, over the fake OMDb server on 127.0.0.1.
+@Suite struct ClientCacheTests {
+    final class Counter: Sendable {
+        private let value = Mutex(0)
+        func add() { value.withLock { $0 += 1 } }
+        var count: Int { value.withLock { $0 } }
+    }
+
+    static func client(_ server: FakeOMDbServer, cache: DiskCache?, sent: Counter? = nil) -> OMDbClient {
+        var configuration = OMDbClient.Configuration(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL)
+        configuration.cache = cache
+        if let sent { configuration.onAPIRequestSent = { sent.add() } }
+        return OMDbClient(configuration: configuration)
+    }
+
+    @Test func aSecondClientOnTheSameFolderSendsNothingAndCountsNothing() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let sent = Counter()
+            let first = Self.client(server, cache: DiskCache(folder: folder), sent: sent)
+            let page = try await first.search("toxic")
+            _ = await collect(first.details(for: page.items, posters: PosterStore(folder: folder.appendingPathComponent("p"))))
+            #expect(server.apiRequests.count == 11)
+            #expect(sent.count == 11)
+            #expect(await first.apiRequestCount == 11)
+
+            let cache = DiskCache(folder: folder)
+            let second = Self.client(server, cache: cache, sent: sent)
+            let again = try await second.search("toxic")
+            let updates = await collect(second.details(for: again.items))
+            #expect(again.items == page.items)
+            #expect(updates.filter(\.isRecord).count == 10)
+            #expect(server.apiRequests.count == 11)
+            #expect(sent.count == 11)
+            #expect(cache.hits == 11)
+            // Posters are not API answers: never in this cache.
+            #expect(cache.summary().entries == 11)
+        }
+    }
+
+    @Test func notFoundIsCachedButARefusedKeyIsNot() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let cache = DiskCache(folder: folder)
+            for _ in 0..<2 {
+                await #expect(throws: OMDbError.notFound(query: "qqqzzzxx")) { try await Self.client(server, cache: cache).search("qqqzzzxx") }
+            }
+            #expect(server.apiRequests.count == 1)
+            var refused = OMDbClient.Configuration(apiKey: "wrong-key-1", baseURL: server.baseURL)
+            refused.cache = cache
+            for _ in 0..<2 {
+                await #expect(throws: OMDbError.invalidAPIKey) { try await OMDbClient(configuration: refused).search("alien") }
+            }
+            #expect(server.apiRequests.count == 3)
+        }
+    }
+
+    @Test(arguments: [("up", nil, "tt1049413"), ("it", nil, "tt1396484"), ("it", SearchType.series, "tt0099864"), ("9", nil, "tt0472033")] as [(String, SearchType?, String)])
+    func exactTitleFindsOMDbsBestMatch(title: String, type: SearchType?, id: String) async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        defer { server.shutdown() }
+        let client = Self.client(server, cache: nil)
+        await #expect(throws: OMDbError.tooManyResults(query: title)) { try await client.search(title, type: type) }
+        let movie = try await client.movie(exactTitle: SearchQuery(text: title, type: type))
+        #expect(movie.imdbID == id)
+        #expect(server.apiRequests.last?.queryItems.contains { $0.name == "t" && $0.value == title } == true)
+        await #expect(throws: OMDbError.notFound(query: "up")) { try await client.movie(exactTitle: SearchQuery(text: "up", year: 1990)) }
+    }
+}

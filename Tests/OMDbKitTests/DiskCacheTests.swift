@@ -1,0 +1,189 @@
+import Foundation
+@testable import OMDbKit
+import Testing
+
+@Suite struct DiskCacheTests {
+    static let page = URL(string: "http://127.0.0.1:9/?s=alien&page=1&apikey=secret-key-42")!
+    static let answer = HTTPResponse(statusCode: 200, body: Data(#"{"Search":[],"totalResults":"0","Response":"True"}"#.utf8),
+                                     contentType: "application/json", headers: ["Cache-Control": "public, max-age=86400"])
+    static let notFound = HTTPResponse(statusCode: 200, body: Data(#"{"Response":"False","Error":"Movie not found!"}"#.utf8))
+
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    ])
+    func sha256MatchesTheStandardVectors(text: String, digest: String) {
+        #expect(SHA256.hex(text) == digest)
+    }
+
+    @Test func theKeyIsTheRequestWithoutTheAPIKeyInOneOrder() {
+        let a = DiskCache.key(for: URL(string: "http://127.0.0.1:9/?s=alien&page=1&apikey=one")!)
+        let b = DiskCache.key(for: URL(string: "http://127.0.0.1:9/?apikey=two&page=1&s=alien")!)
+        #expect(a == b)
+        #expect(!a.contains("apikey") && !a.contains("one"))
+        #expect(a != DiskCache.key(for: URL(string: "http://127.0.0.1:9/?s=alien&page=2&apikey=one")!))
+        #expect(a != DiskCache.key(for: URL(string: "http://127.0.0.1:10/?s=alien&page=1&apikey=one")!))
+    }
+
+    @Test(arguments: [
+        (200, #"{"Response":"True"}"#, "public, max-age=86400", nil, 86_400.0),
+        (200, #"{"Response":"True"}"#, "public, max-age=600", nil, 600),
+        (200, #"{"Response":"True"}"#, nil, nil, 86_400),
+        (200, #"{"Response":"True"}"#, "public, max-age=86400", 120, 120),
+        (200, #"{"Response":"True"}"#, "no-store", nil, nil),
+        (200, #"{"Response":"False","Error":"Movie not found!"}"#, "public, max-age=86400", nil, 3_600),
+        (200, #"{"Response":"False","Error":"Movie not found!"}"#, nil, 60, 60),
+        (200, #"{"Response":"False","Error":"Too many results."}"#, nil, nil, nil),
+        (200, #"{"Response":"False","Error":"Error getting data."}"#, nil, nil, nil),
+        (401, #"{"Response":"False","Error":"Invalid API key!"}"#, "public, max-age=86400", nil, nil),
+        (401, #"{"Response":"False","Error":"Request limit reached!"}"#, nil, nil, nil),
+        (503, #"{"Response":"True"}"#, nil, nil, nil),
+        (200, "<html>blocked</html>", nil, nil, nil),
+    ] as [(Int, String, String?, Double?, Double?)])
+    func keepsAnswersForTheirMaxAgeNotFoundAnHourAndOtherErrorsNever(status: Int, body: String, cacheControl: String?,
+                                                                      override: Double?, expected: Double?) {
+        let response = HTTPResponse(statusCode: status, body: Data(body.utf8), headers: cacheControl.map { ["Cache-Control": $0] } ?? [:])
+        #expect(DiskCache.lifetime(of: response, override: override) == expected)
+    }
+
+    @Test func anAnswerIsServedUntilItExpires() async {
+        await withTemporaryFolder { folder in
+            let clock = TestClock()
+            let cache = DiskCache(folder: folder, now: clock.now)
+            await cache.store(Self.answer, for: Self.page)
+            let hit = await cache.answer(for: URL(string: "http://127.0.0.1:9/?page=1&s=alien&apikey=another")!)
+            #expect(hit?.body == Self.answer.body)
+            #expect(hit?.contentType == "application/json")
+            clock.advance(86_399)
+            #expect(await cache.answer(for: Self.page) != nil)
+            clock.advance(2)
+            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(cache.hits == 2)
+        }
+    }
+
+    @Test func notFoundIsKeptForAnHour() async {
+        await withTemporaryFolder { folder in
+            let clock = TestClock()
+            let cache = DiskCache(folder: folder, now: clock.now)
+            await cache.store(Self.notFound, for: Self.page)
+            clock.advance(3_590)
+            #expect(await cache.answer(for: Self.page)?.body == Self.notFound.body)
+            clock.advance(20)
+            #expect(await cache.answer(for: Self.page) == nil)
+        }
+    }
+
+    @Test func theKeyNeverReachesTheDisk() async throws {
+        try await withTemporaryFolder { folder in
+            let cache = DiskCache(folder: folder)
+            await cache.store(Self.answer, for: Self.page)
+            for name in files(in: folder) {
+                #expect(!name.contains("secret-key-42"))
+                let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
+                #expect(!text.contains("secret-key-42"))
+            }
+        }
+    }
+
+    @Test(arguments: ["garbage", "truncated", "empty", "other key", "folder"])
+    func aDamagedEntryIsAMissAndIsReplaced(damage: String) async throws {
+        try await withTemporaryFolder { folder in
+            let cache = DiskCache(folder: folder)
+            await cache.store(Self.answer, for: Self.page)
+            let file = cache.file(forKey: DiskCache.key(for: Self.page))
+            let whole = try Data(contentsOf: file)
+            switch damage {
+            case "garbage": try Data("movies-cache 1\n{not json\n".utf8).write(to: file)
+            case "truncated": try whole.prefix(whole.count - 5).write(to: file)
+            case "empty": try Data().write(to: file)
+            case "other key":
+                let other = CacheEntry(key: "http://elsewhere/?s=x", expires: .distantFuture, status: 200, contentType: nil, body: Data("{}".utf8))
+                try other.encoded().write(to: file)
+            default:
+                try FileManager.default.removeItem(at: file)
+                try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+            }
+            #expect(await cache.answer(for: Self.page) == nil)
+            if damage == "folder" { try FileManager.default.removeItem(at: file) }
+            await cache.store(Self.answer, for: Self.page)
+            #expect(await cache.answer(for: Self.page)?.body == Self.answer.body)
+        }
+    }
+
+    /// Many writers and readers on one entry at once: once it exists, every read is one whole answer.
+    @Test func concurrentWritersNeverLeaveAPartialEntry() async {
+        await withTemporaryFolder { folder in
+            let bodies = (0..<8).map { n in Data(#"{"Response":"True","n":"\#(n)","pad":"\#(String(repeating: "x", count: 3_000 * (n + 1)))"}"#.utf8) }
+            let writers = (0..<4).map { _ in DiskCache(folder: folder) }
+            let reader = DiskCache(folder: folder)
+            await reader.store(HTTPResponse(statusCode: 200, body: bodies[0]), for: Self.page)
+            let reads = await withTaskGroup(of: [Data?].self) { group in
+                for round in 0..<40 {
+                    group.addTask {
+                        let body = bodies[round % bodies.count]
+                        await writers[round % writers.count].store(HTTPResponse(statusCode: 200, body: body), for: Self.page)
+                        return []
+                    }
+                    group.addTask { [await reader.answer(for: Self.page)?.body] }
+                }
+                var all: [Data?] = []
+                for await batch in group { all += batch }
+                return all
+            }
+            #expect(reads.count == 40)
+            for read in reads { #expect(read.map(bodies.contains) == true, "a read found no whole entry") }
+            #expect(await reader.answer(for: Self.page).map { bodies.contains($0.body) } == true)
+            #expect(files(in: folder).count == 1, "temporary files were left: \(files(in: folder))")
+        }
+    }
+
+    @Test func theOldestEntriesGoWhenTheFolderPassesItsBound() async {
+        await withTemporaryFolder { folder in
+            let clock = TestClock()
+            let body = Data((#"{"Response":"True","pad":""# + String(repeating: "y", count: 900) + #""}"#).utf8)
+            let entrySize = CacheEntry(key: DiskCache.key(for: Self.url(0)), expires: Date(), status: 200, contentType: nil, body: body).encoded().count
+            let cache = DiskCache(folder: folder, maxBytes: entrySize * 5 + entrySize / 2, now: clock.now)
+            for n in 0..<12 {
+                await cache.store(HTTPResponse(statusCode: 200, body: body), for: Self.url(n))
+                clock.advance(1)
+                #expect(cache.summary().bytes <= cache.maxBytes)
+            }
+            let kept = await (0..<12).asyncFilter { await cache.answer(for: Self.url($0)) != nil }
+            #expect(kept.count >= 3 && kept.count <= 5)
+            #expect(kept == Array((12 - kept.count)..<12), "the newest should stay: \(kept)")
+        }
+    }
+
+    @Test func clearEmptiesTheFolderAndSaysHowMuch() async {
+        await withTemporaryFolder { folder in
+            let cache = DiskCache(folder: folder)
+            for n in 0..<3 { await cache.store(Self.answer, for: Self.url(n)) }
+            let before = cache.summary()
+            #expect(before.entries == 3 && before.bytes > 0)
+            #expect(cache.clear() == before)
+            #expect(cache.summary() == DiskCache.Summary(entries: 0, bytes: 0))
+            #expect(await cache.answer(for: Self.url(0)) == nil)
+        }
+    }
+
+    @Test(arguments: [
+        (["XDG_CACHE_HOME": "/x/cache", "HOME": "/h"], "/x/cache/movies", "/h/.local/state/movies"),
+        (["XDG_CACHE_HOME": "relative", "XDG_STATE_HOME": "/s", "HOME": "/h"], "/h/.cache/movies", "/s/movies"),
+    ])
+    func foldersFollowXDG(environment: [String: String], cache: String, state: String) {
+        #expect(DiskCache.defaultFolder(environment: environment).path == cache)
+        #expect(QuotaLedger.defaultFolder(environment: environment).path == state)
+    }
+
+    static func url(_ n: Int) -> URL { URL(string: "http://127.0.0.1:9/?i=tt00000\(String(format: "%02d", n))&plot=short&apikey=k")! }
+}
+
+extension Sequence where Element: Sendable {
+    func asyncFilter(_ keep: (Element) async -> Bool) async -> [Element] {
+        var kept: [Element] = []
+        for element in self where await keep(element) { kept.append(element) }
+        return kept
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+@testable import OMDbKit
+import Testing
+
+@Suite struct QuotaLedgerTests {
+    /// 2026-11-22 23:59:58 UTC.
+    static let lateEvening = Date(timeIntervalSince1970: 1_795_391_998)
+
+    @Test func countsPerKeyAcrossLedgersSharingTheFolder() async {
+        await withTemporaryFolder { folder in
+            let first = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            let second = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            let other = QuotaLedger(folder: folder, apiKey: "key-two-456")
+            await withTaskGroup(of: Void.self) { group in
+                for n in 0..<60 { group.addTask { (n.isMultiple(of: 2) ? first : second).recordRequestSent() } }
+            }
+            other.recordRequestSent()
+            #expect(first.usage().sent == 60)
+            #expect(second.usage().sent == 60)
+            #expect(other.usage().sent == 1)
+        }
+    }
+
+    @Test func theKeyIsNeverWritten() async throws {
+        try await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "very-secret-key-99")
+            ledger.recordRequestSent()
+            _ = ledger.usage()
+            #expect(!files(in: folder).isEmpty)
+            for name in files(in: folder) {
+                #expect(!name.contains("very-secret"))
+                let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
+                #expect(!text.contains("very-secret-key-99"))
+            }
+        }
+    }
+
+    @Test func theCountStartsAgainAtTheUTCDayBoundary() async {
+        await withTemporaryFolder { folder in
+            let clock = TestClock(Self.lateEvening)
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123", now: clock.now)
+            for _ in 0..<3 { ledger.recordRequestSent() }
+            #expect(ledger.usage() == QuotaUsage(day: "2026-11-22", sent: 3, limit: 1_000))
+            clock.advance(1)
+            #expect(ledger.usage().sent == 3)
+            clock.advance(2)
+            #expect(ledger.usage() == QuotaUsage(day: "2026-11-23", sent: 0, limit: 1_000))
+            ledger.recordRequestSent()
+            #expect(ledger.usage().sent == 1)
+        }
+    }
+
+    @Test func warnsOnceADayAtNinetyPercentWhateverTheProcess() async {
+        await withTemporaryFolder { folder in
+            let clock = TestClock(Self.lateEvening.addingTimeInterval(-3_600))
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 10, now: clock.now)
+            for _ in 0..<8 { ledger.recordRequestSent() }
+            #expect(ledger.warningDue() == nil)
+            ledger.recordRequestSent()
+            #expect(ledger.warningDue() == QuotaUsage(day: "2026-11-22", sent: 9, limit: 10))
+            #expect(ledger.warningDue() == nil)
+            ledger.recordRequestSent()
+            #expect(ledger.warningDue() == nil)
+            // Another process (another ledger on the same file) was warned already.
+            #expect(QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 10, now: clock.now).warningDue() == nil)
+            // A new day, a new warning.
+            clock.advance(7_200)
+            for _ in 0..<9 { ledger.recordRequestSent() }
+            #expect(ledger.warningDue()?.day == "2026-11-23")
+        }
+    }
+
+    @Test func noLimitMeansNoWarning() async {
+        await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: nil)
+            for _ in 0..<5 { ledger.recordRequestSent() }
+            #expect(ledger.warningDue() == nil)
+            #expect(ledger.usage().description == "requests today: 5, no daily limit (UTC day)")
+        }
+    }
+
+    @Test func anUnreadableFileCountsFromZero() async throws {
+        try await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            try Data("not a count\n".utf8).write(to: ledger.file)
+            #expect(ledger.usage().sent == 0)
+            ledger.recordRequestSent()
+            #expect(ledger.usage().sent == 1)
+        }
+    }
+
+    @Test(arguments: [(0, "0"), (37, "37"), (1_000, "1,000"), (100_000, "100,000"), (1_234_567, "1,234,567")])
+    func numbersAreGroupedByThousands(number: Int, text: String) {
+        #expect(QuotaUsage.grouped(number) == text)
+    }
+
+    @Test func theStatusLineSaysTheDayIsUTC() {
+        #expect(QuotaUsage(day: "2026-11-22", sent: 37, limit: 1_000).description == "requests today: 37 of 1,000 (UTC day)")
+    }
+}
