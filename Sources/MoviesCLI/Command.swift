@@ -10,6 +10,14 @@ public enum Command: Equatable, Sendable {
     case posters(String?)
     /// `posters` alone: where posters go now.
     case postersStatus
+    /// `posters DIR WIDTH`: save posters into DIR at that width.
+    case postersAt(String, width: PosterWidth)
+    /// `episodes N [SEASON]`: the episodes of result N's season (`nil`: season 1).
+    case episodes(Int, season: Int?)
+    /// `save FILE`; `force` (`save! FILE`, `save FILE --force`) replaces an existing file.
+    case save(String, force: Bool)
+    /// `open N`: result N's IMDb page in the browser.
+    case open(Int)
     /// `nil` is `type any`.
     case type(SearchType?)
     /// `nil` is `year any`.
@@ -27,7 +35,8 @@ public enum Command: Equatable, Sendable {
     case invalid(hint: String)
 
     /// The words that are commands; any other text is a search.
-    static let words: Set<String> = ["search", "more", "show", "posters", "type", "year", "plot", "quota", "cache", "help", "quit", "exit"]
+    static let words: Set<String> = ["search", "more", "show", "posters", "type", "year", "plot", "quota", "cache", "help", "quit", "exit",
+                                     "episodes", "save", "save!", "open"]
 
     /// Reads one line. Never fails: a malformed command becomes ``invalid(hint:)``.
     public init(parsing line: String) {
@@ -41,7 +50,13 @@ public enum Command: Equatable, Sendable {
             self = .invalid(hint: "unknown command \"\(trimmed)\": type help for the commands, or search TEXT to search for it")
             return
         }
-        guard Command.words.contains(word) || word == "?" else { self = .search(trimmed); return }
+        guard Command.words.contains(word) || word == "?" else {
+            // Search for what will be shown: a NUL or an Escape (arrow keys where there is no
+            // line editing) made "No results for "matrix"" about a search for something else.
+            let text = PrintableText.clean(trimmed)
+            self = text.isEmpty ? .nothing : .search(text)
+            return
+        }
         let searchInstead = "; to search for that text, type: search \(trimmed)"
         func noArguments(_ command: Command) -> Command {
             rest.isEmpty ? command : .invalid(hint: "\(word) takes nothing" + searchInstead)
@@ -49,7 +64,8 @@ public enum Command: Equatable, Sendable {
 
         switch word {
         case "search":
-            self = rest.isEmpty ? .invalid(hint: "search needs text: search TEXT") : .search(rest)
+            let text = PrintableText.clean(rest)
+            self = text.isEmpty ? .invalid(hint: "search needs text: search TEXT") : .search(text)
         case "more": self = noArguments(.more)
         case "help", "?": self = noArguments(.help)
         case "quit", "exit": self = noArguments(.quit)
@@ -70,6 +86,9 @@ public enum Command: Equatable, Sendable {
             switch rest.lowercased() {
             case "": self = .postersStatus
             case "off", "none": self = .posters(nil)
+            case _ where Command.folderAndWidth(rest) != nil:
+                let (folder, width) = Command.folderAndWidth(rest)!
+                self = .postersAt(folder, width: width)
             default:
                 let folder = Command.unquoted(rest)
                 self = folder.trimmingCharacters(in: .whitespaces).isEmpty
@@ -83,11 +102,11 @@ public enum Command: Equatable, Sendable {
         case "plot":
             do { self = .plot(try parsePlot(rest, source: "plot")) } catch { self = .invalid(hint: error.message + searchInstead) }
         default:
-            self = .search(trimmed)
+            self = Command.parseMore(word, rest, searchInstead: searchInstead) ?? .search(trimmed)
         }
     }
 
-    private static func unquoted(_ text: String) -> String {
+    static func unquoted(_ text: String) -> String {
         if text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first {
             return String(text.dropFirst().dropLast())
         }
@@ -102,6 +121,13 @@ public enum Command: Equatable, Sendable {
       more              load the next page of results
       show N            everything about result N: full plot, ratings, director, actors, runtime, genre
       posters DIR       save posters into DIR (created if missing); posters off to stop; posters to see where
+      posters DIR W     the same, W pixels wide: 300 (OMDb's), 600, 1000 or original; a wider poster
+                        replaces the narrower file (names never carry the width); if the wider one
+                        fails, OMDb's own is saved and the row says so
+      episodes N [S]    the episodes of season S (default 1) of result N, a series; show and open take their numbers
+      save FILE         save every movie shown so far to FILE: .json, .csv or .md by its extension;
+                        an existing file is never replaced silently: save! FILE (or save FILE --force) replaces it
+      open N            open result N's IMDb page with the system's opener (or print its address)
       type T            filter next searches: movie, series, episode or any
       year YYYY         filter next searches by year, or year any
       plot short|full   plot length in result rows

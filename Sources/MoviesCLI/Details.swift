@@ -4,7 +4,7 @@ import OMDbKit
 /// What `show N` prints: everything OMDb knows of a title.
 enum Details {
     @MainActor
-    static func lines(for movie: Movie, poster: SavedPoster?, console: Console, display: ((URL) -> String)?) -> [String] {
+    static func lines(for movie: Movie, poster: SavedPoster?, console: Console, display: ((URL) -> String)?, number: Int? = nil) -> [String] {
         let style = console.style
         var lines: [String] = []
         let year = movie.year.map { " (\(safe($0.text)))" } ?? ""
@@ -23,7 +23,9 @@ enum Details {
         field("Writer", movie.writer)
         field("Actors", movie.actors)
         field("Released", movie.released)
-        if movie.totalSeasons != nil { field("Seasons", movie.totalSeasons) }
+        if let seasons = movie.totalSeasons {
+            field("Seasons", seasons + (number.map { " (episodes \($0) SEASON lists a season's episodes)" } ?? ""))
+        }
         field("Language", movie.language)
         field("Country", movie.country)
         field("Awards", movie.awards)

@@ -14,6 +14,8 @@ import Foundation
 /// `MOVIES_HISTORY=off` turns it off; any other value is the file to use.
 struct History: Sendable {
     static let limit = 1_000
+    /// The most read from the file's end: ``limit`` lines of 256 bytes each.
+    static let tailBytes: UInt64 = 256 << 10
 
     let file: URL
     /// Never written: a line holding it is kept out of the file.
@@ -43,9 +45,27 @@ struct History: Sendable {
     }
 
     /// The entries, oldest first; none when the file is missing or unreadable.
+    ///
+    /// The file may have been edited by hand or damaged: Windows line ends still end a line, and a
+    /// line holding any other control character (an escape sequence would be replayed on the
+    /// screen when recalled) is skipped, the way the line editor never takes them from the keyboard.
+    ///
+    /// Only the file's last ``tailBytes`` are read: a history grown huge elsewhere (another
+    /// tool, a script appending to it) took 20 s to read before the prompt came, and again at
+    /// every line entered.
     func load() -> [String] {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).suffix(Self.limit).map { $0 }
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { return [] }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd() else { return [] }
+        let start = size > Self.tailBytes ? size - Self.tailBytes : 0
+        guard (try? handle.seek(toOffset: start)) != nil, let data = try? handle.readToEnd() else { return [] }
+        // Split as bytes: far quicker than as Characters, where "\r\n" is also one Character.
+        var lines = data.split(separator: UInt8(ascii: "\n"))
+        // Started mid-file: the first line is likely cut.
+        if start > 0, !lines.isEmpty { lines.removeFirst() }
+        return lines.suffix(Self.limit)
+            .map { String(decoding: $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0, as: UTF8.self) }
+            .filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
     }
 
     /// Adds `line` if ``keeps(_:after:secret:)`` allows it. Failures are silent: history is a

@@ -149,12 +149,16 @@ struct LivePage {
     }
 
     /// Under the page: how far it has come.
-    func statusLine(frame: Int, requests: Int, style: Style) -> String {
+    ///
+    /// Cut to `width` like every other line: a status line that wrapped on a narrow screen
+    /// made each redraw start one line lower, stacking copies of the heading.
+    func statusLine(width: Int, frame: Int, requests: Int, style: Style) -> String {
         var parts = ["plots \(plotsDone)/\(rows.count)"]
         if postersOn { parts.append("posters \(postersDone)/\(rows.count)") }
         parts.append("\(requests) request\(requests == 1 ? "" : "s") sent this session")
         let marker = isFinished ? (rows.contains { $0.stopped } ? "–" : "✓") : String(Self.spinner[frame % Self.spinner.count])
-        return style.dim(marker + " " + parts.joined(separator: " · "))
+        let plain = marker + " " + parts.joined(separator: " · ")
+        return Self.clip(style.dim(plain), plain: plain, width: max(10, width - 1))
     }
 
     /// `styled` when `plain` fits in `width` columns, else `plain` cut to fit (a line that

@@ -106,7 +106,7 @@ final class LivePresenter: Presenter {
         lastDraw = .now
         // Read at every drawing: the window may have changed.
         let size = Terminal.size() ?? (columns: console.width, rows: 24)
-        let status = page.statusLine(frame: frame, requests: requests, style: console.style)
+        let status = page.statusLine(width: size.columns, frame: frame, requests: requests, style: console.style)
         if printedRows == nil, let lines = page.lines(width: size.columns, screenRows: size.rows, frame: frame, style: console.style) {
             var out = drawnLines > 0 ? "\r\u{1B}[\(drawnLines)A" : "\r"
             for line in lines + [status] { out += "\u{1B}[2K" + line + "\r\n" }

@@ -87,6 +87,8 @@ public enum Movies {
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget)
             (presenter as? LivePresenter)?.postersOn = { [unowned session] in session.settings.posters != nil }
+            session.inlineImages = InlineImages.detect(settings.inlineImages, environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1)
+            session.opener = Opener.find(environment: environment)
             let prompt = Prompt(session: session, console: console)
             if let reader = lineEditor(settings: settings, environment: environment, directory: directory) {
                 await prompt.run(reader: reader)
@@ -111,6 +113,11 @@ public enum Movies {
                 if Terminal.shared.start() { Terminal.shared.set(.quiet) }
             }
             return await OneShot(session: session, console: console).run(query: query, pages: pages)
+        case let .episodes(target, season, json):
+            guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
+            let session = Session(client: client, settings: settings, console: console,
+                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
+            return await EpisodesOneShot(session: session, console: console).run(target: target, season: season, json: json)
         }
     }
 
@@ -156,10 +163,12 @@ public enum Movies {
             budget?.configure(&configuration)
             return OMDbClient(configuration: configuration)
         }
-        guard let folder = Catalogue.defaultFolder(), let catalogue = try? Catalogue(folder: folder) else {
+        guard let folder = Catalogue.defaultFolder(), var catalogue = try? Catalogue(folder: folder) else {
             console.error("The offline catalogue (Fixtures/catalogue.json) was not found: run from the repository root, or set MOVIES_CATALOGUE to its folder.")
             return nil
         }
+        // Only then: offline poster URLs stay as they always were unless a width needs Amazon's names.
+        catalogue.amazonStylePosters = settings.posterWidth != .standard
         if announceOffline {
             let why = settings.offline ? "--offline" : "no API key"
             console.note("Offline catalogue (\(why)): \(catalogue.count) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env.")
@@ -175,6 +184,9 @@ public enum Movies {
       movies [options]                          the prompt: type a title, more, show N, help, quit
       movies search QUERY... [--pages N] [--json] [options]
                                                 one search for scripts; results on stdout
+      movies episodes IMDBID|QUERY [--season S] [--json] [options]
+                                                a season's episodes (default season 1); a QUERY
+                                                means the first series a search finds
       movies quota                              requests sent today with the key (UTC day)
       movies cache [clear]                      the answers kept on disk; clear empties it
 
@@ -182,6 +194,10 @@ public enum Movies {
       --api-key KEY        OMDb API key (default: $OMDB_API_KEY, then .env)
       --base-url URL       OMDb address (default: $OMDB_BASE_URL, then https://www.omdbapi.com/)
       --posters DIR        save posters into DIR, created if missing (default: $MOVIES_POSTERS; off)
+      --poster-width W     300 (OMDb's, default), 600, 1000 or original (default: $MOVIES_POSTER_WIDTH);
+                           a wider poster replaces a narrower file; if it fails, OMDb's is saved
+      --inline-images M    auto, iterm, kitty, blocks or off: draw posters in show N (default:
+                           $MOVIES_INLINE_IMAGES, then auto; never when output is not a terminal)
       --type T             movie, series, episode or any
       --year YYYY          only titles of that year, or any
       --plot short|full    plot length in results (default short)
@@ -192,7 +208,8 @@ public enum Movies {
                            max-age, a day (default: $MOVIES_CACHE_TTL)
       --daily-limit N      the key's requests a day, or unlimited (default: $MOVIES_DAILY_LIMIT, 1000)
       --pages N            with search: load N pages (default 1)
-      --json               with search: one JSON object per movie per line
+      --json               with search or episodes: one JSON object per line
+      --season S           with episodes: the season (default 1)
       --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
       -h, --help           this help
       -V, --version        the version

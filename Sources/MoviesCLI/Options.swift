@@ -15,6 +15,8 @@ public struct Options: Equatable {
         case interactive
         /// `movies search QUERY…`: one search, then exit.
         case search(query: String, pages: Int, json: Bool)
+        /// `movies episodes IMDBID|QUERY [--season S]`: one season's episodes, then exit.
+        case episodes(target: String, season: Int, json: Bool)
         case help
         case version
         /// `movies quota`: today's request count for the key.
@@ -34,6 +36,8 @@ public struct Options: Equatable {
     public var timeout: Int?
     public var offline = false
     public var noColor = false
+    public var posterWidth: PosterWidth?
+    public var inlineImages: InlineImages.Setting?
     /// `--no-cache`: neither read nor write the disk cache.
     public var noCache = false
     /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
@@ -50,6 +54,7 @@ public struct Options: Equatable {
         var words: [String] = []
         var pages: Int?
         var json = false
+        var season: Int?
         var index = 0
         var onlyWords = false
 
@@ -91,6 +96,12 @@ public struct Options: Equatable {
                 }
                 pages = number
             case "--json": json = true
+            case "--season":
+                let text = try value(name, inline)
+                guard let number = Int(text), number >= 0 else { throw UsageError("--season takes a season number such as 2, not \"\(text)\"") }
+                season = number
+            case "--poster-width": options.posterWidth = try parsePosterWidth(value(name, inline), source: name)
+            case "--inline-images": options.inlineImages = try parseInlineImages(value(name, inline), source: name)
             case "--offline": options.offline = true
             case "--no-color": options.noColor = true
             case "--no-cache": options.noCache = true
@@ -109,6 +120,14 @@ public struct Options: Equatable {
             if pages != nil || json { throw UsageError("--pages and --json go with: movies search QUERY") }
             return options
         }
+        if first == "episodes" {
+            guard pages == nil else { throw UsageError("--pages goes with search, not episodes") }
+            let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            guard !target.isEmpty else { throw UsageError("episodes needs a series: movies episodes IMDBID|QUERY [--season S]") }
+            options.mode = .episodes(target: target, season: season ?? 1, json: json)
+            return options
+        }
+        if season != nil { throw UsageError("--season goes with: movies episodes IMDBID|QUERY") }
         if pages != nil || json, first != "search" { throw UsageError("--pages and --json go with: movies search QUERY") }
         switch (first, words.count > 1 ? words[1] : nil, words.count) {
         case ("quota", nil, _): options.mode = .quota; return options
@@ -118,7 +137,7 @@ public struct Options: Equatable {
         default: break
         }
         guard first == "search" else {
-            throw UsageError("unknown command \"\(first)\": use `movies` for the prompt, `movies search QUERY`, `movies quota` or `movies cache`")
+            throw UsageError("unknown command \"\(first)\": use `movies` for the prompt, `movies search QUERY`, `movies episodes IMDBID|QUERY`, `movies quota` or `movies cache`")
         }
         let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
@@ -142,7 +161,8 @@ extension Options: CustomStringConvertible, CustomDebugStringConvertible, Custom
             "mode": mode, "apiKey": redacted(apiKey) as Any, "baseURL": baseURL?.absoluteString as Any, "posters": posters as Any,
             "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
             "plot": plot as Any, "timeout": timeout as Any,
-            "offline": offline, "noColor": noColor, "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
+            "offline": offline, "noColor": noColor, "posterWidth": posterWidth as Any, "inlineImages": inlineImages as Any,
+            "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
             "dailyLimit": dailyLimit.map { $0.map(String.init) ?? "unlimited" } as Any,
         ], displayStyle: .struct)
     }
@@ -200,6 +220,22 @@ func parseTimeout(_ text: String, source: String) throws(UsageError) -> Int {
         throw UsageError("\(source) takes whole seconds from 1 to 600, not \"\(text)\"")
     }
     return seconds
+}
+
+/// `300`, `600`, `1000` or `original`.
+func parsePosterWidth(_ text: String, source: String) throws(UsageError) -> PosterWidth {
+    guard let width = PosterWidth(text) else {
+        throw UsageError("\(source) takes \(PosterWidth.choices.joined(separator: ", ")), not \"\(text)\"")
+    }
+    return width
+}
+
+/// `auto`, `iterm`, `kitty`, `blocks` or `off`.
+func parseInlineImages(_ text: String, source: String) throws(UsageError) -> InlineImages.Setting {
+    guard let setting = InlineImages.Setting(rawValue: text.lowercased()) else {
+        throw UsageError("\(source) takes auto, iterm, kitty, blocks or off, not \"\(text)\"")
+    }
+    return setting
 }
 
 func parseBaseURL(_ text: String, source: String) throws(UsageError) -> URL {

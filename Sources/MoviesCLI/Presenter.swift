@@ -57,7 +57,8 @@ final class TextPresenter: Presenter {
             }
         case .poster(.success(let saved)):
             let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
-            console.out(Self.numberLabel(number) + " " + style.green(verb) + display(saved.file))
+            console.out(Self.numberLabel(number) + " " + style.green(verb) + display(saved.file)
+                        + (saved.fallback.map { "  " + style.yellow("(\(safe($0)))") } ?? ""))
         case .poster(.failure(let error)):
             console.out(Self.numberLabel(number) + " " + style.dim("no poster saved: ") + safe(error.description))
         }
@@ -154,7 +155,9 @@ final class JSONPresenter: Presenter {
             fields.append(("plot", nil))
         }
         switch row.poster {
-        case .success(let saved)?: fields.append(("poster", saved.file.path))
+        case .success(let saved)?:
+            fields.append(("poster", saved.file.path))
+            if let fallback = saved.fallback { errors.append(("posterFallback", fallback)) }
         case .failure(let error)?:
             fields.append(("poster", nil))
             errors.append(("posterError", error.description))
@@ -164,7 +167,7 @@ final class JSONPresenter: Presenter {
         return "{" + body.joined(separator: ",") + ",\"page\":\(page),\"rank\":\(number)}"
     }
 
-    private static func encode(_ text: String) -> String {
+    static func encode(_ text: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let data = (try? encoder.encode(text)) ?? Data("\"\"".utf8)

@@ -11,8 +11,8 @@ struct Prompt {
 
     /// Lines from a pipe or a file (or a terminal without the editor), as they come.
     func run(lines: AsyncStream<String>) async {
-        var iterator = lines.makeAsyncIterator()
-        await loop(drawsPrompt: false) { await iterator.next(isolation: MainActor.shared) }
+        let source = LineSource(lines)
+        await loop(drawsPrompt: false) { await source.next() }
     }
 
     /// Lines from a person at a terminal, through the line editor, which draws the prompt itself.
@@ -20,7 +20,7 @@ struct Prompt {
         await loop(drawsPrompt: true) { await reader.nextLine() }
     }
 
-    private func loop(drawsPrompt: Bool, next: () async -> String?) async {
+    private func loop(drawsPrompt: Bool, next: @escaping () async -> String?) async {
         let console = self.console
         let interrupts = self.interrupts
         interrupts.whenIdle {
@@ -28,6 +28,15 @@ struct Prompt {
             if console.isInteractive, !drawsPrompt { console.writeErr(Prompt.text) }
         }
         if console.isInteractive { console.err(console.errorStyle.dim("Type a title to search, help for the commands.")) }
+        if console.isInteractive {
+            // `save` asks before it replaces a file: the answer is the next line typed, read
+            // while the loop waits for that command, so it is never taken for a command.
+            session.confirm = { question in
+                console.writeErr(drawsPrompt ? question + "\n" : question)
+                let answer = await next()?.trimmingCharacters(in: .whitespaces).lowercased()
+                return answer == "y" || answer == "yes"
+            }
+        }
         if !drawsPrompt { showPrompt() }
         while let line = await next() {
             let command = Command(parsing: line)
@@ -62,14 +71,21 @@ struct OneShot {
 
     func run(query: String, pages: Int) async -> Int32 {
         let session = self.session
-        let interrupts = self.interrupts
-        interrupts.begin()
-        let task = Task { @MainActor () -> Bool in
+        return await run {
             await session.search(query)
             for _ in 1..<pages {
                 guard !Task.isCancelled, session.canLoadMore else { break }
                 await session.more()
             }
+        }
+    }
+
+    /// Runs `work` in a task Ctrl-C cancels; the exit status says how it went.
+    func run(_ work: @escaping @MainActor () async -> Void) async -> Int32 {
+        let interrupts = self.interrupts
+        interrupts.begin()
+        let task = Task { @MainActor () -> Bool in
+            await work()
             return true
         }
         interrupts.running(task)

@@ -22,12 +22,20 @@ public final class Session {
     var settings: Settings
     var rows: [Row] = []
     /// Set when something failed at run time (not "no results"): the one-shot mode exits 1.
-    private(set) var hadFailure = false
+    var hadFailure = false
     /// The last page shown, for `more`.
     var lastPage: SearchPage?
 
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
     private var lastLoadFailed = false
+    /// Every movie shown so far, for `save`.
+    var exportLog = ExportLog()
+    /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
+    var inlineImages: InlineImages.Kind?
+    /// What `open` runs.
+    var opener = Opener.find(environment: ProcessInfo.processInfo.environment)
+    /// Asks a yes/no question and reads the answer; `nil` when no one can answer (stdin is not a terminal).
+    var confirm: ((String) async -> Bool)?
 
     /// True when the current search has another page and the last load did not fail.
     var canLoadMore: Bool { !lastLoadFailed && (lastPage?.hasMore ?? false) }
@@ -63,7 +71,13 @@ public final class Session {
         case .show(let number): await show(number)
         case .posters(let folder): setPosters(folder)
         case .postersStatus:
-            console.out(settings.posters.map { "Posters are saved in \(safe($0.path))." } ?? "Posters are off: posters DIR to save them.")
+            console.out(settings.posters.map {
+                "Posters are saved in \(safe($0.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide.")
+            } ?? "Posters are off: posters DIR to save them.")
+        case let .postersAt(folder, width): setPosters(folder, width: width)
+        case let .episodes(number, season): await episodes(number, season: season)
+        case let .save(file, force): await save(file, force: force)
+        case .open(let number): await open(number)
         case .type(let type):
             settings.type = type
             console.out("Next searches: \(type.map { $0 == .series ? "series only" : "\($0.rawValue)s only" } ?? "any type").")
@@ -110,10 +124,11 @@ public final class Session {
         lastPage = page
         let first = rows.count
         rows += page.items.map { Row(item: $0) }
+        for item in page.items { exportLog.note(item) }
         presenter.pageArrived(page, first: first + 1)
 
         var done = 0
-        let store = settings.posters.map { PosterStore(folder: $0) }
+        let store = settings.posters.map { PosterStore(folder: $0, width: settings.posterWidth) }
         for await update in client.details(for: page.items, plot: settings.plot, posters: store) {
             let row = first + update.index
             switch update.part {
@@ -125,6 +140,7 @@ public final class Session {
                 rows[row].poster = try? result.get()
                 if case .failure(.posterNotWritten) = result { hadFailure = true }
             }
+            exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
             presenter.rowUpdated(update, number: row + 1)
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
@@ -146,9 +162,12 @@ public final class Session {
         let row = rows[number - 1]
         do {
             let movie = try await client.movie(imdbID: row.item.imdbID, plot: .full)
-            for line in Details.lines(for: movie, poster: row.poster, console: console, display: (presenter as? TextPresenter)?.display) {
+            exportLog.note(row.item, movie: movie)
+            for line in Details.lines(for: movie, poster: row.poster, console: console, display: (presenter as? TextPresenter)?.display,
+                                      number: number) {
                 console.out(line)
             }
+            await drawPoster(of: number)
         } catch {
             report(error)
         }
@@ -157,7 +176,8 @@ public final class Session {
 
     // MARK: Settings
 
-    func setPosters(_ folder: String?) {
+    /// - Parameter width: the new width; `nil` keeps the current one.
+    func setPosters(_ folder: String?, width: PosterWidth? = nil) {
         guard let folder else {
             settings.posters = nil
             console.out("Posters are off.")
@@ -177,7 +197,8 @@ public final class Session {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             PosterStore(folder: url).removeLeftovers()
             settings.posters = url
-            console.out("Posters will be saved in \(safe(url.path)).")
+            if let width { settings.posterWidth = width }
+            console.out("Posters will be saved in \(safe(url.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide."))
         } catch {
             console.error("Cannot use \"\(safe(folder))\" for posters: \(safe(PosterStore.describe(fileError: error))). \(stay)")
         }
@@ -209,6 +230,8 @@ public final class Session {
             console.note("Stopped.")
         case let error as OMDbError:
             switch error {
+            case .seasonNotFound:
+                console.err(safe(error.description))
             case .notFound:
                 console.err(safe(error.description) + filtersInUse)
             case .tooManyResults:

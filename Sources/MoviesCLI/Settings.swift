@@ -13,6 +13,10 @@ public struct Settings: Equatable {
     public var plot: PlotLength = .short
     public var timeout = 10
     public var offline = false
+    /// How wide posters are downloaded (`--poster-width`, `MOVIES_POSTER_WIDTH`).
+    public var posterWidth: PosterWidth = .standard
+    /// Whether `show` draws posters (`--inline-images`, `MOVIES_INLINE_IMAGES`); `auto` asks the terminal's environment.
+    public var inlineImages: InlineImages.Setting = .auto
     /// Keep OMDb's answers on disk; off with `--no-cache` or `MOVIES_CACHE=off`.
     public var cache = true
     /// Seconds to keep answers instead of OMDb's `max-age` (`--cache-ttl`, `MOVIES_CACHE_TTL`).
@@ -34,6 +38,9 @@ public struct Settings: Equatable {
         public static let apiKey = "OMDB_API_KEY"
         public static let baseURL = "OMDB_BASE_URL"
         public static let posters = "MOVIES_POSTERS"
+        public static let posterWidth = "MOVIES_POSTER_WIDTH"
+        public static let inlineImages = "MOVIES_INLINE_IMAGES"
+        public static let opener = "MOVIES_OPENER"
         public static let cache = "MOVIES_CACHE"
         public static let cacheLifetime = "MOVIES_CACHE_TTL"
         public static let cacheSize = "MOVIES_CACHE_SIZE"
@@ -66,6 +73,16 @@ public struct Settings: Equatable {
         settings.plot = options.plot ?? .short
         settings.timeout = options.timeout ?? 10
         settings.offline = options.offline
+        if let width = options.posterWidth {
+            settings.posterWidth = width
+        } else if let (text, source) = lookup(Variable.posterWidth) {
+            settings.posterWidth = try parsePosterWidth(text, source: source)
+        }
+        if let setting = options.inlineImages {
+            settings.inlineImages = setting
+        } else if let (text, source) = lookup(Variable.inlineImages) {
+            settings.inlineImages = try parseInlineImages(text, source: source)
+        }
         try resolveSpending(&settings, options, environment: environment, lookup: lookup)
         return settings
     }
@@ -108,6 +125,7 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible, Custo
         Mirror(self, children: [
             "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
             "year": year as Any, "plot": plot, "timeout": timeout, "offline": offline, "home": home as Any,
+            "posterWidth": posterWidth, "inlineImages": inlineImages,
             "cache": cache, "cacheLifetime": cacheLifetime as Any, "cacheMaxBytes": cacheMaxBytes, "dailyLimit": dailyLimit as Any,
             "cacheFolder": cacheFolder.path, "stateFolder": stateFolder.path,
         ], displayStyle: .struct)

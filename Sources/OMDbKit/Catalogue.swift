@@ -19,8 +19,14 @@ public struct Catalogue: Sendable {
 
     private let entries: [Entry]
     private let byID: [String: Int]
+    /// Seasons and episodes of a few series (`episodes.json`).
+    private let seasons: CatalogueSeasons
     /// The folder holding `catalogue.json` and `posters/`.
     public let folder: URL
+    /// When set, posters are announced as Amazon names them (`posters/ID._V1_SX300.jpg`), so
+    /// asking for another width can be tried offline and on the fake server. Any width of a
+    /// name is served the same file either way.
+    public var amazonStylePosters = false
 
     /// Query words that alone match too much: OMDb answers `Too many results.` for them.
     static let commonWords: Set<String> = ["a", "an", "the", "of", "and", "in", "on", "to", "up", "at", "by", "for", "is", "it", "i"]
@@ -33,6 +39,7 @@ public struct Catalogue: Sendable {
         let raw = try JSONDecoder().decode([[String: String]].self, from: data)
         entries = raw.map { Entry(fields: $0, words: Catalogue.words($0["Title"] ?? ""), year: $0["Year"].map(ReleaseYear.init)) }
         byID = Dictionary(entries.enumerated().map { ($1.imdbID, $0) }, uniquingKeysWith: { first, _ in first })
+        seasons = try CatalogueSeasons(folder: folder)
     }
 
     /// How many titles the catalogue holds.
@@ -70,6 +77,7 @@ public struct Catalogue: Sendable {
         guard let key = value("apikey"), !key.isEmpty else { return Self.error("No API key provided.", status: 401) }
         guard acceptsKey(key) else { return Self.error("Invalid API key!", status: 401) }
         if let id = value("i") {
+            if let season = value("season") { return self.season(season, of: id) }
             return lookup(id: id, plot: value("plot"), posterBase: posterBase)
         }
         if let text = value("s") {
@@ -105,11 +113,23 @@ public struct Catalogue: Sendable {
         return Self.json(["Search": rows, "totalResults": String(hits.count), "Response": "True"])
     }
 
+    private func season(_ number: String, of id: String) -> HTTPResponse {
+        guard id.wholeMatch(of: /tt\d{7,8}/) != nil else { return Self.error("Incorrect IMDb ID.") }
+        let title = byID[id].map { entries[$0].title } ?? id
+        guard let answer = seasons.season(number, of: id, title: title) else { return Self.error("Series or season not found!") }
+        return Self.json(answer)
+    }
+
     private func lookup(id: String, plot: String?, posterBase: URL) -> HTTPResponse {
         guard id.wholeMatch(of: /tt\d{7,8}/) != nil else { return Self.error("Incorrect IMDb ID.") }
+        if byID[id] == nil, var episode = seasons.episodeRecord(id) {
+            episode["Response"] = "True"
+            return Self.json(episode)
+        }
         guard let index = byID[id] else { return Self.error("Error getting data.") }
         let entry = entries[index]
         var record = entry.fields
+        if let total = seasons.totalSeasons(of: id) { record["totalSeasons"] = total }
         let full = record.removeValue(forKey: "FullPlot")
         if plot?.lowercased() == "full", let full, full != "N/A" { record["Plot"] = full }
         record["Poster"] = posterURL(entry, base: posterBase)
@@ -129,15 +149,25 @@ public struct Catalogue: Sendable {
 
     private func posterURL(_ entry: Entry, base: URL) -> String {
         guard let poster = entry.fields["Poster"], poster != "N/A" else { return "N/A" }
-        return base.appendingPathComponent(poster).absoluteString
+        return base.appendingPathComponent(amazonStylePosters ? Catalogue.amazonStyle(poster) : poster).absoluteString
+    }
+
+    /// `posters/tt1.jpg` → `posters/tt1._V1_SX300.jpg`
+    static func amazonStyle(_ path: String) -> String {
+        guard let dot = path.lastIndex(of: "."), !path[..<dot].hasSuffix("/") else { return path }
+        return path[..<dot] + "._V1_SX300" + path[dot...]
     }
 
     // MARK: Posters
 
     /// The bytes of a poster file named in the catalogue (`posters/…`), or `nil` when there is none.
     public func posterData(atPath path: String) -> Data? {
-        let relative = path.split(separator: "/").filter { $0 != ".." && $0 != "." }.joined(separator: "/")
+        var relative = path.split(separator: "/").filter { $0 != ".." && $0 != "." }.joined(separator: "/")
         guard relative.hasPrefix("posters/") else { return nil }
+        // Any size Amazon-style (`._V1_SX600`, `._V1_`): the same file, as a CDN would scale it.
+        if let marker = relative.range(of: "._V1_"), let dot = relative.lastIndex(of: "."), dot >= marker.upperBound {
+            relative = String(relative[..<marker.lowerBound] + relative[dot...])
+        }
         return FileManager.default.contents(atPath: folder.appendingPathComponent(relative).path)
     }
 

@@ -21,7 +21,8 @@ extension OMDbClient {
 
     /// Runs off the actor: the folder's index, the download and the file writes never block it.
     private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore, sender: RequestSender) async throws -> SavedPoster {
-        if let existing = store.existingFile(for: item.imdbID) {
+        let existing = store.existingFile(for: item.imdbID)
+        if let existing, store.isWideEnough(file: existing) {
             await remember(.success(existing), posterOf: item.imdbID)
             return SavedPoster(file: existing, wasAlreadyThere: true)
         }
@@ -29,14 +30,14 @@ extension OMDbClient {
         switch await posterOutcome(item.imdbID) {
         case .failure(let error)?:
             throw error
-        case .success(let earlier)?:
+        case .success(let earlier)? where store.isWideEnough(file: earlier):
             // Saved into another folder earlier in this session: copy it, do not download it again.
             if let body = try? HTTPBody(contentsOf: earlier) {
                 let file = try await store.save(streaming: body, source: earlier.path, title: item.title, year: year, imdbID: item.imdbID)
                 await remember(.success(file), posterOf: item.imdbID)
                 return SavedPoster(file: file, wasAlreadyThere: false)
             }
-        case nil:
+        case .success?, nil:
             break
         }
         guard let url = item.posterURL else {
@@ -44,12 +45,14 @@ extension OMDbClient {
             throw OMDbError.posterUnavailable
         }
         do {
-            let file = try await sender.download(url) { response, shown in
+            let (file, fallback) = try await downloadPoster(url, width: store.width) { response, shown in
                 try await store.save(streaming: response.body, contentType: response.contentType, source: shown,
                                      title: item.title, year: year, imdbID: item.imdbID)
             }
             await remember(.success(file), posterOf: item.imdbID)
-            return SavedPoster(file: file, wasAlreadyThere: false)
+            // A wider poster replaces the narrower one, even when its format (and so its extension) differs.
+            if let existing, existing.standardizedFileURL != file.standardizedFileURL { try? FileManager.default.removeItem(at: existing) }
+            return SavedPoster(file: file, wasAlreadyThere: false, fallback: fallback)
         } catch let error as OMDbError {
             if error.isPermanentPosterRefusal { await remember(.failure(error), posterOf: item.imdbID) }
             throw error

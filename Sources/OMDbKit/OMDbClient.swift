@@ -99,6 +99,9 @@ public actor OMDbClient {
     /// Posters saved, and those refused for good, by imdbID. Transient failures are never kept.
     var posters: [String: Result<URL, OMDbError>] = [:]
     let posterLoads = SingleFlight<PosterKey, SavedPoster>()
+    /// Season lists, and the ones OMDb answered "not found" for: neither is asked again.
+    var seasons: [SeasonKey: Result<Season, OMDbError>] = [:]
+    let seasonLoads = SingleFlight<SeasonKey, Season>()
 
     /// Requests handed to the transport for OMDb's API in this session, retries included
     /// (posters not included): what the daily quota counts.

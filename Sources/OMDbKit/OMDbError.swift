@@ -14,6 +14,8 @@ public enum OMDbError: Error, Sendable, Equatable {
     // MARK: What OMDb answered (its `{"Response":"False","Error":…}` envelope)
     /// `Movie not found!`: no result, or a page past the last.
     case notFound(query: String)
+    /// `Series or season not found!`: the title is not a series, or has no such season.
+    case seasonNotFound(imdbID: String, season: Int)
     /// `Too many results.`: the query is too short or too common.
     case tooManyResults(query: String)
     /// `Incorrect IMDb ID.`
@@ -69,6 +71,8 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
             "No more results for \"\(query)\": all \(shown) of \(total) are shown."
         case let .notFound(query):
             "No results for \"\(query)\". Check the spelling, or try fewer words or another year."
+        case let .seasonNotFound(imdbID, season):
+            "OMDb has no season \(season) of \(imdbID) (\"Series or season not found!\"): check that it is a series, and the season number (show N says how many)."
         case let .tooManyResults(query):
             "Too many results for \"\(query)\": use a longer title, or narrow it with a type or a year."
         case let .incorrectIMDbID(id):
@@ -152,7 +156,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     /// OMDb's `Error getting data.` and `Incorrect IMDb ID.` count as not found.
     public var isNoResults: Bool {
         switch self {
-        case .notFound, .dataUnavailable, .incorrectIMDbID: true
+        case .notFound, .seasonNotFound, .dataUnavailable, .incorrectIMDbID: true
         default: false
         }
     }

@@ -25,6 +25,11 @@ struct OMDbRequest: Sendable, Hashable {
         OMDbRequest(items: [URLQueryItem(name: "i", value: imdbID), URLQueryItem(name: "plot", value: plot.rawValue)])
     }
 
+    /// `?i=tt…&Season=N`: one season's episode list.
+    static func season(imdbID: String, number: Int) -> OMDbRequest {
+        OMDbRequest(items: [URLQueryItem(name: "i", value: imdbID), URLQueryItem(name: "Season", value: String(number))])
+    }
+
     /// `?t=…&type=…&y=…&plot=…`: OMDb's one best match for a title.
     static func exactTitle(_ query: SearchQuery, plot: PlotLength) -> OMDbRequest {
         var items = [URLQueryItem(name: "t", value: query.text)]

@@ -10,6 +10,8 @@ public struct SavedPoster: Sendable, Hashable {
     public let file: URL
     /// True when the file was already in the folder, so nothing was downloaded.
     public let wasAlreadyThere: Bool
+    /// Set when a wider poster was asked for and failed, so OMDb's own was saved: says why.
+    public var fallback: String? = nil
 }
 
 /// The folder the user chose for posters.
@@ -25,6 +27,9 @@ public struct PosterStore: Sendable {
     public let maxBytes: Int
     /// Whose temporary files this store writes.
     public let owner: PosterOwner
+    /// The width to download posters at (see ``PosterWidth``). File names never carry it: a
+    /// wider download replaces a narrower file of the same title.
+    public let width: PosterWidth
     private let index: PosterIndex
 
     /// The default size cap: 20 MB.
@@ -33,10 +38,11 @@ public struct PosterStore: Sendable {
     /// A temporary file older than this is a leftover whoever wrote it: no write lasts that long.
     static let leftoverAge: TimeInterval = 3_600
 
-    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current) {
+    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard) {
         self.folder = folder.standardizedFileURL
         self.maxBytes = maxBytes
         self.owner = owner
+        self.width = width
         index = PosterIndex(folder: self.folder)
     }
 

@@ -159,6 +159,22 @@ struct TerminalProcessTests {
         }
     }
 
+    @Test func aNarrowScreenGetsTheHeadingOnceNotOncePerRedraw() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(700))
+            defer { server.shutdown() }
+            // 36 columns: the status line ("⠋ plots 0/10 · 11 requests sent this session") is wider.
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                 environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 36, rows: 45, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let end = outcome.snapshot("end")
+            #expect(end.filter { $0.contains("Results for") }.count == 1, "\(outcome.shown("end"))")
+            #expect(rowNumbers(end) == Array(1...10), "each row once, in order:\n\(outcome.shown("end"))")
+        }
+    }
+
     @Test func ctrlCMidPageKeepsWhatArrivedAndGivesAPromptOnAFreshLine() async throws {
         try await withWorkingFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))

@@ -9,6 +9,11 @@ import Testing
         ("alien", Command.search("alien")),
         ("  the toxic avenger  ", .search("the toxic avenger")),
         ("Star Trek: Picard", .search("Star Trek: Picard")),
+        // Control characters never reach the search: what is searched is what is shown.
+        ("mat\u{0}rix", .search("matrix")),
+        ("\u{1B}[Dalien\u{1B}[A", .search("[Dalien[A")),
+        ("search \u{7}alien", .search("alien")),
+        ("\u{1B}", .nothing),
         ("search more", .search("more")),
         ("search show me the money", .search("show me the money")),
         ("SEARCH  help", .search("help")),

@@ -39,6 +39,35 @@ import Testing
         #expect(leftovers.filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
 
+    @Test func aDamagedFileNeverReplaysControlCharactersOnTheScreen() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let file = folder.appendingPathComponent("history")
+        // CRLF line ends (edited on Windows), an escape sequence that clears the screen, a bell,
+        // a NUL and bytes that are not UTF-8.
+        let bytes: [UInt8] = Array("good one\r\nbad \u{1B}[2J\u{1B}[31mred\u{07}bell\u{00}nul".utf8) + [0xFF, 0xFE] + Array(" end\nlast\r\n".utf8)
+        try Data(bytes).write(to: file)
+        let entries = History(file: file, secret: nil).load()
+        #expect(entries == ["good one", "last"])
+    }
+
+    @Test func aHugeFileIsReadFromItsEndAndQuickly() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let file = folder.appendingPathComponent("history")
+        // About 12 MB: reading and splitting all of it took seconds, before every prompt line.
+        let text = String(repeating: "search filler line\n", count: 600_000) + (599_001...600_000).map { "search number \($0)\n" }.joined()
+        try Data(text.utf8).write(to: file)
+        let history = History(file: file, secret: nil)
+        let started = ContinuousClock.now
+        let entries = history.load()
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(entries.count == 1_000)
+        #expect(entries.first == "search number 599001" && entries.last == "search number 600000")
+        history.add("alien")
+        #expect(history.load().suffix(2) == ["search number 600000", "alien"])
+    }
+
     @Test func twoSessionsWritingAtOnceLoseNothingAndCorruptNothing() async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

@@ -89,7 +89,7 @@ import Testing
         #expect(type("posters sho\t", completer: folders).1 == .list(["shots/", "shorts/"]))
         #expect(type("posters shot\t", completer: folders).0.buffer.text == "posters shots/")
         #expect(type("posters shots/\t", completer: folders).0.buffer.text == "posters shots/inner/")
-        #expect(type("s\t").1 == .list(["search", "show"]))
+        #expect(type("s\t").1 == .list(["save", "save!", "search", "show"]))
         #expect(type("alien\t").1 == .nothing)
     }
 

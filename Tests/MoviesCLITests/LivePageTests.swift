@@ -32,6 +32,9 @@ import Testing
     @Test func noLineIsWiderThanTheScreen() throws {
         let lines = try #require(page(title: String(repeating: "長い題名", count: 10)).lines(width: 40, screenRows: 50, frame: 3, style: .plain))
         #expect(lines.allSatisfy { displayWidth($0) < 40 })
+        // The status line too: wrapped, it threw off the redraw by a line each time.
+        #expect(displayWidth(page().statusLine(width: 40, frame: 3, requests: 123, style: .plain)) < 40)
+        #expect(displayWidth(page().statusLine(width: 20, frame: 3, requests: 123, style: .plain)) < 20)
     }
 
     @Test func aStoppedPageMarksTheRowsThatNeverCame() throws {
@@ -40,7 +43,7 @@ import Testing
         let lines = try #require(stopped.lines(width: 80, screenRows: 50, frame: 0, style: .plain))
         #expect(lines.filter { $0.hasPrefix("–") }.count == 10)
         #expect(lines.filter { $0.contains("(stopped)") }.count == 10)
-        #expect(stopped.statusLine(frame: 0, requests: 1, style: .plain) == "– plots 0/10 · 1 request sent this session")
+        #expect(stopped.statusLine(width: 80, frame: 0, requests: 1, style: .plain) == "– plots 0/10 · 1 request sent this session")
         #expect((0..<10).allSatisfy(stopped.isDone))
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import OMDbKit
+
+/// How a season's episodes read: a heading, then one numbered row per episode that OMDb
+/// listed, in episode order, and a word about the numbers it skipped (never filled in).
+@MainActor
+enum EpisodeList {
+    static func lines(_ season: Season, first: Int, style: Style) -> [String] {
+        var heading = "\(safe(season.seriesTitle)), season \(season.number)"
+        if let total = season.totalSeasons { heading += " of \(total)" }
+        heading += ": \(season.episodes.count) episode\(season.episodes.count == 1 ? "" : "s")"
+        var lines = [style.bold(heading)]
+        for (offset, episode) in season.episodes.enumerated() {
+            lines.append(row(episode, number: first + offset, style: style))
+        }
+        if season.episodes.isEmpty { lines.append(style.dim("  (OMDb lists no episodes for this season)")) }
+        let missing = gaps(in: season.episodes)
+        if !missing.isEmpty {
+            lines.append(style.dim("  OMDb lists no episode \(missing.map(String.init).joined(separator: ", "))."))
+        }
+        if season.episodes.count >= 100 { lines.append(style.dim("  OMDb lists at most 100 episodes a season; there may be more.")) }
+        return lines
+    }
+
+    /// `  12. E03  Tabula Rasa  2004-10-06  IMDb 8.3  tt0636293`
+    static func row(_ episode: Episode, number: Int, style: Style) -> String {
+        let label = episode.number.map { String(format: "E%02d", $0) } ?? safe(episode.episodeText.isEmpty ? "E?" : episode.episodeText)
+        var text = "\(TextPresenter.numberLabel(number)) \(label)  \(style.bold(safe(episode.title)))"
+        text += "  " + (episode.released.map(safe) ?? "release date unknown")
+        text += "  " + (episode.imdbRating.map { "IMDb \(safe($0))" } ?? "no rating")
+        return text + "  " + style.dim(safe(episode.imdbID))
+    }
+
+    /// Numbers between the first and the last listed episode (from 1) that OMDb did not list.
+    static func gaps(in episodes: [Episode]) -> [Int] {
+        let numbers = Set(episodes.compactMap(\.number))
+        guard let last = numbers.max() else { return [] }
+        return (1...max(1, last)).filter { !numbers.contains($0) }
+    }
+}

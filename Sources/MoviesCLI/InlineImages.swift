@@ -1,0 +1,83 @@
+import Foundation
+import OMDbKit
+
+/// Posters drawn in the terminal by `show N`, where the terminal has a protocol for it. Pure:
+/// detection reads only the environment it is given, and the escape sequences are built from bytes.
+public enum InlineImages {
+    /// The setting: `auto` detects the terminal, the others force a protocol or turn drawing off.
+    public enum Setting: String, Sendable, CaseIterable {
+        case auto, iterm, kitty, blocks, off
+    }
+
+    /// How an image reaches the screen.
+    enum Kind: Sendable, Equatable {
+        /// iTerm2's `OSC 1337 ; File=…`: any image format, bytes as they are (iTerm2, WezTerm, VS Code).
+        case iterm
+        /// kitty's graphics protocol, `a=T,f=100`: PNG only (kitty, Ghostty).
+        case kitty
+        /// Half blocks in 24-bit colour (`COLORTERM=truecolor`): baseline JPEG only, decoded here.
+        case blocks
+    }
+
+    /// The protocol to draw with, or `nil` for none. Never one when stdout is not a terminal,
+    /// whatever the setting: escape sequences in a file or a pipe are garbage.
+    static func detect(_ setting: Setting, environment: [String: String], outputIsTerminal: Bool) -> Kind? {
+        guard outputIsTerminal else { return nil }
+        switch setting {
+        case .off: return nil
+        case .iterm: return .iterm
+        case .kitty: return .kitty
+        case .blocks: return .blocks
+        case .auto: break
+        }
+        let program = environment["TERM_PROGRAM"]?.lowercased() ?? ""
+        if ["iterm.app", "wezterm", "vscode"].contains(program) { return .iterm }
+        if program == "ghostty" || !(environment["KITTY_WINDOW_ID"] ?? "").isEmpty || environment["TERM"] == "xterm-kitty" {
+            return .kitty
+        }
+        let colour = environment["COLORTERM"]?.lowercased() ?? ""
+        if colour == "truecolor" || colour == "24bit", (environment["NO_COLOR"] ?? "").isEmpty, environment["TERM"] != "dumb" {
+            return .blocks
+        }
+        return nil
+    }
+
+    /// The bytes that draw `image` with `kind`, or `nil` when that kind cannot take the
+    /// image's format (kitty takes PNG only).
+    /// - Parameter columns: how wide half blocks draw (the other protocols let the terminal size the image).
+    static func sequence(for image: Data, using kind: Kind, columns: Int = 24) -> String? {
+        switch kind {
+        case .blocks:
+            guard ImageFormat(sniffing: image) == .jpeg, let pixels = try? JPEGDecoder.decode(image) else { return nil }
+            return HalfBlocks.lines(pixels, columns: columns).joined(separator: "\n")
+        case .iterm:
+            return "\u{1B}]1337;File=inline=1;size=\(image.count);preserveAspectRatio=1:\(image.base64EncodedString())\u{07}"
+        case .kitty:
+            guard ImageFormat(sniffing: image) == .png else { return nil }
+            // The payload goes in chunks of at most 4096 base64 bytes; m=1 says more follow.
+            let payload = Array(image.base64EncodedString().utf8)
+            var chunks: [String] = []
+            var start = 0
+            repeat {
+                let end = min(start + kittyChunk, payload.count)
+                let more = end < payload.count ? 1 : 0
+                let control = start == 0 ? "a=T,f=100,m=\(more)" : "m=\(more)"
+                chunks.append("\u{1B}_G\(control);\(String(decoding: payload[start..<end], as: UTF8.self))\u{1B}\\")
+                start = end
+            } while start < payload.count
+            return chunks.joined()
+        }
+    }
+
+    static let kittyChunk = 4096
+
+    /// Why a poster was not drawn, in a few words.
+    static func refusal(for image: Data, using kind: Kind) -> String {
+        let format = ImageFormat(sniffing: image)?.rawValue.uppercased() ?? "not an image"
+        switch kind {
+        case .kitty: return "poster not drawn: this terminal shows PNG only, and the poster is \(format)"
+        case .blocks: return "poster not drawn: half blocks need a baseline JPEG, and the poster is \(format)"
+        case .iterm: return "poster not drawn: \(format)"
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// A canonical Huffman table, decoded code length by code length (JPEG's MAXCODE/VALPTR method).
+struct HuffmanTable {
+    private var maxCode = [Int](repeating: -1, count: 17)
+    private var valueOffset = [Int](repeating: 0, count: 17)
+    private let symbols: [UInt8]
+
+    init(counts: [Int], symbols: [UInt8]) {
+        self.symbols = symbols
+        var code = 0, index = 0
+        for length in 1...16 {
+            let count = counts[length - 1]
+            if count > 0 {
+                valueOffset[length] = index - code
+                code += count
+                index += count
+                maxCode[length] = code - 1
+            }
+            code <<= 1
+        }
+    }
+
+    func decode(_ reader: inout BitReader) throws(JPEGDecoder.Failure) -> UInt8 {
+        var code = 0
+        for length in 1...16 {
+            code = code << 1 | (try reader.bit())
+            if code <= maxCode[length] { return symbols[code + valueOffset[length]] }
+        }
+        throw .corrupt("bad Huffman code")
+    }
+}
+
+/// Entropy-coded bits, with JPEG's byte stuffing (`FF 00`) and restart markers.
+struct BitReader {
+    let bytes: [UInt8]
+    var offset: Int
+    private var buffer = 0
+    private var count = 0
+
+    init(bytes: [UInt8], offset: Int) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    mutating func bit() throws(JPEGDecoder.Failure) -> Int {
+        if count == 0 {
+            guard offset < bytes.count else { throw .corrupt("scan ends early") }
+            var byte = bytes[offset]
+            offset += 1
+            if byte == 0xFF {
+                if offset < bytes.count, bytes[offset] == 0 {
+                    offset += 1   // FF 00 is a stuffed FF
+                } else {
+                    offset -= 1   // a marker: pad with zeros, and stay before it
+                    byte = 0
+                }
+            }
+            buffer = Int(byte)
+            count = 8
+        }
+        count -= 1
+        return (buffer >> count) & 1
+    }
+
+    mutating func bits(_ n: Int) throws(JPEGDecoder.Failure) -> Int {
+        var value = 0
+        for _ in 0..<n { value = value << 1 | (try bit()) }
+        return value
+    }
+
+    /// Skips to the byte after the next restart marker.
+    mutating func restart() {
+        count = 0
+        while offset + 1 < bytes.count, !(bytes[offset] == 0xFF && (0xD0...0xD7).contains(bytes[offset + 1])) { offset += 1 }
+        offset += 2
+    }
+}
+
+/// One baseline scan: every MCU of every component, dequantized and inverse-transformed into the planes.
+struct Scan {
+    let bytes: [UInt8]
+    let offset: Int
+    let width: Int
+    let height: Int
+    let restartInterval: Int
+    let quant: [[Int]]
+    let dcTables: [HuffmanTable?]
+    let acTables: [HuffmanTable?]
+
+    mutating func decode(_ components: inout [JPEGDecoder.Component]) throws(JPEGDecoder.Failure) {
+        let maxH = components.map(\.h).max() ?? 1, maxV = components.map(\.v).max() ?? 1
+        let single = components.count == 1
+        // A single-component scan is not interleaved: its MCU is one block.
+        let mcuWidth = single ? 8 : 8 * maxH, mcuHeight = single ? 8 : 8 * maxV
+        let columns = (width + mcuWidth - 1) / mcuWidth, rows = (height + mcuHeight - 1) / mcuHeight
+        for index in components.indices {
+            let (h, v) = single ? (1, 1) : (components[index].h, components[index].v)
+            components[index].planeWidth = columns * h * 8
+            components[index].plane = [UInt8](repeating: 0, count: columns * h * 8 * rows * v * 8)
+        }
+        var reader = BitReader(bytes: bytes, offset: offset)
+        var block = [Int](repeating: 0, count: 64)
+        for mcu in 0..<(columns * rows) {
+            if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
+                reader.restart()
+                for index in components.indices { components[index].previousDC = 0 }
+            }
+            let (mcuX, mcuY) = (mcu % columns, mcu / columns)
+            for index in components.indices {
+                let (h, v) = single ? (1, 1) : (components[index].h, components[index].v)
+                for blockY in 0..<v {
+                    for blockX in 0..<h {
+                        try decodeBlock(&components[index], &reader, into: &block)
+                        let x = (mcuX * h + blockX) * 8, y = (mcuY * v + blockY) * 8
+                        Self.inverseDCT(block, into: &components[index].plane, at: y * components[index].planeWidth + x,
+                                        stride: components[index].planeWidth)
+                    }
+                }
+            }
+        }
+    }
+
+    private func decodeBlock(_ component: inout JPEGDecoder.Component, _ reader: inout BitReader, into block: inout [Int]) throws(JPEGDecoder.Failure) {
+        guard let dc = dcTables[component.dcTable], let ac = acTables[component.acTable] else { throw .corrupt("missing Huffman table") }
+        let q = quant[component.quantTable]
+        for index in 0..<64 { block[index] = 0 }
+        let size = Int(try dc.decode(&reader))
+        component.previousDC += Self.extend(try reader.bits(size), size)
+        block[0] = component.previousDC * q[0]
+        var k = 1
+        while k < 64 {
+            let symbol = Int(try ac.decode(&reader))
+            let (run, size) = (symbol >> 4, symbol & 0x0F)
+            if size == 0 {
+                if run == 15 { k += 16; continue }
+                break   // end of block
+            }
+            k += run
+            guard k < 64 else { throw .corrupt("coefficient past 63") }
+            let natural = JPEGDecoder.zigzag[k]
+            block[natural] = Self.extend(try reader.bits(size), size) * q[natural]
+            k += 1
+        }
+    }
+
+    static func extend(_ value: Int, _ size: Int) -> Int {
+        size == 0 ? 0 : (value < 1 << (size - 1) ? value - (1 << size) + 1 : value)
+    }
+
+    /// cos((2x + 1) u π / 16) · C(u) / 2, for the separable inverse DCT.
+    static let basis: [Double] = (0..<64).map { index in
+        let (x, u) = (index / 8, index % 8)
+        return (u == 0 ? 1 / 2.0.squareRoot() : 1) * cos(Double((2 * x + 1) * u) * .pi / 16) / 2
+    }
+
+    static func inverseDCT(_ block: [Int], into plane: inout [UInt8], at origin: Int, stride: Int) {
+        var rows = [Double](repeating: 0, count: 64)
+        for y in 0..<8 {
+            for x in 0..<8 {
+                var sum = 0.0
+                for u in 0..<8 where block[y * 8 + u] != 0 { sum += basis[x * 8 + u] * Double(block[y * 8 + u]) }
+                rows[y * 8 + x] = sum
+            }
+        }
+        for x in 0..<8 {
+            for y in 0..<8 {
+                var sum = 0.0
+                for v in 0..<8 { sum += basis[y * 8 + v] * rows[v * 8 + x] }
+                plane[origin + y * stride + x] = JPEGDecoder.clamp(sum + 128)
+            }
+        }
+    }
+}

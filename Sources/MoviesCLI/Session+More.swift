@@ -1,0 +1,121 @@
+import Foundation
+import OMDbKit
+
+/// `episodes`, `save`, `open`, and posters drawn by `show`.
+extension Session {
+    // MARK: Episodes
+
+    /// Lists season `season` (default 1) of result `number`, a series, as new numbered rows.
+    func episodes(_ number: Int, season: Int?) async {
+        guard let row = row(number, for: "episodes") else { return }
+        if row.item.type != .series {
+            console.err("Result \(number) is a \(safe(row.item.type.description)), not a series: episodes takes the number of a series.")
+            return
+        }
+        await listSeason(of: row.item.imdbID, season: season ?? 1)
+    }
+
+    /// Asks OMDb for the season and shows its episodes, numbered on from the rows already shown.
+    /// - Returns: the season, or `nil` when it failed (already reported).
+    @discardableResult
+    func listSeason(of seriesID: String, season: Int) async -> Season? {
+        do {
+            let list = try await client.season(imdbID: seriesID, number: season)
+            let first = rows.count + 1
+            for episode in list.episodes {
+                rows.append(Row(item: episode.searchItem))
+                exportLog.note(episode.searchItem, episode: episode)
+            }
+            for line in EpisodeList.lines(list, first: first, style: console.style) { console.out(line) }
+            return list
+        } catch {
+            report(error)
+            return nil
+        }
+    }
+
+    // MARK: Export
+
+    /// Writes every movie shown so far to `file`, in the format its extension names, atomically.
+    /// An existing file is replaced only when `force` is set or the person says yes at a terminal.
+    func save(_ file: String, force: Bool) async {
+        let url = URL(fileURLWithPath: Settings.posterFolder(file, relativeTo: currentDirectory, home: settings.home).path)
+        guard let format = ExportFormat(file: url) else {
+            console.err("save writes .json, .csv or .md files: give \"\(safe(file))\" one of those extensions.")
+            return
+        }
+        guard !exportLog.entries.isEmpty else {
+            console.err("Nothing to save yet: search for a title first.")
+            return
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+            if isFolder.boolValue {
+                console.err("\"\(safe(file))\" is a folder: give save a file name, such as save \(safe(file))/movies.\(url.pathExtension).")
+                return
+            }
+            if !force {
+                guard let confirm, await confirm("\(safe(file)) exists. Replace it? (y/N) ") else {
+                    console.err("\(safe(file)) exists, so nothing was saved: save! \(safe(file)) (or save \(safe(file)) --force) replaces it.")
+                    return
+                }
+            }
+        }
+        do {
+            // Data's atomic write goes through a temporary file in the same folder and rename(2).
+            try format.render(exportLog.entries).write(to: url, options: .atomic)
+            console.out("Saved \(exportLog.entries.count) movies to \(safe(url.path)).")
+        } catch {
+            hadFailure = true
+            console.error("Could not write \(safe(url.path)): \(safe((error as NSError).localizedDescription)). Check the folder exists and can be written.")
+        }
+    }
+
+    // MARK: Open
+
+    /// Opens result `number`'s IMDb page, or prints its address when there is no opener.
+    func open(_ number: Int) async {
+        guard let row = row(number, for: "open") else { return }
+        let address = "https://www.imdb.com/title/\(row.item.imdbID)/"
+        if let failure = await opener.open(address) {
+            console.out(address)
+            console.note("Not opened (\(failure)): the address is above. MOVIES_OPENER names another opener.")
+        } else {
+            console.out("Opened \(address)")
+        }
+    }
+
+    // MARK: Posters on screen
+
+    /// Draws result `number`'s poster when the terminal can: the file saved for it, or saved now
+    /// when a poster folder is set.
+    func drawPoster(of number: Int) async {
+        guard let kind = inlineImages else { return }
+        var file = rows[number - 1].poster?.file
+        if file == nil, let folder = settings.posters {
+            let saved = try? await client.poster(for: rows[number - 1].item, in: PosterStore(folder: folder, width: settings.posterWidth))
+            rows[number - 1].poster = saved
+            file = saved?.file
+        }
+        guard let file else {
+            if settings.posters == nil { console.note("(posters DIR to save posters and see them here)") }
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: file.path) else { return }
+        guard let sequence = InlineImages.sequence(for: data, using: kind, columns: min(24, console.width - 4)) else {
+            console.note(InlineImages.refusal(for: data, using: kind))
+            return
+        }
+        console.writeOut(sequence + "\n")
+    }
+
+    /// Row `number`, or `nil` after saying why there is none.
+    private func row(_ number: Int, for command: String) -> Row? {
+        guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return nil }
+        guard number <= rows.count else {
+            console.err("There is no result \(number): \(command) takes 1 to \(rows.count).")
+            return nil
+        }
+        return rows[number - 1]
+    }
+}

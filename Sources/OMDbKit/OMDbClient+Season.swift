@@ -1,0 +1,34 @@
+import Foundation
+
+extension OMDbClient {
+    /// One season list: a series and a season number.
+    struct SeasonKey: Hashable, Sendable {
+        let imdbID: String
+        let number: Int
+    }
+
+    /// Season `number` of the series `imdbID`: its episodes as OMDb lists them (at most 100,
+    /// gaps and an "Episode 0" included), in episode order. Sent like every other API request
+    /// (key at the edge, counted, retried), one request however many ask at once, and
+    /// remembered for the session, "not found" included.
+    /// - Throws: ``OMDbError/seasonNotFound(imdbID:season:)`` when OMDb answers
+    ///   `Series or season not found!`, any other ``OMDbError``, or `CancellationError`.
+    public func season(imdbID: String, number: Int) async throws -> Season {
+        let key = SeasonKey(imdbID: imdbID, number: number)
+        if let cached = seasons[key] { return try cached.get() }
+        return try await seasonLoads.value(for: key) { [sender, redactor] in
+            let (response, shown) = try await sender.api(.season(imdbID: imdbID, number: number))
+            let result = Result { () throws(OMDbError) -> Season in
+                try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, redactor: redactor)
+            }
+            // Not found is an answer, not an accident: asking again costs quota for the same.
+            if case .failure(let error) = result, !error.isNoResults { throw error }
+            await self.remember(result, for: key)
+            return try result.get()
+        }
+    }
+
+    private func remember(_ season: Result<Season, OMDbError>, for key: SeasonKey) {
+        seasons[key] = season
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The poster width to ask Amazon's image server for. OMDb's poster URLs end in
+/// `…@._V1_SX300.jpg`: `SX300` is the width in pixels, and the server scales to any other.
+public enum PosterWidth: Sendable, Hashable, CustomStringConvertible {
+    /// `SX300`, `SX600`…: that many pixels wide.
+    case pixels(Int)
+    /// No size at all (`._V1_.jpg`): the image as it was uploaded, often 1000-2000 px wide.
+    case original
+
+    /// OMDb's own: 300 px. With it, URLs are used as OMDb gave them (older hosts aside).
+    public static let standard = PosterWidth.pixels(300)
+    /// The widths the options accept.
+    public static let choices = ["300", "600", "1000", "original"]
+
+    /// Reads `300`, `600`, `1000` or `original`; `nil` for anything else.
+    public init?(_ text: String) {
+        switch text.lowercased().trimmingCharacters(in: .whitespaces) {
+        case "original": self = .original
+        case "300": self = .pixels(300)
+        case "600": self = .pixels(600)
+        case "1000": self = .pixels(1000)
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .pixels(let width): String(width)
+        case .original: "original"
+        }
+    }
+
+    /// The narrowest file that satisfies this width; `original` wants more than the widest choice.
+    var minimumPixels: Int {
+        switch self {
+        case .pixels(let width): width
+        case .original: 1001
+        }
+    }
+
+    /// `url` asking for this width. Pure. `_SX300` (any number) becomes `_SX<width>`; `original`
+    /// drops the size part (`._V1_SX300.jpg` → `._V1_.jpg`). Old `ia.media-imdb.com` URLs, which
+    /// answer 403 now, move to `m.media-amazon.com`. A URL with no size part keeps its path.
+    public func rewrite(_ url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        if components.host?.lowercased() == "ia.media-imdb.com" { components.host = "m.media-amazon.com" }
+        let path = components.percentEncodedPath
+        if let marker = path.range(of: "._V1_", options: .backwards), let dot = path.lastIndex(of: "."), dot >= marker.upperBound {
+            let sizes = path[marker.upperBound..<dot]
+            switch self {
+            case .original:
+                components.percentEncodedPath = String(path[..<marker.upperBound] + path[dot...])
+            case .pixels(let width):
+                let resized = sizes.replacing(/SX\d+/, with: "SX\(width)")
+                components.percentEncodedPath = String(path[..<marker.upperBound] + resized + path[dot...])
+            }
+        }
+        return components.url ?? url
+    }
+}

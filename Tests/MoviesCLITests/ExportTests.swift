@@ -1,0 +1,161 @@
+import Foundation
+import OMDbKit
+import Testing
+@testable import MoviesCLI
+
+/// `save FILE`: JSON, CSV and Markdown parsed back, and an existing file never replaced silently.
+@MainActor
+@Suite struct ExportTests {
+    /// Titles that break naive writers: commas, quotes, pipes, a line break in a plot.
+    static let stub = StubTransport(
+        searchRows: [
+            ["Title": "Me, Myself & \"Irene\"", "Year": "2000", "imdbID": "tt0183505", "Type": "movie", "Poster": "N/A"],
+            ["Title": "Pipe | Dream", "Year": "1999", "imdbID": "tt0000002", "Type": "movie", "Poster": "N/A"],
+            ["Title": "Plain", "Year": "2001", "imdbID": "tt0000003", "Type": "movie", "Poster": "N/A"],
+        ],
+        records: [
+            "tt0183505": ["imdbID": "tt0183505", "Title": "Me, Myself & \"Irene\"", "Year": "2000", "Type": "movie",
+                          "Plot": "A cop with \"two\" minds,\nand a road trip.", "Director": "Farrelly, Farrelly"],
+            "tt0000002": ["imdbID": "tt0000002", "Title": "Pipe | Dream", "Year": "1999", "Type": "movie", "Plot": "Pipes."],
+        ])
+
+    private func session(_ capture: Capture, in folder: URL) async -> Session {
+        let session = Session(client: Self.stub.client(), settings: Settings(), console: capture.console(),
+                              presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
+        await session.handle(.search("anything"))
+        capture.clear()
+        return session
+    }
+
+    @Test func jsonHasEveryMovieShownWithItsPlot() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        await session(capture, in: folder).handle(.save("out.json", force: false))
+        #expect(capture.out == "Saved 3 movies to \(folder.appendingPathComponent("out.json").path).\n")
+        let data = try Data(contentsOf: folder.appendingPathComponent("out.json"))
+        let objects = try #require(JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(objects.map { $0["imdbID"] as? String } == ["tt0183505", "tt0000002", "tt0000003"])
+        #expect(objects[0]["title"] as? String == "Me, Myself & \"Irene\"")
+        #expect(objects[0]["plot"] as? String == "A cop with \"two\" minds,\nand a road trip.")
+        #expect(objects[2]["plot"] is NSNull)
+        #expect(objects.allSatisfy { Set($0.keys) == Set(ExportFormat.columns) })
+    }
+
+    @Test func csvQuotesCommasQuotesAndLineBreaks() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        await session(capture, in: folder).handle(.save("out.csv", force: false))
+        let text = try String(contentsOf: folder.appendingPathComponent("out.csv"), encoding: .utf8)
+        let records = parseCSV(text)
+        #expect(records.count == 4)
+        #expect(records[0] == ExportFormat.columns)
+        #expect(records[1][1] == "Me, Myself & \"Irene\"")
+        #expect(records[1][7] == "Farrelly, Farrelly")
+        #expect(records[1][9] == "A cop with \"two\" minds,\nand a road trip.")
+        #expect(records.allSatisfy { $0.count == ExportFormat.columns.count })
+        #expect(text.contains("\"Me, Myself & \"\"Irene\"\"\""))
+        #expect(text.hasSuffix("\r\n"))
+    }
+
+    @Test func markdownIsATableWithPipesEscaped() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        await session(capture, in: folder).handle(.save("out.md", force: false))
+        let lines = try String(contentsOf: folder.appendingPathComponent("out.md"), encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 + 3)
+        #expect(lines[1].allSatisfy { "| -".contains($0) })
+        let cells = lines.map(markdownCells)
+        #expect(cells.allSatisfy { $0.count == ExportFormat.columns.count })
+        #expect(cells[3][1] == "Pipe | Dream")
+        #expect(cells[2][9] == "A cop with \"two\" minds, and a road trip.")
+    }
+
+    @Test func existingFileIsNotReplacedWithoutBeingAsked() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let file = folder.appendingPathComponent("out.json")
+        try Data("keep me".utf8).write(to: file)
+        let capture = Capture()
+        let session = await session(capture, in: folder)
+        await session.handle(.save("out.json", force: false))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "keep me")
+        #expect(capture.err == "out.json exists, so nothing was saved: save! out.json (or save out.json --force) replaces it.\n")
+        // At a terminal the person is asked: no keeps it, yes replaces it.
+        var asked: [String] = []
+        session.confirm = { question in asked.append(question); return false }
+        await session.handle(.save("out.json", force: false))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "keep me")
+        session.confirm = { question in asked.append(question); return true }
+        await session.handle(.save("out.json", force: false))
+        #expect(asked == ["out.json exists. Replace it? (y/N) ", "out.json exists. Replace it? (y/N) "])
+        #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) is [Any])
+        try Data("keep me".utf8).write(to: file)
+        session.confirm = nil
+        await session.handle(.save("out.json", force: true))
+        #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) is [Any])
+        #expect(files(folder).filter { $0 != "out.json" }.isEmpty, "a temporary file was left")
+    }
+
+    @Test func unknownExtensionAndNothingShownAreRefused() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        let empty = Session(client: Self.stub.client(), settings: Settings(), console: capture.console(),
+                            presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
+        await empty.handle(.save("out.json", force: false))
+        #expect(capture.err == "Nothing to save yet: search for a title first.\n")
+        capture.clear()
+        await session(capture, in: folder).handle(.save("out.txt", force: false))
+        #expect(capture.err.contains("save writes .json, .csv or .md files"))
+        #expect(files(folder).isEmpty)
+    }
+
+    private func files(_ folder: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+}
+
+/// The cells of a Markdown table row, unescaped (`\\|` is a pipe inside a cell), trimmed.
+func markdownCells(_ line: String) -> [String] {
+    var cells: [String] = []
+    var cell = ""
+    var escaped = false
+    for character in line {
+        if escaped { cell.append(character); escaped = false }
+        else if character == "\\" { escaped = true }
+        else if character == "|" { cells.append(cell.trimmingCharacters(in: .whitespaces)); cell = "" }
+        else { cell.append(character) }
+    }
+    return Array(cells.dropFirst())   // before the first pipe: nothing
+}
+
+/// A small RFC 4180 reader: quoted fields, doubled quotes, CRLF between records.
+func parseCSV(_ text: String) -> [[String]] {
+    var records: [[String]] = []
+    var record: [String] = []
+    var field = ""
+    var quoted = false
+    var characters = Array(text)[...]
+    while let character = characters.popFirst() {
+        if quoted {
+            if character == "\"" {
+                if characters.first == "\"" { field.append("\""); characters.removeFirst() } else { quoted = false }
+            } else {
+                field.append(character)
+            }
+        } else if character == "\"" {
+            quoted = true
+        } else if character == "," {
+            record.append(field); field = ""
+        } else if character == "\r\n" || character == "\n" {
+            record.append(field); field = ""
+            records.append(record); record = []
+        } else {
+            field.append(character)
+        }
+    }
+    return records
+}

@@ -1,0 +1,151 @@
+import Foundation
+import OMDbKit
+import Testing
+@testable import MoviesCLI
+
+/// `episodes`, `save`, `open` and posters drawn by `show`, in a session over the catalogue or a stub.
+@MainActor
+@Suite struct MoreSessionTests {
+    @Test func episodesListASeasonAsRowsThatShowAccepts() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        await session.handle(.search("twin peaks"))
+        capture.clear()
+        await session.handle(.episodes(1, season: nil))
+        #expect(capture.outLines == [
+            "Twin Peaks, season 1 of 2: 4 episodes",
+            "  2. E00  Pilot  1990-04-08  IMDb 9.0  tt0098937",
+            "  3. E01  Traces to Nowhere  1990-04-12  IMDb 8.3  tt0705927",
+            "  4. E02  Zen, or the Skill to Catch a Killer  1990-04-19  IMDb 8.9  tt0705928",
+            "  5. E03  Rest in Pain  1990-04-26  IMDb 8.3  tt0705929",
+        ])
+        capture.clear()
+        await session.handle(.show(2))
+        #expect(capture.outLines.first == "Pilot (1990)  episode  tt0098937")
+        #expect(capture.out.contains("homecoming queen"))
+    }
+
+    @Test func episodesSayWhichNumbersOMDbSkippedWithoutInventingThem() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        await session.handle(.search("mandalorian"))
+        capture.clear()
+        await session.handle(.episodes(1, season: 1))
+        #expect(capture.outLines.count == 1 + 7 + 1)
+        #expect(!capture.out.contains(" E05 "))
+        #expect(capture.outLines.last == "  OMDb lists no episode 5.")
+        #expect(session.rows.count == 1 + 7)
+    }
+
+    @Test func missingSeasonHasItsOwnMessageAndIsNotAFailure() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        await session.handle(.search("breaking bad"))
+        capture.clear()
+        await session.handle(.episodes(1, season: 9))
+        #expect(capture.err.contains("OMDb has no season 9 of tt0903747 (\"Series or season not found!\")"))
+        #expect(capture.out == "")
+        #expect(!session.hadFailure)
+    }
+
+    @Test func episodesOfAMovieAreRefusedWithoutARequest() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        await session.handle(.search("toxic avenger"))
+        capture.clear()
+        await session.handle(.episodes(1, season: nil))
+        #expect(capture.err == "Result 1 is a movie, not a series: episodes takes the number of a series.\n")
+    }
+
+    @Test func showOfASeriesSaysHowManySeasons() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        await session.handle(.search("breaking bad"))
+        capture.clear()
+        await session.handle(.show(1))
+        #expect(capture.out.contains("Seasons: 5 (episodes 1 SEASON lists a season's episodes)"))
+    }
+
+    // MARK: Posters on screen
+
+    /// Searches `query` in a session over the catalogue that saves posters (into a folder of its
+    /// own) and draws them with `kind`, runs `show 1`, then hands over what it printed.
+    private func showFirstResult(of query: String, drawingWith kind: InlineImages.Kind?,
+                                 _ check: (Session, Capture) throws -> Void) async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        var settings = Settings()
+        settings.posters = folder
+        let session = try catalogueSession(capture, settings: settings, directory: folder)
+        session.inlineImages = kind
+        await session.handle(.search(query))
+        capture.clear()
+        await session.handle(.show(1))
+        try check(session, capture)
+    }
+
+    @Test func halfBlocksDrawAJPEGPosterInShow() async throws {
+        // Row 1: tt0076759, a JPEG in the fixtures; 24 columns: 36 pixels, 18 lines.
+        try await showFirstResult(of: "star wars", drawingWith: .blocks) { _, capture in
+            #expect(capture.outLines.filter { $0.contains("▀") }.count == 18)
+        }
+    }
+
+    @Test(arguments: [InlineImages.Kind.iterm, .kitty])
+    func showDrawsThePosterWithTheTerminalsProtocol(kind: InlineImages.Kind) async throws {
+        // Row 1: a PNG poster in the fixtures.
+        try await showFirstResult(of: "toxic avenger", drawingWith: kind) { session, capture in
+            let data = try Data(contentsOf: try #require(session.rows[0].poster?.file))
+            let sequence = try #require(InlineImages.sequence(for: data, using: kind))
+            #expect(ImageFormat(sniffing: data) == .png)
+            #expect(capture.out.contains(sequence))
+        }
+    }
+
+    @Test func noSequenceWhenDrawingIsOff() async throws {
+        try await showFirstResult(of: "toxic avenger", drawingWith: nil) { _, capture in
+            #expect(capture.out.contains("Director:"))
+            #expect(!capture.out.contains("\u{1B}"))
+        }
+    }
+
+    @Test func kittyDoesNotDrawAJPEGAndSaysWhy() async throws {
+        try await showFirstResult(of: "star wars", drawingWith: .kitty) { session, capture in
+            let data = try Data(contentsOf: try #require(session.rows[0].poster?.file))
+            #expect(ImageFormat(sniffing: data) == .jpeg)
+            #expect(!capture.out.contains("\u{1B}"))
+            #expect(capture.err.contains("this terminal shows PNG only, and the poster is JPEG"))
+        }
+    }
+
+    // MARK: Open
+
+    @Test func openRunsTheOpenerWithTheIMDbAddress() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let record = folder.appendingPathComponent("opened.txt")
+        let script = folder.appendingPathComponent("fake-opener")
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path)'\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        session.opener = Opener.find(environment: ["MOVIES_OPENER": script.path])
+        await session.handle(.search("toxic avenger"))
+        capture.clear()
+        await session.handle(.open(1))
+        #expect(try String(contentsOf: record, encoding: .utf8) == "https://www.imdb.com/title/tt0090190/\n")
+        #expect(capture.out == "Opened https://www.imdb.com/title/tt0090190/\n")
+    }
+
+    @Test func openWithoutAnOpenerPrintsTheAddress() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        session.opener = Opener.find(environment: ["PATH": "/nonexistent"])
+        await session.handle(.search("toxic avenger"))
+        capture.clear()
+        await session.handle(.open(1))
+        #expect(capture.out == "https://www.imdb.com/title/tt0090190/\n")
+        #expect(capture.err.contains("Not opened (no opener)"))
+    }
+}
