@@ -9,7 +9,9 @@ enum OMDbDecoding {
         let payload = try decode(SearchPayload.self, response, query: query.text, url: url, redactor: redactor)
         let total = try totalResults(payload.totalResults?.value, url: url)
         // A row OMDb got wrong (no imdbID, not an object) is dropped alone; its page stands.
-        return (payload.Search?.compactMap { $0.value?.item } ?? [], total)
+        // A page is at most OMDb's 10 rows: each row costs a record request, so a server sending
+        // thousands would spend the key's daily quota on one page.
+        return (Array((payload.Search?.compactMap { $0.value?.item } ?? []).prefix(SearchPage.size)), total)
     }
 
     /// OMDb's `totalResults` as a count: a whole number from 0 to ``SearchPage/maxTotalResults``.

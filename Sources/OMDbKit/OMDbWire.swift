@@ -83,7 +83,8 @@ struct MoviePayload: Decodable {
     let Title, Year, Rated, Released, Runtime, Genre, Director, Writer, Actors, Plot: WireText?
     let Language, Country, Awards, Poster, Metascore, imdbRating, imdbVotes, imdbID, `Type`: WireText?
     let totalSeasons, BoxOffice: WireText?
-    let Ratings: [Lossy<RatingRow>]?
+    /// Lossy as a whole too: `"Ratings":{}` or `"Ratings":"N/A"` drops the ratings, not the record.
+    let Ratings: Lossy<[Lossy<RatingRow>]>?
 
     /// The record; `nil` without an imdbID or a title.
     var movie: Movie? {
@@ -93,7 +94,7 @@ struct MoviePayload: Decodable {
             rated: present(Rated?.value), released: present(Released?.value), runtime: present(Runtime?.value), genre: present(Genre?.value),
             director: present(Director?.value), writer: present(Writer?.value), actors: present(Actors?.value), plot: present(Plot?.value),
             language: present(Language?.value), country: present(Country?.value), awards: present(Awards?.value), posterURL: posterURL(Poster?.value),
-            ratings: (Ratings ?? []).compactMap { row in
+            ratings: (Ratings?.value ?? []).compactMap { row in
                 guard let source = present(row.value?.Source?.value), let value = present(row.value?.Value?.value) else { return nil }
                 return Rating(source: source, value: value)
             },

@@ -31,7 +31,8 @@ struct RequestSender: Sendable {
     /// One OMDb API request, its answer read whole (up to ``maxAnswerBytes``).
     /// Returns the answer and the URL as it may be shown (it never held the key).
     func api(_ request: OMDbRequest) async throws -> (HTTPResponse, String) {
-        let shown = request.url(base: baseURL).absoluteString
+        // A careless --base-url may carry the key itself (`…/?apikey=KEY`, `user:KEY@host`).
+        let shown = redactor.redact(request.url(base: baseURL))
         // Before the gate and the count: an answer from disk is not a request. Off the client's actor.
         if let cached = await cache?.answer(for: request.url(base: baseURL)) { return (cached, shown) }
         let response = try await withRetries(shown: shown, isAPI: true) { [self] () async throws -> Attempt<HTTPResponse> in
@@ -55,7 +56,7 @@ struct RequestSender: Sendable {
     /// A download from any host (a poster), its body handed to `consume` as it streams.
     /// `consume` only sees a 2xx answer; other statuses throw ``OMDbError/httpStatus(_:url:)``.
     func download<T: Sendable>(_ url: URL, _ consume: @escaping @Sendable (StreamedResponse, String) async throws -> T) async throws -> T {
-        let shown = url.absoluteString
+        let shown = redactor.redact(url)
         return try await withRetries(shown: shown, isAPI: false) { [self] () async throws -> Attempt<T> in
             let streamed = try await transport.send(url, timeout: timeout)
             if RetryPolicy.isTransient(status: streamed.statusCode) {

@@ -124,6 +124,25 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.allow)
     }
 
+    /// A request carrying the key follows a redirect only within its origin (same host and port,
+    /// or the same host upgraded to https): a `Location` that echoes the query would otherwise hand
+    /// the key to another host, or send it in clear text. Refused, the 3xx is the answer.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        guard let from = task.originalRequest?.url, let to = request.url else { return completionHandler(nil) }
+        completionHandler(Self.mayFollow(from: from, to: to) ? request : nil)
+    }
+
+    /// Whether a redirect from `from` to `to` may be followed: always for a request without the key.
+    static func mayFollow(from: URL, to: URL) -> Bool {
+        let carriesKey = URLComponents(url: from, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "apikey" } ?? false
+        guard carriesKey else { return true }
+        guard let fromHost = from.host?.lowercased(), fromHost == to.host?.lowercased() else { return false }
+        let fromScheme = from.scheme?.lowercased(), toScheme = to.scheme?.lowercased()
+        if fromScheme == "http", toScheme == "https" { return true }
+        return fromScheme == toScheme && from.port == to.port
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let body = entries.withLock { state in
             state[dataTask.taskIdentifier]?.received += data.count

@@ -41,6 +41,14 @@ import Testing
         #expect(throws: OMDbError.invalidResponse(url: "u", reason: reason)) { try page(sent) }
     }
 
+    /// Every row costs a record request: a page of 10,000 rows must not cost 10,000 requests.
+    @Test func aPageNeverHoldsMoreThanOMDbsTenRows() throws {
+        let rows = (0..<10_000).map { #"{"Title":"T\#($0)","Year":"2000","imdbID":"tt\#($0)","Type":"movie","Poster":"N/A"}"# }
+        let page = try OMDbDecoding.searchPage(json(#"{"Search":[\#(rows.joined(separator: ","))],"totalResults":"10000","Response":"True"}"#),
+                                              query: SearchQuery(text: "x"), url: "u")
+        #expect(page.items.map(\.imdbID) == (0..<10).map { "tt\($0)" })
+    }
+
     @Test func aVeryLongTotalIsNamedShortened() {
         #expect(throws: OMDbError.invalidResponse(url: "u", reason: #"totalResults "\#(String(repeating: "9", count: 40))…" is not a whole number"#)) {
             try page("\"\(String(repeating: "9", count: 5000))\"")
@@ -82,6 +90,15 @@ import Testing
             #expect(items[0].year?.text == year)
             #expect(items[0].type == .movie)
         }
+    }
+
+    /// Every other field an object, an array or null: the record still stands on its imdbID and title.
+    @Test(arguments: [#"{"Source":1}"#, #""N/A""#, "null", "[[1]]", "7"])
+    func aRecordWithOddFieldsIsStillARecord(ratings: String) throws {
+        let body = #"{"Title":"Heat","Year":null,"imdbID":"tt0113277","Type":{"a":1},"Plot":[null],"Poster":{"x":1},"Genre":[],"Ratings":\#(ratings),"Response":"True"}"#
+        let movie = try OMDbDecoding.movie(json(body), imdbID: "tt0113277", url: "u")
+        #expect(movie.title == "Heat")
+        #expect(movie.plot == nil && movie.posterURL == nil && movie.ratings.isEmpty)
     }
 
     @Test func aRecordWithNumbersForTextIsStillARecord() throws {

@@ -36,6 +36,40 @@ import Testing
         #expect(server.apiRequests.compactMap { $0.queryItems.first { $0.name == "s" }?.value } == ["tom & jerry", "Amélie", "千と千尋", "C++"])
     }
 
+    /// A redirect whose `Location` echoes the query (as a www or https redirect does) must not
+    /// take the key to another host; within the same origin it is followed.
+    @Test(arguments: [false, true]) func keyNeverFollowsARedirectToAnotherHost(sameOrigin: Bool) async throws {
+        let other = try FakeOMDbServer(catalogue: catalogue)
+        defer { other.shutdown() }
+        let otherOrigin = other.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let redirecting = try FakeOMDbServer(catalogue: catalogue) { request in
+            request.path == "/moved" ? nil : ServerResponse(status: 302, headers: ["Location": sameOrigin ? "/moved?" + (request.target.split(separator: "?").last.map(String.init) ?? "") : otherOrigin + request.target])
+        }
+        defer { redirecting.shutdown() }
+        do {
+            _ = try await client(redirecting).search("alien")
+        } catch {
+            #expect(sameOrigin || "\(error)".contains("HTTP 302 (a redirect to another host"))
+        }
+        #expect(other.apiRequests.isEmpty)
+        #expect(redirecting.apiRequests.count == (sameOrigin ? 2 : 1))
+    }
+
+    /// A --base-url copied with the key in it (`?apikey=KEY`, or `user:KEY@`) never shows it in an error.
+    @Test(arguments: ["?apikey=\(FakeOMDbServer.validKey)", "user"]) func keyInTheBaseURLStaysOutOfErrors(carrier: String) async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(status: 404, body: Data("gone".utf8)) }
+        defer { server.shutdown() }
+        var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
+        if carrier == "user" { parts.user = "me"; parts.password = FakeOMDbServer.validKey } else { parts.percentEncodedQuery = String(carrier.dropFirst()) }
+        let client = OMDbClient(configuration: .init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
+        await #expect {
+            try await client.search("alien")
+        } throws: { error in
+            guard case OMDbError.httpStatus(404, let url) = error else { return false }
+            return !url.contains(FakeOMDbServer.validKey) && !"\(error)".contains(FakeOMDbServer.validKey)
+        }
+    }
+
     @Test func wrongKeyIs401InvalidKey() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue)
         defer { server.shutdown() }
