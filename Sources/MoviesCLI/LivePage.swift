@@ -152,10 +152,12 @@ struct LivePage {
     ///
     /// Cut to `width` like every other line: a status line that wrapped on a narrow screen
     /// made each redraw start one line lower, stacking copies of the heading.
-    func statusLine(width: Int, frame: Int, requests: Int, style: Style) -> String {
+    /// - Parameter today: the key's daily count (`requests today: 37 of 1,000 (UTC day)`), when counted.
+    func statusLine(width: Int, frame: Int, requests: Int, today: String? = nil, style: Style) -> String {
         var parts = ["plots \(plotsDone)/\(rows.count)"]
         if postersOn { parts.append("posters \(postersDone)/\(rows.count)") }
         parts.append("\(requests) request\(requests == 1 ? "" : "s") sent this session")
+        if let today { parts.append(today) }
         let marker = isFinished ? (rows.contains { $0.stopped } ? "–" : "✓") : String(Self.spinner[frame % Self.spinner.count])
         let plain = marker + " " + parts.joined(separator: " · ")
         return Self.clip(style.dim(plain), plain: plain, width: max(10, width - 1))

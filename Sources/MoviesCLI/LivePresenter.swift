@@ -16,6 +16,10 @@ final class LivePresenter: Presenter {
     let requestCount: @Sendable () async -> Int
     /// Whether posters are being saved (a setting that can change between searches).
     var postersOn: @MainActor () -> Bool = { false }
+    /// The key's daily count for the status line (read from the ledger when a page starts and
+    /// ends, not at every frame); `nil` when nothing is counted.
+    var requestsToday: @MainActor () -> String? = { nil }
+    private var today: String?
     let terminal: Terminal
 
     private var page: LivePage?
@@ -47,6 +51,7 @@ final class LivePresenter: Presenter {
         self.page = LivePage(heading: TextPresenter.heading(for: page), first: first, items: page.items, postersOn: postersOn(), display: plain.display)
         drawnLines = 0
         printedRows = nil
+        today = requestsToday()
         terminal.showCursor(false)
         listener = terminal.listen { event in
             Task { @MainActor [weak self] in
@@ -79,6 +84,7 @@ final class LivePresenter: Presenter {
         if let listener { terminal.ignore(listener) }
         listener = nil
         requests = await requestCount()
+        today = requestsToday()
         self.page?.finish(stopped: Task.isCancelled)
         draw()
         terminal.showCursor(true)
@@ -106,7 +112,7 @@ final class LivePresenter: Presenter {
         lastDraw = .now
         // Read at every drawing: the window may have changed.
         let size = Terminal.size() ?? (columns: console.width, rows: 24)
-        let status = page.statusLine(width: size.columns, frame: frame, requests: requests, style: console.style)
+        let status = page.statusLine(width: size.columns, frame: frame, requests: requests, today: today, style: console.style)
         if printedRows == nil, let lines = page.lines(width: size.columns, screenRows: size.rows, frame: frame, style: console.style) {
             var out = drawnLines > 0 ? "\r\u{1B}[\(drawnLines)A" : "\r"
             for line in lines + [status] { out += "\u{1B}[2K" + line + "\r\n" }

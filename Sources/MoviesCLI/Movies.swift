@@ -92,7 +92,10 @@ public enum Movies {
             let presenter = self.presenter(console: console, directory: directory, client: client, moreHint: nil)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget)
-            (presenter as? LivePresenter)?.postersOn = { [unowned session] in session.settings.posters != nil }
+            if let live = presenter as? LivePresenter {
+                live.postersOn = { [unowned session] in session.settings.posters != nil }
+                live.requestsToday = { [unowned session] in session.requestsToday }
+            }
             session.inlineImages = InlineImages.detect(settings.inlineImages, environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1)
             session.opener = Opener.find(environment: environment)
             let prompt = Prompt(session: session, console: console)
@@ -115,6 +118,7 @@ public enum Movies {
                                   budget: budget)
             if let live = presenter as? LivePresenter {
                 live.postersOn = { [unowned session] in session.settings.posters != nil }
+                live.requestsToday = { [unowned session] in session.requestsToday }
                 // Keys typed meanwhile must not be echoed into the page (restored on exit).
                 if Terminal.shared.start() { Terminal.shared.set(.quiet) }
             }

@@ -44,6 +44,9 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("–") }.count == 10)
         #expect(lines.filter { $0.contains("(stopped)") }.count == 10)
         #expect(stopped.statusLine(width: 80, frame: 0, requests: 1, style: .plain) == "– plots 0/10 · 1 request sent this session")
+        // Where the key's requests are counted, the status line says the day's count too (issue 8).
+        #expect(stopped.statusLine(width: 120, frame: 0, requests: 1, today: "requests today: 37 of 1,000 (UTC day)", style: .plain)
+                == "– plots 0/10 · 1 request sent this session · requests today: 37 of 1,000 (UTC day)")
         #expect((0..<10).allSatisfy(stopped.isDone))
     }
 }
