@@ -113,6 +113,31 @@ public enum Command: Equatable, Sendable {
         return text
     }
 
+    /// The `help` text wrapped to `width` columns: each description goes on under itself, so a
+    /// narrow terminal never breaks a line in the middle of a word.
+    static func help(width: Int) -> String {
+        let column = String(repeating: " ", count: 20)
+        // Entries (a command and its description, continued on lines indented to the column) and
+        // paragraphs, each joined back into one line of text, then wrapped afresh.
+        var entries: [(head: String?, text: String)] = []
+        for line in helpText.split(separator: "\n") {
+            if line.hasPrefix(column), !entries.isEmpty {
+                entries[entries.count - 1].text += " " + line.drop { $0 == " " }
+            } else if line.hasPrefix("  "), line.count > column.count {
+                entries.append((String(line.prefix(column.count)), String(line.dropFirst(column.count))))
+            } else if let last = entries.last, last.head == nil, entries.count > 1 {
+                entries[entries.count - 1].text = last.text + " " + line
+            } else {
+                entries.append((nil, String(line)))
+            }
+        }
+        return entries.flatMap { head, text -> [String] in
+            guard let head else { return wrap(text, width: width, indent: "") }
+            let lines = wrap(text, width: width, indent: column)
+            return [head + lines[0].dropFirst(column.count)] + lines.dropFirst()
+        }.joined(separator: "\n")
+    }
+
     /// The `help` text.
     static let helpText = """
     Type a title to search OMDb. Commands:

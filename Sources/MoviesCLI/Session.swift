@@ -63,7 +63,7 @@ public final class Session {
         case .nothing: break
         case .quit: return false
         case .help:
-            console.out(Command.helpText)
+            console.out(Command.help(width: console.width))
             if let line = requestsToday { console.out(line) }
         case .quota: console.out(budget?.quotaReport ?? "Nothing is counted in this session.")
         case .cache(let clear):

@@ -205,3 +205,17 @@ import Testing
         #expect(lines.map { $0.dropFirst(2) }.joined() == long)
     }
 }
+
+@Suite struct HelpTextTests {
+    @Test(arguments: [60, 80, 100])
+    func helpFitsTheTerminalAndKeepsEveryWord(width: Int) {
+        let text = Command.help(width: width)
+        #expect(text.split(separator: "\n").allSatisfy { displayWidth($0) <= width })
+        let words = { (text: String) in text.split(whereSeparator: \.isWhitespace) }
+        #expect(words(text) == words(Command.helpText))
+        // Descriptions go on under themselves, not at the left edge.
+        for line in text.split(separator: "\n") where line.hasPrefix("  ") {
+            #expect(line.hasPrefix("    ") == false || line.hasPrefix(String(repeating: " ", count: 20)))
+        }
+    }
+}

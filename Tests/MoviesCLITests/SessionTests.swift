@@ -231,7 +231,7 @@ import Testing
         #expect(await session.handle(.nothing) == true)
         #expect(capture.out == "" && capture.err == "")
         #expect(await session.handle(.help) == true)
-        #expect(capture.out == Command.helpText + "\n")
+        #expect(capture.out == Command.help(width: session.console.width) + "\n")
         #expect(await session.handle(.invalid(hint: "a hint")) == true)
         #expect(capture.err == "a hint\n")
     }
