@@ -284,8 +284,8 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
                 request.queryItems.contains { $0.name == "i" } ? ServerResponse(body: Data("{}".utf8), delay: .seconds(60)) : nil
             }
             defer { server.shutdown() }
-            let movies = try MoviesProcess(["search", "toxic", "--base-url", server.baseURL.absoluteString], directory: folder,
-                                           environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
+            let movies = try MoviesProcess(["search", "toxic", "--base-url", server.baseURL.absoluteString, "--timeout", "600"],
+                                           directory: folder, environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
             let clock = ContinuousClock()
             let deadline = clock.now + .seconds(20)
             while !movies.stdoutSoFar.contains("Results for"), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
@@ -337,7 +337,9 @@ private func serverWithSlowRecords() throws -> FakeOMDbServer {
 /// The prompt against `server`, saving posters into `folder/p`, once a search for "toxic" is
 /// under way (a poster is saved and The Toxic Avenger's plot shown, most records are not in).
 private func promptMidPage(server: FakeOMDbServer, folder: URL) async throws -> MoviesProcess {
-    let movies = try MoviesProcess(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
+    // A long --timeout: the slow rows must still be loading when the test's Ctrl-C comes, however
+    // late a loaded machine lets the test run.
+    let movies = try MoviesProcess(["--base-url", server.baseURL.absoluteString, "--posters", "p", "--timeout", "600"], directory: folder,
                                    environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
     movies.send("toxic")
     let deadline = ContinuousClock.now + .seconds(20)

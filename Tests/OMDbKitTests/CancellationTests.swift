@@ -36,7 +36,7 @@ import Synchronization
             }
             // Wait for the quick three, then press "Ctrl-C".
             let clock = ContinuousClock()
-            let deadline = clock.now + .seconds(10)
+            let deadline = clock.now + .seconds(60)
             // Three records and ten posters.
             while received.withLock({ $0.count }) < 13, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             let started = clock.now
@@ -81,7 +81,8 @@ import Synchronization
         let fresh = try await client.search("fast")
         #expect(fresh.items.map(\.title) == ["fast"])
         await #expect(throws: CancellationError.self) { try await old.value }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Not the 60 s the old search sleeps (a loaded machine can stall the pool for seconds).
+        #expect(ContinuousClock.now - started < .seconds(30))
         // The cursor belongs to the new search.
         await #expect(throws: OMDbError.noMorePages(query: "fast", shown: 1, total: 1)) { try await client.nextPage() }
     }

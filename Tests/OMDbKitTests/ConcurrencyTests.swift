@@ -92,7 +92,7 @@ import Synchronization
             let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
                 if url.query("i") == nil {
                     let clock = ContinuousClock()
-                    let deadline = clock.now + .seconds(10)
+                    let deadline = clock.now + .seconds(60)
                     while !plotSeen.withLock({ $0 }), clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
                     posterWaitedInVain.withLock { $0 = !plotSeen.withLock { $0 } }
                     return HTTPResponse(statusCode: 200, body: pngBytes)
@@ -182,14 +182,14 @@ import Synchronization
         }
 
         func wait(until condition: @escaping @Sendable () -> Bool) async {
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(60)
             while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         }
     }
 
     @Test func droppingTheDetailsStreamCancelsEveryRequest() async {
         let sleepy = Sleepy()
-        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: sleepy.transport)
+        let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let items = (1...10).map { SearchItem(imdbID: "tt000000\($0)", title: "t", year: nil, type: .movie, posterURL: nil) }
         let consumer = Task { await collect(client.details(for: items)) }
         await sleepy.wait { sleepy.started.withLock { $0 } == 10 }
@@ -201,7 +201,7 @@ import Synchronization
 
     @Test func aCancelledWaiterLeavesAtOnceAndTheOtherStillGetsTheRecord() async throws {
         let sleepy = Sleepy(duration: .milliseconds(1_500))
-        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: sleepy.transport)
+        let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let leaving = Task { try await client.movie(imdbID: "tt0000001") }
         let staying = Task { try await client.movie(imdbID: "tt0000001") }
         await sleepy.wait { sleepy.started.withLock { $0 } == 1 }
@@ -216,7 +216,7 @@ import Synchronization
 
     @Test func whenEveryWaiterLeavesTheRequestIsCancelled() async {
         let sleepy = Sleepy()
-        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: sleepy.transport)
+        let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let first = Task { try await client.movie(imdbID: "tt0000001") }
         let second = Task { try await client.movie(imdbID: "tt0000001") }
         await sleepy.wait { sleepy.started.withLock { $0 } == 1 }
@@ -232,7 +232,7 @@ import Synchronization
     @Test func aCallerAfterEveryoneLeftStartsAFreshRequest() async throws {
         // The abandoned request is slow to notice its cancellation: a newcomer must not join it.
         let sleepy = Sleepy(duration: .milliseconds(500), ignoresCancellation: true)
-        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: sleepy.transport)
+        let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let leaving = Task { try await client.movie(imdbID: "tt0000001") }
         await sleepy.wait { sleepy.started.withLock { $0 } == 1 }
         leaving.cancel()
