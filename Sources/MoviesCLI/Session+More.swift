@@ -92,8 +92,8 @@ extension Session {
     func drawPoster(of number: Int) async {
         guard let kind = inlineImages else { return }
         var file = rows[number - 1].poster?.file
-        if file == nil, let folder = settings.posters {
-            let saved = try? await client.poster(for: rows[number - 1].item, in: PosterStore(folder: folder, width: settings.posterWidth))
+        if file == nil, let store = posterStore {
+            let saved = try? await client.poster(for: rows[number - 1].item, in: store)
             rows[number - 1].poster = saved
             file = saved?.file
         }

@@ -45,9 +45,9 @@ extension Session {
         rows = [Row(item: item, movie: movie)]
         presenter.pageArrived(page, first: 1)
         presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)
-        if let folder = settings.posters {
+        if let store = posterStore {
             do {
-                let saved = try await client.poster(for: item, in: PosterStore(folder: folder))
+                let saved = try await client.poster(for: item, in: store)
                 rows[0].poster = saved
                 presenter.rowUpdated(.at(0, item: item, part: .poster(.success(saved))), number: 1)
             } catch let error as OMDbError {

@@ -180,7 +180,7 @@ public final class Session {
 
     /// One store per folder for the whole session: it keeps one index of the folder, so a folder
     /// of many files is listed once, not once a page.
-    private var posterStore: PosterStore? {
+    var posterStore: PosterStore? {
         guard let folder = settings.posters?.standardizedFileURL else { return nil }
         if let store = currentStore, store.folder == folder, store.width == settings.posterWidth { return store }
         let store = PosterStore(folder: folder, width: settings.posterWidth)
