@@ -88,6 +88,9 @@ final class PosterIndex: Sendable {
         }
     }
 
+    /// How many lookups wait for the listing now.
+    var lookupsWaiting: Int { state.withLock { $0.waiters.count } }
+
     /// Returns once the folder is listed.
     func listed() async {
         await withCheckedContinuation { waiter in

@@ -15,12 +15,18 @@ struct PosterNameTable: Sendable {
     private var starts: [UInt64: Int] = [:]
     /// The rare ending whose hash a different ending holds already, kept whole.
     private var collided: [String: String] = [:]
+    private let hash: @Sendable (UnsafePointer<CChar>) -> UInt64
+
+    /// - Parameter hash: hashes an ending; a seam for tests (a constant one makes every ending collide).
+    init(hash: @escaping @Sendable (UnsafePointer<CChar>) -> UInt64 = PosterNameTable.fnv1a) {
+        self.hash = hash
+    }
 
     /// Adds a name found in the folder. Among names with the same ending the smallest (in byte
     /// order) is kept, so a folder holding two copies picks the same one on every run.
     mutating func insertListed(_ name: UnsafePointer<CChar>) {
         guard let ending = Self.ending(of: name) else { return }
-        let key = Self.hash(ending)
+        let key = hash(ending)
         guard let start = starts[key] else {
             starts[key] = append(name)
             return
@@ -43,7 +49,7 @@ struct PosterNameTable: Sendable {
     mutating func replace(with name: String) {
         name.withCString { name in
             guard let ending = Self.ending(of: name) else { return }
-            let key = Self.hash(ending)
+            let key = hash(ending)
             if let start = starts[key], !hasEnding(ending, at: start) {
                 collided[String(cString: ending)] = String(cString: name)
             } else {
@@ -56,7 +62,7 @@ struct PosterNameTable: Sendable {
     /// The name held for `ending` (`[tt0090190].jpg`), if any.
     func name(ending: String) -> String? {
         ending.withCString { ending in
-            if let start = starts[Self.hash(ending)], hasEnding(ending, at: start) {
+            if let start = starts[hash(ending)], hasEnding(ending, at: start) {
                 return bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress! + start) }
             }
             return collided[String(cString: ending)]
@@ -67,7 +73,7 @@ struct PosterNameTable: Sendable {
     mutating func forget(_ name: String) {
         name.withCString { name in
             guard let ending = Self.ending(of: name) else { return }
-            let key = Self.hash(ending)
+            let key = hash(ending)
             if let start = starts[key], bytes.withUnsafeBufferPointer({ strcmp($0.baseAddress! + start, name) == 0 }) {
                 starts[key] = nil
             }
@@ -98,7 +104,7 @@ struct PosterNameTable: Sendable {
     }
 
     /// FNV-1a: fast on short keys, and the same on every run.
-    private static func hash(_ text: UnsafePointer<CChar>) -> UInt64 {
+    static func fnv1a(_ text: UnsafePointer<CChar>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var byte = text
         while byte.pointee != 0 {

@@ -31,7 +31,7 @@ public struct PosterStore: Sendable {
     /// The width to download posters at (see ``PosterWidth``). File names never carry it: a
     /// wider download replaces a narrower file of the same title.
     public let width: PosterWidth
-    private let index: PosterIndex
+    let index: PosterIndex
 
     /// The default size cap: 20 MB.
     public static let defaultMaxBytes = 20_000_000
