@@ -32,6 +32,16 @@ import Testing
         func release() { gate.signal() }
     }
 
+    /// True once `condition` holds; false if it still does not after 60 s (a loaded machine).
+    static func waitUntil(_ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            await Task.yield()
+        }
+        return true
+    }
+
     @Test func aStoreListsItsFolderOnceHoweverManyLookupsSavesAndWidths() async throws {
         try await withTemporaryFolder { folder in
             try pngBytes.write(to: folder.appendingPathComponent("Old [tt0000009].png"))
@@ -69,7 +79,7 @@ import Testing
             let listing = Listing(held: true)
             let store = PosterStore(folder: folder, listing: listing.run)
             let lookup = Task { await store.existingFile(for: "tt0000001") }
-            while store.index.lookupsWaiting == 0 { await Task.yield() }
+            #expect(await Self.waitUntil { store.index.lookupsWaiting == 1 })
             listing.release()
             #expect(await lookup.value?.lastPathComponent == "Old [tt0000001].png")
         }
@@ -88,13 +98,13 @@ import Testing
 
     /// More lookups wait than the cooperative pool has threads: were each to hold its thread, the
     /// task below could never run and the test would hang.
-    @Test(.timeLimit(.minutes(1))) func waitingLookupsHoldNoThread() async {
+    @Test(.timeLimit(.minutes(2))) func waitingLookupsHoldNoThread() async {
         await withTemporaryFolder { folder in
             let listing = Listing(held: true)
             let store = PosterStore(folder: folder, listing: listing.run)
             let count = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
             let lookups = (0..<count).map { n in Task { await store.existingFile(for: "tt\(n)") } }
-            while store.index.lookupsWaiting < count { await Task.yield() }
+            #expect(await Self.waitUntil { store.index.lookupsWaiting == count })
             #expect(await Task.detached { 42 }.value == 42)
             listing.release()
             for lookup in lookups { #expect(await lookup.value == nil) }
