@@ -16,15 +16,18 @@ final class PosterIndex: Sendable {
     /// seam for tests. The pointer is valid during the call only.
     typealias Listing = @Sendable (URL, (UnsafePointer<CChar>) -> Void) -> Void
 
+    /// Something that happens once, and the tasks waiting for it.
+    private struct Event {
+        var happened = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
     private struct State {
         var table = PosterNameTable()
-        var listed = false
-        /// Lookups waiting for the listing.
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var listed = Event()
         /// Saved while the listing ran, which may have gone past their names.
         var savedMeanwhile: [String] = []
-        var swept = false
-        var sweepWaiters: [CheckedContinuation<Void, Never>] = []
+        var swept = Event()
     }
 
     private let state = Mutex(State())
@@ -45,22 +48,13 @@ final class PosterIndex: Sendable {
                     table.insertListed(name)
                 }
             }
-            let lookups = state.withLock { state in
+            signal(\.listed) { state in
                 for name in state.savedMeanwhile { table.replace(with: name) }
                 state.table = table
-                state.listed = true
                 state.savedMeanwhile = []
-                defer { state.waiters = [] }
-                return state.waiters
             }
-            for lookup in lookups { lookup.resume() }
             sweep(temporaries)
-            let sweepWaiters = state.withLock { state in
-                state.swept = true
-                defer { state.sweepWaiters = [] }
-                return state.sweepWaiters
-            }
-            for waiter in sweepWaiters { waiter.resume() }
+            signal(\.swept)
         }
     }
 
@@ -84,33 +78,39 @@ final class PosterIndex: Sendable {
     /// Records a file just saved.
     func add(_ name: String) {
         state.withLock { state in
-            if state.listed { state.table.replace(with: name) } else { state.savedMeanwhile.append(name) }
+            if state.listed.happened { state.table.replace(with: name) } else { state.savedMeanwhile.append(name) }
         }
     }
 
     /// How many lookups wait for the listing now.
-    var lookupsWaiting: Int { state.withLock { $0.waiters.count } }
+    var lookupsWaiting: Int { state.withLock { $0.listed.waiters.count } }
 
     /// Returns once the folder is listed.
-    func listed() async {
+    func listed() async { await wait(for: \.listed) }
+
+    /// Returns once the leftovers the listing found are removed.
+    func sweptLeftovers() async { await wait(for: \.swept) }
+
+    /// Suspends (holding no thread) until `event` has happened.
+    private func wait(for event: WritableKeyPath<State, Event> & Sendable) async {
         await withCheckedContinuation { waiter in
-            let listed = state.withLock { state in
-                if !state.listed { state.waiters.append(waiter) }
-                return state.listed
+            let happened = state.withLock { state in
+                if !state[keyPath: event].happened { state[keyPath: event].waiters.append(waiter) }
+                return state[keyPath: event].happened
             }
-            if listed { waiter.resume() }
+            if happened { waiter.resume() }
         }
     }
 
-    /// Returns once the leftovers the listing found are removed.
-    func sweptLeftovers() async {
-        await withCheckedContinuation { waiter in
-            let swept = state.withLock { state in
-                if !state.swept { state.sweepWaiters.append(waiter) }
-                return state.swept
-            }
-            if swept { waiter.resume() }
+    /// Marks `event` as happened, after `change` (under the same lock), and wakes its waiters.
+    private func signal(_ event: WritableKeyPath<State, Event> & Sendable, change: (inout State) -> Void = { _ in }) {
+        let waiters = state.withLock { state in
+            change(&state)
+            state[keyPath: event].happened = true
+            defer { state[keyPath: event].waiters = [] }
+            return state[keyPath: event].waiters
         }
+        for waiter in waiters { waiter.resume() }
     }
 }
 
