@@ -14,8 +14,9 @@ import Darwin
 /// lock file beside it, and the new content is renamed into place, so processes sharing a key
 /// count together and a crash never leaves half a file.
 ///
-/// ``recordRequestSent()`` returns at once: the write happens on a serial queue, off the caller's
-/// actor; reads wait for the writes already asked for.
+/// ``recordRequestSent()`` returns at once: the count is kept in memory and written on a serial
+/// queue, off the caller's actor, so a page's twenty requests cost one or two writes, not twenty
+/// (each is a lock, a read and a rename). Reads wait for the writes already asked for.
 public final class QuotaLedger: Sendable {
     /// The folder holding the counts.
     public let folder: URL
@@ -26,11 +27,16 @@ public final class QuotaLedger: Sendable {
     let now: @Sendable () -> Date
     /// The UTC day this process last gave the 90 % warning.
     private let warnedDay = Mutex<String?>(nil)
+    /// Requests counted but not yet written, by UTC day. A write is queued when this goes from
+    /// empty to not; the write takes everything counted by the time it runs.
+    private let unwritten = Mutex<[String: Int]>([:])
+    /// How many times the file was written: what coalescing saves shows here.
+    let fileWrites = Atomic<Int>(0)
 
     /// The free key's limit.
     public static let defaultDailyLimit = 1_000
     /// Every ledger's writes, in the order they were asked for.
-    private static let writes = DispatchQueue(label: "movies.quota-ledger")
+    static let writes = DispatchQueue(label: "movies.quota-ledger")
 
     /// - Parameter now: the clock; tests pass their own.
     public init(folder: URL, apiKey: String, dailyLimit: Int? = QuotaLedger.defaultDailyLimit,
@@ -51,7 +57,23 @@ public final class QuotaLedger: Sendable {
     /// Counts one request sent now. Returns at once; failures to write are ignored (the count is advice).
     public func recordRequestSent() {
         let day = Self.utcDay(now())
-        Self.writes.async { self.update(day: day) { $0.sent += 1 } }
+        let queueWrite = unwritten.withLock { counts in
+            defer { counts[day, default: 0] += 1 }
+            return counts.isEmpty
+        }
+        guard queueWrite else { return }
+        Self.writes.async { self.writeUnwritten() }
+    }
+
+    /// Adds what was counted since the last write to the file, a day at a time.
+    private func writeUnwritten() {
+        let counts = unwritten.withLock { counts in
+            defer { counts = [:] }
+            return counts
+        }
+        for (day, count) in counts.sorted(by: { $0.key < $1.key }) {
+            update(day: day) { $0.sent += count }
+        }
     }
 
     /// Waits until every count asked for in this process is written. Called before exiting.
@@ -130,17 +152,38 @@ public final class QuotaLedger: Sendable {
         change(&record)
         guard record != before else { return }
         let temporary = folder.appendingPathComponent(".requests-\(keyHash)-\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(record.line.utf8),
-                                             attributes: [.posixPermissions: 0o600]) else { return }
-        if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
+        // One write and one rename (FileManager.createFile would add its own temporary file and rename).
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let line = Array(record.line.utf8)
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == line.count, rename(temporary.path, file.path) == 0 else {
+            unlink(temporary.path)
+            return
+        }
+        fileWrites.add(1, ordering: .relaxed)
     }
 
     /// `2026-11-22`: the UTC calendar day of `date`.
+    /// Plain arithmetic on the proleptic Gregorian calendar (Howard Hinnant's `civil_from_days`):
+    /// it runs for every request sent, and a `Calendar` costs far more than this.
     static func utcDay(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func padded(_ number: Int, _ width: Int) -> String {
+            let digits = String(number)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 }
 

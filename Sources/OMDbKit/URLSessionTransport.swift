@@ -11,6 +11,8 @@ import FoundationNetworking
 public final class URLSessionTransport: OMDbTransport {
     private let session: URLSession
     private let streams = BodyStreams()
+    /// Where tasks are created and resumed, in the order they were sent.
+    private let starter = DispatchQueue(label: "movies.urlsession-start")
 
     /// - Parameter maxConnectionsPerHost: how many requests may run at once against one host
     ///   (URLSession's default of 6 would queue the rest of a page inside the session).
@@ -32,13 +34,19 @@ public final class URLSessionTransport: OMDbTransport {
         var request = URLRequest(url: url)
         // Only URLSession's idle timeout: the client's deadline bounds the whole request.
         request.timeoutInterval = TimeInterval(max(1, timeout))
-        let task = session.dataTask(with: request)
+        let start = TaskStart()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                streams.start(task, continuation: continuation)
+                // Creating and resuming a task waits (`workQueue.sync`) for the session's one serial
+                // queue, which also reads every socket: on the cooperative pool (two threads here)
+                // that wait stalled every other request, answer and row behind it. So tasks start
+                // on a queue of their own, and the caller's thread goes back to the pool at once.
+                starter.async { [session, streams, request] in
+                    streams.start(session.dataTask(with: request), continuation: continuation, start: start)
+                }
             }
         } onCancel: {
-            task.cancel()
+            start.cancel()
         }
     }
 
@@ -83,18 +91,16 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
 
     private let entries = Mutex<[Int: Entry]>([:])
 
-    func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<StreamedResponse, any Error>) {
+    func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<StreamedResponse, any Error>, start: TaskStart) {
         entries.withLock { $0[task.taskIdentifier] = Entry(head: continuation) }
-        // A cancel that came before registration found nothing to answer, and a task cancelled
-        // before it started may never report back: answer now instead of waiting forever.
-        if Task.isCancelled {
+        // A task cancelled before it was resumed may never report back: one the caller gave up on
+        // before now is answered here and never started.
+        guard start.resume(task) else {
             if let entry = entries.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
                 entry.head?.resume(throwing: CancellationError())
             }
-            task.cancel()
             return
         }
-        task.resume()
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -168,5 +174,35 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
         } else {
             entry.body?.finish()
         }
+    }
+}
+
+/// One request's start and its caller's cancellation, in either order: a task is resumed only
+/// if the caller has not given up, and cancelled once it has (whichever comes second acts).
+private final class TaskStart: Sendable {
+    private struct State {
+        var task: URLSessionDataTask?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Resumes `task` unless the caller was cancelled first; false when it was.
+    func resume(_ task: URLSessionDataTask) -> Bool {
+        // Resumed under the lock, so a cancel that comes meanwhile waits and then cancels a running task.
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.task = task
+            task.resume()
+            return true
+        }
+    }
+
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
     }
 }

@@ -77,6 +77,29 @@ struct Workbench {
                            peakInFlight: server.peakRequestsInFlight, peakMemory: exit.peakMemory)
     }
 
+    /// The prompt, as the issue times it: from the Enter after the title to the first rows and to
+    /// the page complete. The program has started and waits at the prompt before the line is sent
+    /// (a person types after the prompt shows), so its start-up is not counted here.
+    func page1AtPrompt(concurrency: Int?) throws -> Measurement {
+        let server = try FakeOMDbServer(catalogue: catalogue, latency: latency, posterBytes: 30_000)
+        defer { server.shutdown() }
+        let folder = freshFolder("posters")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let child = try Child(movies, common(server, posters: folder, concurrency: concurrency),
+                              environment: environment, stderrFile: root.appendingPathComponent("stderr.log").path)
+        usleep(300_000)
+        let start = ContinuousClock.now
+        child.send(Self.query)
+        let first = child.waitForLine { $0.hasPrefix("Results for") }
+        let done = child.waitForLine { $0.hasPrefix("Showing") }
+        let (api, posters, peak) = (server.apiRequests.count, server.posterRequests.count, server.peakRequestsInFlight)
+        let exit = child.finish()
+        guard let first, let done else { throw BenchError("the prompt never finished page 1 (status \(exit.status)): see \(root.path)/stderr.log") }
+        // Page 2's search, prefetched once page 1 is shown, is among the API requests.
+        return Measurement(firstRow: (first.at - start).milliseconds, complete: (done.at - start).milliseconds,
+                           apiRequests: api, posterRequests: posters, peakInFlight: peak, peakMemory: exit.peakMemory)
+    }
+
     /// The prompt: search, wait for the page to complete (a person reading it), then `more`,
     /// timed from the `more` line. Requests and peak count from `more` on.
     func more(concurrency: Int?) throws -> Measurement {

@@ -83,6 +83,8 @@ do {
     if wanted("page1") {
         let base = hasConcurrency ? try runs { try bench.oneShot(pages: 1, concurrency: c1) } : nil
         report.add("page 1 (10 plots + 10 posters)", try runs { try bench.oneShot(pages: 1, concurrency: nil) }, baseline: base, baselineMissing: !hasConcurrency)
+        let promptBase = hasConcurrency ? try runs { try bench.page1AtPrompt(concurrency: c1) } : nil
+        report.add("page 1 at the prompt (from Enter)", try runs { try bench.page1AtPrompt(concurrency: nil) }, baseline: promptBase, baselineMissing: !hasConcurrency)
     }
     if wanted("more") {
         let base = hasConcurrency ? try runs { try bench.more(concurrency: c1) } : nil

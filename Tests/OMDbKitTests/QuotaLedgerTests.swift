@@ -21,6 +21,37 @@ import Testing
         }
     }
 
+    /// A page sends twenty requests at once: counting them must not cost twenty locked
+    /// read-rename cycles on the disk while the page loads.
+    @Test func requestsCountedWhileAWriteWaitsShareOneWrite() async {
+        await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            let release = DispatchSemaphore(value: 0)
+            QuotaLedger.writes.async { release.wait() }
+            for _ in 0..<20 { ledger.recordRequestSent() }
+            release.signal()
+            #expect(ledger.usage().sent == 20)
+            #expect(ledger.fileWrites.load(ordering: .relaxed) == 1)
+            ledger.recordRequestSent()
+            #expect(ledger.usage().sent == 21)
+            #expect(ledger.fileWrites.load(ordering: .relaxed) == 2)
+        }
+    }
+
+    @Test(arguments: [-86_400.0 * 365 * 70, -1, 0, 951_782_400, 951_868_799, 1_709_164_800, 4_107_542_400, 1_795_391_998])
+    func theUTCDayIsTheCalendarsDay(_ seconds: Double) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var dates = [Date(timeIntervalSince1970: seconds)]
+        var generator = SplitMix64(seed: UInt64(bitPattern: Int64(seconds)))
+        for _ in 0..<200 { dates.append(Date(timeIntervalSince1970: seconds + Double(generator.next() % 40_000_000_000) / 10 - 2_000_000_000)) }
+        for date in dates {
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            let expected = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+            #expect(QuotaLedger.utcDay(date) == expected, "\(date.timeIntervalSince1970)")
+        }
+    }
+
     @Test func theKeyIsNeverWritten() async throws {
         try await withTemporaryFolder { folder in
             let ledger = QuotaLedger(folder: folder, apiKey: "very-secret-key-99")
@@ -98,3 +129,4 @@ import Testing
         #expect(QuotaUsage(day: "2026-11-22", sent: 37, limit: 1_000).description == "requests today: 37 of 1,000 (UTC day)")
     }
 }
+
