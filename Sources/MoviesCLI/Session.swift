@@ -53,7 +53,9 @@ public final class Session {
         self.presenter = presenter
         self.currentDirectory = currentDirectory
         prefetchesNextPage = settings.prefetch
-        if let folder = settings.posters { PosterStore(folder: folder).removeLeftovers() }
+        // The store lists its folder (and sweeps leftovers) in the background from now on,
+        // beside the first search rather than before it.
+        _ = posterStore
     }
 
     /// Runs one command. Returns false when the person asked to leave.
@@ -179,10 +181,14 @@ public final class Session {
     }
 
     /// One store per folder for the whole session: it keeps one index of the folder, so a folder
-    /// of many files is listed once, not once a page.
+    /// of many files is listed once, not once a page (nor again when only the width changes).
     var posterStore: PosterStore? {
         guard let folder = settings.posters?.standardizedFileURL else { return nil }
-        if let store = currentStore, store.folder == folder, store.width == settings.posterWidth { return store }
+        if let store = currentStore, store.folder == folder {
+            if store.width == settings.posterWidth { return store }
+            currentStore = store.atWidth(settings.posterWidth)
+            return currentStore
+        }
         let store = PosterStore(folder: folder, width: settings.posterWidth)
         currentStore = store
         return store
@@ -274,9 +280,9 @@ public final class Session {
         }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-            PosterStore(folder: url).removeLeftovers()
             settings.posters = url
             if let width { settings.posterWidth = width }
+            _ = posterStore   // starts the new folder's listing and sweep now, not at the next search
             console.out("Posters will be saved in \(safe(url.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide."))
         } catch {
             console.error("Cannot use \"\(safe(folder))\" for posters: \(safe(PosterStore.describe(fileError: error))). \(stay)")

@@ -21,7 +21,7 @@ extension OMDbClient {
 
     /// Runs off the actor: the folder's index, the download and the file writes never block it.
     private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore, sender: RequestSender) async throws -> SavedPoster {
-        let existing = store.existingFile(for: item.imdbID)
+        let existing = await store.existingFile(for: item.imdbID)
         if let existing, store.isWideEnough(file: existing) {
             await remember(.success(existing), posterOf: item.imdbID)
             return SavedPoster(file: existing, wasAlreadyThere: true)

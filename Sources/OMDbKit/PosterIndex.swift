@@ -1,27 +1,75 @@
+import Dispatch
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Which poster files a folder holds, by imdbID: built from one listing the first time it is
-/// asked, then kept current as posters are saved, so finding an earlier copy costs O(1) however
-/// many files the folder holds.
+/// Which poster files a folder holds, by imdbID: built from one listing of the folder, started on
+/// a thread of its own the moment the store exists (so it overlaps the first search instead of
+/// delaying it), then kept current as posters are saved. Finding an earlier copy costs O(1)
+/// however many files the folder holds; the leftover sweep works from the same listing.
 final class PosterIndex: Sendable {
-    /// File names by their `[imdbID].ext` ending; `nil` until the folder was listed.
-    private let names = Mutex<[String: String]?>(nil)
+    /// Calls its second argument with each name in a folder (none when it cannot be read); a
+    /// seam for tests. The pointer is valid during the call only.
+    typealias Listing = @Sendable (URL, (UnsafePointer<CChar>) -> Void) -> Void
+
+    /// Something that happens once, and the tasks waiting for it.
+    private struct Event {
+        var happened = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private struct State {
+        var table = PosterNameTable()
+        var listed = Event()
+        /// Saved while the listing ran, which may have gone past their names.
+        var savedMeanwhile: [String] = []
+        var swept = Event()
+    }
+
+    private let state = Mutex(State())
     let folder: URL
 
-    init(folder: URL) { self.folder = folder }
+    /// Starts listing `folder` on a Dispatch thread, never on the cooperative pool (a thread per
+    /// core: a long listing there would stall the requests), then hands the temporary files it
+    /// found to `sweep`.
+    init(folder: URL, listing: @escaping Listing = PosterIndex.names(in:_:), sweep: @escaping @Sendable ([String]) -> Void) {
+        self.folder = folder
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            var table = PosterNameTable()
+            var temporaries: [String] = []
+            listing(folder) { name in
+                if strncmp(name, PosterFile.temporaryPrefix, PosterFile.temporaryPrefix.utf8.count) == 0 {
+                    temporaries.append(String(cString: name))
+                } else {
+                    table.insertListed(name)
+                }
+            }
+            signal(\.listed) { state in
+                for name in state.savedMeanwhile { table.replace(with: name) }
+                state.table = table
+                state.savedMeanwhile = []
+            }
+            sweep(temporaries)
+            signal(\.swept)
+        }
+    }
 
-    /// The name of a file in the folder whose name ends with one of `endings`, if any.
+    /// The name of a file in the folder whose name ends with one of `endings`, if any; waits
+    /// (suspended, holding no thread) while the folder is being listed.
     /// A name the index holds but the disk no longer has (deleted meanwhile) is forgotten.
-    func file(endingWith endings: [String]) -> String? {
-        let found: String? = names.withLock { names in
-            if names == nil { names = Self.list(folder) }
-            let index = names ?? [:]
-            return endings.lazy.compactMap { index[$0] }.first
+    func file(endingWith endings: [String]) async -> String? {
+        await listed()
+        let found = state.withLock { state -> String? in
+            for ending in endings { if let name = state.table.name(ending: ending) { return name } }
+            return nil
         }
         guard let found else { return nil }
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(found).path) else {
-            names.withLock { names in names = names?.filter { $0.value != found } }
+            state.withLock { $0.table.forget(found) }
             return nil
         }
         return found
@@ -29,24 +77,57 @@ final class PosterIndex: Sendable {
 
     /// Records a file just saved.
     func add(_ name: String) {
-        names.withLock { names in
-            guard names != nil, let ending = Self.ending(of: name) else { return }
-            names?[ending] = name
+        state.withLock { state in
+            if state.listed.happened { state.table.replace(with: name) } else { state.savedMeanwhile.append(name) }
         }
     }
 
-    /// `[tt0090190].jpg` of `The Toxic Avenger (1984) [tt0090190].jpg`.
-    static func ending(of name: String) -> String? {
-        guard !name.hasPrefix("."), let open = name.lastIndex(of: "[") else { return nil }
-        return String(name[open...])
+    /// How many lookups wait for the listing now.
+    var lookupsWaiting: Int { state.withLock { $0.listed.waiters.count } }
+
+    /// Returns once the folder is listed.
+    func listed() async { await wait(for: \.listed) }
+
+    /// Returns once the leftovers the listing found are removed.
+    func sweptLeftovers() async { await wait(for: \.swept) }
+
+    /// Suspends (holding no thread) until `event` has happened.
+    private func wait(for event: WritableKeyPath<State, Event> & Sendable) async {
+        await withCheckedContinuation { waiter in
+            let happened = state.withLock { state in
+                if !state[keyPath: event].happened { state[keyPath: event].waiters.append(waiter) }
+                return state[keyPath: event].happened
+            }
+            if happened { waiter.resume() }
+        }
     }
 
-    private static func list(_ folder: URL) -> [String: String] {
-        var index: [String: String] = [:]
-        // Sorted, so the choice among duplicates is the same on every run.
-        for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() {
-            if let ending = ending(of: name), index[ending] == nil { index[ending] = name }
+    /// Marks `event` as happened, after `change` (under the same lock), and wakes its waiters.
+    private func signal(_ event: WritableKeyPath<State, Event> & Sendable, change: (inout State) -> Void = { _ in }) {
+        let waiters = state.withLock { state in
+            change(&state)
+            state[keyPath: event].happened = true
+            defer { state[keyPath: event].waiters = [] }
+            return state[keyPath: event].waiters
         }
-        return index
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+// MARK: Listing
+
+extension PosterIndex {
+    /// Calls `visit` with each name in `folder` but `.` and `..`, in the order the disk gives
+    /// them. `readdir` straight, no `String` made for a name that is not kept.
+    static func names(in folder: URL, _ visit: (UnsafePointer<CChar>) -> Void) {
+        guard let directory = opendir(folder.path) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { name in
+                    if strcmp(name, ".") != 0, strcmp(name, "..") != 0 { visit(name) }
+                }
+            }
+        }
     }
 }

@@ -19,7 +19,8 @@ public struct SavedPoster: Sendable, Hashable {
 /// Posters stream to a temporary file in the folder as the bytes arrive (never held whole),
 /// checked as they come (an image, within the cap), then renamed over the final name: the folder
 /// never holds half a poster. Temporary files carry their owner, so runs can share a folder.
-/// Each store keeps one index of the folder, so finding an earlier copy costs no listing.
+/// Each store keeps one index of the folder, from one listing made in the background as the
+/// store is created, so finding an earlier copy costs no listing.
 public struct PosterStore: Sendable {
     /// Where posters go; created when the first one is saved.
     public let folder: URL
@@ -30,7 +31,7 @@ public struct PosterStore: Sendable {
     /// The width to download posters at (see ``PosterWidth``). File names never carry it: a
     /// wider download replaces a narrower file of the same title.
     public let width: PosterWidth
-    private let index: PosterIndex
+    let index: PosterIndex
 
     /// The default size cap: 20 MB.
     public static let defaultMaxBytes = 20_000_000
@@ -38,19 +39,42 @@ public struct PosterStore: Sendable {
     /// A temporary file older than this is a leftover whoever wrote it: no write lasts that long.
     static let leftoverAge: TimeInterval = 3_600
 
+    /// Starts listing the folder in the background (see ``existingFile(for:)``), and removing
+    /// the leftovers of killed runs found in it (see ``removeLeftovers()``).
     public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard) {
+        self.init(folder: folder, maxBytes: maxBytes, owner: owner, width: width, listing: PosterIndex.names(in:_:))
+    }
+
+    /// - Parameter listing: lists the folder's names; a seam for tests.
+    init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard,
+         listing: @escaping PosterIndex.Listing) {
         self.folder = folder.standardizedFileURL
         self.maxBytes = maxBytes
         self.owner = owner
         self.width = width
-        index = PosterIndex(folder: self.folder)
+        index = PosterIndex(folder: self.folder, listing: listing) { [folder = self.folder] names in
+            Self.removeLeftovers(names, in: folder)
+        }
+    }
+
+    private init(_ store: PosterStore, width: PosterWidth) {
+        folder = store.folder
+        maxBytes = store.maxBytes
+        owner = store.owner
+        self.width = width
+        index = store.index
+    }
+
+    /// This store at another width, sharing its index: the folder is not listed again.
+    public func atWidth(_ width: PosterWidth) -> PosterStore {
+        PosterStore(self, width: width)
     }
 
     /// The poster already in the folder for `imdbID`, whatever its title or extension.
-    /// The first call lists the folder; later ones cost a lookup and one `stat`.
-    public func existingFile(for imdbID: String) -> URL? {
+    /// A lookup and one `stat`; while the store's one listing of the folder runs, it waits for it.
+    public func existingFile(for imdbID: String) async -> URL? {
         let marker = PosterName.marker(for: imdbID)
-        return index.file(endingWith: ImageFormat.allCases.map { marker + $0.fileExtension })
+        return await index.file(endingWith: ImageFormat.allCases.map { marker + $0.fileExtension })
             .map { folder.appendingPathComponent($0) }
     }
 
@@ -103,16 +127,27 @@ public struct PosterStore: Sendable {
         for path in PosterFile.writes.withLock({ $0.temporaries }) { unlink(path) }
     }
 
-    /// Removes the temporary files a run left when it was killed (a crash, SIGKILL: nothing else
-    /// leaves them): those whose owner process is gone, that name no owner, or that are old.
-    /// The live files of another run sharing the folder are left alone.
-    public func removeLeftovers() {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name.hasPrefix(Self.temporaryPrefix) {
+    /// Returns once the temporary files that runs left when they were killed (a crash, SIGKILL:
+    /// nothing else leaves them) are removed from the folder: those whose owner process is gone,
+    /// that name no owner, or that are old. The live files of another run sharing the folder are
+    /// left alone. The store does this once, from the listing its index is built from.
+    public func removeLeftovers() async {
+        await index.sweptLeftovers()
+    }
+
+    /// Removes the leftovers among `names`, the folder's temporary files.
+    private static func removeLeftovers(_ names: [String], in folder: URL) {
+        for name in names {
             let path = folder.appendingPathComponent(name).path
-            let owner = PosterOwner(tag: name.dropFirst(Self.temporaryPrefix.count))
-            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
-            let old = modified.map { Date().timeIntervalSince($0) > Self.leftoverAge } ?? false
+            let owner = PosterOwner(tag: name.dropFirst(temporaryPrefix.count))
+            var status = stat()
+            guard lstat(path, &status) == 0 else { continue }   // finished (renamed) since the listing
+            #if canImport(Darwin)
+            let modified = TimeInterval(status.st_mtimespec.tv_sec)
+            #else
+            let modified = TimeInterval(status.st_mtim.tv_sec)
+            #endif
+            let old = Date().timeIntervalSince1970 - modified > leftoverAge
             if old || !(owner?.isAlive ?? false) { unlink(path) }
         }
     }

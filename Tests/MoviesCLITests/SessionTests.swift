@@ -175,6 +175,32 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 5)
     }
 
+    /// The store of the posters folder is made as the session starts (and as `posters DIR` changes
+    /// it), so its one listing and the leftover sweep run in the background before any search.
+    @Test func leftoversAreSweptInTheBackgroundWithoutASearch() async throws {
+        let root = try makeTemporaryFolder()
+        defer { removeFolder(root) }
+        let (first, second) = (root.appendingPathComponent("first"), root.appendingPathComponent("second"))
+        for folder in [first, second] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("half".utf8).write(to: folder.appendingPathComponent(".movies-partial-no-owner"))
+        }
+        func emptied(_ folder: URL) async throws -> Bool {
+            // No hook to await from out here: look until the sweep is done, for at most 60 s.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            return try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty
+        }
+        var settings = Settings()
+        settings.posters = first
+        let session = try catalogueSession(Capture(), settings: settings, directory: root)
+        #expect(try await emptied(first))
+        await session.handle(.posters("second"))
+        #expect(try await emptied(second))
+    }
+
     @Test func postersIntoAnImpossibleFolderKeepsThePreviousSetting() async throws {
         let root = try makeTemporaryFolder()
         defer { removeFolder(root) }

@@ -107,7 +107,7 @@ import Darwin
             feed.yield(pngBytes)
             let writing = Task { try await other.save(streaming: HTTPBody(chunks: stream), source: "u", title: "Theirs", year: nil, imdbID: "tt0000002") }
             while Self.bytesOnDisk(in: folder) == 0 { try await Task.sleep(for: .milliseconds(5)) }
-            mine.removeLeftovers()
+            await mine.removeLeftovers()
             #expect(files(in: folder).contains { $0.hasPrefix(PosterStore.temporaryPrefix) })
             let saved = try mine.save(pngBytes, source: "u", title: "Mine", year: nil, imdbID: "tt0000001")
             feed.yield(Data(count: 1_000))
@@ -129,7 +129,7 @@ import Darwin
             let old = try temporary(Self.liveOtherOwner, "old")
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7_200)], ofItemAtPath: old.path)
             try Data("x".utf8).write(to: folder.appendingPathComponent("\(PosterStore.temporaryPrefix)no-owner"))
-            PosterStore(folder: folder).removeLeftovers()
+            await PosterStore(folder: folder).removeLeftovers()
             #expect(files(in: folder) == ["\(PosterStore.temporaryPrefix)\(PosterOwner.current.tag)-live"])
         }
     }
@@ -137,17 +137,17 @@ import Darwin
     @Test func anEarlierCopyIsFoundWithoutListingTheFolderAgain() async throws {
         try await withTemporaryFolder { folder in
             let store = PosterStore(folder: folder)
-            #expect(store.existingFile(for: "tt0000001") == nil)
+            #expect(await store.existingFile(for: "tt0000001") == nil)
             // Written behind the index's back, after it was built: not seen...
             try pngBytes.write(to: folder.appendingPathComponent("Other [tt0000009].png"))
-            #expect(store.existingFile(for: "tt0000009") == nil)
+            #expect(await store.existingFile(for: "tt0000009") == nil)
             // ...but what the store saves itself is, and a new store lists the folder once.
             let saved = try store.save(pngBytes, source: "u", title: "T", year: "1999", imdbID: "tt0000001")
-            #expect(store.existingFile(for: "tt0000001") == saved)
-            #expect(PosterStore(folder: folder).existingFile(for: "tt0000009")?.lastPathComponent == "Other [tt0000009].png")
+            #expect(await store.existingFile(for: "tt0000001") == saved)
+            #expect(await PosterStore(folder: folder).existingFile(for: "tt0000009")?.lastPathComponent == "Other [tt0000009].png")
             // A file deleted since is not reported.
             try FileManager.default.removeItem(at: saved)
-            #expect(store.existingFile(for: "tt0000001") == nil)
+            #expect(await store.existingFile(for: "tt0000001") == nil)
         }
     }
 }

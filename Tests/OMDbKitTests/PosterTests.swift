@@ -112,8 +112,8 @@ import Testing
             let file = try store.save(pngBytes, source: "u", title: "Face/Off", year: "1997", imdbID: "tt0119094")
             #expect(file.lastPathComponent == "Face-Off (1997) [tt0119094].png")
             #expect(FileManager.default.contents(atPath: file.path) == pngBytes)
-            #expect(store.existingFile(for: "tt0119094") == file)
-            #expect(store.existingFile(for: "tt0119095") == nil)
+            #expect(await store.existingFile(for: "tt0119094") == file)
+            #expect(await store.existingFile(for: "tt0119095") == nil)
         }
     }
 
@@ -197,7 +197,7 @@ import Testing
         try await withTemporaryFolder { folder in
             try Data("half".utf8).write(to: folder.appendingPathComponent(PosterStore.temporaryPrefix + "x"))
             try Data("keep".utf8).write(to: folder.appendingPathComponent("Mine.txt"))
-            PosterStore(folder: folder).removeLeftovers()
+            await PosterStore(folder: folder).removeLeftovers()
             #expect(files(in: folder) == ["Mine.txt"])
         }
     }
