@@ -8,7 +8,8 @@ import Synchronization
 /// ``receive(_:)``. Pushing is what keeps memory flat when the transport has no flow control of its
 /// own (URLSession on Linux): the chunk is written before the transport reads the next one, so
 /// nothing piles up between them. Chunks that came before a reader attached wait here and go to it
-/// first, in order.
+/// first, in order; past a few of them the transport waits for the reader, which is on its way (it
+/// has the headers), so a reader that is slow to start holds no more than that.
 public final class BodyFeed: Sendable {
     /// Takes one chunk on the transport's thread; throwing stops the body and cancels the transfer.
     public typealias Sink = @Sendable (Data) throws -> Void
@@ -30,15 +31,33 @@ public final class BodyFeed: Sendable {
         /// The bytes that wait in `pending` now, and the most that ever did.
         var pendingBytes = 0
         var peakPendingBytes = 0
+        /// Signalled when a reader comes (or the body is given up) while the transport waits for one.
+        var waiter: DispatchSemaphore?
+        /// Cleared when a wait ran out: the transport does not wait again for this body.
+        var patient = true
+
+        mutating func wakeTransport() {
+            waiter?.signal()
+            waiter = nil
+        }
     }
 
     private let state = Mutex(State())
     private let cancelTransfer: @Sendable () -> Void
+    private let waitAbove: Int
 
-    /// - Parameter cancelTransfer: stops the download when the reader gives up (it stopped reading,
-    ///   its sink threw, it was cancelled, it dropped the body unread). It may be called on the
-    ///   transport's own thread, from inside ``receive(_:)``.
-    public init(cancelTransfer: @escaping @Sendable () -> Void) {
+    /// The longest the transport waits for a reader to attach; then it queues the rest unbounded.
+    /// Only a reader that never comes (a bug) waits that long: one on its way takes milliseconds.
+    static let patience = DispatchTimeInterval.seconds(1)
+
+    /// - Parameters:
+    ///   - waitAbove: past this many bytes waiting for a reader, ``receive(_:)`` blocks until one
+    ///     attaches (at most ``patience``).
+    ///   - cancelTransfer: stops the download when the reader gives up (it stopped reading, its sink
+    ///     threw, it was cancelled, it dropped the body unread). It may be called on the transport's
+    ///     own thread, from inside ``receive(_:)``.
+    public init(waitAbove: Int = 64 * 1024, cancelTransfer: @escaping @Sendable () -> Void) {
+        self.waitAbove = waitAbove
         self.cancelTransfer = cancelTransfer
     }
 
@@ -48,15 +67,21 @@ public final class BodyFeed: Sendable {
     // MARK: The transport's side
 
     /// Hands `data` on: to the sink right here (on the caller's thread), to the pulling reader,
-    /// or into the queue until a reader attaches.
+    /// or into the queue until a reader attaches; when that queue is full, waits for the reader.
+    /// Call it from one thread at a time, in order.
     public func receive(_ data: Data) {
         var failed: (CheckedContinuation<Void, any Error>, any Error)?
+        var wait: DispatchSemaphore?
         state.withLock { state in
             switch state.reader {
             case .none:
                 state.pending.append(data)
                 state.pendingBytes += data.count
                 state.peakPendingBytes = max(state.peakPendingBytes, state.pendingBytes)
+                if state.pendingBytes > waitAbove, state.patient {
+                    state.waiter = DispatchSemaphore(value: 0)
+                    wait = state.waiter
+                }
             case .pulling(let continuation):
                 continuation.yield(data)
             case let .pushing(sink, continuation):
@@ -75,6 +100,14 @@ public final class BodyFeed: Sendable {
         if let (continuation, error) = failed {
             cancelTransfer()
             continuation.resume(throwing: error)
+        }
+        // Blocking the transport's thread is the point: nothing else slows a transport without
+        // flow control. The reader never waits for this thread, so it can always come.
+        if let wait, wait.wait(timeout: .now() + Self.patience) == .timedOut {
+            state.withLock { state in
+                state.waiter = nil
+                state.patient = false
+            }
         }
     }
 
@@ -108,6 +141,7 @@ public final class BodyFeed: Sendable {
             for chunk in state.pending { continuation.yield(chunk) }
             state.pending = []
             state.pendingBytes = 0
+            state.wakeTransport()
             if let end = state.end {
                 state.reader = .done
                 continuation.finish(throwing: end)
@@ -141,6 +175,7 @@ public final class BodyFeed: Sendable {
                 // Cancelled before attaching, or a second reader.
                 return .failure(Task.isCancelled ? CancellationError() : TransportError.connectionLost)
             }
+            defer { state.wakeTransport() }
             do {
                 for chunk in state.pending { try sink(chunk) }
                 state.pending = []
@@ -179,6 +214,7 @@ public final class BodyFeed: Sendable {
             }
             state.reader = .done
             state.pending = []
+            state.wakeTransport()
             return (state.end == nil, pushing)
         }
         if stop { cancelTransfer() }
