@@ -45,24 +45,26 @@ public final class BodyFeed: Sendable {
     private let state = Mutex(State())
     private let cancelTransfer: @Sendable () -> Void
     private let waitAbove: Int
-
-    /// The longest the transport waits for a reader to attach; then it queues the rest unbounded.
-    /// Only a reader that never comes (a bug) waits that long: one on its way takes milliseconds.
-    static let patience = DispatchTimeInterval.seconds(1)
+    private let patience: DispatchTimeInterval
 
     /// - Parameters:
     ///   - waitAbove: past this many bytes waiting for a reader, ``receive(_:)`` blocks until one
-    ///     attaches (at most ``patience``).
+    ///     attaches, for at most `patience`; after that it queues the rest of the body unbounded.
+    ///     Only a reader that never comes (a bug) waits that long: one on its way takes milliseconds.
     ///   - cancelTransfer: stops the download when the reader gives up (it stopped reading, its sink
     ///     threw, it was cancelled, it dropped the body unread). It may be called on the transport's
     ///     own thread, from inside ``receive(_:)``.
-    public init(waitAbove: Int = 64 * 1024, cancelTransfer: @escaping @Sendable () -> Void) {
+    public init(waitAbove: Int = 64 * 1024, patience: DispatchTimeInterval = .seconds(1), cancelTransfer: @escaping @Sendable () -> Void) {
         self.waitAbove = waitAbove
+        self.patience = patience
         self.cancelTransfer = cancelTransfer
     }
 
     /// The most bytes that ever waited for a reader to attach (for tests and measurements).
     public var peakPendingBytes: Int { state.withLock { $0.peakPendingBytes } }
+
+    /// True while the transport waits in ``receive(_:)`` for a reader (for tests).
+    var isWaitingForReader: Bool { state.withLock { $0.waiter != nil } }
 
     // MARK: The transport's side
 
@@ -103,7 +105,7 @@ public final class BodyFeed: Sendable {
         }
         // Blocking the transport's thread is the point: nothing else slows a transport without
         // flow control. The reader never waits for this thread, so it can always come.
-        if let wait, wait.wait(timeout: .now() + Self.patience) == .timedOut {
+        if let wait, wait.wait(timeout: .now() + patience) == .timedOut {
             state.withLock { state in
                 state.waiter = nil
                 state.patient = false
