@@ -50,11 +50,13 @@ public final class BodyFeed: Sendable {
     /// - Parameters:
     ///   - waitAbove: past this many bytes waiting for a reader, ``receive(_:)`` blocks until one
     ///     attaches, for at most `patience`; after that it queues the rest of the body unbounded.
-    ///     Only a reader that never comes (a bug) waits that long: one on its way takes milliseconds.
+    ///     A reader on its way takes a millisecond or two. The patience is short because the thread
+    ///     that waits may serve every transfer (URLSession on Linux has one queue for every session
+    ///     of the process): a reader held up by a busy machine must not hold up every other request.
     ///   - cancelTransfer: stops the download when the reader gives up (it stopped reading, its sink
     ///     threw, it was cancelled, it dropped the body unread). It may be called on the transport's
     ///     own thread, from inside ``receive(_:)``.
-    public init(waitAbove: Int = 64 * 1024, patience: DispatchTimeInterval = .seconds(1), cancelTransfer: @escaping @Sendable () -> Void) {
+    public init(waitAbove: Int = 64 * 1024, patience: DispatchTimeInterval = .milliseconds(20), cancelTransfer: @escaping @Sendable () -> Void) {
         self.waitAbove = waitAbove
         self.patience = patience
         self.cancelTransfer = cancelTransfer
@@ -74,6 +76,7 @@ public final class BodyFeed: Sendable {
     public func receive(_ data: Data) {
         var failed: (CheckedContinuation<Void, any Error>, any Error)?
         var wait: DispatchSemaphore?
+        var pulling: AsyncThrowingStream<Data, any Error>.Continuation?
         state.withLock { state in
             switch state.reader {
             case .none:
@@ -85,7 +88,7 @@ public final class BodyFeed: Sendable {
                     wait = state.waiter
                 }
             case .pulling(let continuation):
-                continuation.yield(data)
+                pulling = continuation
             case let .pushing(sink, continuation):
                 // Under the lock: once a reader has given up, no sink call is running or can start,
                 // so it may close what the sink writes to.
@@ -99,6 +102,9 @@ public final class BodyFeed: Sendable {
                 break
             }
         }
+        // Outside the lock: a yield resumes the reader's task, which waits for that task's lock, and a
+        // task being cancelled holds it while its stream's termination handler takes ours.
+        pulling?.yield(data)
         if let (continuation, error) = failed {
             cancelTransfer()
             continuation.resume(throwing: error)

@@ -38,7 +38,7 @@ public final class URLSessionTransport: OMDbTransport {
         var request = URLRequest(url: url)
         // Only URLSession's idle timeout: the client's deadline bounds the whole request.
         request.timeoutInterval = TimeInterval(max(1, timeout))
-        let start = TaskStart()
+        let start = TaskStart(on: starter)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // Creating and resuming a task waits (`workQueue.sync`) for the session's one serial
@@ -207,6 +207,11 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
 
 /// One request's start and its caller's cancellation, in either order: a task is resumed only
 /// if the caller has not given up, and cancelled once it has (whichever comes second acts).
+///
+/// Never under a lock: resuming and cancelling wait for the session's queue, where (on Linux) the
+/// delegate calls resume callers' continuations, which waits for the task lock that a task being
+/// cancelled holds while its handler runs: a handler waiting for a resume made under the lock closed
+/// that circle. Cancelling goes through the start queue instead, so it comes after the resume.
 private final class TaskStart: Sendable {
     private struct State {
         var task: URLSessionDataTask?
@@ -214,16 +219,22 @@ private final class TaskStart: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The serial queue that calls ``resume(_:)``.
+    private let queue: DispatchQueue
 
-    /// Resumes `task` unless the caller was cancelled first; false when it was.
+    init(on queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    /// Resumes `task` unless the caller was cancelled first; false when it was. Called on `queue`.
     func resume(_ task: URLSessionDataTask) -> Bool {
-        // Resumed under the lock, so a cancel that comes meanwhile waits and then cancels a running task.
-        state.withLock { state in
+        let go = state.withLock { state in
             guard !state.cancelled else { return false }
             state.task = task
-            task.resume()
             return true
         }
+        if go { task.resume() }
+        return go
     }
 
     func cancel() {
@@ -231,6 +242,6 @@ private final class TaskStart: Sendable {
             state.cancelled = true
             return state.task
         }
-        task?.cancel()
+        if let task { queue.async { task.cancel() } }
     }
 }
