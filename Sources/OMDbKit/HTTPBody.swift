@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A response body as it arrives: a sequence of chunks that can be read once.
 ///
@@ -10,11 +11,30 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
     /// The length the server announced (`Content-Length`), when it did.
     public let length: Int?
-    private let chunks: AsyncThrowingStream<Data, any Error>
+    private let source: Source
+
+    private enum Source: Sendable {
+        case stream(AsyncThrowingStream<Data, any Error>)
+        case feed(FeedHandle)
+    }
+
+    /// Gives up a fed body that is dropped unread, as dropping a stream does.
+    private final class FeedHandle: Sendable {
+        let feed: BodyFeed
+        init(_ feed: BodyFeed) { self.feed = feed }
+        deinit { feed.dropIfUnread() }
+    }
 
     /// A body streamed from `chunks`; `length` is what the server announced, if anything.
     public init(chunks: AsyncThrowingStream<Data, any Error>, length: Int? = nil) {
-        self.chunks = chunks
+        source = .stream(chunks)
+        self.length = length
+    }
+
+    /// A body a transport feeds from its own thread (see ``BodyFeed``), which ``drain(into:)``
+    /// can write out right on that thread.
+    public init(feed: BodyFeed, length: Int? = nil) {
+        source = .feed(FeedHandle(feed))
         self.length = length
     }
 
@@ -72,7 +92,35 @@ public struct HTTPBody: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: chunks.makeAsyncIterator(), length: length) }
+    public func makeAsyncIterator() -> AsyncIterator {
+        switch source {
+        case .stream(let chunks): AsyncIterator(base: chunks.makeAsyncIterator(), length: length)
+        case .feed(let handle): AsyncIterator(base: handle.feed.stream().makeAsyncIterator(), length: length)
+        }
+    }
+
+    /// Hands every chunk to `sink` as it arrives, and returns when the body is complete.
+    ///
+    /// A fed body calls `sink` on the transport's own thread, before the transport reads on: no
+    /// task runs per chunk and nothing piles up in between, so a writer that keeps up holds no
+    /// more than a chunk. A streamed body is read chunk by chunk and handed to `sink` the same way.
+    /// `sink` must be quick and must not wait for other tasks (it may block the transport).
+    /// - Throws: what `sink` threw (reading stops at once), ``TransportError`` when the body ends
+    ///   early, `CancellationError`. Once it returns or throws, `sink` is never called again.
+    public func drain(into sink: @escaping BodyFeed.Sink) async throws {
+        guard case .feed(let handle) = source else {
+            for try await chunk in self { try sink(chunk) }
+            return
+        }
+        let received = Mutex(0)
+        try await handle.feed.push { chunk in
+            try sink(chunk)
+            received.withLock { $0 += chunk.count }
+        }
+        try Task.checkCancellation()
+        let count = received.withLock { $0 }
+        if let length, count < length { throw TransportError.truncated(received: count, expected: length) }
+    }
 
     /// Reads the whole body, refusing it once it passes `limit` bytes.
     /// - Throws: ``TransportError/tooLarge(bytes:)`` with the announced length, or the count read

@@ -83,47 +83,36 @@ public struct PosterStore: Sendable {
     ///   ``OMDbError/posterNotWritten(path:reason:)``. Nothing is written when it throws.
     public func save(_ data: Data, contentType: String? = nil, source: String, title: String, year: String?, imdbID: String) throws(OMDbError) -> URL {
         guard data.count <= maxBytes else { throw .posterTooLarge(bytes: data.count, limit: maxBytes) }
-        guard let format = ImageFormat(sniffing: data) else { throw .posterNotAnImage(url: source, contentType: contentType) }
-        let (file, destination) = try open(format: format, title: title, year: year, imdbID: imdbID)
+        let writer = writer(contentType: contentType, source: source, title: title, year: year, imdbID: imdbID)
         do {
-            try file.append(data, destination: destination)
+            try writer.take(data)
+            return try commit(writer.finish())
         } catch {
-            file.discard()
+            writer.discard()
             throw error
         }
-        return try commit(file, to: destination)
     }
 
-    /// Streams `body` to its file chunk by chunk: the type is told from the first bytes and the
-    /// cap enforced as the bytes come, so no more than a chunk is ever held.
+    /// Streams `body` to its file as the bytes arrive: the type is told from the first bytes and
+    /// the cap enforced as they come. A body a transport feeds (the live one) is written on the
+    /// transport's own thread before it reads on, so no more than a chunk is ever held.
     /// - Throws: the ``OMDbError`` poster cases as ``save(_:contentType:source:title:year:imdbID:)``;
     ///   what the body's stream threw (a ``TransportError``, `CancellationError`) as it came.
     ///   Nothing is left in the folder when it throws.
     public func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
                      imdbID: String) async throws -> URL {
         if let length = body.length, length > maxBytes { throw OMDbError.posterTooLarge(bytes: length, limit: maxBytes) }
-        var chunks = body.makeAsyncIterator()
-        var head = Data()
-        while head.count < ImageFormat.signatureLength, let chunk = try await chunks.next() {
-            head.append(chunk)
-            guard head.count <= maxBytes else { throw OMDbError.posterTooLarge(bytes: head.count, limit: maxBytes) }
-        }
-        guard let format = ImageFormat(sniffing: head) else { throw OMDbError.posterNotAnImage(url: source, contentType: contentType) }
-        let (file, destination) = try open(format: format, title: title, year: year, imdbID: imdbID)
+        let writer = writer(contentType: contentType, source: source, title: title, year: year, imdbID: imdbID)
         do {
-            var written = head.count
-            try file.append(head, destination: destination)
-            head = Data()
-            while let chunk = try await chunks.next() {
-                written += chunk.count
-                guard written <= maxBytes else { throw OMDbError.posterTooLarge(bytes: written, limit: maxBytes) }
-                try file.append(chunk, destination: destination)
-            }
+            try await body.drain { chunk in try writer.take(chunk) }
+            let (file, destination) = try writer.finish()
+            try await file.commitOffPool(to: destination)
+            index.add(destination.lastPathComponent)
+            return destination
         } catch {
-            file.discard()
+            writer.discard()
             throw error
         }
-        return try commit(file, to: destination)
     }
 
     /// Refuses new poster writes and waits (blocking) for those in progress to finish, so that
@@ -165,10 +154,18 @@ public struct PosterStore: Sendable {
 
     /// Renames the finished file to its final name (the file cleans up after itself when that
     /// fails) and records it in the index.
-    private func commit(_ file: PosterFile, to destination: URL) throws(OMDbError) -> URL {
+    private func commit(_ written: (PosterFile, URL)) throws(OMDbError) -> URL {
+        let (file, destination) = written
         try file.commit(to: destination)
         index.add(destination.lastPathComponent)
         return destination
+    }
+
+    /// A writer for one poster, whose file is opened in this folder once its format is known.
+    private func writer(contentType: String?, source: String, title: String, year: String?, imdbID: String) -> PosterWriter {
+        PosterWriter(maxBytes: maxBytes, refusal: .posterNotAnImage(url: source, contentType: contentType)) { [self] (format) throws(OMDbError) in
+            try open(format: format, title: title, year: year, imdbID: imdbID)
+        }
     }
 
     /// Creates the folder if needed and opens a temporary file for the poster's final name.

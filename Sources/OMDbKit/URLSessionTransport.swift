@@ -22,7 +22,11 @@ public final class URLSessionTransport: OMDbTransport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpAdditionalHeaders = ["User-Agent": "movies/\(OMDbKit.version) (OMDbKit)"]
+        #if canImport(FoundationNetworking)
+        session = URLSession(configuration: configuration, delegate: streams, delegateQueue: CallerQueue())
+        #else
         session = URLSession(configuration: configuration, delegate: streams, delegateQueue: nil)
+        #endif
     }
 
     deinit {
@@ -34,7 +38,7 @@ public final class URLSessionTransport: OMDbTransport {
         var request = URLRequest(url: url)
         // Only URLSession's idle timeout: the client's deadline bounds the whole request.
         request.timeoutInterval = TimeInterval(max(1, timeout))
-        let start = TaskStart()
+        let start = TaskStart(on: starter)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // Creating and resuming a task waits (`workQueue.sync`) for the session's one serial
@@ -79,17 +83,38 @@ public final class URLSessionTransport: OMDbTransport {
     }
 }
 
+#if canImport(FoundationNetworking)
+/// The live session's delegate "queue" on Linux: each delegate call runs at once, on the thread
+/// that posts it, which is libcurl's own.
+///
+/// URLSession on Linux has no flow control: libcurl reads as fast as the network gives, and each
+/// chunk is posted to the delegate queue with nothing to slow libcurl down when that queue falls
+/// behind (a busy machine, a slow disk). Measured: 100 posters of 5 MB held 80 MB of chunks there,
+/// 300 MB of RSS. Called in place, a chunk is written to its poster file (``HTTPBody/drain(into:)``)
+/// before libcurl reads the next one, so what waits is the kernel's socket buffer, not our memory.
+/// The delegate calls below never call back into the session on this thread: `cancel()` waits for
+/// the session's queue, so it is sent from another thread.
+private final class CallerQueue: OperationQueue, @unchecked Sendable {
+    override func addOperation(_ block: @escaping @Sendable () -> Void) { block() }
+    override func addOperation(_ operation: Operation) { operation.start() }
+}
+#endif
+
 /// Turns each data task's delegate calls into a ``StreamedResponse``: the headers resume the
 /// caller, the data feeds the body's stream, the end finishes it (or throws into it).
 private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
     private struct Entry {
         var head: CheckedContinuation<StreamedResponse, any Error>?
-        var body: AsyncThrowingStream<Data, any Error>.Continuation?
+        var body: BodyFeed?
         var expected: Int64 = -1
         var received = 0
     }
 
     private let entries = Mutex<[Int: Entry]>([:])
+
+    /// Where a task is cancelled when its body's reader gives up: never on the session's own queue
+    /// (the delegate calls run there on Linux), since `cancel()` waits for that queue.
+    private let calls = DispatchQueue(label: "movies.urlsession-cancel")
 
     func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<StreamedResponse, any Error>, start: TaskStart) {
         entries.withLock { $0[task.taskIdentifier] = Entry(head: continuation) }
@@ -105,9 +130,12 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        let (stream, body) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
-        // The consumer stopped reading (done with what it wanted, over a limit, cancelled): stop the download.
-        body.onTermination = { [weak dataTask] _ in dataTask?.cancel() }
+        // The consumer stopped reading (done with what it wanted, over a limit, cancelled): stop the
+        // download. Never from here: this may run on the session's own queue, which cancel() waits for.
+        let body = BodyFeed { [calls, weak dataTask] in
+            guard let dataTask else { return }
+            calls.async { dataTask.cancel() }
+        }
         let head = entries.withLock { state -> CheckedContinuation<StreamedResponse, any Error>? in
             guard state[dataTask.taskIdentifier] != nil else { return nil }
             state[dataTask.taskIdentifier]?.body = body
@@ -126,7 +154,7 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
         }
         let announced = response.expectedContentLength
         head.resume(returning: StreamedResponse(statusCode: http?.statusCode ?? 200, headers: headers,
-                                                body: HTTPBody(chunks: stream, length: announced >= 0 ? Int(announced) : nil)))
+                                                body: HTTPBody(feed: body, length: announced >= 0 ? Int(announced) : nil)))
         completionHandler(.allow)
     }
 
@@ -154,7 +182,7 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
             state[dataTask.taskIdentifier]?.received += data.count
             return state[dataTask.taskIdentifier]?.body
         }
-        body?.yield(data)
+        body?.receive(data)
     }
 
     /// Once the headers are in, a failure is the connection's: cut short, lost, or timed out.
@@ -179,6 +207,11 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
 
 /// One request's start and its caller's cancellation, in either order: a task is resumed only
 /// if the caller has not given up, and cancelled once it has (whichever comes second acts).
+///
+/// Never under a lock: resuming and cancelling wait for the session's queue, where (on Linux) the
+/// delegate calls resume callers' continuations, which waits for the task lock that a task being
+/// cancelled holds while its handler runs: a handler waiting for a resume made under the lock closed
+/// that circle. Cancelling goes through the start queue instead, so it comes after the resume.
 private final class TaskStart: Sendable {
     private struct State {
         var task: URLSessionDataTask?
@@ -186,16 +219,22 @@ private final class TaskStart: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The serial queue that calls ``resume(_:)``.
+    private let queue: DispatchQueue
 
-    /// Resumes `task` unless the caller was cancelled first; false when it was.
+    init(on queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    /// Resumes `task` unless the caller was cancelled first; false when it was. Called on `queue`.
     func resume(_ task: URLSessionDataTask) -> Bool {
-        // Resumed under the lock, so a cancel that comes meanwhile waits and then cancels a running task.
-        state.withLock { state in
+        let go = state.withLock { state in
             guard !state.cancelled else { return false }
             state.task = task
-            task.resume()
             return true
         }
+        if go { task.resume() }
+        return go
     }
 
     func cancel() {
@@ -203,6 +242,6 @@ private final class TaskStart: Sendable {
             state.cancelled = true
             return state.task
         }
-        task?.cancel()
+        if let task { queue.async { task.cancel() } }
     }
 }

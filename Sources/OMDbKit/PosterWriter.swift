@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+
+/// One poster written as its bytes arrive, from whichever thread hands them over (a transport's
+/// own, through ``HTTPBody/drain(into:)``): the type is told from the first bytes, the file opened
+/// then, each chunk appended at once, and the cap enforced as the bytes come. So the writer holds
+/// no more than the first few bytes; the rest is on disk as soon as it is given.
+final class PosterWriter: Sendable {
+    private struct State {
+        /// The first bytes, until there are enough to tell the format.
+        var head = Data()
+        var file: (PosterFile, destination: URL)?
+        var written = 0
+        var discarded = false
+    }
+
+    private let state = Mutex(State())
+    private let maxBytes: Int
+    private let refusal: OMDbError
+    private let open: @Sendable (ImageFormat) throws(OMDbError) -> (PosterFile, URL)
+
+    /// - Parameters:
+    ///   - refusal: what to throw when the bytes are not an image.
+    ///   - open: opens the temporary file for a poster of this format.
+    init(maxBytes: Int, refusal: OMDbError, open: @escaping @Sendable (ImageFormat) throws(OMDbError) -> (PosterFile, URL)) {
+        self.maxBytes = maxBytes
+        self.refusal = refusal
+        self.open = open
+    }
+
+    /// Appends `chunk`, opening the file once the format is known.
+    /// - Throws: ``OMDbError/posterTooLarge(bytes:limit:)``, the refusal, ``OMDbError/posterNotWritten(path:reason:)``.
+    func take(_ chunk: Data) throws(OMDbError) {
+        try state.withLock { (state) throws(OMDbError) in
+            guard !state.discarded else { return }
+            state.written += chunk.count
+            guard state.written <= maxBytes else { throw .posterTooLarge(bytes: state.written, limit: maxBytes) }
+            if let file = state.file { return try file.0.append(chunk, destination: file.destination) }
+            state.head.append(chunk)
+            if state.head.count >= ImageFormat.signatureLength { try start(&state) }
+        }
+    }
+
+    /// The bytes are all in: the file to commit (a body shorter than a signature is told now).
+    /// - Throws: as ``take(_:)``.
+    func finish() throws(OMDbError) -> (PosterFile, URL) {
+        try state.withLock { (state) throws(OMDbError) in
+            if state.file == nil { try start(&state) }
+            return state.file!
+        }
+    }
+
+    /// Closes and removes the temporary file, if one was opened; later chunks are ignored.
+    func discard() {
+        state.withLock { state in
+            state.discarded = true
+            state.file?.0.discard()
+            state.file = nil
+        }
+    }
+
+    private func start(_ state: inout State) throws(OMDbError) {
+        guard let format = ImageFormat(sniffing: state.head) else { throw refusal }
+        let (file, destination) = try open(format)
+        state.file = (file, destination)
+        try file.append(state.head, destination: destination)
+        state.head = Data()
+    }
+}
