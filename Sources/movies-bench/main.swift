@@ -71,8 +71,11 @@ do {
     let helpText = help.output.joined(separator: "\n")
     // main before issue 7 had no --concurrency: its sequential baseline cannot be asked for.
     let hasConcurrency = helpText.contains("--concurrency")
-    let defaultConcurrency = helpText.split(separator: "\n").first { $0.contains("--concurrency") }
-        .flatMap { line in line.firstMatch(of: /(\d+)\)\s*$/).flatMap { Int($0.1) } }
+    // The option's entry, continuation lines included (help wraps to the width): "…; default 24)".
+    let concurrencyEntry = helpText.split(separator: "\n", omittingEmptySubsequences: false)
+        .drop { !$0.contains("--concurrency") }.prefix { $0.contains("--concurrency") || $0.hasPrefix("      ") }
+        .joined(separator: " ")
+    let defaultConcurrency = concurrencyEntry.firstMatch(of: /default (\d+)\)/).flatMap { Int($0.1) }
     let report = Report(latency: Double(options.latency), runs: options.runs)
     func wanted(_ name: String) -> Bool { options.only?.contains(name) ?? true }
     func runs(_ body: () throws -> Measurement) throws -> [Measurement] { try (0..<options.runs).map { _ in try body() } }
