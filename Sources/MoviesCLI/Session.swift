@@ -144,19 +144,29 @@ public final class Session {
     }
 
     /// Page 1 is in: pages 2…`count` are loaded together, each page's rows start as soon as it
-    /// arrives, and the pages are shown one after another as they complete.
+    /// arrives (within ``pagesLoadingAhead``), and the pages are shown one after another as they complete.
     private func showPages(_ first: SearchPage, through count: Int) async {
-        let (plot, store) = (settings.plot, posterStore)
+        let (plot, store, window) = (settings.plot, posterStore, Self.pagesLoadingAhead(concurrency: settings.concurrency))
         await client.prefetch(through: count)
         let firstUpdates = client.details(for: first.items, plot: plot, posters: store)
         // A page's updates wait in its stream until the pages before it are shown. Dropping the
         // streams (Ctrl-C, a failed page) cancels the work they stand for.
         let (later, feed) = AsyncStream.makeStream(of: Result<(SearchPage, AsyncStream<MovieUpdate>), any Error>.self)
+        // One token each time a page is shown: the producer starts a page's rows only while fewer
+        // than `window` pages are loading, so `--pages 30` does not hold 600 tasks waiting at the gate.
+        let (shown, shownFeed) = AsyncStream.makeStream(of: Void.self)
         let producer = Task { [client] in
             var page = first
+            var pagesShown = 0
+            var tokens = shown.makeAsyncIterator()
             while page.number < count, page.hasMore, !Task.isCancelled {
                 do {
                     page = try await client.nextPage()
+                    while page.number - 1 - pagesShown >= window {
+                        guard await tokens.next() != nil else { break }
+                        pagesShown += 1
+                    }
+                    guard !Task.isCancelled else { break }
                     feed.yield(.success((page, client.details(for: page.items, plot: plot, posters: store))))
                 } catch {
                     feed.yield(.failure(error))
@@ -165,8 +175,12 @@ public final class Session {
             }
             feed.finish()
         }
-        defer { producer.cancel() }
+        defer {
+            producer.cancel()
+            shownFeed.finish()
+        }
         await show(first, updates: firstUpdates)
+        shownFeed.yield(())
         for await next in later {
             guard !Task.isCancelled else { break }
             switch next {
@@ -177,7 +191,14 @@ public final class Session {
                 lastLoadFailed = true
                 report(error)
             }
+            shownFeed.yield(())
         }
+    }
+
+    /// How many pages' rows may load at once in `--pages N`: enough to keep `concurrency`
+    /// requests busy (a page is 20: 10 records, 10 posters), plus the one being shown.
+    static func pagesLoadingAhead(concurrency: Int) -> Int {
+        max(2, (concurrency + 19) / 20 + 1)
     }
 
     /// One store per folder for the whole session: it keeps one index of the folder, so a folder

@@ -61,6 +61,34 @@ import Testing
         }
     }
 
+    /// `--pages 5 --concurrency 20`: the rows of at most two pages load at once (the page being
+    /// shown and the next), so a long `--pages` does not hold hundreds of tasks waiting at the gate.
+    @Test func rowsLoadAtMostTwoPagesAheadAtConcurrencyTwenty() async throws {
+        try await withWorkingFolder { folder in
+            // Page 1's records are held until a record of page 3 is asked for, 3 s at most: page 3's
+            // rows must not start while page 1 is still loading, so the hold has to run out.
+            let pageThree = Latch()
+            let catalogue = try Catalogue.synthetic(titles: 80, in: folder.appendingPathComponent("catalogue"))
+            let server = try FakeOMDbServer(catalogue: catalogue, posterBytes: 2_000) { request in
+                guard let id = request.recordID else { return nil }
+                if id <= "tt0100010" { pageThree.wait(timeout: .seconds(3)) }
+                if id > "tt0100020", id <= "tt0100030" { pageThree.open() }
+                return nil
+            }
+            defer { server.shutdown() }
+            let outcome = try await MoviesProcess.run(["search", "bench", "--pages", "5", "--concurrency", "20", "--posters", "p"] + server.arguments,
+                                                      directory: folder)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(pageThree.timedOut, "page 3's rows were asked for while page 1's were still loading")
+            #expect(server.apiRequests.count == 5 + 50)
+            server.expectNothingAskedTwice()
+            let numbers = outcome.stdout.split(separator: "\n").compactMap { line in
+                line.firstMatch(of: /^ *(\d+)\. Bench Title \d+ \(\d+\)  movie/).flatMap { Int($0.1) }
+            }
+            #expect(numbers == Array(1...50))
+        }
+    }
+
     /// The prompt fetches the next page's search while a page is shown; `more` uses it and
     /// asks for nothing again; nothing past the last page is fetched.
     @Test func thePromptPrefetchesTheNextPageOnceAndNeverPastTheLast() async throws {
