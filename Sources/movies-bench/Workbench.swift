@@ -81,53 +81,56 @@ struct Workbench {
     /// the page complete. The program has started and waits at the prompt before the line is sent
     /// (a person types after the prompt shows), so its start-up is not counted here.
     func page1AtPrompt(concurrency: Int?) throws -> Measurement {
+        try atPrompt(concurrency: concurrency) { child, server in
+            usleep(300_000)
+            let start = ContinuousClock.now
+            child.send(Self.query)
+            let first = child.waitForLine { $0.hasPrefix("Results for") }
+            let done = child.waitForLine { $0.hasPrefix("Showing") }
+            let (api, posters, peak) = (server.apiRequests.count, server.posterRequests.count, server.peakRequestsInFlight)
+            let exit = child.finish()
+            guard let first, let done else { throw BenchError("the prompt never finished page 1 (status \(exit.status)): see \(root.path)/stderr.log") }
+            // Page 2's search, prefetched once page 1 is shown, is among the API requests.
+            return Measurement(firstRow: (first.at - start).milliseconds, complete: (done.at - start).milliseconds,
+                               apiRequests: api, posterRequests: posters, peakInFlight: peak, peakMemory: exit.peakMemory)
+        }
+    }
+
+    /// `movies` at its prompt, with a fake server and a posters folder of its own: `body` drives it.
+    private func atPrompt(concurrency: Int?, _ body: (Child, FakeOMDbServer) throws -> Measurement) throws -> Measurement {
         let server = try FakeOMDbServer(catalogue: catalogue, latency: latency, posterBytes: 30_000)
         defer { server.shutdown() }
         let folder = freshFolder("posters")
         defer { try? FileManager.default.removeItem(at: folder) }
         let child = try Child(movies, common(server, posters: folder, concurrency: concurrency),
                               environment: environment, stderrFile: root.appendingPathComponent("stderr.log").path)
-        usleep(300_000)
-        let start = ContinuousClock.now
-        child.send(Self.query)
-        let first = child.waitForLine { $0.hasPrefix("Results for") }
-        let done = child.waitForLine { $0.hasPrefix("Showing") }
-        let (api, posters, peak) = (server.apiRequests.count, server.posterRequests.count, server.peakRequestsInFlight)
-        let exit = child.finish()
-        guard let first, let done else { throw BenchError("the prompt never finished page 1 (status \(exit.status)): see \(root.path)/stderr.log") }
-        // Page 2's search, prefetched once page 1 is shown, is among the API requests.
-        return Measurement(firstRow: (first.at - start).milliseconds, complete: (done.at - start).milliseconds,
-                           apiRequests: api, posterRequests: posters, peakInFlight: peak, peakMemory: exit.peakMemory)
+        return try body(child, server)
     }
 
     /// The prompt: search, wait for the page to complete (a person reading it), then `more`,
     /// timed from the `more` line. Requests and peak count from `more` on.
     func more(concurrency: Int?) throws -> Measurement {
-        let server = try FakeOMDbServer(catalogue: catalogue, latency: latency, posterBytes: 30_000)
-        defer { server.shutdown() }
-        let folder = freshFolder("posters")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let child = try Child(movies, common(server, posters: folder, concurrency: concurrency),
-                              environment: environment, stderrFile: root.appendingPathComponent("stderr.log").path)
-        child.send(Self.query)
-        guard let shown = child.waitForLine(where: { $0.hasPrefix("Showing") }) else {
-            _ = child.finish()
-            throw BenchError("the prompt never finished page 1: see \(root.path)/stderr.log")
+        try atPrompt(concurrency: concurrency) { child, server in
+            child.send(Self.query)
+            guard let shown = child.waitForLine(where: { $0.hasPrefix("Showing") }) else {
+                _ = child.finish()
+                throw BenchError("the prompt never finished page 1: see \(root.path)/stderr.log")
+            }
+            // As a person reads the page: whatever page 1 started in the background has time to land.
+            usleep(UInt32(max(0.2, 2 * latency.milliseconds / 1000) * 1_000_000))
+            let (api, posters) = (server.apiRequests.count, server.posterRequests.count)
+            server.resetPeak()
+            let start = ContinuousClock.now
+            child.send("more")
+            let first = child.waitForLine(after: shown.index + 1) { $0.hasPrefix("Results for") }
+            let done = child.waitForLine(after: shown.index + 1) { $0.hasPrefix("Showing") }
+            let (apiAfter, postersAfter, peak) = (server.apiRequests.count, server.posterRequests.count, server.peakRequestsInFlight)
+            let exit = child.finish()
+            guard let first, let done else { throw BenchError("more never completed (status \(exit.status)): see \(root.path)/stderr.log") }
+            return Measurement(firstRow: (first.at - start).milliseconds, complete: (done.at - start).milliseconds,
+                               apiRequests: apiAfter - api, posterRequests: postersAfter - posters,
+                               peakInFlight: peak, peakMemory: exit.peakMemory)
         }
-        // As a person reads the page: whatever page 1 started in the background has time to land.
-        usleep(UInt32(max(0.2, 2 * latency.milliseconds / 1000) * 1_000_000))
-        let (api, posters) = (server.apiRequests.count, server.posterRequests.count)
-        server.resetPeak()
-        let start = ContinuousClock.now
-        child.send("more")
-        let first = child.waitForLine(after: shown.index + 1) { $0.hasPrefix("Results for") }
-        let done = child.waitForLine(after: shown.index + 1) { $0.hasPrefix("Showing") }
-        let (apiAfter, postersAfter, peak) = (server.apiRequests.count, server.posterRequests.count, server.peakRequestsInFlight)
-        let exit = child.finish()
-        guard let first, let done else { throw BenchError("more never completed (status \(exit.status)): see \(root.path)/stderr.log") }
-        return Measurement(firstRow: (first.at - start).milliseconds, complete: (done.at - start).milliseconds,
-                           apiRequests: apiAfter - api, posterRequests: postersAfter - posters,
-                           peakInFlight: peak, peakMemory: exit.peakMemory)
     }
 
     /// `movies --version`, `count` times: the median wall time in ms.
