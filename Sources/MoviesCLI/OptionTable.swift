@@ -32,7 +32,7 @@ extension OptionSpec {
                completion: .values(["any"]), into: \.year, parse: parseYear),
         .value("--plot", "LENGTH", help: "plot length in results: short or full", default: "short",
                completion: .values(["short", "full"]), into: \.plot, parse: parsePlot),
-        .value("--timeout", "SECONDS", help: "limit for each request, whole seconds from 1 to 600", default: "10",
+        .value("--timeout", "SECONDS", help: "limit for each try of a request, whole seconds from 1 to 600 (a request that times out is tried 3 times in all)", default: "10",
                into: \.timeout, parse: parseTimeout),
         .value("--concurrency", "N", help: "requests in flight at once, 1 to 100: a whole page and the next page's search go out together",
                default: String(Settings.defaultConcurrency), environment: Settings.Variable.concurrency, dotEnv: true,
