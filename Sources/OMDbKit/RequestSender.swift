@@ -31,10 +31,12 @@ struct RequestSender: Sendable {
     /// One OMDb API request, its answer read whole (up to ``maxAnswerBytes``).
     /// Returns the answer and the URL as it may be shown (it never held the key).
     func api(_ request: OMDbRequest) async throws -> (HTTPResponse, String) {
+        // The request without the key: what the cache is keyed by and, redacted, what is shown.
+        let plain = request.url(base: baseURL)
         // A careless --base-url may carry the key itself (`…/?apikey=KEY`, `user:KEY@host`).
-        let shown = redactor.redact(request.url(base: baseURL))
+        let shown = redactor.redact(plain)
         // Before the gate and the count: an answer from disk is not a request. Off the client's actor.
-        if let cached = await cache?.answer(for: request.url(base: baseURL)) { return (cached, shown) }
+        if let cached = await cache?.answer(for: plain) { return (cached, shown) }
         let response = try await withRetries(shown: shown, isAPI: true) { [self] () async throws -> Attempt<HTTPResponse> in
             // The edge: the key joins the request here and goes nowhere else.
             let url = request.url(base: baseURL, key: key)
@@ -49,7 +51,7 @@ struct RequestSender: Sendable {
             }
             return .done(response)
         }
-        await cache?.store(response, for: request.url(base: baseURL))
+        await cache?.store(response, for: plain)
         return (response, shown)
     }
 

@@ -11,8 +11,6 @@ import FoundationNetworking
 public final class URLSessionTransport: OMDbTransport {
     private let session: URLSession
     private let streams = BodyStreams()
-    /// Where tasks are created and resumed, in the order they were sent.
-    private let starter = DispatchQueue(label: "movies.urlsession-start")
 
     /// - Parameter maxConnectionsPerHost: how many requests may run at once against one host
     ///   (URLSession's default of 6 would queue the rest of a page inside the session).
@@ -38,14 +36,14 @@ public final class URLSessionTransport: OMDbTransport {
         var request = URLRequest(url: url)
         // Only URLSession's idle timeout: the client's deadline bounds the whole request.
         request.timeoutInterval = TimeInterval(max(1, timeout))
-        let start = TaskStart(on: starter)
+        let start = TaskStart(on: streams.calls)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // Creating and resuming a task waits (`workQueue.sync`) for the session's one serial
                 // queue, which also reads every socket: on the cooperative pool (two threads here)
                 // that wait stalled every other request, answer and row behind it. So tasks start
                 // on a queue of their own, and the caller's thread goes back to the pool at once.
-                starter.async { [session, streams, request] in
+                streams.calls.async { [session, streams, request] in
                     streams.start(session.dataTask(with: request), continuation: continuation, start: start)
                 }
             }
@@ -112,9 +110,10 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
 
     private let entries = Mutex<[Int: Entry]>([:])
 
-    /// Where a task is cancelled when its body's reader gives up: never on the session's own queue
-    /// (the delegate calls run there on Linux), since `cancel()` waits for that queue.
-    private let calls = DispatchQueue(label: "movies.urlsession-cancel")
+    /// Where tasks are created, resumed and cancelled, in the order asked: never on the session's
+    /// own queue (the delegate calls run there on Linux), since those calls wait for that queue,
+    /// and never on the cooperative pool, whose few threads would wait with them.
+    let calls = DispatchQueue(label: "movies.urlsession-calls")
 
     func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<StreamedResponse, any Error>, start: TaskStart) {
         entries.withLock { $0[task.taskIdentifier] = Entry(head: continuation) }
