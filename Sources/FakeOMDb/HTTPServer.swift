@@ -27,10 +27,11 @@ public struct ServerResponse: Sendable {
     public var trickle: Duration?           // send the body one byte at a time, pausing this long before each
     public var announcedLength: Int?        // Content-Length to announce instead of the body's (then close)
     public var stall: Stall?                // send part of the body, pause, then the rest
+    public var flood: Bool                  // send the body over and over, chunked, with no pause and no end
 
     public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(),
                 delay: Duration = .zero, closeWithoutAnswer: Bool = false, reset: Bool = false,
-                trickle: Duration? = nil, announcedLength: Int? = nil, stall: Stall? = nil) {
+                trickle: Duration? = nil, announcedLength: Int? = nil, stall: Stall? = nil, flood: Bool = false) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -40,6 +41,7 @@ public struct ServerResponse: Sendable {
         self.trickle = trickle
         self.announcedLength = announcedLength
         self.stall = stall
+        self.flood = flood
     }
 
     public static func json(_ text: String, status: Int = 200) -> ServerResponse {
@@ -282,8 +284,9 @@ private final class Core: Sendable {
         }
         let connection = request.headers["connection"]?.lowercased() ?? ""
         let close = (version == "HTTP/1.0" ? !connection.contains("keep-alive") : connection.contains("close"))
-            || response.announcedLength != nil || response.trickle != nil
+            || response.announcedLength != nil || response.trickle != nil || response.flood
         landed()
+        if response.flood, request.method != "HEAD" { return flood(fd, status: response.status, headers: response.headers, chunk: response.body) }
         return write(fd, status: response.status, headers: response.headers, body: response.body,
                      close: close, head: request.method == "HEAD", announcedLength: response.announcedLength,
                      trickle: response.trickle, stall: response.stall) && !close
@@ -369,6 +372,20 @@ private final class Core: Sendable {
         if !head, together { bytes.append(contentsOf: body) }
         guard sendAll(fd, bytes) else { return false }
         return together || body.withUnsafeBytes { sendAll(fd, $0) }
+    }
+
+    /// A chunked body that never ends: `chunk` again and again, as fast as the client takes it,
+    /// until it hangs up or the server shuts down. Always false: the connection closes after.
+    private func flood(_ fd: Int32, status: Int, headers: [String: String], chunk: Data) -> Bool {
+        var lines = ["HTTP/1.1 \(status) \(reason(status))"]
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) where !["content-length", "connection", "transfer-encoding"].contains(name.lowercased()) {
+            lines.append("\(name): \(value)")
+        }
+        lines += ["Transfer-Encoding: chunked", "Connection: close"]
+        guard sendAll(fd, Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)), !chunk.isEmpty else { return false }
+        let piece = Array(String(chunk.count, radix: 16).utf8) + [13, 10] + Array(chunk) + [13, 10]
+        while !state.withLock({ $0.stopped }), sendAll(fd, piece) {}
+        return false
     }
 
     private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

@@ -28,8 +28,15 @@ public final class URLSessionTransport: OMDbTransport {
     }
 
     deinit {
-        session.invalidateAndCancel()
+        // Through the calls queue, never here: invalidating waits for URLSession's one queue, which
+        // a body flooding in can keep busy for as long as it flows, and the last reference may be
+        // dropped on the way out of the program.
+        streams.calls.async { [session] in session.invalidateAndCancel() }
     }
+
+    /// The queue where tasks are created, resumed and cancelled (for tests: holding it is what a
+    /// session too busy to take a call looks like to the callers).
+    var callQueue: DispatchQueue { streams.calls }
 
     public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
         try Task.checkCancellation()
@@ -37,17 +44,23 @@ public final class URLSessionTransport: OMDbTransport {
         // Only URLSession's idle timeout: the client's deadline bounds the whole request.
         request.timeoutInterval = TimeInterval(max(1, timeout))
         let start = TaskStart(on: streams.calls)
+        let answer = HeadAnswer()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                guard answer.wait(with: continuation) else { return }
                 // Creating and resuming a task waits (`workQueue.sync`) for the session's one serial
                 // queue, which also reads every socket: on the cooperative pool (two threads here)
                 // that wait stalled every other request, answer and row behind it. So tasks start
                 // on a queue of their own, and the caller's thread goes back to the pool at once.
                 streams.calls.async { [session, streams, request] in
-                    streams.start(session.dataTask(with: request), continuation: continuation, start: start)
+                    streams.start(session.dataTask(with: request), answer: answer, start: start)
                 }
             }
         } onCancel: {
+            // Answered here and now, not when URLSession gets to the cancel: a body flooding in
+            // (no pause, no end) keeps URLSession's one queue busy, and every call into the session
+            // waits for that queue. The task is cancelled as soon as the session takes it.
+            answer.resume(throwing: CancellationError())
             start.cancel()
         }
     }
@@ -102,7 +115,7 @@ private final class CallerQueue: OperationQueue, @unchecked Sendable {
 /// caller, the data feeds the body's stream, the end finishes it (or throws into it).
 private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
     private struct Entry {
-        var head: CheckedContinuation<StreamedResponse, any Error>?
+        var head: HeadAnswer?
         var body: BodyFeed?
         var expected: Int64 = -1
         var received = 0
@@ -115,14 +128,12 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
     /// and never on the cooperative pool, whose few threads would wait with them.
     let calls = DispatchQueue(label: "movies.urlsession-calls")
 
-    func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<StreamedResponse, any Error>, start: TaskStart) {
-        entries.withLock { $0[task.taskIdentifier] = Entry(head: continuation) }
+    func start(_ task: URLSessionDataTask, answer: HeadAnswer, start: TaskStart) {
+        entries.withLock { $0[task.taskIdentifier] = Entry(head: answer) }
         // A task cancelled before it was resumed may never report back: one the caller gave up on
-        // before now is answered here and never started.
+        // before now (and was answered then) is never started.
         guard start.resume(task) else {
-            if let entry = entries.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
-                entry.head?.resume(throwing: CancellationError())
-            }
+            entries.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
             return
         }
     }
@@ -135,7 +146,7 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
             guard let dataTask else { return }
             calls.async { dataTask.cancel() }
         }
-        let head = entries.withLock { state -> CheckedContinuation<StreamedResponse, any Error>? in
+        let head = entries.withLock { state -> HeadAnswer? in
             guard state[dataTask.taskIdentifier] != nil else { return nil }
             state[dataTask.taskIdentifier]?.body = body
             state[dataTask.taskIdentifier]?.expected = response.expectedContentLength
@@ -152,9 +163,11 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
         }
         let announced = response.expectedContentLength
-        head.resume(returning: StreamedResponse(statusCode: http?.statusCode ?? 200, headers: headers,
-                                                body: HTTPBody(feed: body, length: announced >= 0 ? Int(announced) : nil)))
-        completionHandler(.allow)
+        let delivered = head.resume(returning: StreamedResponse(statusCode: http?.statusCode ?? 200, headers: headers,
+                                                                body: HTTPBody(feed: body, length: announced >= 0 ? Int(announced) : nil)))
+        // A caller who gave up was answered then: this body has no reader, and the task's cancel
+        // is on its way (``TaskStart``).
+        completionHandler(delivered ? .allow : .cancel)
     }
 
     /// A request carrying the key follows a redirect only within its origin (same host and port,
@@ -200,6 +213,53 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
             entry.body?.finish(throwing: Self.bodyError(error, entry))
         } else {
             entry.body?.finish()
+        }
+    }
+}
+
+/// The one answer a caller of ``URLSessionTransport/send(_:timeout:)`` gets: the headers, the
+/// transport's error, or, the moment the caller gives up, `CancellationError`; whichever comes first.
+private final class HeadAnswer: Sendable {
+    private enum State {
+        case unset
+        case waiting(CheckedContinuation<StreamedResponse, any Error>)
+        case answered
+    }
+
+    private let state = Mutex(State.unset)
+
+    /// Parks the caller; false (and the caller is answered) when it gave up before this.
+    func wait(with continuation: CheckedContinuation<StreamedResponse, any Error>) -> Bool {
+        let parked = state.withLock { state -> Bool in
+            guard case .unset = state else { return false }
+            state = .waiting(continuation)
+            return true
+        }
+        if !parked { continuation.resume(throwing: CancellationError()) }
+        return parked
+    }
+
+    /// Answers the caller unless it was answered already; true when this was the answer.
+    @discardableResult
+    func resume(returning response: StreamedResponse) -> Bool {
+        guard let continuation = take() else { return false }
+        continuation.resume(returning: response)
+        return true
+    }
+
+    @discardableResult
+    func resume(throwing error: any Error) -> Bool {
+        guard let continuation = take() else { return false }
+        continuation.resume(throwing: error)
+        return true
+    }
+
+    /// Outside the lock, the resume: it may run the caller's task inline.
+    private func take() -> CheckedContinuation<StreamedResponse, any Error>? {
+        state.withLock { state in
+            defer { state = .answered }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
         }
     }
 }

@@ -64,6 +64,28 @@ import Testing
 
     // MARK: What a server can send
 
+    /// Posters whose bodies never end, as fast as the socket takes them: each is refused at the
+    /// poster limit, and the search ends. URLSession on Linux reads such a body on its one queue for
+    /// as long as it flows, and every call into the session (a cancel, a new task) waits for that
+    /// queue: a row whose caller waited for that was stuck for good, and so was the search.
+    @Test func postersThatFloodWithoutEndAreRefusedAndTheSearchEnds() async throws {
+        try await withWorkingFolder { folder in
+            let chunk = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 0x5A, count: 64 * 1024 - 4)
+            let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(ServerResponse(headers: ["Content-Type": "image/jpeg"], body: chunk, flood: true), where: FaultPlan.posters))
+            defer { server.shutdown() }
+            let started = ContinuousClock.now
+            let outcome = try await MoviesProcess.run(["search", "toxic", "avenger", "--timeout", "1", "--posters", "p", "--base-url", server.baseURL.absoluteString],
+                                                      directory: folder, environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
+            #expect(outcome.exited, "killed after 60 s: \(outcome.stdout)")
+            #expect(ContinuousClock.now - started < .seconds(45))
+            // Every row ends: refused at the limit, or (a request that could not start while the
+            // floods ran) timed out, with the message that says so.
+            #expect(outcome.stdout.contains("no poster saved: too large"), "\(outcome.stdout)")
+            #expect(outcome.stdout.contains("Showing 4 of 4"), "\(outcome.stdout)")
+            #expect(files(in: folder.appendingPathComponent("p")).isEmpty)
+        }
+    }
+
     @Test(arguments: ["\"9223372036854775807\"", "\"-5\"", "1e308"])
     func anAbsurdTotalIsOneLineAndStatusOneNotATrap(total: String) async throws {
         try await withWorkingFolder { folder in

@@ -1,5 +1,6 @@
 import FakeOMDb
 import Foundation
+import Synchronization
 import Testing
 @testable import OMDbKit
 
@@ -178,6 +179,29 @@ import Testing
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    /// Every call into URLSession on Linux waits for its one queue, which a body flooding in (no
+    /// pause, no end) keeps busy for as long as it flows. A caller who gives up (its deadline, Ctrl-C)
+    /// is answered then, not when the session gets to it. The held call queue stands for that session.
+    @Test func aCallerWhoGivesUpIsAnsweredAtOnceWhileTheSessionCannotTakeCalls() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        defer { server.shutdown() }
+        let transport = URLSessionTransport(maxConnectionsPerHost: 4)
+        let held = DispatchSemaphore(value: 0)
+        transport.callQueue.async { held.wait() }
+        defer { held.signal() }
+        let answer = Mutex<Result<StreamedResponse, any Error>?>(nil)
+        let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 30) }
+        Task { let result = await task.result; answer.withLock { $0 = result } }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        // Polled, not awaited: a caller who is never answered fails the test instead of hanging it.
+        let deadline = ContinuousClock.now + .seconds(3)
+        while answer.withLock({ $0 == nil }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let result = answer.withLock { $0 }
+        #expect(result != nil, "the caller was not answered within 3 s of giving up")
+        #expect(throws: CancellationError.self) { try result?.get() }
     }
 
     @Test func posterAnswers404AndHTMLAreRefused() async throws {
