@@ -8,7 +8,12 @@ import Synchronization
 
 /// One run of the built `movies`: started with posix_spawn (not Foundation's Process, which
 /// reaps its children itself), stdout read line by line with the time each line arrived, and
-/// reaped with wait4 so its own peak RSS can be read.
+/// its own peak RSS read while it runs.
+///
+/// Not wait4's `ru_maxrss` on Linux: exec records the peak RSS of the memory it replaces, and
+/// posix_spawn's child (CLONE_VM) replaces the bench's own, so every child read at least the
+/// bench's peak (`/bin/true` spawned from a 200 MB process reads 218 MB). The peak of the child's
+/// own memory is `VmHWM` in /proc/PID/status, a high-water mark, read until the child is gone.
 final class Child: Sendable {
     /// How the run ended.
     struct Exit {
@@ -30,6 +35,13 @@ final class Child: Sendable {
 
     private let lines = Lines()
     private let readerDone = DispatchSemaphore(value: 0)
+    /// The highest `VmHWM` read so far, in bytes (Linux), and the signal that the sampler stopped.
+    private final class Peak: Sendable {
+        let bytes = Mutex(0)
+    }
+
+    private let peak = Peak()
+    private let samplerDone = DispatchSemaphore(value: 0)
 
     /// Starts `executable arguments` with exactly `environment`; stderr goes to `stderrFile`.
     init(_ executable: String, _ arguments: [String], environment: [String: String], stderrFile: String) throws {
@@ -88,6 +100,28 @@ final class Child: Sendable {
             done.signal()
         }
         reader.start()
+        #if os(Linux)
+        let peak = self.peak, samplerDone = self.samplerDone, child = pid
+        let sampler = Thread {
+            // Every 5 ms until the child is a zombie or reaped: the mark only rises, so the last
+            // read holds the peak of all but the child's last few milliseconds.
+            while let mark = Self.highWaterMark(of: child) {
+                peak.bytes.withLock { $0 = max($0, mark) }
+                usleep(5_000)
+            }
+            samplerDone.signal()
+        }
+        sampler.start()
+        #endif
+    }
+
+    /// `VmHWM` of /proc/`pid`/status in bytes; nil once the process has no memory (a zombie) or is gone.
+    private static func highWaterMark(of pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces).dropLast(3))
+        else { return nil }
+        return kilobytes * 1024
     }
 
     /// Types a line on the child's stdin.
@@ -104,10 +138,11 @@ final class Child: Sendable {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let elapsed = ContinuousClock.now - started
         readerDone.wait()
-        #if canImport(Darwin)
-        let peak = Int(usage.ru_maxrss)            // bytes on Darwin
+        #if os(Linux)
+        samplerDone.wait()
+        let peak = self.peak.bytes.withLock { $0 }
         #else
-        let peak = Int(usage.ru_maxrss) * 1024     // kilobytes on Linux
+        let peak = Int(usage.ru_maxrss)            // bytes on Darwin
         #endif
         let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return Exit(status: code, peakMemory: peak, milliseconds: elapsed.milliseconds)
