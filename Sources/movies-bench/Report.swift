@@ -21,6 +21,8 @@ final class Report {
     var version: Double?
     /// For `--pages 5` at the default: the limit set by the concurrency, in R.
     var waveLimit: (concurrency: Int, waves: Double)?
+    /// Which `movies` ran, and how it was linked.
+    var subject: String?
 
     init(latency: Double, runs: Int) {
         self.latency = latency
@@ -61,11 +63,12 @@ final class Report {
         }
         lines.append("")
         lines.append("Medians of \(runs) runs; R = \(Int(latency)) ms (the fake server's latency); first row and complete from Enter; "
-            + "peak RSS is the movies process's own (wait4).")
+            + "peak RSS is the movies process's own high-water mark (VmHWM; MB = 10^6 bytes).")
         if let waveLimit {
             lines.append(String(format: "Wave limit for --pages 5 at the default concurrency %d: %.0f R.", waveLimit.concurrency, waveLimit.waves))
         }
         if let version { lines.append(String(format: "movies --version: %.1f ms (median of 50 runs).", version)) }
+        if let subject { lines.append(subject) }
         return lines.joined(separator: "\n")
     }
 
