@@ -88,12 +88,15 @@ public enum TransportError: Error, Sendable, Equatable {
     case unreachable(reason: String)
     /// The body passed the limit: `bytes` is what was announced or received when reading stopped.
     case tooLarge(bytes: Int)
+    /// The transport cannot take a request now, nor will it until the process restarts: URLSession
+    /// on Linux is held reading an answer that does not end, faster than it can be stopped.
+    case stuck
 
     /// Worth trying again: the same request may well succeed in a moment.
     public var isTransient: Bool {
         switch self {
         case .timedOut, .connectionLost, .truncated: true
-        case .unreachable, .tooLarge: false
+        case .unreachable, .tooLarge, .stuck: false
         }
     }
 
@@ -105,6 +108,7 @@ public enum TransportError: Error, Sendable, Equatable {
         case let .truncated(received, expected): "the answer was cut short: \(received) of \(expected) bytes"
         case let .unreachable(reason): reason
         case let .tooLarge(bytes): "the answer is too large (\(bytes) bytes or more)"
+        case .stuck: "URLSession is stuck on an answer that does not end; quit and start movies again"
         }
     }
 }

@@ -11,10 +11,17 @@ import FoundationNetworking
 public final class URLSessionTransport: OMDbTransport {
     private let session: URLSession
     private let streams = BodyStreams()
+    /// How long a call into the session may wait before new requests fail at once (``SessionCalls``).
+    private let stuckAfter: Duration
 
     /// - Parameter maxConnectionsPerHost: how many requests may run at once against one host
     ///   (URLSession's default of 6 would queue the rest of a page inside the session).
-    public init(maxConnectionsPerHost: Int) {
+    public convenience init(maxConnectionsPerHost: Int) {
+        self.init(maxConnectionsPerHost: maxConnectionsPerHost, stuckAfter: .seconds(10))
+    }
+
+    init(maxConnectionsPerHost: Int, stuckAfter: Duration) {
+        self.stuckAfter = stuckAfter
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -34,12 +41,17 @@ public final class URLSessionTransport: OMDbTransport {
         streams.calls.async { [session] in session.invalidateAndCancel() }
     }
 
-    /// The queue where tasks are created, resumed and cancelled (for tests: holding it is what a
-    /// session too busy to take a call looks like to the callers).
-    var callQueue: DispatchQueue { streams.calls }
+    /// Where tasks are created, resumed and cancelled (for tests: holding it is what a session too
+    /// busy to take a call looks like to the callers).
+    var calls: SessionCalls { streams.calls }
 
     public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
         try Task.checkCancellation()
+        // The session cannot take a call, and will not until the flood ends: every request would
+        // only wait out its deadline (three times over), so say what is wrong, now.
+        if streams.calls.isStuck(after: stuckAfter) {
+            throw TransportError.stuck
+        }
         var request = URLRequest(url: url)
         // Only URLSession's idle timeout: the client's deadline bounds the whole request.
         request.timeoutInterval = TimeInterval(max(1, timeout))
@@ -123,10 +135,8 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
 
     private let entries = Mutex<[Int: Entry]>([:])
 
-    /// Where tasks are created, resumed and cancelled, in the order asked: never on the session's
-    /// own queue (the delegate calls run there on Linux), since those calls wait for that queue,
-    /// and never on the cooperative pool, whose few threads would wait with them.
-    let calls = DispatchQueue(label: "movies.urlsession-calls")
+    /// Where tasks are created, resumed and cancelled.
+    let calls = SessionCalls()
 
     func start(_ task: URLSessionDataTask, answer: HeadAnswer, start: TaskStart) {
         entries.withLock { $0[task.taskIdentifier] = Entry(head: answer) }
@@ -214,93 +224,5 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
         } else {
             entry.body?.finish()
         }
-    }
-}
-
-/// The one answer a caller of ``URLSessionTransport/send(_:timeout:)`` gets: the headers, the
-/// transport's error, or, the moment the caller gives up, `CancellationError`; whichever comes first.
-private final class HeadAnswer: Sendable {
-    private enum State {
-        case unset
-        case waiting(CheckedContinuation<StreamedResponse, any Error>)
-        case answered
-    }
-
-    private let state = Mutex(State.unset)
-
-    /// Parks the caller; false (and the caller is answered) when it gave up before this.
-    func wait(with continuation: CheckedContinuation<StreamedResponse, any Error>) -> Bool {
-        let parked = state.withLock { state -> Bool in
-            guard case .unset = state else { return false }
-            state = .waiting(continuation)
-            return true
-        }
-        if !parked { continuation.resume(throwing: CancellationError()) }
-        return parked
-    }
-
-    /// Answers the caller unless it was answered already; true when this was the answer.
-    @discardableResult
-    func resume(returning response: StreamedResponse) -> Bool {
-        guard let continuation = take() else { return false }
-        continuation.resume(returning: response)
-        return true
-    }
-
-    @discardableResult
-    func resume(throwing error: any Error) -> Bool {
-        guard let continuation = take() else { return false }
-        continuation.resume(throwing: error)
-        return true
-    }
-
-    /// Outside the lock, the resume: it may run the caller's task inline.
-    private func take() -> CheckedContinuation<StreamedResponse, any Error>? {
-        state.withLock { state in
-            defer { state = .answered }
-            if case .waiting(let continuation) = state { return continuation }
-            return nil
-        }
-    }
-}
-
-/// One request's start and its caller's cancellation, in either order: a task is resumed only
-/// if the caller has not given up, and cancelled once it has (whichever comes second acts).
-///
-/// Never under a lock: resuming and cancelling wait for the session's queue, where (on Linux) the
-/// delegate calls resume callers' continuations, which waits for the task lock that a task being
-/// cancelled holds while its handler runs: a handler waiting for a resume made under the lock closed
-/// that circle. Cancelling goes through the start queue instead, so it comes after the resume.
-private final class TaskStart: Sendable {
-    private struct State {
-        var task: URLSessionDataTask?
-        var cancelled = false
-    }
-
-    private let state = Mutex(State())
-    /// The serial queue that calls ``resume(_:)``.
-    private let queue: DispatchQueue
-
-    init(on queue: DispatchQueue) {
-        self.queue = queue
-    }
-
-    /// Resumes `task` unless the caller was cancelled first; false when it was. Called on `queue`.
-    func resume(_ task: URLSessionDataTask) -> Bool {
-        let go = state.withLock { state in
-            guard !state.cancelled else { return false }
-            state.task = task
-            return true
-        }
-        if go { task.resume() }
-        return go
-    }
-
-    func cancel() {
-        let task = state.withLock { state in
-            state.cancelled = true
-            return state.task
-        }
-        if let task { queue.async { task.cancel() } }
     }
 }

@@ -189,7 +189,7 @@ import Testing
         defer { server.shutdown() }
         let transport = URLSessionTransport(maxConnectionsPerHost: 4)
         let held = DispatchSemaphore(value: 0)
-        transport.callQueue.async { held.wait() }
+        transport.calls.async { held.wait() }
         defer { held.signal() }
         let answer = Mutex<Result<StreamedResponse, any Error>?>(nil)
         let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 30) }
@@ -202,6 +202,32 @@ import Testing
         let result = answer.withLock { $0 }
         #expect(result != nil, "the caller was not answered within 3 s of giving up")
         #expect(throws: CancellationError.self) { try result?.get() }
+    }
+
+    /// Once a call into the session has waited past the limit (a flood holds the session's queue
+    /// for as long as it flows), a new request fails at once with a message that says what to do,
+    /// instead of waiting out its deadline three times over; when the call goes through, requests
+    /// work again.
+    @Test func aSessionStuckOnACallFailsNewRequestsAtOnceAndRecovers() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        defer { server.shutdown() }
+        let transport = URLSessionTransport(maxConnectionsPerHost: 4, stuckAfter: .milliseconds(200))
+        let held = DispatchSemaphore(value: 0)
+        transport.calls.async { held.wait() }
+        // Lets the call go after 3 s at the latest: a request that waits for it ends the test, failed.
+        let watchdog = Task { try await Task.sleep(for: .seconds(3)); held.signal() }
+        defer { watchdog.cancel(); held.signal() }
+        try await Task.sleep(for: .milliseconds(400))
+        let url = server.baseURL.appendingPathComponent("posters/tt0090190.jpg")
+        let asked = ContinuousClock.now
+        await #expect(throws: TransportError.stuck) {
+            try await transport.send(url, timeout: 30)
+        }
+        #expect(ContinuousClock.now - asked < .seconds(1))
+        held.signal()
+        await withCheckedContinuation { done in transport.calls.async { done.resume() } }   // the held call is over
+        let response = try await transport.send(url, timeout: 5)
+        #expect(response.statusCode == 200)
     }
 
     @Test func posterAnswers404AndHTMLAreRefused() async throws {
