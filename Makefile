@@ -34,20 +34,21 @@ build:
 ifeq ($(BIN),)
 	@set -eu; mkdir -p .build; \
 	if [ '$(STATIC)' = yes ]; then \
-		log=$$(mktemp); \
+		log=$$(mktemp); trap 'rm -f "$$log"' EXIT INT TERM; \
 		if $(SWIFT) build -c $(CONFIGURATION) --product movies --static-swift-stdlib --scratch-path .build/static > "$$log" 2>&1; then \
-			grep -v -e "the use of .mktemp. is dangerous" -e "_ThreadLocal.swift.o:function" "$$log" || true; rm -f "$$log"; \
+			grep -v -e "the use of .mktemp. is dangerous" -e "_ThreadLocal.swift.o:function" "$$log" || true; \
 			echo "$$($(SWIFT) build -c $(CONFIGURATION) --static-swift-stdlib --scratch-path .build/static --show-bin-path)/movies" > $(built); exit 0; \
 		fi; \
-		grep -m 2 -e "cannot find" -e "error:" "$$log" >&2 || tail -n 3 "$$log" >&2; rm -f "$$log"; \
-		echo "note: could not link the Swift runtime into movies (libcurl's development files are needed: apt install libcurl4-openssl-dev); building it dynamically linked instead" >&2; \
+		if ! grep -q -e "cannot find -lcurl" -e "unable to find library -lcurl" "$$log"; then cat "$$log" >&2; exit 1; fi; \
+		echo "note: linking the Swift runtime into movies needs libcurl's development files (apt install libcurl4-openssl-dev); building it dynamically linked instead" >&2; \
 	fi; \
 	$(SWIFT) build -c $(CONFIGURATION) --product movies; \
 	echo "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)/movies" > $(built)
 endif
 
 bench: build
-	$(SWIFT) run -c release movies-bench --movies "$$(cat $(built))" $(ARGS)
+	@set -eu; bin='$(BIN)'; if [ -z "$$bin" ]; then bin="$$(cat $(built))"; fi; \
+	$(SWIFT) run -c release movies-bench --movies "$$bin" $(ARGS)
 
 install: build
 	@set -eu; \

@@ -110,6 +110,9 @@ final class TaskStart: Sendable {
         return go
     }
 
+    /// True once the caller gave up.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
     func cancel() {
         let task = state.withLock { state in
             state.cancelled = true

@@ -65,6 +65,8 @@ public final class URLSessionTransport: OMDbTransport {
                 // that wait stalled every other request, answer and row behind it. So tasks start
                 // on a queue of their own, and the caller's thread goes back to the pool at once.
                 streams.calls.async { [session, streams, request] in
+                    // Given up while waiting here: no task (making one waits for the session too).
+                    guard !start.isCancelled else { return }
                     streams.start(session.dataTask(with: request), answer: answer, start: start)
                 }
             }
@@ -175,8 +177,9 @@ private final class BodyStreams: NSObject, URLSessionDataDelegate, Sendable {
         let announced = response.expectedContentLength
         let delivered = head.resume(returning: StreamedResponse(statusCode: http?.statusCode ?? 200, headers: headers,
                                                                 body: HTTPBody(feed: body, length: announced >= 0 ? Int(announced) : nil)))
-        // A caller who gave up was answered then: this body has no reader, and the task's cancel
-        // is on its way (``TaskStart``).
+        // A caller who gave up was answered then, and this body has no reader: dropping it (and
+        // ``TaskStart``) sends the task's cancel. On Linux that is what stops the transfer: corelibs
+        // ignores the disposition (`.cancel` stops it on Darwin only).
         completionHandler(delivered ? .allow : .cancel)
     }
 

@@ -135,12 +135,18 @@ final class Child: Sendable {
         close(stdinFD)
         var status: Int32 = 0
         var usage = rusage()
+        #if os(Linux)
+        // Waits for the exit but leaves the zombie, which keeps its PID (no other process can take
+        // it while the sampler still reads /proc) and has no VmHWM, which stops the sampler.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        samplerDone.wait()
+        #endif
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let elapsed = ContinuousClock.now - started
         readerDone.wait()
         #if os(Linux)
-        samplerDone.wait()
-        let peak = self.peak.bytes.withLock { $0 }
+        let peak = self.peak.bytes.withLock { $0 }   // 0 when /proc could not be read: shown as unknown
         #else
         let peak = Int(usage.ru_maxrss)            // bytes on Darwin
         #endif

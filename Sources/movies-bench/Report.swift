@@ -59,7 +59,7 @@ final class Report {
             let peak = Int(median(row.runs.map { Double($0.peakInFlight) }))
             let memory = median(row.runs.map { Double($0.peakMemory) }) / 1_000_000
             lines.append("| \(row.name) | \(time(median(row.runs.map(\.firstRow)))) | \(time(complete)) | \(api + posters) (\(api) + \(posters)) "
-                + "| \(peak) | \(String(format: "%.0f MB", memory)) | \(baseline) | \(ratio) |")
+                + "| \(peak) | \(memory > 0 ? String(format: "%.0f MB", memory) : "unknown") | \(baseline) | \(ratio) |")
         }
         lines.append("")
         lines.append("Medians of \(runs) runs; R = \(Int(latency)) ms (the fake server's latency); first row and complete from Enter; "

@@ -183,18 +183,26 @@ import Testing
 
     /// Every call into URLSession on Linux waits for its one queue, which a body flooding in (no
     /// pause, no end) keeps busy for as long as it flows. A caller who gives up (its deadline, Ctrl-C)
-    /// is answered then, not when the session gets to it. The held call queue stands for that session.
-    @Test func aCallerWhoGivesUpIsAnsweredAtOnceWhileTheSessionCannotTakeCalls() async throws {
-        let server = try FakeOMDbServer(catalogue: catalogue)
+    /// is answered then, not when the session gets to it: before its task was made, and after it
+    /// went out (its cancel waits behind the held calls then). The held calls stand for that session.
+    @Test(arguments: [false, true]) func aCallerWhoGivesUpIsAnsweredAtOnceWhileTheSessionCannotTakeCalls(afterItWentOut: Bool) async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(10))
         defer { server.shutdown() }
         let transport = URLSessionTransport(maxConnectionsPerHost: 4)
         let held = DispatchSemaphore(value: 0)
-        transport.calls.async { held.wait() }
         defer { held.signal() }
+        if !afterItWentOut { transport.calls.async { held.wait() } }
         let answer = Mutex<Result<StreamedResponse, any Error>?>(nil)
         let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 30) }
         Task { let result = await task.result; answer.withLock { $0 = result } }
-        try await Task.sleep(for: .milliseconds(100))
+        if afterItWentOut {
+            let sent = ContinuousClock.now + .seconds(5)
+            while server.requests.isEmpty, ContinuousClock.now < sent { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(!server.requests.isEmpty, "the request never reached the server")
+            transport.calls.async { held.wait() }
+        } else {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         task.cancel()
         // Polled, not awaited: a caller who is never answered fails the test instead of hanging it.
         let deadline = ContinuousClock.now + .seconds(3)
