@@ -78,9 +78,12 @@ import Testing
                                                       directory: folder, environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
             #expect(outcome.exited, "killed after 60 s: \(outcome.stdout)")
             #expect(ContinuousClock.now - started < .seconds(45))
-            // Every row ends: refused at the limit, or (a request that could not start while the
-            // floods ran) timed out, with the message that says so.
-            #expect(outcome.stdout.contains("no poster saved: too large"), "\(outcome.stdout)")
+            // Every row ends, each poster with its reason: refused at the limit, or timed out (a
+            // request that could not start while the floods ran, or a flood still short of 20 MB at
+            // the deadline on a loaded machine). Which one depends on the machine's speed.
+            let posterLines = outcome.stdout.split(separator: "\n").filter { $0.contains("no poster saved: ") }
+            #expect(posterLines.count == 4, "\(outcome.stdout)")
+            #expect(posterLines.allSatisfy { $0.contains("too large") || $0.contains("no complete answer within 1 s") }, "\(outcome.stdout)")
             #expect(outcome.stdout.contains("Showing 4 of 4"), "\(outcome.stdout)")
             #expect(files(in: folder.appendingPathComponent("p")).isEmpty)
         }
