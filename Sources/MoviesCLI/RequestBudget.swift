@@ -34,7 +34,8 @@ public struct RequestBudget: Sendable {
     // MARK: What is said
 
     /// `requests today: 37 of 1,000 (UTC day)`; `nil` when nothing is counted (offline, no key).
-    public var statusLine: String? { ledger?.usage().description }
+    /// Redrawn as a page fills, on the main actor: the estimate, which reads no file.
+    public var statusLine: String? { ledger?.estimatedUsage().description }
 
     /// The answer to `quota`.
     var quotaReport: String {

@@ -27,11 +27,22 @@ public final class QuotaLedger: Sendable {
     let now: @Sendable () -> Date
     /// The UTC day this process last gave the 90 % warning.
     private let warnedDay = Mutex<String?>(nil)
-    /// Requests counted but not yet written, by UTC day. A write is queued when this goes from
-    /// empty to not; the write takes everything counted by the time it runs.
-    private let unwritten = Mutex<[String: Int]>([:])
-    /// How many times the file was written: what coalescing saves shows here.
+    /// What this process counted and has not yet seen in the file, and the file's last count it saw.
+    private struct Counts {
+        /// Counted but not yet written, by UTC day. A write is queued when this goes from empty to
+        /// not; the write takes everything counted by the time it runs.
+        var unwritten: [String: Int] = [:]
+        /// Taken by the write running now, until the file holds them.
+        var writing: [String: Int] = [:]
+        /// The file's record the last time this process read or wrote it (other processes' counts
+        /// up to then included).
+        var known: Record?
+    }
+
+    private let counts = Mutex(Counts())
+    /// How many times the file was written, and read: what coalescing and the estimate save shows here.
     let fileWrites = Atomic<Int>(0)
+    let fileReads = Atomic<Int>(0)
 
     /// The free key's limit.
     public static let defaultDailyLimit = 1_000
@@ -57,9 +68,9 @@ public final class QuotaLedger: Sendable {
     /// Counts one request sent now. Returns at once; failures to write are ignored (the count is advice).
     public func recordRequestSent() {
         let day = Self.utcDay(now())
-        let queueWrite = unwritten.withLock { counts in
-            defer { counts[day, default: 0] += 1 }
-            return counts.isEmpty
+        let queueWrite = counts.withLock { counts in
+            defer { counts.unwritten[day, default: 0] += 1 }
+            return counts.unwritten.isEmpty
         }
         guard queueWrite else { return }
         Self.writes.async { self.writeUnwritten() }
@@ -67,36 +78,64 @@ public final class QuotaLedger: Sendable {
 
     /// Adds what was counted since the last write to the file, a day at a time.
     private func writeUnwritten() {
-        let counts = unwritten.withLock { counts in
-            defer { counts = [:] }
-            return counts
+        let taken = counts.withLock { counts in
+            defer { counts.writing = counts.unwritten; counts.unwritten = [:] }
+            return counts.unwritten
         }
-        for (day, count) in counts.sorted(by: { $0.key < $1.key }) {
-            update(day: day) { $0.sent += count }
+        for (day, count) in taken.sorted(by: { $0.key < $1.key }) {
+            let record = update(day: day) { $0.sent += count }
+            // In one step: the count moves from "writing" to the file's record, never in both.
+            counts.withLock { counts in
+                counts.writing[day] = nil
+                if let record { counts.known = record }
+            }
         }
     }
 
     /// Waits until every count asked for in this process is written. Called before exiting.
     public static func finishWrites() { writes.sync {} }
 
-    /// Today's count (UTC), this process's pending writes included.
+    /// Today's count (UTC), this process's pending writes included: read from the file, for the
+    /// `quota` report and the limit message.
     public func usage() -> QuotaUsage {
         Self.finishWrites()
         let day = Self.utcDay(now())
-        let record = read().flatMap { $0.day == day ? $0 : nil } ?? Record(day: day)
+        // Between writes, so no count is both in the file and on its way there.
+        let record = Self.writes.sync {
+            let record = read().flatMap { $0.day == day ? $0 : nil } ?? Record(day: day)
+            counts.withLock { $0.known = record }
+            return record
+        }
         return QuotaUsage(day: day, sent: record.sent, limit: dailyLimit)
+    }
+
+    /// Today's count without touching the disk, for a status line redrawn as a page fills: the
+    /// file's count when this process last read or wrote it, plus what it counted since. Exact
+    /// for this process; another process's requests show from this one's next write. Reads the
+    /// file once when nothing of today is known yet.
+    public func estimatedUsage() -> QuotaUsage {
+        let day = Self.utcDay(now())
+        let estimate = counts.withLock { counts -> Int? in
+            guard let known = counts.known, known.day == day else { return nil }
+            return known.sent + counts.writing[day, default: 0] + counts.unwritten[day, default: 0]
+        }
+        guard let estimate else { return usage() }
+        return QuotaUsage(day: day, sent: estimate, limit: dailyLimit)
     }
 
     /// Today's usage when it has just reached 90 % of the limit and no process has warned today;
     /// `nil` otherwise. The warning is written into the ledger, so it is given once a day.
     public func warningDue() -> QuotaUsage? {
         guard let limit = dailyLimit else { return nil }
-        Self.finishWrites()
         let day = Self.utcDay(now())
         if warnedDay.withLock({ $0 }) == day { return nil }
+        // Asked after every command: the file is read again only once the count is near the line.
+        // After this process's writes, the estimate holds every other process's count up to them.
+        Self.finishWrites()
+        if estimatedUsage().sent < limit - limit / 10 { return nil }
         var due: QuotaUsage?
         Self.writes.sync {
-            update(day: day) { record in
+            _ = update(day: day) { record in
                 // 90 % rounded up, without overflow for any limit.
                 guard !record.warned, record.sent >= limit - limit / 10 else { return }
                 record.warned = true
@@ -105,85 +144,6 @@ public final class QuotaLedger: Sendable {
         }
         if due != nil { warnedDay.withLock { $0 = day } }
         return due
-    }
-
-    // MARK: The file
-
-    /// One key's day: `DAY SENT WARNED` on one line.
-    struct Record: Equatable {
-        var day: String
-        var sent = 0
-        var warned = false
-
-        init(day: String, sent: Int = 0, warned: Bool = false) {
-            self.day = day
-            self.sent = sent
-            self.warned = warned
-        }
-
-        init?(line: String) {
-            let parts = line.split(separator: " ")
-            guard parts.count == 3, parts[0].count == 10, let sent = Int(parts[1]), sent >= 0 else { return nil }
-            self.init(day: String(parts[0]), sent: sent, warned: parts[2] == "1")
-        }
-
-        var line: String { "\(day) \(sent) \(warned ? 1 : 0)\n" }
-    }
-
-    var file: URL { folder.appendingPathComponent("requests-\(keyHash).txt") }
-    private var lockFile: URL { folder.appendingPathComponent("requests-\(keyHash).lock") }
-
-    func read() -> Record? {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        return Record(line: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    /// Read, change, write, with the lock held: another process's count is never lost.
-    /// A new UTC day starts from zero; an unreadable file counts as zero.
-    private func update(day: String, _ change: (inout Record) -> Void) {
-        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                         attributes: [.posixPermissions: 0o700])) != nil else { return }
-        let lock = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { return }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 { guard errno == EINTR else { return } }
-        var record = read().flatMap { $0.day == day ? $0 : nil } ?? Record(day: day)
-        let before = record
-        change(&record)
-        guard record != before else { return }
-        let temporary = folder.appendingPathComponent(".requests-\(keyHash)-\(getpid()).tmp")
-        // One write and one rename (FileManager.createFile would add its own temporary file and rename).
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        let line = Array(record.line.utf8)
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == line.count, rename(temporary.path, file.path) == 0 else {
-            unlink(temporary.path)
-            return
-        }
-        fileWrites.add(1, ordering: .relaxed)
-    }
-
-    /// `2026-11-22`: the UTC calendar day of `date`.
-    /// Plain arithmetic on the proleptic Gregorian calendar (Howard Hinnant's `civil_from_days`):
-    /// it runs for every request sent, and a `Calendar` costs far more than this.
-    static func utcDay(_ date: Date) -> String {
-        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func padded(_ number: Int, _ width: Int) -> String {
-            let digits = String(number)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 }
 

@@ -81,6 +81,35 @@ import Testing
         }
     }
 
+    /// The live status line is redrawn on the main actor as a page fills: it reads no file, yet
+    /// counts every request this process sent, and another process's from this one's next write.
+    @Test func theEstimateReadsNoFileAndCountsEveryProcessFromTheNextWrite() async {
+        await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            let other = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            for _ in 0..<5 { other.recordRequestSent() }
+            QuotaLedger.finishWrites()
+            #expect(ledger.estimatedUsage().sent == 5)   // nothing of today known yet: one read
+            let reads = ledger.fileReads.load(ordering: .relaxed), writes = ledger.fileWrites.load(ordering: .relaxed)
+            for n in 1...20 {
+                ledger.recordRequestSent()
+                // Exact while the counts are on their way to the file, being written, or written.
+                #expect(ledger.estimatedUsage().sent == 5 + n)
+            }
+            QuotaLedger.finishWrites()
+            #expect(ledger.estimatedUsage().sent == 25)
+            // The only reads are the writes' own (each reads the file under the lock first).
+            #expect(ledger.fileReads.load(ordering: .relaxed) - reads == ledger.fileWrites.load(ordering: .relaxed) - writes)
+            for _ in 0..<3 { other.recordRequestSent() }
+            QuotaLedger.finishWrites()
+            #expect(ledger.estimatedUsage().sent == 25)   // not seen yet
+            ledger.recordRequestSent()
+            QuotaLedger.finishWrites()
+            #expect(ledger.estimatedUsage().sent == 29)
+            #expect(ledger.usage().sent == 29)
+        }
+    }
+
     @Test func warnsOnceADayAtNinetyPercentWhateverTheProcess() async {
         await withTemporaryFolder { folder in
             let clock = TestClock(Self.lateEvening.addingTimeInterval(-3_600))
