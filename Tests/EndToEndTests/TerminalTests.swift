@@ -225,6 +225,29 @@ struct TerminalProcessTests {
         }
     }
 
+    /// Ctrl-Z while a page is still filling in: stopped with the terminal as found (echo on, cursor
+    /// shown); `fg` (SIGCONT) and the page goes on filling in place, then the prompt edits again.
+    @Test func ctrlZMidPageRestoresTheTerminalAndThePageGoesOn() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(2))
+            defer { server.shutdown() }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .stty("page"),
+                .send(Keys.ctrlZ), .stopped(), .stty("stopped"),
+                .signal("CONT"), .wait("Showing 10 of 10", timeout: 20), .snapshot("end"),
+                .send("alien"), .wait("movies> alien"), .stty("editing"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.stty["page"] != outcome.stty["before"], "no echo while the page draws")
+            #expect(outcome.stty["stopped"] == outcome.stty["before"], "the terminal as found while stopped")
+            #expect(outcome.stty["editing"] != outcome.stty["before"], "raw mode again at the prompt")
+            let end = outcome.snapshot("end")
+            #expect(end.contains { $0.contains("1. The Toxic Avenger (1984)") })
+            #expect(end.filter { $0.contains("Results for \"toxic\"") }.count == 1, "the page is drawn once, in place")
+        }
+    }
+
     /// SIGTERM or SIGHUP while a live page is drawing: settings back as found, cursor shown.
     @Test(arguments: ["TERM", "HUP"])
     func aSignalMidPageLeavesTheTerminalAsFound(_ signal: String) async throws {
