@@ -224,6 +224,9 @@ private final class Core: Sendable {
             while true {
                 if let r = buffer[searchFrom...].firstRange(of: terminator) { headerEnd = r.lowerBound; break }
                 searchFrom = max(0, buffer.count - 3)
+                // Not a request line at all (a TLS handshake sent to this plain port): answered at
+                // once, as real servers do, instead of waiting for a header that never ends.
+                if let first = buffer.first, !(65...90).contains(first) { break }
                 if buffer.count > headerCap { break }
                 guard receive(fd, into: &buffer) else { return }
             }

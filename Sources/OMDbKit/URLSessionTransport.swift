@@ -102,9 +102,23 @@ public final class URLSessionTransport: OMDbTransport {
         case .zeroByteResource: "the server sent nothing"
         case .unsupportedURL, .badURL: "the address is not a URL it can fetch"
         case .resourceUnavailable, .cannotLoadFromNetwork: "the host did not answer"
+        // corelibs maps libcurl's TLS failures to .unknown: its text (never shown) says which.
+        case .unknown: tlsReason(libcurlSays: error.localizedDescription) ?? "the connection failed"
         default: "the connection failed"
         }
         return TransportError.unreachable(reason: reason)
+    }
+}
+
+extension URLSessionTransport {
+    /// The reason in words for libcurl's TLS errors ("SSL certificate problem: unable to get local
+    /// issuer certificate", "error:0A00010B:SSL routines::wrong version number"), which corelibs
+    /// reports as `URLError(.unknown)` with libcurl's text; `nil` for any other text.
+    static func tlsReason(libcurlSays text: String) -> String? {
+        let text = text.lowercased()
+        if text.contains("certificate") || text.contains("subject name") { return "the server's TLS certificate was refused" }
+        if text.contains("ssl") || text.contains("tls") { return "the TLS handshake failed" }
+        return nil
     }
 }
 

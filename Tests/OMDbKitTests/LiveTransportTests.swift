@@ -71,6 +71,48 @@ import Testing
         }
     }
 
+    /// A redirect loop ends with a message that says so, not a hang or a crash.
+    @Test func aRedirectLoopIsTooManyRedirects() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue) { request in
+            ServerResponse(status: 302, headers: ["Location": "/loop?" + (request.target.split(separator: "?").last.map(String.init) ?? "")])
+        }
+        defer { server.shutdown() }
+        await #expect {
+            try await client(server).search("alien")
+        } throws: { error in
+            guard case OMDbError.unreachable(_, let reason) = error else { return false }
+            return reason == "too many redirects"
+        }
+        #expect(server.requests.count > 2)
+    }
+
+    /// libcurl's TLS texts as corelibs passes them on (as `URLError(.unknown)`), in a few words.
+    @Test(arguments: [
+        ("SSL certificate problem: unable to get local issuer certificate", "the server's TLS certificate was refused"),
+        ("SSL: no alternative certificate subject name matches target host name 'x'", "the server's TLS certificate was refused"),
+        ("error:0A00010B:SSL routines::wrong version number", "the TLS handshake failed"),
+        ("OpenSSL SSL_connect: Connection reset by peer in connection to x:443", "the TLS handshake failed"),
+    ])
+    func libcurlTLSFailuresAreNamed(text: String, reason: String) {
+        #expect(URLSessionTransport.tlsReason(libcurlSays: text) == reason)
+        #expect(URLSessionTransport.tlsReason(libcurlSays: "Failure when receiving data from the peer") == nil)
+    }
+
+    /// https to a server that speaks plain HTTP: the handshake fails, and the message says TLS.
+    @Test func aServerThatCannotSpeakTLSIsATLSFailure() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        defer { server.shutdown() }
+        var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
+        parts.scheme = "https"
+        let client = OMDbClient(configuration: .init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
+        await #expect {
+            try await client.search("alien")
+        } throws: { error in
+            guard case OMDbError.unreachable(let url, let reason) = error else { return false }
+            return reason.contains("TLS") && !url.contains(FakeOMDbServer.validKey)
+        }
+    }
+
     @Test func wrongKeyIs401InvalidKey() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue)
         defer { server.shutdown() }
