@@ -68,8 +68,9 @@ install: build
 	put "$$bin" bin/movies 755; \
 	echo "installed $$root/bin/movies"; \
 	put Fixtures/catalogue.json share/movies/catalogue.json 644; \
+	put Fixtures/episodes.json share/movies/episodes.json 644; \
 	count=0; for poster in Fixtures/posters/*; do put "$$poster" "share/movies/posters/$${poster##*/}" 644; count=$$((count + 1)); done; \
-	echo "installed $$root/share/movies (the offline catalogue: catalogue.json and $$count posters)"; \
+	echo "installed $$root/share/movies (the offline catalogue: catalogue.json, episodes.json and $$count posters)"; \
 	page=$$(mktemp); "$$bin" manpage > "$$page"; put "$$page" share/man/man1/movies.1 644; rm -f "$$page"; \
 	echo "installed $$root/share/man/man1/movies.1"; \
 	for pair in bash:share/bash-completion/completions/movies zsh:share/zsh/site-functions/_movies \

@@ -36,7 +36,7 @@ extension Tag {
 
             let install = try await make("install", prefix: prefix)
             #expect(install.status == 0, "make install failed: \(install.stderr)")
-            for path in ["bin/movies", "share/movies/catalogue.json", "share/man/man1/movies.1", "share/bash-completion/completions/movies",
+            for path in ["bin/movies", "share/movies/catalogue.json", "share/movies/episodes.json", "share/man/man1/movies.1", "share/bash-completion/completions/movies",
                          "share/zsh/site-functions/_movies", "share/fish/vendor_completions.d/movies.fish"] {
                 #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path), "\(path) not installed")
             }
@@ -62,6 +62,12 @@ extension Tag {
             #expect(session.status == 0)
             #expect(session.stderr.contains("Offline catalogue (no API key): \(catalogue.count) titles"), "\(session.stderr)")
             #expect(session.stdout.contains("Alien (1979)"))
+            // The offline seasons are installed too (a hostile pass found `episodes --offline` said
+            // "OMDb has no season 2" once installed: episodes.json was left out).
+            let episodes = try await MoviesProcess.run(["episodes", "breaking", "bad", "--season", "2", "--offline"], directory: elsewhere,
+                                                       environment: ["MOVIES_CATALOGUE": ""], executable: installed)
+            #expect(episodes.status == 0, "\(episodes.stderr)")
+            #expect(episodes.stdout.contains("Breaking Bad, season 2 of 5") && episodes.stdout.contains("Grilled"), "\(episodes.stdout)")
             // And it is the installed catalogue that answers, not the source tree's.
             let installedCatalogue = prefix.appendingPathComponent("share/movies/catalogue.json")
             let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: installedCatalogue)) as? [Any] ?? []
