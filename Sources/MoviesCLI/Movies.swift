@@ -106,10 +106,7 @@ public enum Movies {
             }
             return Status.success
         case let .search(query, pages, json):
-            guard settings.apiKey != nil || settings.offline else {
-                console.error("No OMDb API key: set OMDB_API_KEY, put OMDB_API_KEY=… in .env, pass --api-key KEY, or use --offline for the offline catalogue.")
-                return Status.usage
-            }
+            guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard let client = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
@@ -124,6 +121,8 @@ public enum Movies {
             }
             return await OneShot(session: session, console: console).run(query: query, pages: pages)
         case let .episodes(target, season, json):
+            // Like search: a script that forgot its key must not get the offline catalogue's answer.
+            guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
             guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
@@ -175,6 +174,14 @@ public enum Movies {
     /// page that is the failed page itself, since `--pages` counts from the first.
     static func pagesHint(after page: SearchPage) -> String {
         "Use --pages \(page.number + 1) to see more."
+    }
+
+    /// One-shot modes answer from OMDb, or from the offline catalogue when asked (`--offline`):
+    /// never from the catalogue because the key is missing. False (and why, on stderr) otherwise.
+    private static func hasKeyOrOffline(_ settings: Settings, console: Console) -> Bool {
+        guard settings.apiKey == nil, !settings.offline else { return true }
+        console.error("No OMDb API key: set OMDB_API_KEY, put OMDB_API_KEY=… in .env, pass --api-key KEY, or use --offline for the offline catalogue.")
+        return false
     }
 
     /// The live client, or the offline catalogue's when there is no key or `--offline` says so.

@@ -84,9 +84,11 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
         }
     }
 
-    @Test func searchWithoutAKeyNamesEveryWayToGiveOne() async throws {
+    /// Both one-shot modes: episodes quietly answered from the offline catalogue (a hostile pass).
+    @Test(arguments: [["search", "alien"], ["episodes", "tt0098936"]])
+    func oneShotWithoutAKeyNamesEveryWayToGiveOne(arguments: [String]) async throws {
         try await withWorkingFolder { folder in
-            let outcome = try await MoviesProcess.run(["search", "alien"], directory: folder)
+            let outcome = try await MoviesProcess.run(arguments, directory: folder)
             #expect(outcome.status == 2)
             for word in ["OMDB_API_KEY", ".env", "--offline"] { #expect(outcome.stderr.contains(word)) }
             #expect(outcome.stdout.isEmpty)
