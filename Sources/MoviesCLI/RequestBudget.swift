@@ -66,7 +66,11 @@ public struct RequestBudget: Sendable {
     /// The one-line warning when 90 % of the day's limit is reached, once a day; `nil` otherwise.
     func warningIfDue() -> String? {
         guard let usage = ledger?.warningDue(), let limit = usage.limit else { return nil }
-        let left = max(0, limit - usage.sent)
+        let left = limit - usage.sent
+        // Counted past the limit already (the first count of the day, or another program's): no "90 %", no "0 left".
+        guard left > 0 else {
+            return "Warning: the key's daily limit is reached by this tool's count, \(usage): OMDb may refuse what is not cached; repeated searches come from the cache, and --offline costs nothing."
+        }
         return "Warning: 90 % of the key's daily limit is reached, \(usage), \(QuotaUsage.grouped(left)) left: repeated searches come from the cache, and --offline costs nothing."
     }
 

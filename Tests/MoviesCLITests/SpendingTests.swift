@@ -94,6 +94,21 @@ import Testing
         #expect(session.hadFailure)
     }
 
+    /// The warning counts down to the limit, and past it says the limit is reached (a hostile pass
+    /// saw "90 % … is reached, requests today: 1,260 of 1,000 …, 0 left").
+    @Test(arguments: [(9, "Warning: 90 % of the key's daily limit is reached, requests today: 9 of 10 (UTC day), 1 left:"),
+                      (12, "Warning: the key's daily limit is reached by this tool's count, requests today: 12 of 10 (UTC day): OMDb may refuse")])
+    func theWarningSaysHowFarTheCountIs(sent: Int, start: String) throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let ledger = QuotaLedger(folder: folder, apiKey: "k-123456", dailyLimit: 10)
+        for _ in 0..<sent { ledger.recordRequestSent() }
+        let budget = RequestBudget(cache: DiskCache(folder: folder.appendingPathComponent("c")), cacheInUse: true, ledger: ledger)
+        let warning = budget.warningIfDue() ?? ""
+        #expect(warning.hasPrefix(start), "\(warning)")
+        #expect(budget.warningIfDue() == nil, "once a day")
+    }
+
     @MainActor @Test func helpShowsTheCountWhenThereIsOne() async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
