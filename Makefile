@@ -26,6 +26,8 @@ root := $(DESTDIR)$(PREFIX)
 manifest := share/movies/install-manifest
 # Written by build: the path of the movies it built (static or not), for install and bench.
 built := .build/make-built-movies
+# The movies that install and bench use, in shell: BIN when given, else the one build made.
+movies_bin = "$(if $(BIN),$(BIN),$$(cat $(built)))"
 
 .PHONY: all build install uninstall readme bench
 all: build
@@ -47,13 +49,11 @@ ifeq ($(BIN),)
 endif
 
 bench: build
-	@set -eu; bin='$(BIN)'; if [ -z "$$bin" ]; then bin="$$(cat $(built))"; fi; \
-	$(SWIFT) run -c release movies-bench --movies "$$bin" $(ARGS)
+	@set -eu; bin=$(movies_bin); $(SWIFT) run -c release movies-bench --movies "$$bin" $(ARGS)
 
 install: build
 	@set -eu; \
-	bin='$(BIN)'; \
-	if [ -z "$$bin" ]; then bin="$$(cat $(built))"; fi; \
+	bin=$(movies_bin); \
 	root='$(root)'; list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
 	if [ -f "$$root/$(manifest)" ]; then grep -v '^file ' "$$root/$(manifest)" > "$$list" || true; fi; \
 	up=$$root; while [ ! -e "$$up" ]; do echo "root $$up"; up=$$(dirname "$$up"); done \

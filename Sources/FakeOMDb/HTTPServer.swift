@@ -344,20 +344,8 @@ private final class Core: Sendable {
     @discardableResult
     private func write(_ fd: Int32, status: Int, headers: [String: String], body: Data, close: Bool, head: Bool,
                        announcedLength: Int? = nil, trickle: Duration? = nil, stall: Stall? = nil) -> Bool {
-        var lines = ["HTTP/1.1 \(status) \(reason(status))"]
-        var hasType = false
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            switch name.lowercased() {
-            case "content-length", "connection", "transfer-encoding": continue   // we own these
-            case "content-type": hasType = true
-            default: break
-            }
-            lines.append("\(name): \(value)")
-        }
-        if !hasType { lines.append("Content-Type: application/json") }
-        lines.append("Content-Length: \(announcedLength ?? body.count)")
-        lines.append("Connection: \(close ? "close" : "keep-alive")")
-        var bytes = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        var bytes = self.head(status: status, headers: headers, framing: ["Content-Length: \(announcedLength ?? body.count)",
+                                                                          "Connection: \(close ? "close" : "keep-alive")"])
         if let stall, !head {
             let cut = min(max(0, stall.after), body.count)
             return sendAll(fd, bytes + Array(body.prefix(cut))) && pause(stall.pause, until: stall.gate) && sendAll(fd, Array(body.dropFirst(cut)))
@@ -380,15 +368,28 @@ private final class Core: Sendable {
     /// A chunked body that never ends: `chunk` again and again, as fast as the client takes it,
     /// until it hangs up or the server shuts down. Always false: the connection closes after.
     private func flood(_ fd: Int32, status: Int, headers: [String: String], chunk: Data) -> Bool {
-        var lines = ["HTTP/1.1 \(status) \(reason(status))"]
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) where !["content-length", "connection", "transfer-encoding"].contains(name.lowercased()) {
-            lines.append("\(name): \(value)")
-        }
-        lines += ["Transfer-Encoding: chunked", "Connection: close"]
-        guard sendAll(fd, Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)), !chunk.isEmpty else { return false }
+        guard sendAll(fd, head(status: status, headers: headers, framing: ["Transfer-Encoding: chunked", "Connection: close"])),
+              !chunk.isEmpty else { return false }
         let piece = Array(String(chunk.count, radix: 16).utf8) + [13, 10] + Array(chunk) + [13, 10]
         while !state.withLock({ $0.stopped }), sendAll(fd, piece) {}
         return false
+    }
+
+    /// The status line and headers, up to the blank line: the handler's headers (a JSON type when it
+    /// gives none), then `framing`, the length and connection lines the server owns.
+    private func head(status: Int, headers: [String: String], framing: [String]) -> [UInt8] {
+        var lines = ["HTTP/1.1 \(status) \(reason(status))"]
+        var hasType = false
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            switch name.lowercased() {
+            case "content-length", "connection", "transfer-encoding": continue   // we own these
+            case "content-type": hasType = true
+            default: break
+            }
+            lines.append("\(name): \(value)")
+        }
+        if !hasType { lines.append("Content-Type: application/json") }
+        return Array(((lines + framing).joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 
     private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

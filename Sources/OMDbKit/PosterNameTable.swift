@@ -31,11 +31,8 @@ struct PosterNameTable: Sendable {
             starts[key] = append(name)
             return
         }
-        let (sameEnding, keptIsSmaller) = bytes.withUnsafeBufferPointer { buffer in
-            let kept = buffer.baseAddress! + start
-            return (strcmp(Self.ending(of: kept)!, ending) == 0, strcmp(kept, name) <= 0)
-        }
-        if sameEnding {
+        if hasEnding(ending, at: start) {
+            let keptIsSmaller = bytes.withUnsafeBufferPointer { strcmp($0.baseAddress! + start, name) <= 0 }
             if !keptIsSmaller { starts[key] = append(name) }
             return
         }

@@ -98,9 +98,9 @@ public final class QuotaLedger: Sendable {
     /// Today's count (UTC), this process's pending writes included: read from the file, for the
     /// `quota` report and the limit message.
     public func usage() -> QuotaUsage {
-        Self.finishWrites()
         let day = Self.utcDay(now())
-        // Between writes, so no count is both in the file and on its way there.
+        // On the writes' queue: after the writes already asked for, and between writes, so no
+        // count is both in the file and on its way there.
         let record = Self.writes.sync {
             let record = read().flatMap { $0.day == day ? $0 : nil } ?? Record(day: day)
             counts.withLock { $0.known = record }
