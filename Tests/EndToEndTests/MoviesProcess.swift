@@ -123,8 +123,13 @@ private final class Collected: @unchecked Sendable {
             done.enter()
             Thread {
                 while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
+                    // Not `availableData`: it traps on a read error (ENOTCONN once the other end is
+                    // gone). A plain read returns what is there; an error or the end stops the loop.
+                    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                    let count = read(handle.fileDescriptor, &buffer, buffer.count)
+                    if count < 0, errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    let chunk = Data(buffer[..<count])
                     let lines = self.lock.withLock { () -> Int in
                         if isOut { self.out += chunk } else { self.err += chunk }
                         return self.out.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
