@@ -2,7 +2,8 @@
 import PackageDescription
 
 // No package dependencies, by design: the toolchain alone (Foundation, Dispatch,
-// Synchronization, Testing) builds and tests everything here.
+// Synchronization, Testing) builds and tests everything here, and libcurl, which the toolchain's
+// Foundation already needs, is loaded at run time by the CCurl target (no headers, no link flag).
 let package = Package(
     name: "movies",
     platforms: [.macOS(.v15)],
@@ -11,20 +12,25 @@ let package = Package(
         .executable(name: "movies", targets: ["movies"]),
     ],
     targets: [
-        // The library: client actor, models, posters, errors, offline catalogue. No terminal code.
+        // The library: client actor, models, posters, errors, offline catalogue. No terminal code,
+        // no network code: requests go through the OMDbTransport seam.
         .target(name: "OMDbKit"),
+        // libcurl's functions, found with dlopen/dlsym and called with the right argument types.
+        .target(name: "CCurl"),
+        // The live transport: libcurl's multi interface on a thread of its own.
+        .target(name: "OMDbCurl", dependencies: ["OMDbKit", "CCurl"]),
         // The front end: options, configuration, commands, rendering, the prompt. No networking of its own.
-        .target(name: "MoviesCLI", dependencies: ["OMDbKit"]),
+        .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCurl"]),
         // `main` only wires the two together.
         .executableTarget(name: "movies", dependencies: ["MoviesCLI"]),
         // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only.
-        .target(name: "FakeOMDb", dependencies: ["OMDbKit"]),
+        .target(name: "FakeOMDb", dependencies: ["OMDbKit", "OMDbCurl"]),
         // `swift run -c release movies-bench`: the built `movies` against a fake OMDb with a fixed latency.
         // Depending on `movies` makes SwiftPM build it alongside.
         .executableTarget(name: "movies-bench", dependencies: ["FakeOMDb", "OMDbKit", "movies"]),
         .testTarget(name: "FakeOMDbTests", dependencies: ["FakeOMDb"]),
-        .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "FakeOMDb"]),
-        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit"]),
+        .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "OMDbCurl", "FakeOMDb"]),
+        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit", "OMDbCurl"]),
         // Runs the built `movies` with piped stdin; depending on it makes `swift test` build it.
         .testTarget(name: "EndToEndTests", dependencies: ["movies", "FakeOMDb", "OMDbKit"]),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import OMDbCurl
 import OMDbKit
 import Synchronization
 
@@ -84,5 +85,22 @@ public final class FakeOMDbServer: Sendable {
         // What OMDb's CDN sends with every API answer, errors included: the disk cache reads it.
         if !request.path.hasPrefix("/posters/") { headers["Cache-Control"] = "public, max-age=86400" }
         return ServerResponse(status: answer.statusCode, headers: headers, body: answer.body)
+    }
+}
+
+extension OMDbClient {
+    /// A client over the live libcurl transport, as `movies` makes it: for tests and benchmarks
+    /// against a fake server. Stops the process if libcurl cannot be loaded.
+    public static func live(_ configuration: Configuration) -> OMDbClient {
+        OMDbClient(configuration: configuration, transport: liveTransport(for: configuration))
+    }
+
+    /// The transport ``live(_:)`` gives its client.
+    public static func liveTransport(for configuration: Configuration) -> CurlTransport {
+        do {
+            return try CurlTransport(maxConnectionsPerHost: configuration.maxConcurrentRequests, timeout: configuration.timeout)
+        } catch {
+            fatalError("libcurl: \(error)")
+        }
     }
 }

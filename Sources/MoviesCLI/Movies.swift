@@ -1,4 +1,5 @@
 import Foundation
+import OMDbCurl
 import OMDbKit
 
 /// The `movies` command: reads the command line, settles the configuration, and runs the
@@ -191,7 +192,13 @@ public enum Movies {
             var configuration = OMDbClient.Configuration(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout,
                                                          maxConcurrentRequests: settings.concurrency)
             budget?.configure(&configuration)
-            return OMDbClient(configuration: configuration)
+            do {
+                return OMDbClient(configuration: configuration,
+                                  transport: try CurlTransport(maxConnectionsPerHost: settings.concurrency, timeout: settings.timeout))
+            } catch {
+                console.error("Cannot reach OMDb: \(error.reason). Install libcurl (apt install libcurl4, dnf install libcurl), or use --offline for the offline catalogue.")
+                return nil
+            }
         }
         guard let folder = Catalogue.defaultFolder(), var catalogue = try? Catalogue(folder: folder) else {
             console.error("The offline catalogue (catalogue.json) was not found beside movies (../share/movies) nor in ./Fixtures: reinstall with make install, or set MOVIES_CATALOGUE to its folder.")

@@ -27,9 +27,13 @@ final class TerminalLineReader: @unchecked Sendable {
     private var queued: [Key] = []
     private var layout: LineLayout?
     private var endOfInput = false
+    /// Called on the reading thread at the first key of each line: the person starts typing.
+    private let typing: (@Sendable () -> Void)?
 
-    init(prompt: String, terminal: Terminal = .shared, history: History?, completer: Completer) {
+    init(prompt: String, terminal: Terminal = .shared, history: History?, completer: Completer,
+         typing: (@Sendable () -> Void)? = nil) {
         self.prompt = prompt
+        self.typing = typing
         self.terminal = terminal
         self.history = history
         editor = LineEditor(history: history?.load() ?? [], completer: completer)
@@ -65,6 +69,7 @@ final class TerminalLineReader: @unchecked Sendable {
         editor.reset()
         layout = nil
         draw()
+        var typed = false
         while true {
             if queued.isEmpty { queued = waitForKeys() }
             guard let key = queued.first else {
@@ -72,6 +77,10 @@ final class TerminalLineReader: @unchecked Sendable {
                 continue
             }
             queued.removeFirst()
+            if !typed {
+                typed = true
+                typing?()
+            }
             switch editor.handle(key) {
             case .redraw: draw()
             case .nothing: break

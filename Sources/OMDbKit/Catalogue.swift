@@ -202,7 +202,7 @@ public struct Catalogue: Sendable {
 /// Answers from a ``Catalogue`` with no network: the offline mode's transport.
 ///
 /// Requests to its ``baseURL`` get OMDb's answers; `posters/…` under it get the poster files.
-public struct CatalogueTransport: OMDbTransport {
+public struct CatalogueTransport: InMemoryTransport {
     public let catalogue: Catalogue
     /// The base URL the client should use with this transport.
     public static let baseURL = URL(string: "offline://catalogue/")!
@@ -212,7 +212,7 @@ public struct CatalogueTransport: OMDbTransport {
     public init(catalogue: Catalogue) { self.catalogue = catalogue }
 
     /// The catalogue's whole answer to `url`.
-    public func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+    public func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         return catalogue.answer(path: url.path, query: items, posterBase: Self.baseURL)

@@ -18,11 +18,12 @@ public struct HTTPBody: AsyncSequence, Sendable {
         case feed(FeedHandle)
     }
 
-    /// Gives up a fed body that is dropped unread, as dropping a stream does.
-    private final class FeedHandle: Sendable {
+    /// Gives up a fed body once neither it nor its iterator is held, unless it was read to the end,
+    /// as dropping a stream does.
+    final class FeedHandle: Sendable {
         let feed: BodyFeed
         init(_ feed: BodyFeed) { self.feed = feed }
-        deinit { feed.dropIfUnread() }
+        deinit { feed.abandon() }
     }
 
     /// A body streamed from `chunks`; `length` is what the server announced, if anything.
@@ -77,12 +78,25 @@ public struct HTTPBody: AsyncSequence, Sendable {
     /// cancelled, and a connection can close before the announced length, so neither passes
     /// for a complete body.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Data, any Error>.AsyncIterator
+        enum Base {
+            case stream(AsyncThrowingStream<Data, any Error>.AsyncIterator)
+            case feed(FeedHandle)
+        }
+
+        var base: Base
         let length: Int?
         var received = 0
 
         public mutating func next() async throws -> Data? {
-            if let chunk = try await base.next() {
+            let chunk: Data?
+            switch base {
+            case .stream(var iterator):
+                chunk = try await iterator.next()
+                base = .stream(iterator)
+            case .feed(let handle):
+                chunk = try await handle.feed.next()
+            }
+            if let chunk {
                 received += chunk.count
                 return chunk
             }
@@ -94,8 +108,8 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> AsyncIterator {
         switch source {
-        case .stream(let chunks): AsyncIterator(base: chunks.makeAsyncIterator(), length: length)
-        case .feed(let handle): AsyncIterator(base: handle.feed.stream().makeAsyncIterator(), length: length)
+        case .stream(let chunks): AsyncIterator(base: .stream(chunks.makeAsyncIterator()), length: length)
+        case .feed(let handle): AsyncIterator(base: .feed(handle), length: length)
         }
     }
 

@@ -9,7 +9,7 @@ import Foundation
 /// through a ``RequestSender``: key at the edge, deadline, size limits, retries, a limit in flight.
 ///
 /// ```swift
-/// let client = OMDbClient(configuration: .init(apiKey: key))
+/// let client = OMDbClient(configuration: .init(apiKey: key), transport: try CurlTransport(maxConnectionsPerHost: 20))
 /// let page = try await client.search("alien", type: .movie)
 /// for await update in client.details(for: page.items, posters: PosterStore(folder: folder)) {
 ///     if case .record(.success(let movie)) = update.part { print(movie.title, movie.plot ?? "-") }
@@ -41,6 +41,8 @@ public actor OMDbClient {
 
         /// OMDb's public address.
         public static let defaultBaseURL = URL(string: "https://www.omdbapi.com/")!
+        /// Where OMDb's posters are, for a client of OMDb's public address.
+        public static let defaultPostersHost = URL(string: "https://m.media-amazon.com/")!
         /// The default of ``maxConcurrentRequests``.
         public static let defaultMaxConcurrentRequests = 20
         /// The default of ``maxAnswerBytes``: 4 MB.
@@ -110,16 +112,29 @@ public actor OMDbClient {
     /// The most requests that were in flight at once in this session.
     public var peakRequestsInFlight: Int { sender.gate.peak }
 
-    /// - Parameter transport: `nil` for the live URLSession transport.
-    public init(configuration: Configuration, transport: (any OMDbTransport)? = nil) {
+    /// - Parameter transport: how requests go out: the live `CurlTransport` (target `OMDbCurl`),
+    ///   the offline ``CatalogueTransport``, or a test double.
+    public init(configuration: Configuration, transport: any OMDbTransport) {
         self.configuration = configuration
         let redactor = Redactor(apiKey: configuration.apiKey)
         self.redactor = redactor
-        sender = RequestSender(transport: transport ?? URLSessionTransport(maxConnectionsPerHost: configuration.maxConcurrentRequests),
+        sender = RequestSender(transport: transport,
                                key: APIKey(configuration.apiKey), baseURL: configuration.baseURL, timeout: configuration.timeout,
                                retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
                                maxAnswerBytes: configuration.maxAnswerBytes, onAPIRequestSent: configuration.onAPIRequestSent,
                                sent: RequestCounter(), redactor: redactor, cache: configuration.cache)
+    }
+
+    /// Opens the connections a search will need before it needs them: OMDb's host and, when
+    /// known, the posters host. Sends no key and counts no request.
+    public nonisolated func preconnect(postersHost: URL?) {
+        sender.transport.preconnect(configuration.baseURL)
+        if let postersHost { sender.transport.preconnect(postersHost) }
+    }
+
+    /// Opens a connection to `origin` (a posters host) before a request needs it.
+    public nonisolated func preconnect(origin: URL) {
+        sender.transport.preconnect(origin)
     }
 
     // MARK: Paged search

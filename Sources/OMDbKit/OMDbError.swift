@@ -41,9 +41,6 @@ public enum OMDbError: Error, Sendable, Equatable {
     /// The exchange with the API host failed below HTTP; `reason` says how, in words
     /// ("connection refused", "too many redirects", "the answer was cut short: 10 of 900 bytes").
     case unreachable(url: String, reason: String)
-    /// Requests cannot go out until `movies` starts again: URLSession (Linux) is held reading an
-    /// answer that does not end, sent faster than it can be stopped (a server on this machine).
-    case transportStuck(url: String)
     /// The API answered more than the client accepts (`limit` bytes): not OMDb's answer.
     case answerTooLarge(url: String, limit: Int)
     /// The body was not the JSON OMDb sends.
@@ -100,8 +97,6 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
             "No complete answer from \(Self.host(of: url)) within \(seconds) s: try again, or raise --timeout."
         case let .unreachable(url, reason):
             "The connection to \(Self.host(of: url)) failed (\(reason)): check the network or --base-url."
-        case let .transportStuck(url):
-            "Requests to \(Self.host(of: url)) cannot go out: URLSession is stuck on an answer that does not end (a server sending without pause). Quit and start movies again."
         case let .answerTooLarge(url, limit):
             "The answer from \(Self.host(of: url)) is larger than \(limit / 1_000_000) MB, which is not OMDb's: check --base-url."
         case let .invalidResponse(url, reason):

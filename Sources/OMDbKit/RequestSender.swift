@@ -40,9 +40,17 @@ struct RequestSender: Sendable {
         let response = try await withRetries(shown: shown, isAPI: true) { [self] () async throws -> Attempt<HTTPResponse> in
             // The edge: the key joins the request here and goes nowhere else.
             let url = request.url(base: baseURL, key: key)
-            sent.add()
-            onAPIRequestSent?()
-            let streamed = try await transport.send(url, timeout: timeout)
+            let streamed: StreamedResponse
+            do {
+                streamed = try await transport.send(url, timeout: timeout)
+            } catch TransportError.unreachable(let reason) {
+                // Never reached OMDb (refused, no such host, TLS failed): not a request the quota counts.
+                throw TransportError.unreachable(reason: reason)
+            } catch {
+                countSent()
+                throw error
+            }
+            countSent()
             let body = try await streamed.body.collect(upTo: maxAnswerBytes)
             let response = HTTPResponse(statusCode: streamed.statusCode, body: body, headers: streamed.headers)
             // OMDb's own error envelope is an answer, whatever its status: never retried.
@@ -53,6 +61,12 @@ struct RequestSender: Sendable {
         }
         await cache?.store(response, for: plain)
         return (response, shown)
+    }
+
+    /// One API request that reached OMDb (or may have: a timeout or a lost connection counts).
+    private func countSent() {
+        sent.add()
+        onAPIRequestSent?()
     }
 
     /// A download from any host (a poster), its body handed to `consume` as it streams.
@@ -104,7 +118,6 @@ struct RequestSender: Sendable {
         case (.timedOut, true): .timedOut(url: shown, seconds: timeout)
         case (.timedOut, false): .posterDownloadFailed(url: shown, reason: "no complete answer within \(timeout) s")
         case (.tooLarge, true): .answerTooLarge(url: shown, limit: maxAnswerBytes)
-        case (.stuck, true): .transportStuck(url: shown)
         case (.tooLarge(let bytes), false): .posterTooLarge(bytes: bytes, limit: bytes)
         case (_, true): .unreachable(url: shown, reason: redactor.redact(error.reason))
         case (_, false): .posterDownloadFailed(url: shown, reason: redactor.redact(error.reason))

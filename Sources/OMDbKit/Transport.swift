@@ -46,33 +46,43 @@ public struct StreamedResponse: Sendable {
 
 /// The one seam between OMDbKit and the network: a GET that answers whatever the status.
 ///
-/// The live one is ``URLSessionTransport``; ``CatalogueTransport`` answers from the offline
-/// catalogue; tests pass closures. A transport returns as soon as the headers are in and streams
-/// the body; the client owns every rule around it (the key, the deadline, the size limits,
-/// retries, how many requests run at once), so a transport need not enforce any of them.
+/// The live one is `CurlTransport` (the `OMDbCurl` target); ``CatalogueTransport`` answers from
+/// the offline catalogue; tests pass closures. A transport returns as soon as the headers are in
+/// and streams the body; the client owns every rule around it (the key, the deadline, the size
+/// limits, retries, how many requests run at once), so a transport need not enforce any of them.
 /// Implementations throw `CancellationError` when the calling task is cancelled, and
 /// ``TransportError`` for failures below HTTP (also from the body's stream).
-///
-/// Implement one of the two methods: ``send(_:timeout:)`` for a body that streams, or
-/// ``get(_:timeout:)`` for answers already whole in memory (test doubles); each defaults to the other.
 public protocol OMDbTransport: Sendable {
     /// Sends a GET for `url` and returns once the headers are in. A 404 or 500 is an answer, not an error.
     /// - Parameter timeout: the client's deadline in whole seconds (at least 1), a hint for the
     ///   transport's own idle timeout; the client enforces the deadline itself.
     func send(_ url: URL, timeout: Int) async throws -> StreamedResponse
 
-    /// The whole answer to a GET for `url`, with no size limit: for tests and in-memory answers.
-    func get(_ url: URL, timeout: Int) async throws -> HTTPResponse
+    /// Opens a connection to `url`'s host before a request needs it, sending nothing of `url` but
+    /// its origin. A hint: never retried, never reported; the default does nothing.
+    func preconnect(_ url: URL)
 }
 
 extension OMDbTransport {
-    public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
-        StreamedResponse(try await get(url, timeout: timeout))
-    }
+    public func preconnect(_ url: URL) {}
 
+    /// The whole answer to a GET for `url`, with no size limit: for tests and in-memory answers.
     public func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
         let response = try await send(url, timeout: timeout)
         return HTTPResponse(statusCode: response.statusCode, body: try await response.body.collect(upTo: .max), headers: response.headers)
+    }
+}
+
+/// A transport whose answers are whole in memory (the offline catalogue, test doubles): it
+/// implements ``answer(_:timeout:)``, and its ``send(_:timeout:)`` streams that answer.
+public protocol InMemoryTransport: OMDbTransport {
+    /// The whole answer to a GET for `url`.
+    func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse
+}
+
+extension InMemoryTransport {
+    public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
+        StreamedResponse(try await answer(url, timeout: timeout))
     }
 }
 
@@ -88,15 +98,12 @@ public enum TransportError: Error, Sendable, Equatable {
     case unreachable(reason: String)
     /// The body passed the limit: `bytes` is what was announced or received when reading stopped.
     case tooLarge(bytes: Int)
-    /// The transport cannot take a request now, nor will it until the process restarts: URLSession
-    /// on Linux is held reading an answer that does not end, faster than it can be stopped.
-    case stuck
 
     /// Worth trying again: the same request may well succeed in a moment.
     public var isTransient: Bool {
         switch self {
         case .timedOut, .connectionLost, .truncated: true
-        case .unreachable, .tooLarge, .stuck: false
+        case .unreachable, .tooLarge: false
         }
     }
 
@@ -108,7 +115,6 @@ public enum TransportError: Error, Sendable, Equatable {
         case let .truncated(received, expected): "the answer was cut short: \(received) of \(expected) bytes"
         case let .unreachable(reason): reason
         case let .tooLarge(bytes): "the answer is too large (\(bytes) bytes or more)"
-        case .stuck: "URLSession is stuck on an answer that does not end; quit and start movies again"
         }
     }
 }

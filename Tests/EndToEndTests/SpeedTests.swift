@@ -202,32 +202,6 @@ private func eventually(_ condition: () -> Bool) async -> Bool {
     return true
 }
 
-/// Opens once; waiting on it blocks a server thread until then (or a timeout, remembered).
-final class Latch: Sendable {
-    private let group = DispatchGroup()
-    private let state = Mutex((opened: false, timedOut: false))
-
-    init() { group.enter() }
-
-    func open() {
-        let first = state.withLock { state in
-            defer { state.opened = true }
-            return !state.opened
-        }
-        if first { group.leave() }
-    }
-
-    func wait(timeout: Duration) {
-        let seconds = Double(timeout.components.seconds)
-        if group.wait(timeout: .now() + seconds) == .timedOut {
-            state.withLock { $0.timedOut = true }
-            open()
-        }
-    }
-
-    var timedOut: Bool { state.withLock { $0.timedOut } }
-}
-
 /// Holds every answer until `count` non-search requests have arrived (2 s at most, remembered).
 final class Barrier: Sendable {
     private let latch = Latch()

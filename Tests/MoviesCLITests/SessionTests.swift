@@ -263,8 +263,8 @@ import Testing
     }
 
     @Test func aFailingServerSetsHadFailure() async throws {
-        struct Down: OMDbTransport {
-            func get(_ url: URL, timeout: Int) async throws -> HTTPResponse { throw TransportError.unreachable(reason: "connection refused") }
+        struct Down: InMemoryTransport {
+            func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse { throw TransportError.unreachable(reason: "connection refused") }
         }
         let capture = Capture()
         let console = capture.console()

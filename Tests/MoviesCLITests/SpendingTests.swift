@@ -66,10 +66,10 @@ import Testing
     }
 
     /// Answers `s=` with "Too many results." and `t=` with `answer`.
-    struct TooManyTransport: OMDbTransport {
+    struct TooManyTransport: InMemoryTransport {
         let answer: String
         let status: Int
-        func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+        func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse {
             let isExact = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "t" } == true
             let body = isExact ? answer : #"{"Response":"False","Error":"Too many results."}"#
             return HTTPResponse(statusCode: isExact ? status : 200, body: Data(body.utf8), contentType: "application/json")

@@ -61,7 +61,7 @@ func catalogueSession(_ capture: Capture, style: Style = .plain, width: Int = 80
 }
 
 /// Answers like OMDb from a few hand-written records: for titles and plots no catalogue holds.
-struct StubTransport: OMDbTransport {
+struct StubTransport: InMemoryTransport {
     static let baseURL = URL(string: "http://stub.invalid/")!
     /// The rows of every search.
     var searchRows: [[String: String]] = []
@@ -72,7 +72,7 @@ struct StubTransport: OMDbTransport {
     static func posterURL(_ name: String) -> URL { baseURL.appendingPathComponent("posters/\(name).jpg") }
     static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9])
 
-    func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+    func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse {
         if url.path.hasPrefix("/posters/") {
             return HTTPResponse(statusCode: 200, body: Self.jpeg, contentType: "image/jpeg")
         }

@@ -1,100 +1,147 @@
+import FakeOMDb
 import Foundation
 import Synchronization
 import Testing
 @testable import OMDbKit
 
-/// A body fed from the transport's own thread: bounded before a reader comes, written in place
-/// once one does, and stopped whenever the reader gives up.
+/// A body fed from the transport's own thread: paused past its high-water mark until the reader
+/// catches up, written in place once a sink reads it, and stopped whenever the reader gives up.
 @Suite struct BodyFeedTests {
     /// Chunk `index` of a test body: its bytes say which it is.
     private static func chunk(_ index: Int, size: Int = 16 * 1024) -> Data { Data(repeating: UInt8(index), count: size) }
 
-    /// Counts the transfers a feed stopped.
-    private final class Stops: Sendable {
-        private let count = Mutex(0)
-        func stop() { count.withLock { $0 += 1 } }
-        var value: Int { count.withLock { $0 } }
+    /// Counts from any thread.
+    private final class Count: Sendable {
+        private let count = Atomic(0)
+        func add() { count.add(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
     }
 
-    /// Waits (up to a minute, for a stalled pool) until `done` holds.
-    private static func waitUntil(_ done: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !done(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
-    }
+    /// Plays libcurl: offers each chunk from a thread of its own; on `.full` it pauses (keeping the
+    /// chunk) until the feed asks to resume; on `.stopped` it stops. Counts what it saw.
+    private final class Pump: Sendable {
+        let feed: BodyFeed
+        private let resumed = DispatchSemaphore(value: 0)
+        let paused = Latch()
+        let finished = Latch()
+        let pauses = Count()
+        let taken = Count()
+        let stops = Count()
 
-    @Test func theTransportWaitsForAReaderPastTheLimitThenEveryChunkArrivesInOrder() async throws {
-        let feed = BodyFeed(waitAbove: 64 * 1024, patience: .seconds(60)) {}
-        let taken = Atomic(0)
-        Thread.detachNewThread {
-            for index in 0..<20 {
-                feed.receive(Self.chunk(index))
-                taken.add(1, ordering: .relaxed)
-            }
-            feed.finish()
+        init(highWater: Int = 64 * 1024) {
+            let resumed = resumed, stops = stops
+            feed = BodyFeed(highWater: highWater, resumeTransfer: { resumed.signal() }, cancelTransfer: { stops.add() })
         }
-        // No reader yet: the transport's thread must stop once 64 KB wait, not read the whole body.
-        try await Self.waitUntil { feed.isWaitingForReader || taken.load(ordering: .relaxed) == 20 }
-        #expect(feed.isWaitingForReader)
-        #expect(taken.load(ordering: .relaxed) == 4)
-        #expect(feed.peakPendingBytes <= 64 * 1024 + 16 * 1024)
+
+        func run(_ chunks: [Data]) {
+            Thread.detachNewThread { [self] in
+                defer { finished.open() }
+                for chunk in chunks {
+                    while true {
+                        switch feed.receive(chunk) {
+                        case .taken:
+                            taken.add()
+                        case .full:
+                            pauses.add()
+                            paused.open()
+                            // Bounded: a feed that never asks to resume fails the test, not hangs it.
+                            guard resumed.wait(timeout: .now() + 60) == .success else { return }
+                            continue
+                        case .stopped:
+                            return
+                        }
+                        break
+                    }
+                }
+                feed.finish()
+            }
+        }
+    }
+
+    @Test func pastTheHighWaterMarkTheTransferPausesThenResumesAsTheReaderCatchesUp() async throws {
+        let pump = Pump(highWater: 64 * 1024)
+        let chunks = (0..<20).map { Self.chunk($0) }
+        pump.run(chunks)
+        // No reader yet: the transfer must pause once 64 KB wait, not read the whole body.
+        try await pump.paused.wait(for: "the transfer to pause")
+        #expect(pump.taken.value == 4)
+        #expect(pump.feed.peakPendingBytes == 64 * 1024)
+        let read = try await HTTPBody(feed: pump.feed).collect(upTo: .max)
+        #expect(read == chunks.reduce(Data(), +))
+        #expect(pump.feed.peakPendingBytes <= 64 * 1024)
+        #expect(pump.stops.value == 0)
+    }
+
+    @Test func aSinkAttachedToAPausedTransferResumesItAndTakesEveryChunkInOrder() async throws {
+        let pump = Pump(highWater: 32 * 1024)
+        let chunks = (0..<10).map { Self.chunk($0) }
+        pump.run(chunks)
+        try await pump.paused.wait(for: "the transfer to pause")
         let written = Mutex(Data())
-        try await HTTPBody(feed: feed).drain { chunk in written.withLock { $0 += chunk } }
-        #expect(written.withLock { $0 } == (0..<20).reduce(into: Data()) { $0 += Self.chunk($1) })
-        #expect(feed.peakPendingBytes <= 64 * 1024 + 16 * 1024)
+        try await HTTPBody(feed: pump.feed).drain { chunk in written.withLock { $0 += chunk } }
+        #expect(written.withLock { $0 } == chunks.reduce(Data(), +))
+        #expect(pump.pauses.value == 1)
     }
 
     @Test func aSinkThatThrowsStopsTheTransferAndIsNotCalledAgain() async throws {
-        let stops = Stops()
-        let feed = BodyFeed { stops.stop() }
+        let pump = Pump()
         let calls = Atomic(0)
-        feed.receive(Self.chunk(0))
-        let reading = Task {
-            try await HTTPBody(feed: feed).drain { _ in
+        pump.run((0..<10).map { Self.chunk($0) })
+        await #expect(throws: OMDbError.posterTooLarge(bytes: 2, limit: 1)) {
+            try await HTTPBody(feed: pump.feed).drain { _ in
                 if calls.add(1, ordering: .relaxed).newValue == 2 { throw OMDbError.posterTooLarge(bytes: 2, limit: 1) }
             }
         }
-        try await Self.waitUntil { calls.load(ordering: .relaxed) == 1 }
-        feed.receive(Self.chunk(1))
-        feed.receive(Self.chunk(2))
-        feed.finish()
-        await #expect(throws: OMDbError.posterTooLarge(bytes: 2, limit: 1)) { try await reading.value }
+        try await pump.finished.wait(for: "the transfer to stop")
         #expect(calls.load(ordering: .relaxed) == 2)
-        #expect(stops.value == 1)
+        #expect(pump.stops.value == 1)
+        #expect(pump.feed.receive(Self.chunk(0)) == .stopped)
     }
 
     @Test func aCancelledReaderStopsTheTransferAndItsSinkIsNeverCalledAgain() async throws {
-        let stops = Stops()
-        let feed = BodyFeed { stops.stop() }
+        let stops = Atomic(0)
+        let feed = BodyFeed { stops.add(1, ordering: .relaxed) }
         let calls = Atomic(0)
-        let reading = Task { try await HTTPBody(feed: feed).drain { _ in calls.add(1, ordering: .relaxed) } }
-        feed.receive(Self.chunk(0))
-        try await Self.waitUntil { calls.load(ordering: .relaxed) == 1 }
+        let first = Latch()
+        let reading = Task { try await HTTPBody(feed: feed).drain { _ in calls.add(1, ordering: .relaxed); first.open() } }
+        #expect(feed.receive(Self.chunk(0)) == .taken)
+        try await first.wait(for: "the sink to take the first chunk")
         reading.cancel()
         await #expect(throws: CancellationError.self) { try await reading.value }
-        feed.receive(Self.chunk(1))
+        #expect(feed.receive(Self.chunk(1)) == .stopped)
         #expect(calls.load(ordering: .relaxed) == 1)
-        #expect(stops.value == 1)
+        #expect(stops.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func aPulledReaderThatStopsEarlyStopsTheTransfer() async throws {
+        let pump = Pump()
+        pump.run((0..<40).map { Self.chunk($0) })
+        await #expect(throws: TransportError.tooLarge(bytes: 96 * 1024)) {
+            try await HTTPBody(feed: pump.feed).collect(upTo: 80 * 1024)
+        }
+        try await pump.finished.wait(for: "the transfer to stop")
+        #expect(pump.stops.value == 1)
     }
 
     @Test func aBodyDroppedUnreadStopsTheTransferAndOneReadToTheEndDoesNot() async throws {
-        let stops = Stops()
+        let stops = Atomic(0)
         do {
-            let feed = BodyFeed { stops.stop() }
-            feed.receive(Self.chunk(0))
+            let feed = BodyFeed { stops.add(1, ordering: .relaxed) }
+            _ = feed.receive(Self.chunk(0))
             _ = HTTPBody(feed: feed)
         }
-        #expect(stops.value == 1)
-        let feed = BodyFeed { stops.stop() }
-        feed.receive(Self.chunk(0))
+        #expect(stops.load(ordering: .relaxed) == 1)
+        let feed = BodyFeed { stops.add(1, ordering: .relaxed) }
+        _ = feed.receive(Self.chunk(0))
         feed.finish()
         // Pulled, as API answers are: what came before the reader is read first.
         #expect(try await HTTPBody(feed: feed).collect(upTo: .max) == Self.chunk(0))
-        #expect(stops.value == 1)
+        #expect(stops.load(ordering: .relaxed) == 1)
     }
 
     @Test func aBodyCutShortOfItsLengthIsTruncatedWhenDrained() async {
         let feed = BodyFeed {}
-        feed.receive(Self.chunk(0))
+        _ = feed.receive(Self.chunk(0))
         feed.finish()
         await #expect(throws: TransportError.truncated(received: 16 * 1024, expected: 20_000)) {
             try await HTTPBody(feed: feed, length: 20_000).drain { _ in }

@@ -16,7 +16,7 @@ import Testing
         var configuration = OMDbClient.Configuration(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL)
         configuration.cache = cache
         if let sent { configuration.onAPIRequestSent = { sent.add() } }
-        return OMDbClient(configuration: configuration)
+        return OMDbClient.live(configuration)
     }
 
     @Test func aSecondClientOnTheSameFolderSendsNothingAndCountsNothing() async throws {
@@ -57,7 +57,7 @@ import Testing
             var refused = OMDbClient.Configuration(apiKey: "wrong-key-1", baseURL: server.baseURL)
             refused.cache = cache
             for _ in 0..<2 {
-                await #expect(throws: OMDbError.invalidAPIKey) { try await OMDbClient(configuration: refused).search("alien") }
+                await #expect(throws: OMDbError.invalidAPIKey) { try await OMDbClient.live(refused).search("alien") }
             }
             #expect(server.apiRequests.count == 3)
         }

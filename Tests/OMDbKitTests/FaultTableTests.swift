@@ -69,7 +69,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
         let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(row.answer()))
         defer { server.shutdown() }
         let sleeps = RecordedSleeps()
-        let client = OMDbClient(configuration: .init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 1, retry: sleeps.policy))
+        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 1, retry: sleeps.policy))
         let started = ContinuousClock.now
         await #expect {
             try await client.search("toxic")
@@ -90,7 +90,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
 /// Faults met in the middle of a page: retried away, cut at the deadline, or stopping the page.
 @Suite struct FaultsDuringAPageOverFakeServerTests {
     private func client(_ server: FakeOMDbServer, timeout: Int = 5, retry: RetryPolicy = quickRetries) -> OMDbClient {
-        OMDbClient(configuration: .init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: timeout, retry: retry))
+        OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: timeout, retry: retry))
     }
 
     @Test func a503OnceOnEveryRequestCostsExactlyOneRetryEach() async throws {

@@ -4,10 +4,10 @@ import Synchronization
 import Testing
 @testable import OMDbKit
 
-/// The live URLSession transport against the fake OMDb on 127.0.0.1: real sockets, each test its own server.
+/// The live libcurl transport against the fake OMDb on 127.0.0.1: real sockets, each test its own server.
 @Suite struct LiveTransportOverFakeServerTests {
     private func client(_ server: FakeOMDbServer, key: String = FakeOMDbServer.validKey, timeout: Int = 5) -> OMDbClient {
-        OMDbClient(configuration: .init(apiKey: key, baseURL: server.baseURL, timeout: timeout))
+        OMDbClient.live(.init(apiKey: key, baseURL: server.baseURL, timeout: timeout))
     }
 
     @Test func searchDetailsAndPostersOverHTTP() async throws {
@@ -62,7 +62,7 @@ import Testing
         defer { server.shutdown() }
         var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
         if carrier == "user" { parts.user = "me"; parts.password = FakeOMDbServer.validKey } else { parts.percentEncodedQuery = String(carrier.dropFirst()) }
-        let client = OMDbClient(configuration: .init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
+        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
         await #expect {
             try await client.search("alien")
         } throws: { error in
@@ -86,25 +86,13 @@ import Testing
         #expect(server.requests.count > 2)
     }
 
-    /// libcurl's TLS texts as corelibs passes them on (as `URLError(.unknown)`), in a few words.
-    @Test(arguments: [
-        ("SSL certificate problem: unable to get local issuer certificate", "the server's TLS certificate was refused"),
-        ("SSL: no alternative certificate subject name matches target host name 'x'", "the server's TLS certificate was refused"),
-        ("error:0A00010B:SSL routines::wrong version number", "the TLS handshake failed"),
-        ("OpenSSL SSL_connect: Connection reset by peer in connection to x:443", "the TLS handshake failed"),
-    ])
-    func libcurlTLSFailuresAreNamed(text: String, reason: String) {
-        #expect(URLSessionTransport.tlsReason(libcurlSays: text) == reason)
-        #expect(URLSessionTransport.tlsReason(libcurlSays: "Failure when receiving data from the peer") == nil)
-    }
-
     /// https to a server that speaks plain HTTP: the handshake fails, and the message says TLS.
     @Test func aServerThatCannotSpeakTLSIsATLSFailure() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue)
         defer { server.shutdown() }
         var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
         parts.scheme = "https"
-        let client = OMDbClient(configuration: .init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
+        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
         await #expect {
             try await client.search("alien")
         } throws: { error in
@@ -160,7 +148,7 @@ import Testing
         let server = try FakeOMDbServer(catalogue: catalogue)
         let base = server.baseURL
         server.shutdown()
-        let client = OMDbClient(configuration: .init(apiKey: "leaky-key-42", baseURL: base, timeout: 2))
+        let client = OMDbClient.live(.init(apiKey: "leaky-key-42", baseURL: base, timeout: 2))
         await #expect {
             try await client.search("alien")
         } throws: { error in
@@ -203,7 +191,7 @@ import Testing
         let body = Data((0..<200_000).map { UInt8($0 % 251) })
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(body: body) }
         defer { server.shutdown() }
-        let transport = URLSessionTransport(maxConnectionsPerHost: 4)
+        let transport = OMDbClient.liveTransport(for: .init(apiKey: "k", maxConcurrentRequests: 4))
         let url = server.baseURL.appendingPathComponent("posters/x.jpg")
         await #expect(throws: TransportError.tooLarge(bytes: body.count)) { try await transport.send(url, timeout: 5).body.collect(upTo: 100_000) }
         let whole = try await transport.send(url, timeout: 5)
@@ -214,72 +202,13 @@ import Testing
     @Test func cancellingALimitedDownloadIsCancellation() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(10))
         defer { server.shutdown() }
-        let transport = URLSessionTransport(maxConnectionsPerHost: 4)
+        let transport = OMDbClient.liveTransport(for: .init(apiKey: "k", maxConcurrentRequests: 4))
         let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 30) }
         try await Task.sleep(for: .milliseconds(200))
         let started = ContinuousClock.now
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(ContinuousClock.now - started < .seconds(5))
-    }
-
-    /// Every call into URLSession on Linux waits for its one queue, which a body flooding in (no
-    /// pause, no end) keeps busy for as long as it flows. A caller who gives up (its deadline, Ctrl-C)
-    /// is answered then, not when the session gets to it: before its task was made, and after it
-    /// went out (its cancel waits behind the held calls then). The held calls stand for that session.
-    @Test(arguments: [false, true]) func aCallerWhoGivesUpIsAnsweredAtOnceWhileTheSessionCannotTakeCalls(afterItWentOut: Bool) async throws {
-        let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(60))
-        defer { server.shutdown() }
-        let transport = URLSessionTransport(maxConnectionsPerHost: 4)
-        let held = DispatchSemaphore(value: 0)
-        defer { held.signal() }
-        if !afterItWentOut { transport.calls.async { held.wait() } }
-        let answer = Mutex<Result<StreamedResponse, any Error>?>(nil)
-        let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 30) }
-        Task { let result = await task.result; answer.withLock { $0 = result } }
-        if afterItWentOut {
-            let sent = ContinuousClock.now + .seconds(20)
-            while server.requests.isEmpty, ContinuousClock.now < sent { try await Task.sleep(for: .milliseconds(10)) }
-            try #require(!server.requests.isEmpty, "the request never reached the server")
-            transport.calls.async { held.wait() }
-        } else {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        task.cancel()
-        // Polled, not awaited: a caller who is never answered fails the test instead of hanging it.
-        // Generous, since a full test run can keep the cooperative pool busy for seconds: what is
-        // checked is an answer before the server's (60 s) or the held calls' (the end of the test).
-        let deadline = ContinuousClock.now + .seconds(10)
-        while answer.withLock({ $0 == nil }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        let result = answer.withLock { $0 }
-        #expect(result != nil, "the caller was not answered within 10 s of giving up")
-        #expect(throws: CancellationError.self) { try result?.get() }
-    }
-
-    /// Once a call into the session has waited past the limit (a flood holds the session's queue
-    /// for as long as it flows), a new request fails at once with a message that says what to do,
-    /// instead of waiting out its deadline three times over; when the call goes through, requests
-    /// work again.
-    @Test func aSessionStuckOnACallFailsNewRequestsAtOnceAndRecovers() async throws {
-        let server = try FakeOMDbServer(catalogue: catalogue)
-        defer { server.shutdown() }
-        let transport = URLSessionTransport(maxConnectionsPerHost: 4, stuckAfter: .milliseconds(200))
-        let held = DispatchSemaphore(value: 0)
-        transport.calls.async { held.wait() }
-        // Lets the call go after 3 s at the latest: a request that waits for it ends the test, failed.
-        let watchdog = Task { try await Task.sleep(for: .seconds(3)); held.signal() }
-        defer { watchdog.cancel(); held.signal() }
-        try await Task.sleep(for: .milliseconds(400))
-        let url = server.baseURL.appendingPathComponent("posters/tt0090190.jpg")
-        let asked = ContinuousClock.now
-        await #expect(throws: TransportError.stuck) {
-            try await transport.send(url, timeout: 30)
-        }
-        #expect(ContinuousClock.now - asked < .seconds(1))
-        held.signal()
-        await withCheckedContinuation { done in transport.calls.async { done.resume() } }   // the held call is over
-        let response = try await transport.send(url, timeout: 5)
-        #expect(response.statusCode == 200)
     }
 
     @Test func posterAnswers404AndHTMLAreRefused() async throws {

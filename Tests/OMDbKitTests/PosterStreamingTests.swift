@@ -22,8 +22,8 @@ import Darwin
     enum Delivery: String, CaseIterable, Sendable {
         /// Each chunk made when the reader asks for it (a stream).
         case pulled
-        /// Pushed from a thread of the transport's own as fast as it goes, never asked: what
-        /// libcurl does under URLSession on Linux, which has no flow control.
+        /// Pushed from a thread of the transport's own, paused while the reader is behind: what
+        /// the libcurl transport does.
         case fed
     }
 
@@ -53,14 +53,21 @@ import Darwin
                 }
                 body = HTTPBody(chunks: stream, length: total)
             case .fed:
-                // A minute of patience: the test must not depend on how soon the pool runs the reader.
-                let feed = BodyFeed(patience: .seconds(60)) {}
+                // As libcurl does: pushed from a thread of its own, paused when the reader is behind.
+                let resumed = DispatchSemaphore(value: 0)
+                let feed = BodyFeed(resumeTransfer: { resumed.signal() }) {}
                 Thread.detachNewThread { [self] in
                     var done = 0
                     while done < total {
-                        feed.receive(bytes(from: done))
-                        done = min(total, done + chunk)
-                        step(done)
+                        switch feed.receive(bytes(from: done)) {
+                        case .taken:
+                            done = min(total, done + chunk)
+                            step(done)
+                        case .full:
+                            guard resumed.wait(timeout: .now() + 60) == .success else { return }
+                        case .stopped:
+                            return
+                        }
                     }
                     feed.finish()
                 }

@@ -83,7 +83,7 @@ import Testing
             .server(message: "m", status: 500), .httpStatus(500, url: shown), .timedOut(url: shown, seconds: 1),
             .unreachable(url: shown, reason: redactor.redact("URLError -1004 at https://www.omdbapi.com/?apikey=\(key)")),
             .invalidResponse(url: shown, reason: "r"), .posterUnavailable, .posterNotAnImage(url: shown, contentType: "text/html"),
-            .posterTooLarge(bytes: 2, limit: 1), .posterNotWritten(path: "/p", reason: "r"), .transportStuck(url: shown),
+            .posterTooLarge(bytes: 2, limit: 1), .posterNotWritten(path: "/p", reason: "r"),
             .answerTooLarge(url: shown, limit: 4_000_000), .posterDownloadFailed(url: shown, reason: "r"),
         ]
     }()

@@ -15,8 +15,6 @@ struct ClosureTransport: OMDbTransport {
     func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
         StreamedResponse(try await handler(url), chunkSize: chunkSize)
     }
-
-    func get(_ url: URL, timeout: Int) async throws -> HTTPResponse { try await handler(url) }
 }
 
 /// Retries without real waiting, so tests of transient failures stay fast.

@@ -1,0 +1,156 @@
+// See include/ccurl.h: libcurl resolved at run time, with calls of the right argument types.
+#include "ccurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+// libcurl's CURLMsg, as laid out since libcurl 7.9.6.
+typedef struct {
+    int msg;
+    ccurl_easy *easy_handle;
+    union {
+        void *whatever;
+        int result;
+    } data;
+} ccurl_message;
+#define CCURLMSG_DONE 1
+#define CCURL_GLOBAL_ALL 3
+
+static struct {
+    int (*global_init)(long);
+    char *(*version)(void);
+    ccurl_easy *(*easy_init)(void);
+    void (*easy_cleanup)(ccurl_easy *);
+    int (*easy_setopt)(ccurl_easy *, int, ...);
+    int (*easy_getinfo)(ccurl_easy *, int, ...);
+    int (*easy_pause)(ccurl_easy *, int);
+    const char *(*easy_strerror)(int);
+    ccurl_slist *(*slist_append)(ccurl_slist *, const char *);
+    void (*slist_free_all)(ccurl_slist *);
+    ccurl_multi *(*multi_init)(void);
+    int (*multi_cleanup)(ccurl_multi *);
+    int (*multi_setopt)(ccurl_multi *, int, ...);
+    int (*multi_add_handle)(ccurl_multi *, ccurl_easy *);
+    int (*multi_remove_handle)(ccurl_multi *, ccurl_easy *);
+    int (*multi_perform)(ccurl_multi *, int *);
+    int (*multi_poll)(ccurl_multi *, void *, unsigned int, int, int *);
+    int (*multi_wakeup)(ccurl_multi *);
+    ccurl_message *(*multi_info_read)(ccurl_multi *, int *);
+    ccurl_share *(*share_init)(void);
+    int (*share_setopt)(ccurl_share *, int, ...);
+    int (*share_cleanup)(ccurl_share *);
+} curl;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static char load_failure[512] = "libcurl was not loaded";
+
+static const char *const library_names[] = {
+#if defined(__APPLE__)
+    "/usr/lib/libcurl.4.dylib", "libcurl.4.dylib", "libcurl.dylib",
+#else
+    "libcurl.so.4", "libcurl-gnutls.so.4", "libcurl-nss.so.4", "libcurl.so",
+#endif
+    NULL,
+};
+
+#define RESOLVE(field, name)                                                                     \
+    do {                                                                                         \
+        *(void **)(&curl.field) = dlsym(library, name);                                          \
+        if (!curl.field) {                                                                       \
+            snprintf(load_failure, sizeof load_failure,                                          \
+                     "%s has no %s: libcurl 7.68 or later is needed", found, name);              \
+            return;                                                                              \
+        }                                                                                        \
+    } while (0)
+
+static void load(void) {
+    void *library = NULL;
+    const char *found = NULL;
+    for (int i = 0; library_names[i] && !library; i++) {
+        library = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
+        found = library_names[i];
+    }
+    if (!library) {
+        snprintf(load_failure, sizeof load_failure, "%s could not be loaded", library_names[0]);
+        return;
+    }
+    RESOLVE(global_init, "curl_global_init");
+    RESOLVE(version, "curl_version");
+    RESOLVE(easy_init, "curl_easy_init");
+    RESOLVE(easy_cleanup, "curl_easy_cleanup");
+    RESOLVE(easy_setopt, "curl_easy_setopt");
+    RESOLVE(easy_getinfo, "curl_easy_getinfo");
+    RESOLVE(easy_pause, "curl_easy_pause");
+    RESOLVE(easy_strerror, "curl_easy_strerror");
+    RESOLVE(slist_append, "curl_slist_append");
+    RESOLVE(slist_free_all, "curl_slist_free_all");
+    RESOLVE(multi_init, "curl_multi_init");
+    RESOLVE(multi_cleanup, "curl_multi_cleanup");
+    RESOLVE(multi_setopt, "curl_multi_setopt");
+    RESOLVE(multi_add_handle, "curl_multi_add_handle");
+    RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
+    RESOLVE(multi_perform, "curl_multi_perform");
+    RESOLVE(multi_poll, "curl_multi_poll");
+    RESOLVE(multi_wakeup, "curl_multi_wakeup");
+    RESOLVE(multi_info_read, "curl_multi_info_read");
+    RESOLVE(share_init, "curl_share_init");
+    RESOLVE(share_setopt, "curl_share_setopt");
+    RESOLVE(share_cleanup, "curl_share_cleanup");
+    // Not thread-safe in libcurl: here, under pthread_once, before any handle exists.
+    if (curl.global_init(CCURL_GLOBAL_ALL) != 0) {
+        snprintf(load_failure, sizeof load_failure, "%s could not be initialised", found);
+        return;
+    }
+    load_failure[0] = '\0';
+}
+
+int ccurl_load(char *reason, size_t size) {
+    pthread_once(&load_once, load);
+    if (load_failure[0] == '\0') return 0;
+    if (reason && size) snprintf(reason, size, "%s", load_failure);
+    return 1;
+}
+
+const char *ccurl_version(void) { return curl.version(); }
+
+ccurl_easy *ccurl_easy_init(void) { return curl.easy_init(); }
+void ccurl_easy_cleanup(ccurl_easy *easy) { curl.easy_cleanup(easy); }
+int ccurl_easy_setopt_long(ccurl_easy *easy, int option, long value) { return curl.easy_setopt(easy, option, value); }
+int ccurl_easy_setopt_pointer(ccurl_easy *easy, int option, const void *value) { return curl.easy_setopt(easy, option, value); }
+int ccurl_easy_setopt_write(ccurl_easy *easy, ccurl_data_callback callback) { return curl.easy_setopt(easy, 20011, callback); }
+int ccurl_easy_setopt_header(ccurl_easy *easy, ccurl_data_callback callback) { return curl.easy_setopt(easy, 20079, callback); }
+int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) { return curl.easy_getinfo(easy, info, value); }
+int ccurl_easy_getinfo_off(ccurl_easy *easy, int info, int64_t *value) { return curl.easy_getinfo(easy, info, value); }
+int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value) { return curl.easy_getinfo(easy, info, value); }
+int ccurl_easy_pause(ccurl_easy *easy, int bitmask) { return curl.easy_pause(easy, bitmask); }
+const char *ccurl_easy_strerror(int code) { return curl.easy_strerror(code); }
+
+ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) { return curl.slist_append(list, text); }
+void ccurl_slist_free_all(ccurl_slist *list) { curl.slist_free_all(list); }
+
+ccurl_multi *ccurl_multi_init(void) { return curl.multi_init(); }
+int ccurl_multi_cleanup(ccurl_multi *multi) { return curl.multi_cleanup(multi); }
+int ccurl_multi_setopt_long(ccurl_multi *multi, int option, long value) { return curl.multi_setopt(multi, option, value); }
+int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy) { return curl.multi_add_handle(multi, easy); }
+int ccurl_multi_remove_handle(ccurl_multi *multi, ccurl_easy *easy) { return curl.multi_remove_handle(multi, easy); }
+int ccurl_multi_perform(ccurl_multi *multi, int *running) { return curl.multi_perform(multi, running); }
+int ccurl_multi_poll(ccurl_multi *multi, int timeout_ms, int *ready) { return curl.multi_poll(multi, NULL, 0, timeout_ms, ready); }
+int ccurl_multi_wakeup(ccurl_multi *multi) { return curl.multi_wakeup(multi); }
+
+int ccurl_multi_next_done(ccurl_multi *multi, ccurl_easy **easy, int *result) {
+    int left = 0;
+    ccurl_message *message;
+    while ((message = curl.multi_info_read(multi, &left))) {
+        if (message->msg != CCURLMSG_DONE) continue;
+        *easy = message->easy_handle;
+        *result = message->data.result;
+        return 1;
+    }
+    return 0;
+}
+
+ccurl_share *ccurl_share_init(void) { return curl.share_init(); }
+int ccurl_share_setopt_int(ccurl_share *share, int option, int value) { return curl.share_setopt(share, option, value); }
+void ccurl_share_cleanup(ccurl_share *share) { curl.share_cleanup(share); }

@@ -1,0 +1,160 @@
+import CCurl
+import Foundation
+import OMDbKit
+import Synchronization
+
+/// One libcurl multi handle and the one thread that drives it.
+///
+/// Every transfer of a ``CurlTransport`` runs here: libcurl keeps one connection cache, one DNS
+/// cache, one TLS session cache and (libcurl 7.87 and later) one parsed CA store for all of them,
+/// so a page's requests share their host's connection (HTTP/2 multiplexes them), and the next
+/// page finds it open. Other threads never touch a libcurl handle: they post a ``Command`` and
+/// wake the thread (`curl_multi_wakeup`), which otherwise sleeps in `curl_multi_poll` until a
+/// socket is ready: no busy polling, whatever the latency.
+final class CurlEngine: Sendable {
+    enum Command {
+        case start(CurlTransfer)
+        case cancel(CurlTransfer)
+        case resume(CurlTransfer)
+        case stop
+    }
+
+    /// What other threads hand over; `closed` once the multi handle is gone, so that no wakeup
+    /// ever reaches a freed handle (a wakeup is sent under this lock).
+    private struct Inbox {
+        var commands: [Command] = []
+        var closed = false
+    }
+
+    private let inbox = Mutex(Inbox())
+    /// Touched by the engine's thread only, but for `curl_multi_wakeup` (thread-safe in libcurl).
+    nonisolated(unsafe) private let multi: OpaquePointer
+    nonisolated(unsafe) private let share: OpaquePointer
+    /// The transfers in libcurl's hands, by easy handle. Engine thread only.
+    nonisolated(unsafe) private var active: [OpaquePointer: CurlTransfer] = [:]
+    /// New connections opened so far (for tests and the benchmark).
+    private let connections = Atomic<Int>(0)
+
+    /// - Parameter maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 needs one).
+    init(maxConnectionsPerHost: Int) throws(CurlUnavailable) {
+        try CurlLibrary.load()
+        guard let multi = ccurl_multi_init(), let share = ccurl_share_init() else {
+            throw CurlUnavailable(reason: "libcurl could not make a multi handle")
+        }
+        self.multi = multi
+        self.share = share
+        ccurl_multi_setopt_long(multi, CCURLMOPT_PIPELINING, Int(CCURLPIPE_MULTIPLEX))
+        ccurl_multi_setopt_long(multi, CCURLMOPT_MAX_HOST_CONNECTIONS, max(1, maxConnectionsPerHost))
+        // Room in the cache for every connection a page may open, so none is closed between pages.
+        ccurl_multi_setopt_long(multi, CCURLMOPT_MAXCONNECTS, max(8, 2 * maxConnectionsPerHost + 2))
+        // Easy handles are made per request: the share keeps DNS answers and TLS sessions for them.
+        ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_DNS)
+        ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_SSL_SESSION)
+        let thread = Thread { [self] in run() }
+        thread.name = "movies.curl"
+        thread.start()
+    }
+
+    /// Hands `command` to the engine's thread. Ignored once the engine has stopped.
+    func post(_ command: Command) {
+        inbox.withLock { inbox in
+            guard !inbox.closed else { return }
+            inbox.commands.append(command)
+            ccurl_multi_wakeup(multi)
+        }
+    }
+
+    /// Connections libcurl opened so far.
+    var connectionsOpened: Int { connections.load(ordering: .relaxed) }
+
+    // MARK: The engine's thread
+
+    private func run() {
+        var stopping = false
+        while true {
+            let commands = inbox.withLock { inbox in
+                defer { inbox.commands = [] }
+                return inbox.commands
+            }
+            for command in commands {
+                switch command {
+                case .start(let transfer): start(transfer)
+                case .cancel(let transfer): remove(transfer, result: nil)
+                case .resume(let transfer): transfer.resumeIfPaused()
+                case .stop: stopping = true
+                }
+            }
+            if stopping {
+                for transfer in Array(active.values) { remove(transfer, result: nil) }
+                break
+            }
+            var running: Int32 = 0
+            ccurl_multi_perform(multi, &running)
+            var easy: OpaquePointer?
+            var result: Int32 = 0
+            while ccurl_multi_next_done(multi, &easy, &result) == 1 {
+                if let easy, let transfer = active[easy] { finished(transfer, result: result) }
+            }
+            var ready: Int32 = 0
+            // Woken by a socket, a timer of libcurl's, or a command; the timeout is only a backstop.
+            ccurl_multi_poll(multi, 1000, &ready)
+        }
+        inbox.withLock { $0.closed = true }
+        ccurl_multi_cleanup(multi)
+        ccurl_share_cleanup(share)
+    }
+
+    private func start(_ transfer: CurlTransfer) {
+        guard !transfer.isAbandoned else { return }
+        guard let easy = transfer.makeHandle(share: share) else {
+            transfer.fail(TransportError.unreachable(reason: "libcurl could not make a request"))
+            return
+        }
+        active[easy] = transfer
+        ccurl_multi_add_handle(multi, easy)
+    }
+
+    private func finished(_ transfer: CurlTransfer, result: Int32) {
+        guard let easy = transfer.easy else { return }
+        var opened = 0
+        ccurl_easy_getinfo_long(easy, CCURLINFO_NUM_CONNECTS, &opened)
+        connections.add(opened, ordering: .relaxed)
+        if result == CCURLE_OK, let next = transfer.redirectTarget() {
+            // Another request of the same transfer: same handle, same caller.
+            ccurl_multi_remove_handle(multi, easy)
+            transfer.follow(to: next)
+            ccurl_multi_add_handle(multi, easy)
+            return
+        }
+        remove(transfer, result: result)
+    }
+
+    /// Takes `transfer` out of libcurl's hands and ends it: with libcurl's `result`, or (nil)
+    /// as given up, which answers nobody (the caller was answered when it gave up).
+    private func remove(_ transfer: CurlTransfer, result: Int32?) {
+        guard let easy = transfer.easy, active.removeValue(forKey: easy) != nil else {
+            transfer.abandon()
+            return
+        }
+        ccurl_multi_remove_handle(multi, easy)
+        if let result { transfer.complete(result) } else { transfer.abandon() }
+        transfer.releaseHandle()
+    }
+}
+
+/// libcurl could not be loaded or used: `reason` says which library and why.
+public struct CurlUnavailable: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+
+    public var description: String { reason }
+}
+
+/// libcurl, loaded once per process.
+enum CurlLibrary {
+    static func load() throws(CurlUnavailable) {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard ccurl_load(&reason, reason.count) == 0 else {
+            throw CurlUnavailable(reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+}

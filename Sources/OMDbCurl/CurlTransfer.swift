@@ -1,0 +1,316 @@
+import CCurl
+import Foundation
+import OMDbKit
+import Synchronization
+
+/// One request on the ``CurlEngine``: its easy handle, the headers as they arrive, the body's
+/// feed, and the one answer its caller gets.
+///
+/// All but the answer is touched on the engine's thread only (libcurl calls the callbacks
+/// there, from `curl_multi_perform` and `curl_easy_pause`). The answer is taken under a lock:
+/// the engine resumes the caller with the headers or an error, and the caller's task, when it
+/// is cancelled, with `CancellationError`: whichever comes first.
+final class CurlTransfer: @unchecked Sendable {
+    /// How the transfer's easy handle is set up, the same for every transfer of a transport.
+    struct Setup: Sendable {
+        let timeout: Int
+        let caFile: String?
+        let caFolder: String?
+        let userAgent: String
+    }
+
+    private enum Answer {
+        case unset
+        case waiting(CheckedContinuation<StreamedResponse, any Error>)
+        case answered
+    }
+
+    private let engine: CurlEngine
+    private let setup: Setup
+    /// A warm-up: a keyless HEAD that only opens the connection; nobody waits for it.
+    let isWarmUp: Bool
+    private let answer = Mutex(Answer.unset)
+
+    // Engine thread only.
+    private var url: URL
+    private(set) var easy: OpaquePointer?
+    private var status = 0
+    private var headers: [String: String] = [:]
+    private var headersDone = false
+    private var redirect: URL?
+    private var redirects = 0
+    private var feed: BodyFeed?
+    private var paused = false
+    private var received = 0
+    /// Redirects followed before the transfer fails with "too many redirects".
+    static let maxRedirects = 10
+
+    init(url: URL, setup: Setup, engine: CurlEngine, isWarmUp: Bool = false) {
+        self.url = url
+        self.setup = setup
+        self.engine = engine
+        self.isWarmUp = isWarmUp
+    }
+
+    // MARK: The caller's side
+
+    /// Starts the transfer and returns once the headers are in.
+    func send() async throws -> StreamedResponse {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let parked = answer.withLock { state -> Bool in
+                    guard case .unset = state else { return false }
+                    state = .waiting(continuation)
+                    return true
+                }
+                guard parked else { return continuation.resume(throwing: CancellationError()) }
+                engine.post(.start(self))
+            }
+        } onCancel: {
+            // Answered now, whatever libcurl is doing; the engine drops the transfer when it gets to it.
+            resume(throwing: CancellationError())
+            engine.post(.cancel(self))
+        }
+    }
+
+    /// True once the caller was answered before the transfer started: it gave up.
+    var isAbandoned: Bool {
+        answer.withLock { if case .answered = $0 { true } else { false } }
+    }
+
+    @discardableResult
+    private func resume(returning response: StreamedResponse) -> Bool {
+        guard let continuation = takeContinuation() else { return false }
+        continuation.resume(returning: response)
+        return true
+    }
+
+    @discardableResult
+    private func resume(throwing error: any Error) -> Bool {
+        guard let continuation = takeContinuation() else { return false }
+        continuation.resume(throwing: error)
+        return true
+    }
+
+    private func takeContinuation() -> CheckedContinuation<StreamedResponse, any Error>? {
+        answer.withLock { state in
+            defer { state = .answered }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
+        }
+    }
+
+    // MARK: The engine's side
+
+    /// The easy handle for this transfer, set up; nil when libcurl cannot make one.
+    func makeHandle(share: OpaquePointer) -> OpaquePointer? {
+        guard let easy = ccurl_easy_init() else { return nil }
+        self.easy = easy
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        ccurl_easy_setopt_long(easy, CCURLOPT_NOSIGNAL, 1)
+        ccurl_easy_setopt_long(easy, CCURLOPT_HTTP_VERSION, Int(CCURL_HTTP_VERSION_2TLS))
+        ccurl_easy_setopt_long(easy, CCURLOPT_PROTOCOLS, Int(CCURLPROTO_HTTP | CCURLPROTO_HTTPS))
+        // Redirects are followed here, one by one, so that the key never follows one off its origin.
+        ccurl_easy_setopt_long(easy, CCURLOPT_FOLLOWLOCATION, 0)
+        // Every encoding this libcurl decodes; the body's reader counts the decoded bytes.
+        ccurl_easy_setopt_pointer(easy, CCURLOPT_ACCEPT_ENCODING, "")
+        ccurl_easy_setopt_pointer(easy, CCURLOPT_USERAGENT, setup.userAgent)
+        ccurl_easy_setopt_pointer(easy, CCURLOPT_SHARE, UnsafeRawPointer(share))
+        ccurl_easy_setopt_long(easy, CCURLOPT_TCP_KEEPALIVE, 1)
+        // Only libcurl's idle limits: the client's deadline bounds the whole request.
+        ccurl_easy_setopt_long(easy, CCURLOPT_CONNECTTIMEOUT, setup.timeout)
+        ccurl_easy_setopt_long(easy, CCURLOPT_LOW_SPEED_LIMIT, 1)
+        ccurl_easy_setopt_long(easy, CCURLOPT_LOW_SPEED_TIME, setup.timeout)
+        if let caFile = setup.caFile { ccurl_easy_setopt_pointer(easy, CCURLOPT_CAINFO, caFile) }
+        if let caFolder = setup.caFolder { ccurl_easy_setopt_pointer(easy, CCURLOPT_CAPATH, caFolder) }
+        if isWarmUp { ccurl_easy_setopt_long(easy, CCURLOPT_NOBODY, 1) }
+        ccurl_easy_setopt_header(easy) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.header(UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        ccurl_easy_setopt_pointer(easy, CCURLOPT_HEADERDATA, context)
+        ccurl_easy_setopt_write(easy) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.write(UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        ccurl_easy_setopt_pointer(easy, CCURLOPT_WRITEDATA, context)
+        point(easy, at: url)
+        return easy
+    }
+
+    private func point(_ easy: OpaquePointer, at url: URL) {
+        ccurl_easy_setopt_pointer(easy, CCURLOPT_URL, url.absoluteString)
+        // Wait for the host's connection in the making rather than open another: once it speaks
+        // HTTP/2 every request of the page shares it. Plain HTTP is HTTP/1.1 here, and waits for nothing.
+        ccurl_easy_setopt_long(easy, CCURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" ? 1 : 0)
+    }
+
+    /// One header line. The end of the final block answers the caller (or starts a redirect).
+    private func header(_ line: UnsafeRawBufferPointer) -> Int {
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("HTTP/") {
+            headers = [:]
+            return line.count
+        }
+        guard text.isEmpty else {
+            if let colon = text.firstIndex(of: ":") {
+                let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+            }
+            return line.count
+        }
+        guard let easy else { return 0 }
+        var code = 0
+        ccurl_easy_getinfo_long(easy, CCURLINFO_RESPONSE_CODE, &code)
+        // A 1xx is followed by the real answer's block.
+        if code < 200 { return line.count }
+        status = code
+        if (300..<400).contains(code), !isWarmUp, let next = redirectURL(), Self.mayFollow(from: url, to: next) {
+            guard redirects < Self.maxRedirects else {
+                resume(throwing: TransportError.unreachable(reason: "too many redirects"))
+                return 0
+            }
+            redirect = next
+            return line.count
+        }
+        headersDone = true
+        if isWarmUp { return line.count }
+        let encoded = headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
+        // A compressed body's announced length is not the length of what the reader gets.
+        let length = encoded ? nil : headers["content-length"].flatMap { Int($0) }
+        let feed = BodyFeed(resumeTransfer: { [engine, self] in engine.post(.resume(self)) },
+                            cancelTransfer: { [engine, self] in engine.post(.cancel(self)) })
+        self.feed = feed
+        // A caller who gave up gets nothing: the transfer stops here.
+        return resume(returning: StreamedResponse(statusCode: status, headers: headers, body: HTTPBody(feed: feed, length: length))) ? line.count : 0
+    }
+
+    /// The `Location` of a 3xx, resolved against the request's URL (libcurl's own resolution,
+    /// CURLINFO_REDIRECT_URL, is only there once the transfer is done).
+    private func redirectURL() -> URL? {
+        guard let location = headers["location"], !location.isEmpty else { return nil }
+        return URL(string: location, relativeTo: url)?.absoluteURL
+    }
+
+    /// Body bytes, decoded: to the reader, or, when its queue is full, not taken (the transfer pauses).
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard redirect == nil, let feed else { return bytes.count }
+        switch feed.receive(Data(bytes)) {
+        case .taken:
+            received += bytes.count
+            return bytes.count
+        case .full:
+            paused = true
+            return Int(CCURL_WRITEFUNC_PAUSE)
+        case .stopped:
+            return 0
+        }
+    }
+
+    /// The reader caught up: libcurl delivers what it held back, then reads on.
+    func resumeIfPaused() {
+        guard paused, let easy else { return }
+        paused = false
+        ccurl_easy_pause(easy, CCURLPAUSE_CONT)
+    }
+
+    /// Where a finished 3xx leads, when it is to be followed.
+    func redirectTarget() -> URL? { redirect }
+
+    /// Points the handle at the redirect's target, for the engine to add it again.
+    func follow(to next: URL) {
+        guard let easy else { return }
+        url = next
+        redirects += 1
+        redirect = nil
+        headers = [:]
+        headersDone = false
+        point(easy, at: next)
+    }
+
+    /// libcurl finished the transfer with `result`.
+    func complete(_ result: Int32) {
+        if result == CCURLE_OK {
+            if headersDone { feed?.finish() } else { resume(throwing: TransportError.unreachable(reason: "the server sent no answer")) }
+            return
+        }
+        if headersDone {
+            feed?.finish(throwing: bodyError(result))
+        } else {
+            resume(throwing: Self.error(for: result))
+        }
+    }
+
+    /// Ends the transfer before libcurl had it.
+    func fail(_ error: TransportError) {
+        resume(throwing: error)
+    }
+
+    /// Given up (by its reader or caller) or the engine stopped: nobody is answered but with this.
+    func abandon() {
+        resume(throwing: CancellationError())
+        feed?.finish(throwing: CancellationError())
+    }
+
+    func releaseHandle() {
+        if let easy { ccurl_easy_cleanup(easy) }
+        easy = nil
+        feed = nil
+    }
+
+    /// Once the headers are in, a failure is the connection's: cut short, lost, or timed out.
+    private func bodyError(_ result: Int32) -> TransportError {
+        switch result {
+        case CCURLE_PARTIAL_FILE:
+            let expected = headers["content-length"].flatMap { Int($0) } ?? received
+            return .truncated(received: received, expected: max(expected, received))
+        case CCURLE_RECV_ERROR, CCURLE_SEND_ERROR, CCURLE_GOT_NOTHING, CCURLE_HTTP2, CCURLE_HTTP2_STREAM:
+            return .connectionLost
+        default:
+            return Self.error(for: result)
+        }
+    }
+}
+
+extension CurlTransfer {
+    /// libcurl's result in words. Never libcurl's own text: it may hold the URL, and with it the key.
+    static func error(for result: Int32) -> TransportError {
+        switch result {
+        case CCURLE_OPERATION_TIMEDOUT: return .timedOut
+        case CCURLE_RECV_ERROR, CCURLE_SEND_ERROR, CCURLE_HTTP2, CCURLE_HTTP2_STREAM, CCURLE_PARTIAL_FILE: return .connectionLost
+        default: break
+        }
+        let reason = switch result {
+        case CCURLE_COULDNT_CONNECT: "connection refused"
+        case CCURLE_COULDNT_RESOLVE_HOST: "host not found"
+        case CCURLE_COULDNT_RESOLVE_PROXY: "the proxy's host was not found"
+        case CCURLE_PROXY: "the proxy refused the connection"
+        case CCURLE_SSL_CONNECT_ERROR: "the TLS handshake failed"
+        case CCURLE_PEER_FAILED_VERIFICATION, CCURLE_SSL_CERTPROBLEM: "the server's TLS certificate was refused"
+        case CCURLE_SSL_CACERT_BADFILE: "the CA certificates could not be read (check SSL_CERT_FILE or CURL_CA_BUNDLE)"
+        case CCURLE_GOT_NOTHING: "the server sent nothing"
+        case CCURLE_WEIRD_SERVER_REPLY: "the server's answer was not valid HTTP"
+        case CCURLE_TOO_MANY_REDIRECTS: "too many redirects"
+        case CCURLE_UNSUPPORTED_PROTOCOL, CCURLE_URL_MALFORMAT: "the address is not a URL it can fetch"
+        case CCURLE_BAD_CONTENT_ENCODING: "the answer's compression is broken"
+        default: "the connection failed"
+        }
+        return .unreachable(reason: reason)
+    }
+
+    /// Whether a redirect from `from` to `to` may be followed: a request carrying the key only within
+    /// its origin (same host and port, or the same host upgraded to https), since a `Location` that
+    /// echoes the query would otherwise hand the key to another host, or send it in clear text.
+    /// Refused, the 3xx is the answer.
+    static func mayFollow(from: URL, to: URL) -> Bool {
+        let carriesKey = URLComponents(url: from, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "apikey" } ?? false
+        guard carriesKey else { return true }
+        guard let fromHost = from.host?.lowercased(), fromHost == to.host?.lowercased() else { return false }
+        let fromScheme = from.scheme?.lowercased(), toScheme = to.scheme?.lowercased()
+        if fromScheme == "http", toScheme == "https" { return true }
+        return fromScheme == toScheme && from.port == to.port
+    }
+}

@@ -1,0 +1,84 @@
+import CCurl
+import Foundation
+import OMDbKit
+import Synchronization
+
+/// The live transport: libcurl's multi interface, driven directly on one thread of its own.
+///
+/// One connection per host, kept open across pages (HTTP/2 multiplexes a page's requests onto
+/// it, `CURLOPT_PIPEWAIT` makes them wait for it instead of opening their own), one TLS session
+/// and CA store per process, and connections opened before they are needed (``preconnect(_:)``).
+/// A body streams to its reader as libcurl decodes it; a reader that falls behind pauses the
+/// transfer (`CURL_WRITEFUNC_PAUSE`) until it catches up, so nothing piles up in memory and no
+/// thread waits. What curl users expect holds too: `HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY` (read by
+/// libcurl), and `CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `SSL_CERT_DIR` for the CA certificates.
+///
+/// libcurl is loaded at run time (see the `CCurl` target): when it cannot be, ``init(maxConnectionsPerHost:environment:)``
+/// throws ``CurlUnavailable`` with the library's name.
+public final class CurlTransport: OMDbTransport {
+    private let engine: CurlEngine
+    private let setup: CurlTransfer.Setup
+    /// When each origin last had a connection opened or used, for ``preconnect(_:)``.
+    private let warmed = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// libcurl closes a connection idle for 118 s; one used more recently than this is still open.
+    static let connectionFreshness: Duration = .seconds(60)
+
+    /// - Parameters:
+    ///   - maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 uses one).
+    ///   - timeout: seconds of silence, or of connecting, before libcurl gives up a request (the
+    ///     client's own deadline bounds each whole request).
+    ///   - environment: where `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR` are read.
+    public init(maxConnectionsPerHost: Int, timeout: Int = 30,
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws(CurlUnavailable) {
+        engine = try CurlEngine(maxConnectionsPerHost: maxConnectionsPerHost)
+        let caFile = [environment["CURL_CA_BUNDLE"], environment["SSL_CERT_FILE"]].compactMap { $0 }.first { !$0.isEmpty }
+        let caFolder = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        setup = CurlTransfer.Setup(timeout: max(1, timeout), caFile: caFile, caFolder: caFolder,
+                                   userAgent: "movies/\(OMDbKit.version) (OMDbKit)")
+    }
+
+    deinit {
+        engine.post(.stop)
+    }
+
+    /// libcurl's own version text, for `movies --version`.
+    public static var libraryVersion: String? {
+        (try? CurlLibrary.load()).flatMap { ccurl_version().map { String(cString: $0) } }
+    }
+
+    public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
+        try Task.checkCancellation()
+        noteUse(of: url)
+        return try await CurlTransfer(url: url, setup: setup, engine: engine).send()
+    }
+
+    /// Opens a connection to `url`'s origin with a `HEAD /` that carries nothing of the caller's
+    /// (no key, no query), unless one was opened or used there lately. Never retried; its answer
+    /// and its failure are ignored.
+    public func preconnect(_ url: URL) {
+        guard let origin = Self.origin(of: url), let root = URL(string: origin + "/") else { return }
+        let stale = warmed.withLock { warmed -> Bool in
+            let now = ContinuousClock.now
+            if let last = warmed[origin], now - last < Self.connectionFreshness { return false }
+            warmed[origin] = now
+            return true
+        }
+        guard stale else { return }
+        engine.post(.start(CurlTransfer(url: root, setup: setup, engine: engine, isWarmUp: true)))
+    }
+
+    /// Connections libcurl opened so far, in this transport (for tests and the benchmark).
+    public var connectionsOpened: Int { engine.connectionsOpened }
+
+    private func noteUse(of url: URL) {
+        guard let origin = Self.origin(of: url) else { return }
+        warmed.withLock { $0[origin] = .now }
+    }
+
+    /// `scheme://host:port` (port only when given), lower-cased; nil for a URL without a host.
+    static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host?.lowercased() else { return nil }
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(bracketed)" + (url.port.map { ":\($0)" } ?? "")
+    }
+}
