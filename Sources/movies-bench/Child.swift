@@ -22,6 +22,8 @@ final class Child: Sendable {
         let peakMemory: Int
         /// Milliseconds from spawn to exit.
         let milliseconds: Double
+        /// CPU seconds of the child, user + system (wait4's rusage).
+        let cpuSeconds: Double
     }
 
     let pid: pid_t
@@ -124,6 +126,17 @@ final class Child: Sendable {
         return kilobytes * 1024
     }
 
+    /// CPU seconds the running child has used so far (user + system, /proc/PID/stat, in clock
+    /// ticks of 10 ms); nil where /proc cannot tell.
+    var cpuSecondsSoFar: Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command name: state is field 3, utime and stime fields 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Types a line on the child's stdin.
     func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)
@@ -151,7 +164,8 @@ final class Child: Sendable {
         let peak = Int(usage.ru_maxrss)            // bytes on Darwin
         #endif
         let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Exit(status: code, peakMemory: peak, milliseconds: elapsed.milliseconds)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Exit(status: code, peakMemory: peak, milliseconds: elapsed.milliseconds, cpuSeconds: cpu)
     }
 
     /// Waits until a line after the first `skip` lines matches, and returns its arrival time

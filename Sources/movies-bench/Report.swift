@@ -72,7 +72,10 @@ final class Report {
         return lines.joined(separator: "\n")
     }
 
-    private func time(_ ms: Double) -> String {
-        String(format: "%.0f ms (%.1f R)", ms, ms / latency)
-    }
+    private func time(_ ms: Double) -> String { timeText(ms, latency: latency) }
+}
+
+/// `812 ms (8.1 R)`
+func timeText(_ ms: Double, latency: Double) -> String {
+    String(format: "%.0f ms (%.1f R)", ms, ms / latency)
 }

@@ -19,6 +19,10 @@ struct Measurement {
     var peakInFlight: Int
     /// Peak RSS of the `movies` process, bytes.
     var peakMemory: Int
+    /// CPU seconds (user + system) of the process, or of the part of a prompt session measured.
+    var cpu: Double = 0
+    /// With `--network tls`: what the lab's hosts counted.
+    var lab: LabCounts? = nil
 }
 
 /// The bench's world: a synthetic catalogue of `titles` titles all matching `bench`, the
@@ -48,7 +52,12 @@ struct Workbench {
 
     /// The arguments every run shares: the fake server, the fake key, posters into `posters`.
     func common(_ server: FakeOMDbServer, posters: URL?, concurrency: Int?) -> [String] {
-        var arguments = ["--base-url", server.baseURL.absoluteString, "--api-key", FakeOMDbServer.validKey]
+        common(baseURL: server.baseURL, key: FakeOMDbServer.validKey, posters: posters, concurrency: concurrency)
+    }
+
+    /// The arguments every run shares, for any OMDb at `baseURL` that accepts `key`.
+    func common(baseURL: URL, key: String, posters: URL?, concurrency: Int?) -> [String] {
+        var arguments = ["--base-url", baseURL.absoluteString, "--api-key", key]
         if let posters { arguments += ["--posters", posters.path] }
         if let concurrency { arguments += ["--concurrency", String(concurrency)] }
         return arguments
@@ -57,6 +66,11 @@ struct Workbench {
     var environment: [String: String] {
         // No disk cache: every run must ask the fake server, not the answers of the run before.
         ["PATH": "/usr/bin:/bin", "HOME": root.path, "NO_COLOR": "1", "COLUMNS": "80", "MOVIES_CACHE": "off"]
+    }
+
+    /// ``environment`` with `extra` added (or replaced).
+    func environment(adding extra: [String: String]) -> [String: String] {
+        environment.merging(extra) { _, new in new }
     }
 
     // MARK: Cases

@@ -3,17 +3,27 @@
 // OMDb on 127.0.0.1 that answers every request after a fixed latency R.
 //
 //   swift run -c release movies-bench [--latency MS] [--runs N] [--only a,b] [--movies PATH]
+//
+// With --network tls, the same `movies` meets a lab as real users meet OMDb: two TLS 1.3 hosts
+// (API and posters) with HTTP/2 by ALPN, behind proxies that add the round trips, the TCP and
+// the TLS handshakes (Tests/Lab/omdb_lab.py, Python with h2); --baseline-movies PATH runs a
+// second `movies` side by side, and a Python client does the same page.
 import FakeOMDb
 import Foundation
 
 struct BenchOptions {
     var latency = 100
-    var runs = 3
+    /// 3 on the plain network, 5 in the TLS lab.
+    var runs: Int?
     var only: Set<String>?
     var movies: String?
     var folderFiles = 100_000
     /// `--serve BYTES`: only start the fake server (posters of BYTES) and wait, for trying things by hand.
     var serve: Int?
+    /// `plain` (the fake server on http) or `tls` (the lab).
+    var network = "plain"
+    var baselineMovies: String?
+    var labScript: String?
 
     static func parse(_ arguments: [String]) throws -> BenchOptions {
         var options = BenchOptions()
@@ -31,8 +41,16 @@ struct BenchOptions {
             case "--movies": options.movies = try value()
             case "--folder-files": options.folderFiles = try Int(value()) ?? 100_000
             case "--serve": options.serve = try Int(value()) ?? 30_000
+            case "--network":
+                options.network = try value()
+                guard ["plain", "tls"].contains(options.network) else { throw BenchError("--network takes plain or tls") }
+            case "--baseline-movies": options.baselineMovies = try value()
+            case "--lab-script": options.labScript = try value()
             case "-h", "--help":
-                print("usage: movies-bench [--latency MS (100)] [--runs N (3)] [--only page1,more,pages5,posters1mb,posters5mb,folder,version] [--movies PATH] [--folder-files N] [--serve POSTER_BYTES]")
+                print("""
+                    usage: movies-bench [--latency MS (100)] [--runs N (3)] [--only page1,more,pages5,posters1mb,posters5mb,folder,version] [--movies PATH] [--folder-files N] [--serve POSTER_BYTES]
+                           movies-bench --network tls [--latency MS (100)] [--runs N (5)] [--only oneshot,prompt,python] [--movies PATH] [--baseline-movies PATH] [--lab-script PATH]
+                    """)
                 exit(0)
             default: throw BenchError("unknown option \(arguments[index]): see movies-bench --help")
             }
@@ -72,6 +90,13 @@ do {
     let movies = try moviesExecutable(options.movies)
     let bench = try Workbench(movies: movies, latency: .milliseconds(options.latency))
     defer { bench.removeAll() }
+    if options.network == "tls" {
+        let subjects = try LabBench.names(movies: movies, baseline: options.baselineMovies).map { name, path in
+            (name: name, bench: path == movies ? bench : try Workbench(movies: path, latency: .milliseconds(options.latency)))
+        }
+        try LabBench(options: options, subjects: subjects).run()
+        exit(0)
+    }
     if let posterBytes = options.serve {
         let server = try FakeOMDbServer(catalogue: bench.catalogue, latency: .milliseconds(options.latency), posterBytes: posterBytes)
         // Unbuffered, so a script reading the address gets it now.
@@ -91,13 +116,13 @@ do {
         .drop { !$0.contains("--concurrency") }.prefix { $0.contains("--concurrency") || $0.hasPrefix("      ") }
         .joined(separator: " ")
     let defaultConcurrency = concurrencyEntry.firstMatch(of: /default (\d+)\)/).flatMap { Int($0.1) }
-    let report = Report(latency: Double(options.latency), runs: options.runs)
+    let report = Report(latency: Double(options.latency), runs: options.runs ?? 3)
     func wanted(_ name: String) -> Bool { options.only?.contains(name) ?? true }
-    func runs(_ body: () throws -> Measurement) throws -> [Measurement] { try (0..<options.runs).map { _ in try body() } }
+    func runs(_ body: () throws -> Measurement) throws -> [Measurement] { try (0..<(options.runs ?? 3)).map { _ in try body() } }
     let started = ContinuousClock.now
     let c1: Int? = hasConcurrency ? 1 : nil
 
-    print("movies-bench: R = \(options.latency) ms, \(options.runs) runs per case, \(movies)")
+    print("movies-bench: R = \(options.latency) ms, \(options.runs ?? 3) runs per case, \(movies)")
     if wanted("page1") {
         let base = hasConcurrency ? try runs { try bench.oneShot(pages: 1, concurrency: c1) } : nil
         report.add("page 1 (10 plots + 10 posters)", try runs { try bench.oneShot(pages: 1, concurrency: nil) }, baseline: base, baselineMissing: !hasConcurrency)
