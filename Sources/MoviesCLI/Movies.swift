@@ -99,8 +99,12 @@ public enum Movies {
             }
             session.inlineImages = InlineImages.detect(settings.inlineImages, environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1)
             session.opener = Opener.find(environment: environment)
+            let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder) : nil
+            session.warmup = warmup
+            // While the person types the first title, the connections open.
+            warmup?.openAll()
             let prompt = Prompt(session: session, console: console)
-            if let reader = lineEditor(settings: settings, environment: environment, directory: directory) {
+            if let reader = lineEditor(settings: settings, environment: environment, directory: directory, typing: { warmup?.openAll() }) {
                 await prompt.run(reader: reader)
             } else {
                 await prompt.run(lines: LineReader.lines())
@@ -119,6 +123,12 @@ public enum Movies {
                 live.requestsToday = { [unowned session] in session.requestsToday }
                 // Keys typed meanwhile must not be echoed into the page (restored on exit).
                 if Terminal.shared.start() { Terminal.shared.set(.quiet) }
+            }
+            if settings.sendsKey {
+                let warmup = Warmup(client: client, stateFolder: settings.stateFolder)
+                session.warmup = warmup
+                // The search opens OMDb's host; the posters host opens meanwhile, not after the answer.
+                warmup.openPostersHost()
             }
             return await OneShot(session: session, console: console).run(query: query, pages: pages)
         case let .episodes(target, season, json):
@@ -156,10 +166,13 @@ public enum Movies {
 
     /// The line editor when a person types at a terminal (stdin and stdout both terminals,
     /// and a terminal that understands cursor codes); nil for pipes, files and `TERM=dumb`.
-    static func lineEditor(settings: Settings, environment: [String: String], directory: URL) -> TerminalLineReader? {
+    /// - Parameter typing: called as the person starts each line (connections that aged out reopen).
+    static func lineEditor(settings: Settings, environment: [String: String], directory: URL,
+                           typing: (@Sendable () -> Void)? = nil) -> TerminalLineReader? {
         guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb", Terminal.shared.start() else { return nil }
         let history = History.file(environment: environment).map { History(file: $0, secret: settings.apiKey) }
-        return TerminalLineReader(prompt: Prompt.text, history: history, completer: .fileSystem(base: directory, home: settings.home.map { URL(fileURLWithPath: $0) }))
+        return TerminalLineReader(prompt: Prompt.text, history: history, completer: .fileSystem(base: directory, home: settings.home.map { URL(fileURLWithPath: $0) }),
+                                  typing: typing)
     }
 
     /// False, with one line on stderr, when the poster folder is a file, under a file, or not

@@ -36,6 +36,8 @@ public final class Session {
     var opener = Opener.find(environment: ProcessInfo.processInfo.environment)
     /// Asks a yes/no question and reads the answer; `nil` when no one can answer (stdin is not a terminal).
     var confirm: ((String) async -> Bool)?
+    /// Opens connections before they are needed, and remembers the posters host; `nil` offline.
+    var warmup: Warmup?
 
     /// When a page is shown, fetch the next page's search in the background (the prompt, unless
     /// switched off). The one-shot mode knows how many pages it wants and asks for exactly those.
@@ -223,6 +225,7 @@ public final class Session {
     private func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil) async {
         let updates = updates ?? client.details(for: page.items, plot: settings.plot, posters: posterStore)
         lastPage = page
+        warmup?.remember(postersOf: page)
         let first = rows.count
         rows += page.items.map { Row(item: $0) }
         for item in page.items { exportLog.note(item) }
