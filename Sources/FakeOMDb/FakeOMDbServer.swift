@@ -47,11 +47,17 @@ public final class FakeOMDbServer: Sendable {
     /// Every request received so far, in arrival order.
     public var requests: [ServerRequest] { state.log.withLock { $0 } }
 
-    /// The requests that were OMDb API calls (not posters).
-    public var apiRequests: [ServerRequest] { requests.filter { !$0.path.hasPrefix("/posters/") } }
+    /// The requests that were OMDb API calls (not posters, not warm-ups).
+    public var apiRequests: [ServerRequest] { requests.filter { !$0.path.hasPrefix("/posters/") && $0.method != "HEAD" } }
 
     /// The requests for posters.
-    public var posterRequests: [ServerRequest] { requests.filter { $0.path.hasPrefix("/posters/") } }
+    public var posterRequests: [ServerRequest] { requests.filter { $0.path.hasPrefix("/posters/") && $0.method != "HEAD" } }
+
+    /// The `HEAD` requests: a client opening its connection before it needs it.
+    public var warmUps: [ServerRequest] { requests.filter { $0.method == "HEAD" } }
+
+    /// TCP connections accepted so far.
+    public var connectionCount: Int { server.connectionCount }
 
     /// Requests being answered right now (read, not yet fully written back).
     public var requestsInFlight: Int { server.requestsInFlight }

@@ -125,6 +125,9 @@ public final class HTTPServer: Sendable {
     /// the response is written, so a client that got its answer already sees it counted.
     public var requestCount: Int { core.state.withLock { $0.requestCount } }
 
+    /// Connections accepted so far.
+    public var connectionCount: Int { core.state.withLock { $0.connectionCount } }
+
     /// Requests being answered right now: from the moment one is read until its answer is ready
     /// to write (the delay included), so a client's fan-out shows here as it happens.
     public var requestsInFlight: Int { core.state.withLock { $0.inFlight } }
@@ -143,6 +146,7 @@ private struct State: Sendable {
     var stopped = false
     var clients: Set<Int32> = []
     var requestCount = 0
+    var connectionCount = 0
     var inFlight = 0
     var peakInFlight = 0
 }
@@ -179,7 +183,10 @@ private final class Core: Sendable {
             let err = errno
             if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }   // accept4 is not visible from Swift's Glibc
             let stopped = state.withLock { s in
-                if fd >= 0 && !s.stopped { s.clients.insert(fd) }
+                if fd >= 0 && !s.stopped {
+                    s.clients.insert(fd)
+                    s.connectionCount += 1
+                }
                 return s.stopped
             }
             if stopped {

@@ -49,5 +49,11 @@ public final class Latch: Sendable {
 public struct LatchTimeout: Error, CustomStringConvertible {
     public let what: String
     public let timeout: Duration
+
+    public init(what: String, timeout: Duration) {
+        self.what = what
+        self.timeout = timeout
+    }
+
     public var description: String { "waited \(timeout) for \(what)" }
 }

@@ -32,8 +32,9 @@ final class CurlEngine: Sendable {
     nonisolated(unsafe) private let share: OpaquePointer
     /// The transfers in libcurl's hands, by easy handle. Engine thread only.
     nonisolated(unsafe) private var active: [OpaquePointer: CurlTransfer] = [:]
-    /// New connections opened so far (for tests and the benchmark).
+    /// New connections opened so far, and transfers paused for a reader behind (for tests and the benchmark).
     private let connections = Atomic<Int>(0)
+    let pauses = Atomic<Int>(0)
 
     /// - Parameter maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 needs one).
     init(maxConnectionsPerHost: Int) throws(CurlUnavailable) {

@@ -204,6 +204,7 @@ final class CurlTransfer: @unchecked Sendable {
             return bytes.count
         case .full:
             paused = true
+            engine.pauses.add(1, ordering: .relaxed)
             return Int(CCURL_WRITEFUNC_PAUSE)
         case .stopped:
             return 0

@@ -70,6 +70,9 @@ public final class CurlTransport: OMDbTransport {
     /// Connections libcurl opened so far, in this transport (for tests and the benchmark).
     public var connectionsOpened: Int { engine.connectionsOpened }
 
+    /// Times a transfer was paused because its reader was behind (for tests).
+    public var pauses: Int { engine.pauses.load(ordering: .relaxed) }
+
     private func noteUse(of url: URL) {
         guard let origin = Self.origin(of: url) else { return }
         warmed.withLock { $0[origin] = .now }

@@ -1,0 +1,139 @@
+import FakeOMDb
+import Foundation
+import OMDbCurl
+import Testing
+@testable import OMDbKit
+
+/// Over real TLS 1.3 and HTTP/2 (`Tests/Lab/omdb_lab.py`: two hosts, a throwaway CA trusted
+/// through `CURL_CA_BUNDLE`): a page costs one TCP connection and one TLS handshake per host,
+/// and its requests are multiplexed onto them. The lab counts what it accepted.
+@Suite(.enabled(if: TLSLab.available, "needs python3 with h2 (PyPI) and the openssl command: .ci/run installs them"))
+struct CurlTransportOverTLSLabTests {
+    @Test func aPageCostsOneConnectionAndOneHandshakePerHostAndTheNextPageNone() async throws {
+        let lab = try TLSLab()
+        defer { lab.stop() }
+        let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["CURL_CA_BUNDLE": lab.ca])
+        let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 10), transport: transport)
+        try await withTemporaryFolder { folder in
+            let store = PosterStore(folder: folder)
+            let page = try await client.search("bench")
+            let updates = await collect(client.details(for: page.items, posters: store))
+            #expect(rows(updates).values.allSatisfy { (try? $0.poster?.get()) != nil })
+            var stats = try await lab.stats(through: transport)
+            // Ten posters sent at once to a host with no connection: one connection, not ten.
+            #expect(stats.api.tcp == 1 && stats.api.tls == 1)
+            #expect(stats.posters.tcp == 1 && stats.posters.tls == 1)
+            #expect(stats.api.requestsH2 == 11 && stats.posters.requestsH2 == 10)
+            let next = try await client.nextPage()
+            _ = await collect(client.details(for: next.items, posters: store))
+            stats = try await lab.stats(through: transport)
+            #expect(stats.api.tcp == 1 && stats.posters.tcp == 1, "the next page opened connections")
+            #expect(stats.api.requestsH2 == 22 && stats.posters.requestsH2 == 20)
+        }
+    }
+
+    @Test func aWarmUpOpensBothHostsWithoutTheKey() async throws {
+        let lab = try TLSLab()
+        defer { lab.stop() }
+        let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["CURL_CA_BUNDLE": lab.ca])
+        let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 10), transport: transport)
+        client.preconnect(postersHost: lab.posters)
+        var stats = try await lab.stats(through: transport)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while stats.api.head + stats.posters.head < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            stats = try await lab.stats(through: transport)
+        }
+        #expect(stats.api.head == 1 && stats.posters.head == 1)
+        #expect(stats.api.apikey == 0 && stats.posters.apikey == 0)
+        _ = try await client.search("bench")
+        stats = try await lab.stats(through: transport)
+        #expect(stats.api.tcp == 1 && stats.api.tls == 1, "the search did not use the warm connection")
+    }
+}
+
+/// The lab script running, with its addresses and CA; stopped by closing its stdin.
+struct TLSLab {
+    struct HostCounts: Decodable {
+        var tcp = 0, tls = 0, requestsH2 = 0, requestsHttp1 = 0, head = 0, apikey = 0
+    }
+
+    struct Counts: Decodable {
+        var api = HostCounts()
+        var posters = HostCounts()
+    }
+
+    private struct Ready: Decodable {
+        let api: String, posters: String, ca: String, key: String, control: String
+    }
+
+    let api: URL
+    let posters: URL
+    let ca: String
+    let key: String
+    let control: URL
+    private let process: Process
+    private let input: Pipe
+
+    static var script: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Lab/omdb_lab.py")
+    }
+
+    /// python3 can import h2, and openssl runs.
+    static let available: Bool = {
+        func runs(_ arguments: [String]) -> Bool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+        return runs(["python3", "-c", "import h2"]) && runs(["openssl", "version"])
+    }()
+
+    init() throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script.path, "--latency", "5", "--ca-bundle", "lab", "--titles", "40"]
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The ready line: one JSON object (at most a minute, for a loaded machine).
+        var line = Data()
+        let deadline = Date().addingTimeInterval(60)
+        let fd = output.fileHandleForReading.fileDescriptor
+        while !line.contains(UInt8(ascii: "\n")), Date() < deadline {
+            var byte: UInt8 = 0
+            guard read(fd, &byte, 1) == 1 else { break }
+            line.append(byte)
+        }
+        guard let ready = try? JSONDecoder().decode(Ready.self, from: line) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw LatchTimeout(what: "the TLS lab to start", timeout: .seconds(60))
+        }
+        api = URL(string: ready.api)!
+        posters = URL(string: ready.posters)!
+        ca = ready.ca
+        key = ready.key
+        control = URL(string: ready.control)!
+    }
+
+    func stats(through transport: any OMDbTransport) async throws -> Counts {
+        struct Answer: Decodable { let stats: Counts }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let response = try await transport.get(control.appendingPathComponent("stats"), timeout: 10)
+        return try decoder.decode(Answer.self, from: response.body).stats
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

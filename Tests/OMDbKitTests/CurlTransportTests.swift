@@ -1,0 +1,106 @@
+import FakeOMDb
+import Foundation
+import OMDbCurl
+import Synchronization
+import Testing
+@testable import OMDbKit
+
+/// What makes the libcurl transport fast, checked by counting, not timing: connections per host
+/// per page, warm-ups that carry no key, transfers paused and resumed, a cancel that touches
+/// nothing else. Real sockets on 127.0.0.1, each test its own server.
+@Suite struct CurlTransportOverFakeServerTests {
+    private static func configuration(_ server: FakeOMDbServer, concurrency: Int = 4,
+                                      counted: (@Sendable () -> Void)? = nil) -> OMDbClient.Configuration {
+        .init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 10, maxConcurrentRequests: concurrency, onAPIRequestSent: counted)
+    }
+
+    /// Waits (up to a minute) until `condition` holds, or fails saying what was awaited.
+    private static func until(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw LatchTimeout(what: what, timeout: .seconds(60)) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test func connectionsAreKeptAcrossPagesNeverMoreThanTheLimit() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let client = OMDbClient.live(Self.configuration(server, concurrency: 4))
+            let store = PosterStore(folder: folder)
+            var page = try await client.search("star")
+            for _ in 1...3 {
+                _ = await collect(client.details(for: page.items, posters: store))
+                page = try await client.nextPage()
+            }
+            // HTTP/1.1 here: a connection per request in flight, at most 4, and each kept for the
+            // next page (URLSession closed them at the end of every page).
+            #expect(server.requests.count > 40)
+            #expect((1...4).contains(server.connectionCount))
+        }
+    }
+
+    @Test func aWarmUpOpensTheConnectionWithoutTheKeyAndIsNotCounted() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        defer { server.shutdown() }
+        let counted = Counter()
+        let client = OMDbClient.live(Self.configuration(server, concurrency: 1, counted: { counted.add() }))
+        // OMDb's host and the posters host are one server here: one warm-up, not two.
+        client.preconnect(postersHost: server.baseURL.appendingPathComponent("posters/x.jpg"))
+        try await Self.until("the warm-up to reach the server") { server.warmUps.count == 1 }
+        let warmUp = try #require(server.warmUps.first)
+        #expect(warmUp.target == "/")
+        #expect(!warmUp.target.contains(FakeOMDbServer.validKey) && !warmUp.target.contains("apikey"))
+        #expect(counted.value == 0)
+        #expect(await client.apiRequestCount == 0)
+        _ = try await client.search("star")
+        #expect(server.connectionCount == 1, "the search opened its own connection instead of the warm one")
+        #expect(counted.value == 1)
+        // Fresh: asking again sends nothing.
+        client.preconnect(postersHost: nil)
+        _ = try await client.search("alien")
+        #expect(server.warmUps.count == 1)
+    }
+
+    @Test func aReaderBehindPausesTheTransferAndEveryByteArrivesWhenItReads() async throws {
+        let body = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 * 7 + $0 / 251) })
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(headers: ["Content-Type": "image/jpeg"], body: body) }
+        defer { server.shutdown() }
+        let transport = OMDbClient.liveTransport(for: Self.configuration(server))
+        let response = try await transport.send(server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10)
+        // Nobody reads yet: the transfer must pause, not take 3 MB into memory.
+        try await Self.until("the transfer to pause") { transport.pauses >= 1 }
+        #expect(try await response.body.collect(upTo: .max) == body)
+    }
+
+    @Test func aCancelledTransferLeavesTheOthersAlone() async throws {
+        let body = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(headers: ["Content-Type": "image/jpeg"], body: body) }
+        defer { server.shutdown() }
+        let transport = OMDbClient.liveTransport(for: Self.configuration(server))
+        let url = server.baseURL.appendingPathComponent("posters/big.jpg")
+        let reading = Latch()
+        let doomed = Task {
+            let response = try await transport.send(url, timeout: 10)
+            var iterator = response.body.makeAsyncIterator()
+            _ = try await iterator.next()
+            reading.open()
+            while try await iterator.next() != nil {}
+        }
+        let neighbour = try await transport.send(url, timeout: 10)
+        try await reading.wait(for: "the doomed transfer to start reading")
+        doomed.cancel()
+        _ = await doomed.result
+        #expect(try await neighbour.body.collect(upTo: .max) == body)
+        let after = try await transport.send(url, timeout: 10)
+        #expect(try await after.body.collect(upTo: .max) == body)
+    }
+}
+
+/// Counts calls from any thread.
+final class Counter: Sendable {
+    private let count = Atomic(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
