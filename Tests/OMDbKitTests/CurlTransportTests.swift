@@ -98,6 +98,51 @@ import Testing
     }
 }
 
+extension CurlTransportOverFakeServerTests {
+    /// `gzip -1` of a JPEG header and `size` zeros: a few hundred kB that inflate to `size`.
+    private static func gzipBomb(inflating size: Int) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "(printf '\\377\\330\\377\\340'; head -c \(size) /dev/zero) | gzip -1 -c"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    /// Posters compressed to a few hundred kB that inflate to 100 MB: each is refused once its
+    /// decoded bytes pass the poster limit (the cap counts what libcurl decoded, not what came
+    /// over the wire), and every record of the page still arrives. Under URLSession such posters
+    /// cost 7 plots of 10 ("URLSession is stuck").
+    @Test func compressedPostersAreRefusedAtTheLimitOfDecodedBytesAndEveryRecordArrives() async throws {
+        let bomb = try Self.gzipBomb(inflating: 100_000_000)
+        #expect(bomb.count < 1_000_000)
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(
+                ServerResponse(headers: ["Content-Type": "image/jpeg", "Content-Encoding": "gzip"], body: bomb), where: FaultPlan.posters))
+            defer { server.shutdown() }
+            let client = OMDbClient.live(Self.configuration(server, concurrency: 20))
+            let page = try await client.search("star")
+            let byID = rows(await collect(client.details(for: page.items, posters: PosterStore(folder: folder))))
+            #expect(byID.count == page.items.count)
+            #expect(byID.values.allSatisfy { (try? $0.movie?.get()) != nil }, "a record was lost")
+            let withPosters = page.items.filter { $0.posterURL != nil }.map(\.imdbID)
+            #expect(!withPosters.isEmpty)
+            for id in withPosters {
+                #expect {
+                    try byID[id]?.poster?.get()
+                } throws: { error in
+                    guard case OMDbError.posterTooLarge(let bytes, let limit) = error else { return false }
+                    return bytes > limit && bytes < limit + 1_000_000
+                }
+            }
+            #expect(files(in: folder).isEmpty)
+        }
+    }
+}
+
 /// Counts calls from any thread.
 final class Counter: Sendable {
     private let count = Atomic(0)
