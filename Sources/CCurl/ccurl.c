@@ -45,6 +45,7 @@ static struct {
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_failure[512] = "libcurl was not loaded";
+static const char *preferred_library;
 
 static const char *const library_names[] = {
 #if defined(__APPLE__)
@@ -68,6 +69,14 @@ static const char *const library_names[] = {
 static void load(void) {
     void *library = NULL;
     const char *found = NULL;
+    if (preferred_library) {
+        library = dlopen(preferred_library, RTLD_NOW | RTLD_LOCAL);
+        if (!library) {
+            snprintf(load_failure, sizeof load_failure, "%s could not be loaded", preferred_library);
+            return;
+        }
+        found = preferred_library;
+    }
     for (int i = 0; library_names[i] && !library; i++) {
         library = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
         found = library_names[i];
@@ -106,7 +115,8 @@ static void load(void) {
     load_failure[0] = '\0';
 }
 
-int ccurl_load(char *reason, size_t size) {
+int ccurl_load(const char *path, char *reason, size_t size) {
+    preferred_library = path && *path ? path : NULL;
     pthread_once(&load_once, load);
     if (load_failure[0] == '\0') return 0;
     if (reason && size) snprintf(reason, size, "%s", load_failure);

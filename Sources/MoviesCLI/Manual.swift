@@ -37,6 +37,9 @@ enum Manual {
 
         With no key, the prompt runs on the offline catalogue. Settings come from the options,
         then the environment, then a .env file in the working directory (see .env.example).
+        Requests go through the system's libcurl, as curl's do: HTTPS_PROXY, ALL_PROXY and NO_PROXY
+        are honoured, CURL_CA_BUNDLE or SSL_CERT_FILE (and SSL_CERT_DIR) name the CA certificates,
+        and MOVIES_LIBCURL names a libcurl to load instead of the system's.
 
         Exit status:
         \(columns(exitStatuses.map { ($0.status, $0.meaning) }, width: 9))

@@ -37,8 +37,8 @@ final class CurlEngine: Sendable {
     let pauses = Atomic<Int>(0)
 
     /// - Parameter maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 needs one).
-    init(maxConnectionsPerHost: Int) throws(CurlUnavailable) {
-        try CurlLibrary.load()
+    init(maxConnectionsPerHost: Int, library: String?) throws(CurlUnavailable) {
+        try CurlLibrary.load(library)
         guard let multi = ccurl_multi_init(), let share = ccurl_share_init() else {
             throw CurlUnavailable(reason: "libcurl could not make a multi handle")
         }
@@ -152,9 +152,10 @@ public struct CurlUnavailable: Error, Sendable, CustomStringConvertible {
 
 /// libcurl, loaded once per process.
 enum CurlLibrary {
-    static func load() throws(CurlUnavailable) {
+    /// - Parameter path: a libcurl of the person's choosing (`MOVIES_LIBCURL`); nil for the system's.
+    static func load(_ path: String? = nil) throws(CurlUnavailable) {
         var reason = [CChar](repeating: 0, count: 512)
-        guard ccurl_load(&reason, reason.count) == 0 else {
+        guard ccurl_load(path, &reason, reason.count) == 0 else {
             throw CurlUnavailable(reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }

@@ -27,10 +27,12 @@ public final class CurlTransport: OMDbTransport {
     ///   - maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 uses one).
     ///   - timeout: seconds of silence, or of connecting, before libcurl gives up a request (the
     ///     client's own deadline bounds each whole request).
-    ///   - environment: where `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR` are read.
+    ///   - environment: where `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR` are read, and
+    ///     `MOVIES_LIBCURL`, a libcurl to load instead of the system's (the first transport of a
+    ///     process loads it for all).
     public init(maxConnectionsPerHost: Int, timeout: Int = 30,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(CurlUnavailable) {
-        engine = try CurlEngine(maxConnectionsPerHost: maxConnectionsPerHost)
+        engine = try CurlEngine(maxConnectionsPerHost: maxConnectionsPerHost, library: environment["MOVIES_LIBCURL"])
         let caFile = [environment["CURL_CA_BUNDLE"], environment["SSL_CERT_FILE"]].compactMap { $0 }.first { !$0.isEmpty }
         let caFolder = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         setup = CurlTransfer.Setup(timeout: max(1, timeout), caFile: caFile, caFolder: caFolder,

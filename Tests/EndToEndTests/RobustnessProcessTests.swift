@@ -64,6 +64,23 @@ import Testing
 
     // MARK: What a server can send
 
+    /// No libcurl to load: one line that names the library and what to do, status 1, no trap;
+    /// the offline catalogue needs no libcurl and still answers.
+    @Test func withoutLibcurlSearchingOMDbSaysWhichLibraryIsMissingAndOfflineStillWorks() async throws {
+        try await withWorkingFolder { folder in
+            let missing = "/nonexistent/libcurl.so.4"
+            let outcome = try await MoviesProcess.run(["search", "alien"], directory: folder,
+                                                      environment: ["OMDB_API_KEY": FakeOMDbServer.validKey, "MOVIES_LIBCURL": missing])
+            #expect(outcome.exited)
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("\(missing) could not be loaded") && outcome.stderr.contains("Install libcurl"), "\(outcome.stderr)")
+            let offline = try await MoviesProcess.run(["search", "alien", "--offline"], directory: folder, environment: ["MOVIES_LIBCURL": missing])
+            #expect(offline.status == 0)
+            #expect(offline.stdout.contains("Alien"))
+        }
+    }
+
     /// Posters whose bodies never end, as fast as the socket takes them: each is refused at the
     /// poster limit, and the search ends. URLSession on Linux reads such a body on its one queue for
     /// as long as it flows, and every call into the session (a cancel, a new task) waits for that

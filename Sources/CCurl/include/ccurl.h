@@ -93,9 +93,10 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 #define CCURLE_HTTP2_STREAM 92
 #define CCURLE_PROXY 97
 
-/// Loads libcurl once per process (later calls return the first outcome).
-/// Returns 0 when every function was found; otherwise writes a one-line reason into `reason`.
-int ccurl_load(char *reason, size_t size);
+/// Loads libcurl once per process (later calls return the first outcome): `path` when given
+/// (NULL or empty: the system's libcurl). Returns 0 when every function was found; otherwise
+/// writes a one-line reason into `reason`.
+int ccurl_load(const char *path, char *reason, size_t size);
 /// libcurl's own version text ("libcurl/7.88.1 OpenSSL/3.0.15 …"), after a successful load.
 const char *ccurl_version(void);
 
