@@ -94,7 +94,7 @@ public enum Movies {
                                   budget: budget)
             if let live = presenter as? LivePresenter {
                 live.postersOn = { [unowned session] in session.settings.posters != nil }
-                live.requestsToday = { [unowned session] in session.requestsToday }
+                live.requestsToday = { [unowned session] in session.budget?.pageStatus }
             }
             session.inlineImages = InlineImages.detect(settings.inlineImages, environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1)
             session.opener = Opener.find(environment: environment)
@@ -115,7 +115,7 @@ public enum Movies {
                                   budget: budget)
             if let live = presenter as? LivePresenter {
                 live.postersOn = { [unowned session] in session.settings.posters != nil }
-                live.requestsToday = { [unowned session] in session.requestsToday }
+                live.requestsToday = { [unowned session] in session.budget?.pageStatus }
                 // Keys typed meanwhile must not be echoed into the page (restored on exit).
                 if Terminal.shared.start() { Terminal.shared.set(.quiet) }
             }
@@ -150,7 +150,7 @@ public enum Movies {
             ?? TextPresenter(console: console, currentDirectory: directory)
         guard console.style.enabled, Terminal.size() != nil else { return plain }
         Terminal.shared.watchResizes()
-        return LivePresenter(plain: plain) { await client.apiRequestCount }
+        return LivePresenter(plain: plain)
     }
 
     /// The line editor when a person types at a terminal (stdin and stdout both terminals,
