@@ -72,6 +72,10 @@ public enum Movies {
             return Status.usage
         }
         let console = Console.standard(environment: environment, noColor: options.noColor)
+        if let problem = keyProblem(settings) {
+            console.error(problem)
+            return Status.usage
+        }
         let budget = RequestBudget(settings: settings)
         // Line numbers only: a skipped line may hold the key.
         for warning in dotEnv.warnings { console.note(warning.description) }
@@ -183,6 +187,17 @@ public enum Movies {
         console.error("No OMDb API key: set OMDB_API_KEY, put OMDB_API_KEY=… in .env, pass --api-key KEY, or use --offline for the offline catalogue.")
         return false
     }
+
+    /// OMDb's keys are 8 characters: a shorter one is a mistake (a placeholder, a truncated
+    /// paste), refused like a missing key before any request. It would also turn every one of
+    /// its letters into `***` in messages, since the key is masked wherever it appears.
+    /// `nil` when the key will not be sent (offline) or looks like OMDb's.
+    static func keyProblem(_ settings: Settings) -> String? {
+        guard settings.sendsKey, let key = settings.apiKey, key.count < minimumKeyLength else { return nil }
+        return "The OMDb API key given is \(key.count) character\(key.count == 1 ? "" : "s") long; OMDb's keys are \(minimumKeyLength) (such as 1a2b3c4d): check OMDB_API_KEY, .env or --api-key, or use --offline for the offline catalogue."
+    }
+
+    static let minimumKeyLength = 8
 
     /// The live client, or the offline catalogue's when there is no key or `--offline` says so.
     @MainActor
