@@ -114,7 +114,7 @@ public enum Movies {
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard let client = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
-                : self.presenter(console: console, directory: directory, client: client, moreHint: Self.pagesHint)
+                : self.presenter(console: console, directory: directory, client: client, moreHint: { Self.pagesHint(after: $0, asked: pages) })
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget)
             if let live = presenter as? LivePresenter {
@@ -149,7 +149,7 @@ public enum Movies {
     /// A page that fills in place on a terminal that can show it (stdout a terminal, colour
     /// allowed: not `NO_COLOR`, `--no-color` or `TERM=dumb`); plain lines otherwise.
     @MainActor
-    static func presenter(console: Console, directory: URL, client: OMDbClient, moreHint: ((SearchPage) -> String)?) -> any Presenter {
+    static func presenter(console: Console, directory: URL, client: OMDbClient, moreHint: ((SearchPage) -> String?)?) -> any Presenter {
         let plain = moreHint.map { TextPresenter(console: console, currentDirectory: directory, moreHint: $0) }
             ?? TextPresenter(console: console, currentDirectory: directory)
         guard console.style.enabled, Terminal.size() != nil else { return plain }
@@ -174,10 +174,10 @@ public enum Movies {
         return false
     }
 
-    /// One-shot mode's way to more results: as many pages as were shown, plus one. After a failed
-    /// page that is the failed page itself, since `--pages` counts from the first.
-    static func pagesHint(after page: SearchPage) -> String {
-        "Use --pages \(page.number + 1) to see more."
+    /// One-shot mode's way to more results: as many pages as were shown, plus one; said under the
+    /// last of the `asked` pages only (`nil` before it: the next page follows).
+    static func pagesHint(after page: SearchPage, asked: Int) -> String? {
+        page.number < asked ? nil : "Use --pages \(page.number + 1) to see more."
     }
 
     /// One-shot modes answer from OMDb, or from the offline catalogue when asked (`--offline`):

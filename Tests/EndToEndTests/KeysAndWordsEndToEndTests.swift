@@ -1,5 +1,6 @@
 import FakeOMDb
 import Foundation
+import OMDbKit
 import Testing
 
 /// What the built tool says about keys, URLs and files (issue 16): started as a process, each
@@ -34,6 +35,38 @@ import Testing
                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
             #expect(outcome.fullStderr.contains("http://***@127.0.0.1"), "\(outcome.fullStderr)")
             #expect(!(outcome.stdout + outcome.fullStderr).contains("S3cr3tPW"))
+        }
+    }
+}
+
+/// `--pages N` as a person reads it (issue 16, finding 11).
+@Suite struct PagesHintEndToEndTests {
+    /// The way to more results is said once, after the last page, not under page 1 while page 2 follows.
+    @Test func theHintComesOnceAfterTheLastPage() async throws {
+        try await withWorkingFolder { folder in
+            let catalogue = try Catalogue.synthetic(titles: 80, in: folder.appendingPathComponent("catalogue"))
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let outcome = try await MoviesProcess.run(["search", "bench", "--pages", "3"] + server.arguments, directory: folder)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let hints = outcome.stdout.split(separator: "\n").filter { $0.contains("--pages") }
+            #expect(hints == ["Showing 30 of 80. Use --pages 4 to see more."], "\(outcome.stdout)")
+        }
+    }
+
+    /// The quota spent on page 1: said once, and the pages after it are not loaded.
+    @Test func aQuotaSpentMidwayIsSaidOnceAndStopsThePagesNotStarted() async throws {
+        try await withWorkingFolder { folder in
+            let catalogue = try Catalogue.synthetic(titles: 80, in: folder.appendingPathComponent("catalogue"))
+            let server = try FakeOMDbServer(catalogue: catalogue, fault: { request in
+                request.recordID.map { $0 >= "tt0100005" } == true ? ServerResponse.limitReached : nil
+            })
+            defer { server.shutdown() }
+            let outcome = try await MoviesProcess.run(["search", "bench", "--pages", "3"] + server.arguments, directory: folder)
+            #expect(outcome.status == 1)
+            let said = (outcome.stdout + outcome.fullStderr).components(separatedBy: "daily request limit").count - 1
+            #expect(said == 1, "\(outcome.stdout)\n\(outcome.fullStderr)")
+            #expect(!outcome.stdout.contains("page 3 of"), "\(outcome.stdout)")
         }
     }
 }
