@@ -84,6 +84,11 @@ def main():
                 while pump(0.05):
                     pass
                 if step.get("reflow"):
+                    # A live page redraws every 100 ms: resize just after a drawing has arrived
+                    # whole, so none is under way at the old width while the lines are rewrapped.
+                    wait_until(lambda: pump(0.2), 2, "a drawing before the resize")
+                    while pump(0.005):
+                        pass
                     reflow(screen, columns, rows)
                 else:
                     screen.resize(rows, columns)
