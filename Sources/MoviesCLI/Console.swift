@@ -127,14 +127,21 @@ func wrap(_ text: String, width: Int, indent: String) -> [String] {
     return lines
 }
 
-/// Terminal columns `text` takes: 2 for East Asian Wide and Fullwidth characters, 0 for
-/// combining marks and other zero-width scalars, 1 otherwise.
+/// Terminal columns `text` takes: the one measure of width the renderer uses (wrapping,
+/// clipping, the line editor's cursor). Counted per character as a person sees it (a grapheme
+/// cluster): 2 for East Asian Wide and Fullwidth characters and emoji, 0 for a character made
+/// only of zero-width scalars (combining marks, U+200B, joiners, variation selectors), 1 otherwise.
+/// A cluster is as wide as its widest scalar, not the sum: `e` + U+0301 is one column, and an
+/// emoji sequence joined by U+200D is the one emoji it draws.
 func displayWidth(_ text: some StringProtocol) -> Int {
-    text.unicodeScalars.reduce(0) { $0 + displayWidth($1) }
+    text.reduce(0) { $0 + displayWidth($1) }
 }
 
 func displayWidth(_ character: Character) -> Int {
-    character.unicodeScalars.reduce(0) { $0 + displayWidth($1) }
+    let scalars = character.unicodeScalars
+    // An emoji asked for as a picture (U+FE0F) takes two columns, whatever its base.
+    if scalars.contains(where: { $0.value == 0xFE0F }), scalars.contains(where: { $0.properties.isEmoji }) { return 2 }
+    return scalars.reduce(0) { max($0, displayWidth($1)) }
 }
 
 func displayWidth(_ scalar: Unicode.Scalar) -> Int {
@@ -143,7 +150,9 @@ func displayWidth(_ scalar: Unicode.Scalar) -> Int {
     case .nonspacingMark, .enclosingMark, .format: return 0
     default: break
     }
-    if (0xFE00...0xFE0F).contains(value) || value == 0x200B { return 0 }
+    // Variation selectors, zero-width space, Hangul medial vowels and final consonants (they join the syllable before).
+    if (0xFE00...0xFE0F).contains(value) || value == 0x200B || (0x1160...0x11FF).contains(value) { return 0 }
+    if scalar.properties.isEmojiPresentation { return 2 }
     for range in wideRanges where range.contains(value) { return 2 }
     return 1
 }

@@ -95,13 +95,7 @@ struct LivePage {
         case (nil, false): marker = style.cyan(String(Self.spinner[frame % Self.spinner.count]))
         }
         let tag = postersOn && layout.posterInline ? posterTag(row) : ""
-        let type = "  \(safe(row.item.type.description))  \(safe(row.item.imdbID))"
-        let title = "\(TextPresenter.numberLabel(row.number)) \(TextPresenter.titleAndYear(row.item))"
-        let first = Self.clip(title + type, plain: title + type, width: room - 2 - displayWidth(tag))
-        let firstStyled = first.count > title.count
-            ? style.bold(String(first.prefix(title.count))) + style.dim(String(first.dropFirst(title.count)))
-            : style.bold(first)
-        var lines = [marker + " " + firstStyled + style.dim(tag)]
+        var lines = [marker + " " + Self.titleLine(row.item, number: row.number, tag: tag, width: room - 2, style: style)]
 
         var plot: [String]
         switch row.record {
@@ -148,19 +142,46 @@ struct LivePage {
         }
     }
 
-    /// Under the page: how far it has come.
+    /// Under the page: how far it has come, and the key's count of the day when one is kept.
     ///
-    /// Cut to `width` like every other line: a status line that wrapped on a narrow screen
-    /// made each redraw start one line lower, stacking copies of the heading.
-    /// - Parameter today: the key's daily count (`requests today: 37 of 1,000 (UTC day)`), when counted.
-    func statusLine(width: Int, frame: Int, requests: Int, today: String? = nil, style: Style) -> String {
+    /// Fitted to `width` by dropping whole parts from the end (a part cut mid-phrase says
+    /// something else), and cut only when even the first does not fit: a status line that
+    /// wrapped made each redraw start one line lower, stacking copies of the heading.
+    /// - Parameter today: `requests today: 37 of 1,000`, when the key's requests are counted (not offline).
+    func statusLine(width: Int, frame: Int, today: String? = nil, style: Style) -> String {
         var parts = ["plots \(plotsDone)/\(rows.count)"]
         if postersOn { parts.append("posters \(postersDone)/\(rows.count)") }
-        parts.append("\(requests) request\(requests == 1 ? "" : "s") sent this session")
         if let today { parts.append(today) }
         let marker = isFinished ? (rows.contains { $0.stopped } ? "–" : "✓") : String(Self.spinner[frame % Self.spinner.count])
-        let plain = marker + " " + parts.joined(separator: " · ")
-        return Self.clip(style.dim(plain), plain: plain, width: max(10, width - 1))
+        let room = max(10, width - 1)
+        var plain = marker + " " + parts.joined(separator: " · ")
+        while parts.count > 1, displayWidth(plain) > room {
+            parts.removeLast()
+            plain = marker + " " + parts.joined(separator: " · ")
+        }
+        return Self.clip(style.dim(plain), plain: plain, width: room)
+    }
+
+    /// A row's first line in `width` columns: `  3. Title (1984)  movie  tt0090190` and the tag.
+    /// The title gives way first (shortened, with an ellipsis): the year, the type and the ID
+    /// are what tell two rows apart, so they stay whole; on a screen too narrow even for them,
+    /// the tag goes, then the type, and only then is the line cut.
+    static func titleLine(_ item: SearchItem, number: Int, tag: String, width: Int, style: Style) -> String {
+        let label = TextPresenter.numberLabel(number) + " "
+        let title = safe(item.title)
+        let year = item.year.map { " (\(safe($0.text)))" } ?? ""
+        let type = "  \(safe(item.type.description))"
+        let id = "  \(safe(item.imdbID))"
+        // The fewest columns a title is given before something else gives way.
+        let titleRoom = min(displayWidth(title), 8)
+        for (type, tag) in [(type, tag), (type, ""), ("", "")] {
+            let fixed = displayWidth(label) + displayWidth(year) + displayWidth(type) + displayWidth(id) + displayWidth(tag)
+            guard width - fixed >= titleRoom else { continue }
+            let shown = clip(title, plain: title, width: width - fixed, ellipsis: true)
+            return style.bold(label + shown + year) + style.dim(type + id) + style.dim(tag)
+        }
+        let plain = label + title + year + id
+        return clip(style.bold(plain), plain: plain, width: width)
     }
 
     /// `styled` when `plain` fits in `width` columns, else `plain` cut to fit (a line that
@@ -176,7 +197,9 @@ struct LivePage {
             out.append(character)
             used += columns
         }
-        return ellipsis ? out + "…" : out
+        guard ellipsis else { return out }
+        while out.last == " " { out.removeLast() }
+        return out + "…"
     }
 }
 

@@ -12,23 +12,26 @@ import OMDbKit
 @MainActor
 final class LivePresenter: Presenter {
     let plain: TextPresenter
-    /// Requests sent so far (`OMDbClient.apiRequestCount`), for the status line.
-    let requestCount: @Sendable () async -> Int
     /// Whether posters are being saved (a setting that can change between searches).
     var postersOn: @MainActor () -> Bool = { false }
-    /// The key's daily count for the status line (read from the ledger when a page starts and
-    /// ends, not at every frame); `nil` when nothing is counted.
+    /// The key's daily count for the status line (`requests today: 61 of 1,000`: the ledger's
+    /// estimate, which reads no file, at every tick); `nil` when nothing is counted (offline).
+    /// The one number a person can act on: a count of this session's requests beside it only
+    /// raised the question which of the two was spent.
     var requestsToday: @MainActor () -> String? = { nil }
     private var today: String?
     let terminal: Terminal
 
     private var page: LivePage?
     /// Lines drawn last time; the cursor sits at the start of the line below them.
-    private var drawnLines = 0
+    private var drawnLines: Int { drawnWidths.count }
+    /// The columns each line drawn last time takes: after the window narrows, a terminal that
+    /// rewraps its lines (most do: VTE, iTerm2, kitty, tmux…) shows a long one on two rows or
+    /// more, and the redraw must go up over all of them, or the top of the old page stays above.
+    private var drawnWidths: [Int] = []
     /// Rows already printed for good when the page does not fit on the screen.
     private var printedRows: Int?
     private var frame = 0
-    private var requests = 0
     private var ticker: Task<Void, Never>?
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private var drawPending = false
@@ -37,10 +40,9 @@ final class LivePresenter: Presenter {
     /// At most one redraw per this long (about 30 a second), so a fast page does not flicker.
     static let frameInterval = Duration.milliseconds(33)
 
-    init(plain: TextPresenter, terminal: Terminal = .shared, requestCount: @escaping @Sendable () async -> Int) {
+    init(plain: TextPresenter, terminal: Terminal = .shared) {
         self.plain = plain
         self.terminal = terminal
-        self.requestCount = requestCount
     }
 
     var console: Console { plain.console }
@@ -49,14 +51,14 @@ final class LivePresenter: Presenter {
         // Nothing to fill in: the plain lines say why the page is empty.
         guard !page.items.isEmpty else { plain.pageArrived(page, first: first); return }
         self.page = LivePage(heading: TextPresenter.heading(for: page), first: first, items: page.items, postersOn: postersOn(), display: plain.display)
-        drawnLines = 0
+        drawnWidths = []
         printedRows = nil
         today = requestsToday()
         terminal.showCursor(false)
         listener = terminal.listen { event in
             Task { @MainActor [weak self] in
                 // Back from Ctrl-Z the shell has written below the page: draw it afresh there.
-                if event == .continued { self?.drawnLines = 0 }
+                if event == .continued { self?.drawnWidths = [] }
                 self?.draw()
             }
         }
@@ -65,7 +67,7 @@ final class LivePresenter: Presenter {
                 try? await Task.sleep(for: .milliseconds(100))
                 guard let self else { return }
                 self.frame += 1
-                self.requests = await self.requestCount()
+                self.today = self.requestsToday()
                 self.draw()
             }
         }
@@ -83,7 +85,6 @@ final class LivePresenter: Presenter {
         ticker = nil
         if let listener { terminal.ignore(listener) }
         listener = nil
-        requests = await requestCount()
         today = requestsToday()
         self.page?.finish(stopped: Task.isCancelled)
         draw()
@@ -112,19 +113,20 @@ final class LivePresenter: Presenter {
         lastDraw = .now
         // Read at every drawing: the window may have changed.
         let size = Terminal.size() ?? (columns: console.width, rows: 24)
-        let status = page.statusLine(width: size.columns, frame: frame, requests: requests, today: today, style: console.style)
+        let status = page.statusLine(width: size.columns, frame: frame, today: today, style: console.style)
         if printedRows == nil, let lines = page.lines(width: size.columns, screenRows: size.rows, frame: frame, style: console.style) {
-            var out = drawnLines > 0 ? "\r\u{1B}[\(drawnLines)A" : "\r"
+            let up = rowsDrawn(columns: size.columns)
+            var out = up > 0 ? "\r\u{1B}[\(up)A" : "\r"
             for line in lines + [status] { out += "\u{1B}[2K" + line + "\r\n" }
-            if lines.count + 1 < drawnLines { out += "\u{1B}[J" }
-            drawnLines = lines.count + 1
+            if lines.count + 1 < up { out += "\u{1B}[J" }
+            drawnWidths = (lines + [status]).map(Self.visibleWidth)
             console.writeOut(out)
             return
         }
         // Too tall for the screen: clear what was drawn live, then print finished rows in order.
         var out = ""
-        if drawnLines > 0 { out += "\r\u{1B}[\(drawnLines)A\u{1B}[J" }
-        drawnLines = 0
+        if drawnLines > 0 { out += "\r\u{1B}[\(rowsDrawn(columns: size.columns))A\u{1B}[J" }
+        drawnWidths = []
         if printedRows == nil {
             out += console.style.bold(page.heading) + "\r\n"
             printedRows = 0
@@ -135,5 +137,29 @@ final class LivePresenter: Presenter {
         }
         if page.isFinished { out += status + "\r\n" }
         if !out.isEmpty { console.writeOut(out) }
+    }
+
+    /// Screen rows the lines drawn last time take now, at `columns`: one each, or more for a
+    /// line wider than the window has become (rewrapped by the terminal). On a terminal that
+    /// cuts such lines instead (xterm), this goes up a few rows too far and clears them: a few
+    /// earlier lines lost from the screen, rather than a copy of the old page left on it.
+    private func rowsDrawn(columns: Int) -> Int {
+        drawnWidths.reduce(0) { $0 + max(1, ($1 + columns - 1) / max(1, columns)) }
+    }
+
+    /// Columns `line` takes on the screen: its styling (`ESC [ … m`) takes none.
+    static func visibleWidth(_ line: String) -> Int {
+        var plain = ""
+        var inEscape = false
+        for scalar in line.unicodeScalars {
+            if inEscape {
+                if (0x40...0x7E).contains(scalar.value), scalar != "[" { inEscape = false }
+            } else if scalar == "\u{1B}" {
+                inEscape = true
+            } else {
+                plain.unicodeScalars.append(scalar)
+            }
+        }
+        return displayWidth(plain)
     }
 }

@@ -73,6 +73,10 @@ public enum Movies {
             return Status.usage
         }
         let console = Console.standard(environment: environment, noColor: options.noColor)
+        if let problem = keyProblem(settings) {
+            console.error(problem)
+            return Status.usage
+        }
         let budget = RequestBudget(settings: settings)
         // Line numbers only: a skipped line may hold the key.
         for warning in dotEnv.warnings { console.note(warning.description) }
@@ -95,7 +99,7 @@ public enum Movies {
                                   budget: budget)
             if let live = presenter as? LivePresenter {
                 live.postersOn = { [unowned session] in session.settings.posters != nil }
-                live.requestsToday = { [unowned session] in session.requestsToday }
+                live.requestsToday = { [unowned session] in session.budget?.pageStatus }
             }
             session.inlineImages = InlineImages.detect(settings.inlineImages, environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1)
             session.opener = Opener.find(environment: environment)
@@ -115,12 +119,12 @@ public enum Movies {
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard let client = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
-                : self.presenter(console: console, directory: directory, client: client, moreHint: Self.pagesHint)
+                : self.presenter(console: console, directory: directory, client: client, moreHint: { Self.pagesHint(after: $0, asked: pages) })
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget)
             if let live = presenter as? LivePresenter {
                 live.postersOn = { [unowned session] in session.settings.posters != nil }
-                live.requestsToday = { [unowned session] in session.requestsToday }
+                live.requestsToday = { [unowned session] in session.budget?.pageStatus }
                 // Keys typed meanwhile must not be echoed into the page (restored on exit).
                 if Terminal.shared.start() { Terminal.shared.set(.quiet) }
             }
@@ -156,12 +160,12 @@ public enum Movies {
     /// A page that fills in place on a terminal that can show it (stdout a terminal, colour
     /// allowed: not `NO_COLOR`, `--no-color` or `TERM=dumb`); plain lines otherwise.
     @MainActor
-    static func presenter(console: Console, directory: URL, client: OMDbClient, moreHint: ((SearchPage) -> String)?) -> any Presenter {
+    static func presenter(console: Console, directory: URL, client: OMDbClient, moreHint: ((SearchPage) -> String?)?) -> any Presenter {
         let plain = moreHint.map { TextPresenter(console: console, currentDirectory: directory, moreHint: $0) }
             ?? TextPresenter(console: console, currentDirectory: directory)
         guard console.style.enabled, Terminal.size() != nil else { return plain }
         Terminal.shared.watchResizes()
-        return LivePresenter(plain: plain) { await client.apiRequestCount }
+        return LivePresenter(plain: plain)
     }
 
     /// The line editor when a person types at a terminal (stdin and stdout both terminals,
@@ -184,10 +188,10 @@ public enum Movies {
         return false
     }
 
-    /// One-shot mode's way to more results: as many pages as were shown, plus one. After a failed
-    /// page that is the failed page itself, since `--pages` counts from the first.
-    static func pagesHint(after page: SearchPage) -> String {
-        "Use --pages \(page.number + 1) to see more."
+    /// One-shot mode's way to more results: as many pages as were shown, plus one; said under the
+    /// last of the `asked` pages only (`nil` before it: the next page follows).
+    static func pagesHint(after page: SearchPage, asked: Int) -> String? {
+        page.number < asked ? nil : "Use --pages \(page.number + 1) to see more."
     }
 
     /// One-shot modes answer from OMDb, or from the offline catalogue when asked (`--offline`):
@@ -197,6 +201,17 @@ public enum Movies {
         console.error("No OMDb API key: set OMDB_API_KEY, put OMDB_API_KEY=… in .env, pass --api-key KEY, or use --offline for the offline catalogue.")
         return false
     }
+
+    /// OMDb's keys are 8 characters: a shorter one is a mistake (a placeholder, a truncated
+    /// paste), refused like a missing key before any request. It would also turn every one of
+    /// its letters into `***` in messages, since the key is masked wherever it appears.
+    /// `nil` when the key will not be sent (offline) or looks like OMDb's.
+    static func keyProblem(_ settings: Settings) -> String? {
+        guard settings.sendsKey, let key = settings.apiKey, key.count < minimumKeyLength else { return nil }
+        return "The OMDb API key given is \(key.count) character\(key.count == 1 ? "" : "s") long; OMDb's keys are \(minimumKeyLength) (such as 1a2b3c4d): check OMDB_API_KEY, .env or --api-key, or use --offline for the offline catalogue."
+    }
+
+    static let minimumKeyLength = 8
 
     /// The live client, or the offline catalogue's when there is no key or `--offline` says so.
     @MainActor

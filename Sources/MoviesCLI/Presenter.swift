@@ -17,10 +17,11 @@ protocol Presenter {
 final class TextPresenter: Presenter {
     let console: Console
     let currentDirectory: URL
-    /// How to get the page after the one given: a prompt command, or an option in one-shot mode.
-    let moreHint: (SearchPage) -> String
+    /// How to get the page after the one given: a prompt command, or an option in one-shot mode;
+    /// `nil` when the next page follows anyway (`--pages N` before its last page).
+    let moreHint: (SearchPage) -> String?
 
-    init(console: Console, currentDirectory: URL, moreHint: @escaping (SearchPage) -> String = { _ in "Type more for the next page." }) {
+    init(console: Console, currentDirectory: URL, moreHint: @escaping (SearchPage) -> String? = { _ in "Type more for the next page." }) {
         self.console = console
         self.currentDirectory = currentDirectory
         self.moreHint = moreHint
@@ -67,7 +68,7 @@ final class TextPresenter: Presenter {
     func pageFinished(_ page: SearchPage) {
         let style = console.style
         if page.hasMore {
-            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults). \(moreHint(page))"))
+            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults)." + (moreHint(page).map { " " + $0 } ?? "")))
         } else {
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): that is all."))
         }

@@ -37,6 +37,13 @@ public struct RequestBudget: Sendable {
     /// Redrawn as a page fills, on the main actor: the estimate, which reads no file.
     public var statusLine: String? { ledger?.estimatedUsage().description }
 
+    /// `requests today: 37 of 1,000`, under a live page: the day's count in a few words (the
+    /// `quota` command says whose day it is); `nil` when nothing is counted (offline, no key).
+    var pageStatus: String? {
+        guard let usage = ledger?.estimatedUsage() else { return nil }
+        return "requests today: \(QuotaUsage.grouped(usage.sent))" + (usage.limit.map { " of \(QuotaUsage.grouped($0))" } ?? "")
+    }
+
     /// The answer to `quota`.
     var quotaReport: String {
         guard let ledger else {

@@ -28,6 +28,9 @@ public final class Session {
 
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
     private var lastLoadFailed = false
+    /// Set when OMDb said the key's daily quota is spent: `--pages` shows no page after this one
+    /// (each would only say so again, and spend nothing but time).
+    private var quotaSpent = false
     /// Every movie shown so far, for `save`.
     var exportLog = ExportLog()
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
@@ -184,7 +187,7 @@ public final class Session {
         await show(first, updates: firstUpdates)
         shownFeed.yield(())
         for await next in later {
-            guard !Task.isCancelled else { break }
+            guard !Task.isCancelled, !quotaSpent else { break }
             switch next {
             case .success(let (page, updates)):
                 lastLoadFailed = false
@@ -192,6 +195,11 @@ public final class Session {
             case .failure(let error):
                 lastLoadFailed = true
                 report(error)
+                // The pages before it were shown without the hint, as more were to follow:
+                // `--pages` counts from the first, so the way on is the page that failed.
+                if let shown = lastPage, shown.hasMore, !quotaSpent {
+                    console.out(console.style.dim("Use --pages \(shown.number + 1) to see more."))
+                }
             }
             shownFeed.yield(())
         }
@@ -245,6 +253,7 @@ public final class Session {
                 done += 1
                 rows[row].movie = try? result.get()
                 if case .failure(let error) = result, !error.isNoResults { hadFailure = true }
+                if case .failure(.quotaExhausted) = result { quotaSpent = true }
             case .poster(let result):
                 rows[row].poster = try? result.get()
                 if case .failure(.posterNotWritten) = result { hadFailure = true }

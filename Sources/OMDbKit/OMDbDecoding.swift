@@ -44,7 +44,8 @@ enum OMDbDecoding {
     static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, query: String, url: String,
                                      redactor: Redactor? = nil) throws(OMDbError) -> T {
         let decoder = JSONDecoder()
-        if let envelope = try? decoder.decode(Envelope.self, from: response.body), envelope.isFailure {
+        let body = WireRepair.json(response.body)
+        if let envelope = try? decoder.decode(Envelope.self, from: body), envelope.isFailure {
             // Kept as the server wrote it, but never a screenful: it ends up in one line of text.
             let full = envelope.Error?.value ?? ""
             let message = full.count > 200 ? String(full.prefix(200)) + "…" : full
@@ -58,7 +59,7 @@ enum OMDbDecoding {
             throw .httpStatus(response.statusCode, url: url)
         }
         do {
-            return try decoder.decode(T.self, from: response.body)
+            return try decoder.decode(T.self, from: body)
         } catch {
             throw .invalidResponse(url: url, reason: describe(error))
         }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Removes the API key from anything on its way to text: URLs, error messages, log lines.
+/// Removes the API key from anything on its way to text: URLs, error messages, log lines;
+/// and the credentials a URL may carry (`https://user:password@host/`), whoever's they are.
 ///
 /// The key is masked wherever it appears, whatever its length: a short key may also mask
 /// ordinary letters of a message, which is the lesser harm. The redactor itself never shows
@@ -10,10 +11,10 @@ public struct Redactor: Sendable {
 
     public init(apiKey: String) { secret = apiKey }
 
-    /// The text with every `apikey=` value masked, and the key itself masked wherever else it appears
-    /// (as it is, and percent-encoded as a URL would carry it).
+    /// The text with every `apikey=` value and every URL's user and password masked, and the key
+    /// itself masked wherever else it appears (as it is, and percent-encoded as a URL would carry it).
     public func redact(_ text: String) -> String {
-        let masked = Redactor.maskAPIKeyParameters(text)
+        let masked = Redactor.maskAPIKeyParameters(Redactor.maskURLCredentials(text))
         guard !secret.isEmpty else { return masked }
         // The `apikey=***` just written stays readable even when a short key is a piece of it.
         let marker = "apikey=***"
@@ -47,6 +48,23 @@ public struct Redactor: Sendable {
         forms.append(secret.replacingOccurrences(of: " ", with: "+"))
         var seen = Set<String>()
         return forms.filter { !$0.isEmpty && seen.insert($0).inserted }.sorted { $0.count > $1.count }
+    }
+
+    /// `scheme://user:password@host…` → `scheme://***@host…`: a base URL with credentials
+    /// (`--base-url https://alice:pw@proxy/`) is in every URL an error shows.
+    static func maskURLCredentials(_ text: String) -> String {
+        var output = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: "://") {
+            output += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let end = rest.firstIndex { "/?#\"' <>\n".contains($0) } ?? rest.endIndex
+            if let at = rest[..<end].lastIndex(of: "@") {
+                output += "***"
+                rest = rest[at...]
+            }
+        }
+        return output + rest
     }
 
     /// Masks the value of every `apikey=` parameter, whatever the key is.

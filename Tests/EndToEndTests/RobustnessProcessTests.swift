@@ -143,7 +143,7 @@ import Testing
             #expect(outcome.stdout.contains("  1. Odd Year (1999)  movie  tt0000001"))
             #expect(outcome.stdout.contains("(OMDb sent no results on this page)"))
             #expect(!outcome.stdout.contains("repeated"))
-            #expect(outcome.stdout.contains("Showing 2 of 45. Use --pages 3 to see more."))
+            #expect(outcome.stdout.contains("Showing 2 of 45.\nUse --pages 3 to see more."), "\(outcome.stdout)")
             #expect(!outcome.stdout.contains("--pages 5"))
             #expect(outcome.stderr.contains("HTTP 400"))
         }

@@ -8,7 +8,8 @@ struct TerminalDriver {
         case send(String)
         case wait(String, timeout: Int = 15)
         case waitGone(String)
-        case resize(columns: Int, rows: Int)
+        /// `reflow`: the terminal rewraps lines wider than the new width (VTE, iTerm2, kitty, tmux), else it cuts them (xterm).
+        case resize(columns: Int, rows: Int, reflow: Bool = false)
         case signal(String)
         case snapshot(String)
         case stty(String)
@@ -20,7 +21,7 @@ struct TerminalDriver {
             case .send(let text): ["send": text]
             case .wait(let text, let timeout): ["wait": text, "timeout": timeout]
             case .waitGone(let text): ["waitGone": text]
-            case .resize(let columns, let rows): ["resize": [columns, rows]]
+            case .resize(let columns, let rows, let reflow): ["resize": [columns, rows], "reflow": reflow]
             case .signal(let name): ["signal": name]
             case .snapshot(let name): ["snapshot": name]
             case .stty(let name): ["stty": name]

@@ -3,16 +3,16 @@ import Foundation
 import Testing
 
 /// Keys as a terminal sends them.
-private enum Keys {
+enum Keys {
     static let enter = "\r", tab = "\t", left = "\u{1B}[D", up = "\u{1B}[A"
     static let ctrlC = "\u{03}", ctrlD = "\u{04}", ctrlL = "\u{0C}", ctrlR = "\u{12}", ctrlU = "\u{15}", ctrlZ = "\u{1A}"
 }
 
 /// The spinner and the other markers a live row can show.
-private let spinner = Set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+let spinner = Set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 
 /// The numbers of the live rows on a screen (`✓   3. Title…`), in order, with repeats.
-private func rowNumbers(_ lines: [String]) -> [Int] {
+func rowNumbers(_ lines: [String]) -> [Int] {
     lines.compactMap { line in
         guard let marker = line.first, marker == "✓" || marker == "!" || marker == "–" || spinner.contains(marker) else { return nil }
         let words = line.dropFirst().split(separator: " ", maxSplits: 1)
@@ -163,7 +163,7 @@ struct TerminalProcessTests {
         try await withWorkingFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(700))
             defer { server.shutdown() }
-            // 36 columns: the status line ("⠋ plots 0/10 · 11 requests sent this session") is wider.
+            // 36 columns: the status line ("⠋ plots 0/10 · requests today: 11 of 1,000") is wider.
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                  environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 36, rows: 45, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),

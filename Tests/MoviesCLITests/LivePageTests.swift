@@ -33,8 +33,8 @@ import Testing
         let lines = try #require(page(title: String(repeating: "長い題名", count: 10)).lines(width: 40, screenRows: 50, frame: 3, style: .plain))
         #expect(lines.allSatisfy { displayWidth($0) < 40 })
         // The status line too: wrapped, it threw off the redraw by a line each time.
-        #expect(displayWidth(page().statusLine(width: 40, frame: 3, requests: 123, style: .plain)) < 40)
-        #expect(displayWidth(page().statusLine(width: 20, frame: 3, requests: 123, style: .plain)) < 20)
+        #expect(displayWidth(page().statusLine(width: 40, frame: 3, today: "requests today: 123 of 1,000", style: .plain)) < 40)
+        #expect(displayWidth(page().statusLine(width: 20, frame: 3, today: "requests today: 123 of 1,000", style: .plain)) < 20)
     }
 
     @Test func aStoppedPageMarksTheRowsThatNeverCame() throws {
@@ -43,10 +43,69 @@ import Testing
         let lines = try #require(stopped.lines(width: 80, screenRows: 50, frame: 0, style: .plain))
         #expect(lines.filter { $0.hasPrefix("–") }.count == 10)
         #expect(lines.filter { $0.contains("(stopped)") }.count == 10)
-        #expect(stopped.statusLine(width: 80, frame: 0, requests: 1, style: .plain) == "– plots 0/10 · 1 request sent this session")
-        // Where the key's requests are counted, the status line says the day's count too (issue 8).
-        #expect(stopped.statusLine(width: 120, frame: 0, requests: 1, today: "requests today: 37 of 1,000 (UTC day)", style: .plain)
-                == "– plots 0/10 · 1 request sent this session · requests today: 37 of 1,000 (UTC day)")
+        // Offline nothing is counted, and the status line says nothing of requests (issue 16, finding 7).
+        #expect(stopped.statusLine(width: 80, frame: 0, style: .plain) == "– plots 0/10")
+        // Where the key's requests are counted: the day's count, one number (issue 8).
+        #expect(stopped.statusLine(width: 120, frame: 0, today: "requests today: 37 of 1,000", style: .plain)
+                == "– plots 0/10 · requests today: 37 of 1,000")
         #expect((0..<10).allSatisfy(stopped.isDone))
+    }
+
+    // MARK: Issue 16: rows keep their identity at any width
+
+    private func row(_ title: String, year: String? = "2000", id: String = "tt0212879") -> LivePage {
+        LivePage(heading: "h", first: 1, items: [SearchItem(imdbID: id, title: title, year: year.map(ReleaseYear.init), type: .movie, posterURL: nil)],
+                 postersOn: true)
+    }
+
+    /// A title too long for the line is shortened, with an ellipsis; year, type and ID stay whole.
+    @Test(arguments: [80, 60, 44])
+    func aLongTitleGivesWayAndTheYearTypeAndIDStayWhole(width: Int) throws {
+        let long = "The Toxic Avenger Part III: The Last Temptation of Toxie"
+        for layout in row(long).layouts {
+            let first = row(long).rowLines(0, width: width, layout: layout, frame: 0, style: .plain)[0]
+            #expect(first.contains("… (2000)  movie  tt0212879"), "\(first)")
+            #expect(displayWidth(first) <= width - 1, "\(first)")
+            #expect(first.hasPrefix("⠋   1. The Toxic"), "\(first)")
+        }
+    }
+
+    /// The tightest layout's poster tag stays whole too: it is the row's only poster state.
+    @Test func thePosterTagStaysWholeBesideAShortenedTitle() {
+        let tight = LivePage.Layout(plotLines: 1, posterInline: true)
+        let first = row("Citizen Toxie: The Toxic Avenger IV").rowLines(0, width: 80, layout: tight, frame: 0, style: .plain)[0]
+        #expect(first.hasSuffix("(2000)  movie  tt0212879  · poster …"), "\(first)")
+        #expect(displayWidth(first) <= 79)
+    }
+
+    /// A title that fits is not touched.
+    @Test func aTitleThatFitsIsShownWhole() {
+        let first = row("Toxic").rowLines(0, width: 80, frame: 0, style: .plain)[0]
+        #expect(first == "⠋   1. Toxic (2000)  movie  tt0212879")
+    }
+
+    /// The status line drops whole parts to fit, never a phrase cut in the middle.
+    @Test func theStatusLineDropsWholePartsToFit() {
+        let today = "requests today: 61 of 1,000"
+        #expect(row("x").statusLine(width: 80, frame: 0, today: today, style: .plain) == "⠋ plots 0/1 · posters 0/1 · requests today: 61 of 1,000")
+        #expect(row("x").statusLine(width: 40, frame: 0, today: today, style: .plain) == "⠋ plots 0/1 · posters 0/1")
+        #expect(row("x").statusLine(width: 20, frame: 0, today: today, style: .plain) == "⠋ plots 0/1")
+    }
+
+    /// Widths are a terminal's: zero-width characters take none, so a row ends at the edge and
+    /// not before; a wide emoji takes two, so it does not end past it.
+    @Test func zeroWidthAndWideCharactersAreMeasuredAsTheTerminalDrawsThem() {
+        #expect(displayWidth("a\u{200B}b") == 2)
+        #expect(displayWidth("a\u{200D}b") == 2)
+        #expect(displayWidth("Cafe\u{301}\u{302}") == 4)
+        #expect(displayWidth("🚀") == 2)
+        #expect(displayWidth("👩‍💻") == 2)
+        #expect(displayWidth("🇫🇷") == 2)
+        #expect(displayWidth("❤️") == 2)
+        #expect(displayWidth("한") == 2 && displayWidth("\u{1112}\u{1161}\u{11AB}") == 2)
+        // A long title full of zero-width characters is cut where the screen ends, not earlier.
+        let title = String(repeating: "a\u{200B}", count: 100)
+        let first = row(title).rowLines(0, width: 80, frame: 0, style: .plain)[0]
+        #expect(displayWidth(first) == 79, "\(first)")
     }
 }

@@ -134,3 +134,37 @@ let sampleFiles: [String] = files(in: fixtures.appendingPathComponent("omdb-samp
         #expect(text.count < 160)
     }
 }
+
+/// One field of odd text costs its bad characters (shown as U+FFFD), never the record.
+@Suite struct OddTextDecodingTests {
+    private let record = #"{"Title":"TITLE","Year":"1984","imdbID":"tt0090190","Type":"movie","Plot":"PLOT","Response":"True"}"#
+
+    @Test(arguments: [#"\ud83d"#, #"\udc00 tail"#, #"a\ud800\u0041"#, #"\ud800\ud800"#])
+    func aLoneSurrogateInOneFieldKeepsTheRecord(escape: String) throws {
+        let body = record.replacingOccurrences(of: "PLOT", with: "plot " + escape).replacingOccurrences(of: "TITLE", with: "Alien")
+        let movie = try OMDbDecoding.movie(json(body), imdbID: "tt0090190", url: "u")
+        #expect(movie.title == "Alien")
+        #expect(movie.plot?.contains("\u{FFFD}") == true)
+    }
+
+    @Test func aPairedSurrogateStaysTheCharacterItSpells() throws {
+        let body = record.replacingOccurrences(of: "PLOT", with: #"rocket \ud83d\ude80"#).replacingOccurrences(of: "TITLE", with: "Alien")
+        let movie = try OMDbDecoding.movie(json(body), imdbID: "tt0090190", url: "u")
+        #expect(movie.plot == "rocket 🚀")
+    }
+
+    @Test func invalidUTF8InOneFieldKeepsTheRecord() throws {
+        var body = Data(record.replacingOccurrences(of: "PLOT", with: "ok").utf8)
+        let title = try #require(body.range(of: Data("TITLE".utf8)))
+        body.replaceSubrange(title, with: Data([0x41, 0xC3, 0x28, 0xFF, 0x42]))
+        let movie = try OMDbDecoding.movie(HTTPResponse(statusCode: 200, body: body, contentType: "application/json"), imdbID: "tt0090190", url: "u")
+        #expect(movie.title == "A\u{FFFD}(\u{FFFD}B")
+        #expect(movie.plot == "ok")
+    }
+
+    @Test func aSearchRowWithALoneSurrogateIsKept() throws {
+        let body = #"{"Search":[{"Title":"Bad \udfff title","Year":"1984","imdbID":"tt0090190","Type":"movie","Poster":"N/A"}],"totalResults":"1","Response":"True"}"#
+        let page = try OMDbDecoding.searchPage(json(body), query: SearchQuery(text: "bad"), url: "u")
+        #expect(page.items.map(\.title) == ["Bad \u{FFFD} title"])
+    }
+}

@@ -56,3 +56,27 @@ import Testing
         #expect(!dumped.contains(Self.key), "\(dumped)")
     }
 }
+
+/// A URL's user and password are masked like the key (issue 16, finding 8).
+@Suite struct URLCredentialRedactionTests {
+    @Test(arguments: [
+        ("http://alice:S3cr3tPW@127.0.0.1:8080/?s=x&apikey=k", "http://***@127.0.0.1:8080/?s=x&apikey=***"),
+        ("The server answered HTTP 503 for https://bob:pa%40ss@proxy.example/omdb/?i=tt1.", "The server answered HTTP 503 for https://***@proxy.example/omdb/?i=tt1."),
+        ("https://token@host/", "https://***@host/"),
+        ("no credentials: https://host/a@b and mail me@example.com", "no credentials: https://host/a@b and mail me@example.com"),
+    ])
+    func credentialsInAURLAreMasked(text: String, expected: String) {
+        #expect(Redactor(apiKey: "0123abcd").redact(text) == expected)
+    }
+
+    @Test func aClientsErrorsNeverShowThePasswordOfItsBaseURL() async throws {
+        let base = try #require(URL(string: "http://alice:S3cr3tPW@127.0.0.1:9/"))
+        let client = OMDbClient(configuration: .init(apiKey: "0123abcd", baseURL: base), transport: ClosureTransport { _ in
+            HTTPResponse(statusCode: 404, body: Data("boom".utf8))
+        })
+        await #expect { try await client.movie(imdbID: "tt0090190") } throws: { error in
+            let text = String(describing: error)
+            return text.contains("127.0.0.1") && !text.contains("S3cr3tPW") && !text.contains("alice")
+        }
+    }
+}

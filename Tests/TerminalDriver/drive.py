@@ -13,6 +13,8 @@ Steps: {"send": "text"}            keys (escape sequences written as they are)
        {"wait": "text", "timeout": s}   until the screen shows text
        {"waitGone": "text"}        until it does not
        {"resize": [columns, rows]} TIOCSWINSZ (the kernel sends SIGWINCH) and the screen follows
+                                   (cutting lines, as xterm does; with "reflow": true, rewrapping
+                                   lines wider than the new width, as VTE, iTerm2, kitty and tmux do)
        {"signal": "TERM"}          to the process
        {"snapshot": "name"}        the screen's lines now
        {"stty": "name"}            `stty -g` of the terminal now
@@ -81,7 +83,15 @@ def main():
                 # Drain what was drawn at the old size first, as a terminal would have.
                 while pump(0.05):
                     pass
-                screen.resize(rows, columns)
+                if step.get("reflow"):
+                    # A live page redraws every 100 ms: resize just after a drawing has arrived
+                    # whole, so none is under way at the old width while the lines are rewrapped.
+                    wait_until(lambda: pump(0.2), 2, "a drawing before the resize")
+                    while pump(0.005):
+                        pass
+                    reflow(screen, columns, rows)
+                else:
+                    screen.resize(rows, columns)
                 set_size(master, columns, rows)
                 os.kill(process.pid, signal.SIGWINCH)
             elif "signal" in step:
@@ -110,6 +120,31 @@ def main():
         result["screen"] = lines()
         result["cursorHidden"] = bool(screen.cursor.hidden)
     print(json.dumps(result))
+
+def reflow(screen, columns, rows):
+    """Resizes `screen` as a terminal that rewraps does: a line wider than `columns` takes as
+    many rows as it needs, the rows below (and the cursor) move down, and what no longer fits
+    scrolls off the top. Colours are lost; the tests read only text."""
+    old = [line.rstrip() for line in screen.display]
+    cursor_y, cursor_x = screen.cursor.y, screen.cursor.x
+    hidden = screen.cursor.hidden
+    new, new_cursor = [], 0
+    for y, text in enumerate(old):
+        if y == cursor_y:
+            new_cursor = len(new) + cursor_x // columns
+            cursor_x %= columns
+        new += [text[i:i + columns] for i in range(0, len(text), columns)] or [""]
+    while len(new) > rows and len(new) - 1 > new_cursor and not new[-1]:
+        new.pop()
+    drop = max(0, len(new) - rows)
+    new, new_cursor = new[drop:], new_cursor - drop
+    screen.resize(rows, columns)
+    screen.erase_in_display(2)
+    for y, text in enumerate(new):
+        screen.cursor_position(y + 1, 1)
+        screen.draw(text)
+    screen.cursor_position(new_cursor + 1, cursor_x + 1)
+    screen.cursor.hidden = hidden
 
 class Failure(Exception):
     pass

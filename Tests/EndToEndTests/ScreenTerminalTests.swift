@@ -1,0 +1,76 @@
+import FakeOMDb
+import Foundation
+import Testing
+
+/// What a live page shows on a real pseudo-terminal rendered by pyte (issue 16): rows that keep
+/// their identity at 80 columns, a status line that fits, a redraw that survives a narrowing
+/// window. One at a time, like ``TerminalProcessTests``.
+@Suite(.serialized, .enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
+struct ScreenTerminalTests {
+    /// The live rows' title lines (`✓   3. Title…  movie  tt0212879`).
+    private func titleLines(_ lines: [String]) -> [String] {
+        lines.filter { line in line.first.map { "✓!–".contains($0) || spinner.contains($0) } == true && line.contains(". ") }
+    }
+
+    /// At 80 columns every row keeps its year, type and ID whole, however long its title, in the
+    /// roomy layout (50 rows) and in the tightest (24 rows: the poster's state on the title line).
+    @Test(arguments: [50, 24])
+    func eightyColumnsKeepEveryRowsYearTypeAndID(rows: Int) async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await TerminalDriver.run(["--offline", "--posters", "p"], directory: folder, columns: 80, rows: rows, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let titles = titleLines(outcome.snapshot("end"))
+            #expect(titles.count == 10, "\(outcome.shown("end"))")
+            for line in titles {
+                #expect(line.range(of: #"\(\d{4}(–\d{4})?\)  (movie|series)  tt\d{7}\b"#, options: .regularExpression) != nil, "\(line)")
+            }
+            let long = try #require(titles.first { $0.contains("4. ") })
+            #expect(long.contains("The Toxic Avenger Part III: …") || long.contains("Toxie…") || long.contains("… (1989)  movie  tt0098502"), "\(long)")
+            #expect(long.contains("(1989)  movie  tt0098502"), "\(long)")
+            if rows == 24 { #expect(titles.allSatisfy { $0.contains("  · poster") || $0.contains("  · no poster") }, "\(outcome.shown("end"))") }
+        }
+    }
+
+    /// The status line fits: whole parts, and requests only where the key's are counted.
+    @Test func theStatusLineSaysTheDaysCountOnlyWhereOneIsKept() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let online = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                      environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 80, rows: 45, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            #expect(online.ok, "\(online.error ?? "")\n\(online.shown())")
+            let status = try #require(online.snapshot("end").first { $0.hasPrefix("✓ plots") })
+            #expect(status.range(of: #"^✓ plots 10/10 · requests today: \d+ of 1,000$"#, options: .regularExpression) != nil, "\(status)")
+
+            let offline = try await TerminalDriver.run(["--offline"], directory: folder, columns: 80, rows: 45, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            #expect(offline.ok, "\(offline.error ?? "")\n\(offline.shown())")
+            #expect(offline.snapshot("end").contains("✓ plots 10/10"), "\(offline.shown("end"))")
+            #expect(!offline.shown("end").contains("request"), "\(offline.shown("end"))")
+        }
+    }
+
+    /// Narrowed mid-page on a terminal that rewraps long lines: the redraw goes up over every
+    /// row the old lines now take, so no piece of the old page is left above the new one.
+    @Test func narrowingARewrappingWindowMidPageLeavesNoStaleLines() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(900))
+            defer { server.shutdown() }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 100, rows: 50, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .resize(columns: 60, rows: 50, reflow: true),
+                .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let end = outcome.snapshot("end")
+            #expect(end.filter { $0.contains("Results for") }.count == 1, "\(outcome.shown("end"))")
+            #expect(rowNumbers(end) == Array(1...10), "each row once, in order:\n\(outcome.shown("end"))")
+            #expect(!end.contains { $0.contains("loading") || $0.contains("plots 0/10") }, "\(outcome.shown("end"))")
+        }
+    }
+}
