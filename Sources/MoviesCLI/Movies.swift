@@ -80,13 +80,15 @@ public enum Movies {
         let budget = RequestBudget(settings: settings)
         // Line numbers only: a skipped line may hold the key.
         for warning in dotEnv.warnings { console.note(warning.description) }
-        for notice in settings.notices { console.note(notice) }
+        for notice in settings.notices + budget.notices { console.note(notice) }
 
         switch options.mode {
         case .help, .version, .completions, .manPage, .optionsMarkdown:
             return Status.success
         case .quota:
-            console.out(budget.quotaReport)
+            let report = budget.quotaReport
+            if let notice = budget.ledger?.takeNotice() { console.note(notice) }
+            console.out(report)
             return Status.success
         case .cache(let clear):
             console.out(clear ? budget.clearCache() : budget.cacheReport)
@@ -108,7 +110,8 @@ public enum Movies {
             // While the person types the first title, the connections open.
             warmup?.openAll()
             let prompt = Prompt(session: session, console: console)
-            if let reader = lineEditor(settings: settings, environment: environment, directory: directory, typing: { warmup?.openAll() }) {
+            if let reader = lineEditor(settings: settings, environment: environment, directory: directory, console: console,
+                                       typing: { warmup?.openAll() }) {
                 await prompt.run(reader: reader)
             } else {
                 await prompt.run(lines: LineReader.lines())
@@ -134,7 +137,10 @@ public enum Movies {
                 // The search opens OMDb's host; the posters host opens meanwhile, not after the answer.
                 warmup.openPostersHost()
             }
-            return await OneShot(session: session, console: console).run(query: query, pages: pages)
+            let status = await OneShot(session: session, console: console).run(query: query, pages: pages)
+            // A damaged count found on the way, when no warning gave it already.
+            if let notice = budget.ledger?.takeNotice() { console.note(notice) }
+            return status
         case let .episodes(target, season, json):
             // Like search: a script that forgot its key must not get the offline catalogue's answer.
             guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
@@ -170,11 +176,16 @@ public enum Movies {
 
     /// The line editor when a person types at a terminal (stdin and stdout both terminals,
     /// and a terminal that understands cursor codes); nil for pipes, files and `TERM=dumb`.
+    /// History is off, with one line, when its file is not a regular file or its folder is not to be trusted.
     /// - Parameter typing: called as the person starts each line (connections that aged out reopen).
-    static func lineEditor(settings: Settings, environment: [String: String], directory: URL,
+    static func lineEditor(settings: Settings, environment: [String: String], directory: URL, console: Console,
                            typing: (@Sendable () -> Void)? = nil) -> TerminalLineReader? {
         guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb", Terminal.shared.start() else { return nil }
-        let history = History.file(environment: environment).map { History(file: $0, secret: settings.apiKey) }
+        var history = History.file(environment: environment).map { History(file: $0, secret: settings.apiKey) }
+        if let problem = history?.problem {
+            console.note(problem)
+            history = nil
+        }
         return TerminalLineReader(prompt: Prompt.text, history: history, completer: .fileSystem(base: directory, home: settings.home.map { URL(fileURLWithPath: $0) }),
                                   typing: typing)
     }

@@ -10,19 +10,33 @@ public struct RequestBudget: Sendable {
     public let cacheInUse: Bool
     /// The key's daily count; `nil` with no key or on the offline catalogue.
     public let ledger: QuotaLedger?
+    /// One line for each folder refused (others may write in it, and it is not ours): said once, at the start.
+    public let notices: [String]
 
-    /// From the settings: a ledger only for a live key, the cache only with a live key and not turned off.
+    /// From the settings: a ledger only for a live key, the cache only with a live key and not turned
+    /// off, and not in a folder where others could plant entries.
     public init(settings: Settings) {
         let live = settings.apiKey != nil && !settings.offline
         cache = DiskCache(folder: settings.cacheFolder, maxBytes: settings.cacheMaxBytes, lifetime: settings.cacheLifetime)
-        cacheInUse = live && settings.cache
         ledger = live ? settings.apiKey.map { QuotaLedger(folder: settings.stateFolder, apiKey: $0, dailyLimit: settings.dailyLimit) } : nil
+        var notices: [String] = []
+        var cacheInUse = live && settings.cache
+        if cacheInUse, let problem = AtomicFile.folderProblem(cache.folder) {
+            notices.append("Not using the cache in \(safe(problem.path)): \(safe(problem.reason)). Remove that folder, or set XDG_CACHE_HOME to a folder of your own.")
+            cacheInUse = false
+        }
+        if let ledger, let problem = AtomicFile.folderProblem(ledger.folder) {
+            notices.append("Not counting requests in \(safe(problem.path)): \(safe(problem.reason)). Remove that folder, or set XDG_STATE_HOME to a folder of your own.")
+        }
+        self.cacheInUse = cacheInUse
+        self.notices = notices
     }
 
     init(cache: DiskCache, cacheInUse: Bool, ledger: QuotaLedger?) {
         self.cache = cache
         self.cacheInUse = cacheInUse
         self.ledger = ledger
+        notices = []
     }
 
     /// The client's configuration with the cache and the count plugged in.
@@ -71,8 +85,14 @@ public struct RequestBudget: Sendable {
     }
 
     /// The one-line warning when 90 % of the day's limit is reached, once a day; `nil` otherwise.
+    /// A damaged count set aside comes first, once.
     func warningIfDue() -> String? {
-        guard let usage = ledger?.warningDue(), let limit = usage.limit else { return nil }
+        let notice = ledger?.takeNotice()
+        guard let usage = ledger?.warningDue(), let limit = usage.limit else { return notice }
+        return [notice, nearLimitWarning(usage, limit: limit)].compactMap { $0 }.joined(separator: "\n")
+    }
+
+    private func nearLimitWarning(_ usage: QuotaUsage, limit: Int) -> String {
         let left = limit - usage.sent
         // Counted past the limit already (the first count of the day, or another program's): no "90 %", no "0 left".
         guard left > 0 else {

@@ -54,6 +54,11 @@ extension Session {
                 console.err("\"\(safe(file))\" is a folder: give save a file name, such as save \(safe(file))/movies.\(url.pathExtension).")
                 return
             }
+            // A device or a FIFO is never replaced by a file (nor written to: a FIFO would hang the prompt).
+            if let problem = AtomicFile(url).kindProblem() {
+                console.err("\(safe(file)) is not a file (\(safe(problem.reason))), so nothing was saved: give save the name of a file.")
+                return
+            }
             if !force {
                 guard let confirm, await confirm("\(safe(file)) exists. Replace it? (y/N) ") else {
                     console.err("\(safe(file)) exists, so nothing was saved: save! \(safe(file)) (or save \(safe(file)) --force) replaces it.")
@@ -61,13 +66,13 @@ extension Session {
                 }
             }
         }
-        do {
-            // Data's atomic write goes through a temporary file in the same folder and rename(2).
-            try format.render(exportLog.entries).write(to: url, options: .atomic)
+        do throws(AtomicFile.Problem) {
+            // A temporary file of its own in the same folder, then rename(2); a symlink is written through.
+            try AtomicFile(url).write(format.render(exportLog.entries), permissions: 0o666)
             console.out("Saved \(exportLog.entries.count) movies to \(safe(url.path)).")
         } catch {
             hadFailure = true
-            console.error("Could not write \(safe(url.path)): \(safe((error as NSError).localizedDescription)). Check the folder exists and can be written.")
+            console.error("Could not write \(safe(error.path)): \(safe(error.reason)). Check the folder exists and can be written.")
         }
     }
 

@@ -45,7 +45,7 @@ func parseLifetime(_ text: String, source: String) throws(UsageError) -> TimeInt
     let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
     let unit = lowered.last.flatMap { units[$0] }
     let digits = unit == nil ? lowered : String(lowered.dropLast())
-    guard let number = Int(digits), number >= 0, number <= 3_650 * 86_400 / (unit ?? 1) else {
+    guard let number = Int(digits), number >= 0, number <= Int(DiskCache.maximumLifetime) / (unit ?? 1) else {
         throw UsageError("\(source) takes a duration such as 3600, 30m, 24h or 7d, not \"\(text)\"")
     }
     return TimeInterval(number * (unit ?? 1))

@@ -26,7 +26,7 @@ extension DiskCache {
     /// Entries and bytes in the folder now (every process's).
     public func summary() -> Summary {
         let entries = files().filter(\.isEntry)
-        return Summary(entries: entries.count, bytes: entries.reduce(0) { $0 + $1.bytes })
+        return Summary(entries: entries.count, bytes: entries.reduce(0) { Self.adding($0, $1.bytes) })
     }
 
     /// Removes every entry (and any temporary file left by a crash). Returns what was removed.
@@ -35,7 +35,7 @@ extension DiskCache {
         var removed = Summary(entries: 0, bytes: 0)
         for file in files() where unlink(file.url.path) == 0 {
             if file.isEntry { removed.entries += 1 }
-            removed.bytes += file.bytes
+            removed.bytes = Self.adding(removed.bytes, file.bytes)
         }
         state.withLock { $0.knownBytes = nil }
         return removed
@@ -50,11 +50,11 @@ extension DiskCache {
         let staleBefore = now().addingTimeInterval(-60)
         for file in files() {
             if !file.isEntry {
-                if file.modified < staleBefore { unlink(file.url.path) } else { total += file.bytes }
+                if file.modified < staleBefore { unlink(file.url.path) } else { total = Self.adding(total, file.bytes) }
                 continue
             }
             entries.append(file)
-            total += file.bytes
+            total = Self.adding(total, file.bytes)
         }
         if total > maxBytes {
             let target = maxBytes / 10 * 9
@@ -71,7 +71,7 @@ extension DiskCache {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.compactMap { name in
             let isEntry = name.hasSuffix(Self.entrySuffix) && !name.hasPrefix(".")
-            guard isEntry || name.hasPrefix(Self.temporaryPrefix) else { return nil }
+            guard isEntry || AtomicFile.isTemporaryName(name) || name.hasPrefix(Self.oldTemporaryPrefix) else { return nil }
             let url = folder.appendingPathComponent(name)
             var info = stat()
             guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }

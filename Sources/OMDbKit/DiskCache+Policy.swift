@@ -28,7 +28,7 @@ extension DiskCache {
         case "true":
             let directives = CacheControl(response.headers["cache-control"])
             if directives.noStore { return nil }
-            return override ?? directives.maxAge ?? defaultLifetime
+            return min(override ?? directives.maxAge ?? defaultLifetime, maximumLifetime)
         case "false" where envelope.Error?.trimmingCharacters(in: .whitespaces).lowercased() == "movie not found!":
             return min(notFoundLifetime, override ?? notFoundLifetime)
         default:
@@ -52,8 +52,10 @@ struct CacheControl: Equatable {
             let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             switch parts.first {
             case "max-age"? where parts.count == 2:
-                if let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))), seconds >= 0 {
-                    maxAge = TimeInterval(seconds)
+                // Digits past any Int (not a number to Int) are the longest life too.
+                let digits = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
+                    maxAge = min(Int(digits).map(TimeInterval.init) ?? DiskCache.maximumLifetime, DiskCache.maximumLifetime)
                 }
             case "no-store"?, "no-cache"?, "private"?:
                 // Nothing OMDb sends today; obeyed in case it ever does.

@@ -22,6 +22,9 @@ public final class DiskCache: Sendable {
     public let maxBytes: Int
     /// When set, replaces the lifetime OMDb's `Cache-Control: max-age` gives (seconds).
     public let lifetime: TimeInterval?
+    /// The largest body kept or read back: the cap on answers from the network, so an entry
+    /// planted in the folder is never more than an answer could have been.
+    public let maxBodyBytes: Int
     let now: @Sendable () -> Date
     let state = Mutex(State())
 
@@ -37,17 +40,26 @@ public final class DiskCache: Sendable {
     public static let defaultLifetime: TimeInterval = 86_400
     /// `Movie not found!` is kept an hour: the title may be added.
     public static let notFoundLifetime: TimeInterval = 3_600
+    /// Ten years: no entry lives longer, whatever `max-age` said (`9223372036854775807` kept one
+    /// until the year 292 billion) or an entry's file claims.
+    public static let maximumLifetime: TimeInterval = 3_650 * 86_400
+    /// Room for an entry's first two lines (the format, the header with the request's key).
+    static let headerAllowance = 16_384
     static let entrySuffix = ".entry"
-    static let temporaryPrefix = ".tmp-"
+    /// Temporary files of versions before ``AtomicFile``.
+    static let oldTemporaryPrefix = ".tmp-"
 
     /// - Parameters:
     ///   - lifetime: seconds every answer is kept, instead of the server's `max-age`.
     ///   - now: the clock; tests pass their own.
+    ///   - maxBodyBytes: the largest answer kept, by default the client's cap on answers.
     public init(folder: URL, maxBytes: Int = DiskCache.defaultMaxBytes, lifetime: TimeInterval? = nil,
+                maxBodyBytes: Int = OMDbClient.Configuration.defaultMaxAnswerBytes,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.folder = folder.standardizedFileURL
         self.maxBytes = max(0, maxBytes)
-        self.lifetime = lifetime
+        self.lifetime = lifetime.map { min(max(0, $0), Self.maximumLifetime) }
+        self.maxBodyBytes = max(0, maxBodyBytes)
         self.now = now
     }
 
@@ -62,10 +74,15 @@ public final class DiskCache: Sendable {
     // MARK: Reading and writing
 
     /// The stored answer to `url`, when there is one still fresh and intact; `nil` otherwise.
+    /// The file's size is checked before it is read: a planted entry larger than any answer is
+    /// never read, and nothing is read from a folder others could have planted it in.
     public func answer(for url: URL) async -> HTTPResponse? {
         let key = Self.key(for: url)
-        guard let data = FileManager.default.contents(atPath: file(forKey: key).path),
-              let entry = CacheEntry(decoding: data), entry.key == key, entry.expires > now() else { return nil }
+        guard AtomicFile.folderProblem(folder) == nil,
+              let data = try? AtomicFile(file(forKey: key)).contents(upTo: maxBodyBytes + Self.headerAllowance),
+              let entry = CacheEntry(decoding: data), entry.key == key, entry.body.count <= maxBodyBytes else { return nil }
+        let now = now()
+        guard entry.expires > now, entry.expires <= now.addingTimeInterval(Self.maximumLifetime) else { return nil }
         state.withLock { $0.hits += 1 }
         return HTTPResponse(statusCode: entry.status, body: entry.body, contentType: entry.contentType)
     }
@@ -73,15 +90,18 @@ public final class DiskCache: Sendable {
     /// Keeps `response` to `url` for as long as ``lifetime(of:override:)`` says; does nothing for
     /// answers that must not be kept. Failures to write are ignored: the cache is only a saving.
     public func store(_ response: HTTPResponse, for url: URL) async {
-        guard let seconds = Self.lifetime(of: response, override: lifetime), seconds > 0 else { return }
+        guard response.body.count <= maxBodyBytes,
+              let seconds = Self.lifetime(of: response, override: lifetime), seconds > 0 else { return }
         let key = Self.key(for: url)
         let entry = CacheEntry(key: key, expires: now().addingTimeInterval(seconds), status: response.statusCode,
                                contentType: response.contentType, body: response.body)
         let bytes = entry.encoded()
-        guard bytes.count <= maxBytes, (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
-              Self.writeAtomically(bytes, to: file(forKey: key), modified: now()) else { return }
+        guard bytes.count <= maxBytes, (try? AtomicFile.prepareFolder(folder)) != nil else { return }
+        // Readers see the old entry or the new, never a mix; the modification time, the cache's own
+        // clock, orders eviction. Not synced: an entry lost in a crash is only a request again.
+        guard (try? AtomicFile(file(forKey: key)).write(bytes, modified: now(), sync: false)) != nil else { return }
         let known = state.withLock { state -> Int? in
-            state.knownBytes = state.knownBytes.map { $0 + bytes.count }
+            state.knownBytes = state.knownBytes.map { Self.adding($0, bytes.count) }
             return state.knownBytes
         }
         // Counted once per process, then kept up to date by its own writes; recounted when over the bound.
@@ -91,22 +111,9 @@ public final class DiskCache: Sendable {
     /// The file of the request with this key.
     func file(forKey key: String) -> URL { folder.appendingPathComponent(SHA256.hex(key) + Self.entrySuffix) }
 
-    /// A temporary file beside the destination, then `rename(2)`: readers see the old entry or the new, never a mix.
-    /// The file's modification time is set to `modified`, the cache's own clock, which orders eviction.
-    private static func writeAtomically(_ bytes: Data, to destination: URL, modified: Date) -> Bool {
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent("\(temporaryPrefix)\(getpid())-\(UUID().uuidString)")
-        do {
-            try bytes.write(to: temporary)
-            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: temporary.path)
-        } catch {
-            unlink(temporary.path)
-            return false
-        }
-        guard rename(temporary.path, destination.path) == 0 else {
-            unlink(temporary.path)
-            return false
-        }
-        return true
+    /// `a + b`, stopping at `Int.max`: sizes come from `stat`, and a planted sparse file may claim any.
+    static func adding(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 }

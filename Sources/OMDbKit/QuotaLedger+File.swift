@@ -19,52 +19,91 @@ extension QuotaLedger {
             self.warned = warned
         }
 
+        /// `nil` for a line that is not a record, or holds a count past ``QuotaLedger/maximumCount``.
         init?(line: String) {
             let parts = line.split(separator: " ")
-            guard parts.count == 3, parts[0].count == 10, let sent = Int(parts[1]), sent >= 0 else { return nil }
+            guard parts.count == 3, parts[0].count == 10, let sent = Int(parts[1]), (0...QuotaLedger.maximumCount).contains(sent) else { return nil }
             self.init(day: String(parts[0]), sent: sent, warned: parts[2] == "1")
         }
 
         var line: String { "\(day) \(sent) \(warned ? 1 : 0)\n" }
     }
 
+    /// What the file held.
+    enum Contents: Equatable {
+        case missing
+        case record(Record)
+        /// Not a record (a count past any key's day, text that is not a count, a file too large):
+        /// why, for the person.
+        case damaged(String)
+    }
+
+    /// No key allows more in a day (the largest OMDb sells is 250,000): a count past it is damage,
+    /// and counts stop there rather than overflow.
+    public static let maximumCount = 100_000_000
+    /// A record is one short line: a larger file is not one.
+    static let maximumFileBytes = 256
+
     var file: URL { folder.appendingPathComponent("requests-\(keyHash).txt") }
     var lockFile: URL { folder.appendingPathComponent("requests-\(keyHash).lock") }
+    /// Where a damaged file is set aside, for a person to look at.
+    var damagedFile: URL { folder.appendingPathComponent("requests-\(keyHash).damaged") }
+    var atomicFile: AtomicFile { AtomicFile(file, lockFile: lockFile) }
 
-    func read() -> Record? {
+    func read() -> Contents {
         fileReads.add(1, ordering: .relaxed)
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        return Record(line: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        // A folder others could have planted the file in counts nothing (said once, at the start).
+        guard AtomicFile.folderProblem(folder) == nil else { return .missing }
+        let data: Data
+        do throws(AtomicFile.Problem) {
+            guard let contents = try atomicFile.contents(upTo: Self.maximumFileBytes) else { return .missing }
+            data = contents
+        } catch {
+            if case .tooLarge(_, let bytes, _) = error { return .damaged("\(QuotaUsage.grouped(bytes)) bytes, not one line") }
+            return .damaged("\(error)")
+        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if let record = Record(line: text) { return .record(record) }
+        let parts = text.split(separator: " ")
+        if parts.count == 3, parts[1].allSatisfy(\.isNumber) {
+            let count = Int(parts[1]).map(QuotaUsage.grouped) ?? String(parts[1].prefix(24)) + "…"
+            return .damaged("a count of \(count), more than any key allows")
+        }
+        return .damaged(text.isEmpty ? "empty" : "not a count")
     }
 
     /// Read, change, write, with the lock held: another process's count is never lost.
-    /// A new UTC day starts from zero; an unreadable file counts as zero. Returns the record the
-    /// file holds after (`nil` when it could not be read or written).
+    /// A new UTC day starts from zero; a damaged file is set aside (once, with a notice) and
+    /// counts as zero. Returns the record the file holds after (`nil` when it could not be read
+    /// or written).
     @discardableResult
     func update(day: String, _ change: (inout Record) -> Void) -> Record? {
-        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                         attributes: [.posixPermissions: 0o700])) != nil else { return nil }
-        let lock = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { return nil }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 { guard errno == EINTR else { return nil } }
-        var record = read().flatMap { $0.day == day ? $0 : nil } ?? Record(day: day)
-        let before = record
-        change(&record)
-        guard record != before else { return record }
-        let temporary = folder.appendingPathComponent(".requests-\(keyHash)-\(getpid()).tmp")
-        // One write and one rename (FileManager.createFile would add its own temporary file and rename).
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        let line = Array(record.line.utf8)
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == line.count, rename(temporary.path, file.path) == 0 else {
-            unlink(temporary.path)
+        do throws(AtomicFile.Problem) {
+            try AtomicFile.prepareFolder(folder)
+            return try atomicFile.withLock { () throws(AtomicFile.Problem) -> Record? in
+                var record = Record(day: day)
+                switch read() {
+                case .record(let found) where found.day == day: record = found
+                case .damaged(let why): setAside(why)
+                case .record, .missing: break
+                }
+                let before = record
+                change(&record)
+                guard record != before else { return record }
+                try atomicFile.write(Data(record.line.utf8))
+                fileWrites.add(1, ordering: .relaxed)
+                return record
+            }
+        } catch {
             return nil
         }
-        fileWrites.add(1, ordering: .relaxed)
-        return record
+    }
+
+    /// Moves a damaged file aside and keeps the one line that says so. Called with the lock held.
+    private func setAside(_ why: String) {
+        guard rename(file.path, damagedFile.path) == 0 else { return }
+        let notice = "Warning: the daily request count in \(file.path) was damaged (\(why)): it is set aside as \(damagedFile.lastPathComponent) and today's count starts again from 0, so the key may have fewer requests left than movies quota says."
+        pendingNotice.withLock { $0 = notice }
     }
 
     /// `2026-11-22`: the UTC calendar day of `date`.

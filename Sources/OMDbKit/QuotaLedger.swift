@@ -40,6 +40,8 @@ public final class QuotaLedger: Sendable {
     }
 
     private let counts = Mutex(Counts())
+    /// The line saying a damaged file was set aside, until ``takeNotice()`` takes it.
+    let pendingNotice = Mutex<String?>(nil)
     /// How many times the file was written, and read: what coalescing and the estimate save shows here.
     let fileWrites = Atomic<Int>(0)
     let fileReads = Atomic<Int>(0)
@@ -83,13 +85,22 @@ public final class QuotaLedger: Sendable {
             return counts.unwritten
         }
         for (day, count) in taken.sorted(by: { $0.key < $1.key }) {
-            let record = update(day: day) { $0.sent += count }
+            let record = update(day: day) { $0.sent = Self.adding($0.sent, count) }
             // In one step: the count moves from "writing" to the file's record, never in both.
             counts.withLock { counts in
                 counts.writing[day] = nil
                 if let record { counts.known = record }
             }
         }
+    }
+
+    /// The one line to show once when the file was found damaged and set aside; `nil` otherwise.
+    public func takeNotice() -> String? { pendingNotice.withLock { notice in defer { notice = nil }; return notice } }
+
+    /// `a + b`, stopping at ``maximumCount``: a count never overflows, whatever a file held.
+    static func adding(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? maximumCount : min(sum, maximumCount)
     }
 
     /// Waits until every count asked for in this process is written. Called before exiting.
@@ -102,7 +113,13 @@ public final class QuotaLedger: Sendable {
         // On the writes' queue: after the writes already asked for, and between writes, so no
         // count is both in the file and on its way there.
         let record = Self.writes.sync {
-            let record = read().flatMap { $0.day == day ? $0 : nil } ?? Record(day: day)
+            var record = Record(day: day)
+            switch read() {
+            case .record(let found) where found.day == day: record = found
+            // Set aside under the lock, and counted from zero.
+            case .damaged: record = update(day: day) { _ in } ?? record
+            case .record, .missing: break
+            }
             counts.withLock { $0.known = record }
             return record
         }
@@ -117,7 +134,7 @@ public final class QuotaLedger: Sendable {
         let day = Self.utcDay(now())
         let estimate = counts.withLock { counts -> Int? in
             guard let known = counts.known, known.day == day else { return nil }
-            return known.sent + counts.writing[day, default: 0] + counts.unwritten[day, default: 0]
+            return Self.adding(known.sent, Self.adding(counts.writing[day, default: 0], counts.unwritten[day, default: 0]))
         }
         guard let estimate else { return usage() }
         return QuotaUsage(day: day, sent: estimate, limit: dailyLimit)

@@ -1,6 +1,11 @@
 import Foundation
 import OMDbKit
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @testable import MoviesCLI
 
 /// `save FILE`: JSON, CSV and Markdown parsed back, and an existing file never replaced silently.
@@ -111,6 +116,27 @@ import Testing
         await session(capture, in: folder).handle(.save("out.txt", force: false))
         #expect(capture.err.contains("save writes .json, .csv or .md files"))
         #expect(files(folder).isEmpty)
+    }
+
+    /// `save` over a symlink writes through to its target; over a FIFO it refuses, and never hangs.
+    @Test func saveWritesThroughASymlinkAndRefusesWhatIsNotAFile() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let target = folder.appendingPathComponent("real.json")
+        try Data("old".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link.json"), withDestinationURL: target)
+        #expect(mkfifo(folder.appendingPathComponent("fifo.json").path, 0o600) == 0)
+        let capture = Capture()
+        let session = await session(capture, in: folder)
+        await session.handle(.save("link.json", force: true))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("link.json").path) == target.path)
+        #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: target)) is [Any])
+        capture.clear()
+        await session.handle(.save("fifo.json", force: true))
+        #expect(capture.err == "fifo.json is not a file (it is a FIFO, not a file), so nothing was saved: give save the name of a file.\n")
+        var info = stat()
+        #expect(lstat(folder.appendingPathComponent("fifo.json").path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(files(folder) == ["fifo.json", "link.json", "real.json"])
     }
 
     private func files(_ folder: URL) -> [String] {

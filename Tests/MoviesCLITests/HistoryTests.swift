@@ -86,3 +86,85 @@ import Testing
         #expect(entries.allSatisfy { $0.split(separator: " ").count == 2 })
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// History at things that are not regular files: a FIFO, a symlink, a planted temporary name.
+@Suite struct HistoryFileKindTests {
+    /// A FIFO hung the start with no prompt: loading waited for a writer that never came.
+    @Test func aFIFOIsNoHistoryAndNeverHangsTheStart() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let fifo = folder.appendingPathComponent("history")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let history = History(file: fifo, secret: nil)
+        #expect(history.problem == "History is off for this session: \(fifo.path): it is a FIFO, not a file. Set MOVIES_HISTORY to a file, or to off to keep none.")
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = history.load()
+            history.add("alien")
+            done.signal()
+        }
+        let finished = done.wait(timeout: .now() + 3) == .success
+        if !finished {
+            // Let the blocked reader go, so the test process can end.
+            let writer = open(fifo.path, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+        }
+        #expect(finished, "loading history from a FIFO blocked")
+        var info = stat()
+        #expect(lstat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
+    }
+
+    /// As root, MOVIES_HISTORY=/dev/null replaced the device with a 0600 file of the session's lines.
+    @Test func aDeviceIsNoHistory() {
+        #expect(History(file: URL(fileURLWithPath: "/dev/null"), secret: nil).problem?.contains("it is a device, not a file") == true)
+    }
+
+    /// Dotfiles keep the history elsewhere: the link stays, its target gets the lines.
+    @Test func aSymlinkedHistoryIsWrittenThroughToItsTarget() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let target = folder.appendingPathComponent("dotfiles-history")
+        try Data("alien\n".utf8).write(to: target)
+        let link = folder.appendingPathComponent("history")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let history = History(file: link, secret: nil)
+        #expect(history.problem == nil)
+        history.add("toxic")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "alien\ntoxic\n")
+        #expect(history.load() == ["alien", "toxic"])
+    }
+
+    /// The temporary file was `.history.PID.tmp`, opened with O_CREAT|O_TRUNC: a symlink planted
+    /// there had its target overwritten with the session's lines.
+    @Test func aSymlinkPlantedAtTheOldTemporaryNameIsNotFollowed() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let victim = folder.appendingPathComponent("victim")
+        try Data("precious".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(".history.\(getpid()).tmp"), withDestinationURL: victim)
+        let history = History(file: folder.appendingPathComponent("history"), secret: nil)
+        history.add("alien")
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
+        #expect(history.load() == ["alien"])
+    }
+
+    /// A state folder made by someone else with mode 0777 was used silently (as root here: chown).
+    @Test(.enabled(if: geteuid() == 0)) func aFolderOthersOwnAndCanWriteInTurnsHistoryOff() throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let shared = folder.appendingPathComponent("movies")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+        #expect(chmod(shared.path, 0o777) == 0 && chown(shared.path, 65_534, 65_534) == 0)
+        let history = History(file: shared.appendingPathComponent("history"), secret: nil)
+        #expect(history.problem?.contains("can be written by others and belongs to someone else (user 65534)") == true)
+        history.add("alien")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: shared.path)) ?? []).isEmpty)
+    }
+}

@@ -187,3 +187,74 @@ extension Sequence where Element: Sendable {
         return kept
     }
 }
+
+/// Entries planted in the folder: no bigger than an answer, no older than ten years.
+@Suite struct DiskCachePlantedEntryTests {
+    static let page = DiskCacheTests.page
+
+    /// A 4 GB sparse entry took the process to 8.4 GB resident and 31 s.
+    @Test func aHugeEntryIsRefusedFromItsSizeUnread() async {
+        await withTemporaryFolder { folder in
+            let cache = DiskCache(folder: folder)
+            let file = cache.file(forKey: DiskCache.key(for: Self.page))
+            #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+            #expect(truncate(file.path, 4 << 30) == 0)
+            let started = ContinuousClock.now
+            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(ContinuousClock.now - started < .seconds(1))
+        }
+    }
+
+    /// A whole, intact 20 MB entry was served, though answers from the network stop at 4 MB.
+    @Test func anEntryLargerThanAnyAnswerIsAMiss() async throws {
+        try await withTemporaryFolder { folder in
+            let cache = DiskCache(folder: folder, maxBodyBytes: 1_000)
+            let key = DiskCache.key(for: Self.page)
+            let body = Data(#"{"Response":"True","Search":[],"pad":""#.utf8) + Data(repeating: UInt8(ascii: "x"), count: 2_000) + Data(#""}"#.utf8)
+            try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: body).encoded()
+                .write(to: cache.file(forKey: key))
+            #expect(await cache.answer(for: Self.page) == nil)
+            let small = Data(#"{"Response":"True","Search":[]}"#.utf8)
+            try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: small).encoded()
+                .write(to: cache.file(forKey: key))
+            #expect(await cache.answer(for: Self.page)?.body == small)
+            // Nor is one kept.
+            await cache.store(HTTPResponse(statusCode: 200, body: body), for: Self.page)
+            #expect(await cache.answer(for: Self.page)?.body == small)
+        }
+    }
+
+    @Test(arguments: ["max-age=9223372036854775807", "max-age=99999999999999999999999", "max-age=\"9223372036854775807\""])
+    func aHugeMaxAgeIsClampedToTenYears(header: String) {
+        let response = HTTPResponse(statusCode: 200, body: DiskCacheTests.answer.body, headers: ["Cache-Control": header])
+        #expect(DiskCache.lifetime(of: response, override: nil) == DiskCache.maximumLifetime)
+        #expect(DiskCache(folder: URL(fileURLWithPath: "/nonexistent"), lifetime: .greatestFiniteMagnitude).lifetime == DiskCache.maximumLifetime)
+    }
+
+    @Test func anEntryClaimingToLivePastTenYearsIsAMiss() async throws {
+        try await withTemporaryFolder { folder in
+            let cache = DiskCache(folder: folder)
+            let key = DiskCache.key(for: Self.page)
+            let body = DiskCacheTests.answer.body
+            try CacheEntry(key: key, expires: Date(timeIntervalSince1970: 9.2e18), status: 200, contentType: nil, body: body).encoded()
+                .write(to: cache.file(forKey: key))
+            #expect(await cache.answer(for: Self.page) == nil)
+        }
+    }
+
+    /// A cache folder made by someone else with mode 0777 was used silently (as root here: chown).
+    @Test(.enabled(if: geteuid() == 0)) func aFolderOthersOwnAndCanWriteInIsNotUsed() async throws {
+        try await withTemporaryFolder { folder in
+            let shared = folder.appendingPathComponent("movies")
+            try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+            #expect(chmod(shared.path, 0o777) == 0 && chown(shared.path, 65_534, 65_534) == 0)
+            let cache = DiskCache(folder: shared)
+            await cache.store(DiskCacheTests.answer, for: Self.page)
+            #expect(files(in: shared).isEmpty)
+            let key = DiskCache.key(for: Self.page)
+            try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: DiskCacheTests.answer.body)
+                .encoded().write(to: cache.file(forKey: key))
+            #expect(await cache.answer(for: Self.page) == nil)
+        }
+    }
+}

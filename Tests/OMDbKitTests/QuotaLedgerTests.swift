@@ -159,3 +159,61 @@ import Testing
     }
 }
 
+
+/// What a damaged or planted ledger file cannot do.
+@Suite struct QuotaLedgerFileTests {
+    static func plant(_ text: String, for ledger: QuotaLedger) throws {
+        try FileManager.default.createDirectory(at: ledger.folder, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: ledger.file)
+    }
+
+    /// `9223372036854775807` crashed every search (arithmetic overflow) until the UTC day turned.
+    @Test(arguments: ["9223372036854775807", "100000001", "99999999999999999999999"])
+    func aHugeCountIsSetAsideOnceAndCountingGoesOn(count: String) async throws {
+        try await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            try Self.plant("\(QuotaLedger.utcDay(Date())) \(count) 0\n", for: ledger)
+            ledger.recordRequestSent()
+            QuotaLedger.finishWrites()
+            #expect(ledger.usage().sent == 1)
+            let notice = try #require(ledger.takeNotice())
+            #expect(notice.hasPrefix("Warning: the daily request count in \(ledger.file.path) was damaged (a count of "))
+            #expect(ledger.takeNotice() == nil)
+            #expect(FileManager.default.fileExists(atPath: ledger.damagedFile.path))
+            #expect(ledger.warningDue() == nil)
+        }
+    }
+
+    @Test func quotaReadsADamagedFileAsZeroNotAHugeCount() async throws {
+        try await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            try Self.plant("\(QuotaLedger.utcDay(Date())) 9223372036854775807 0\n", for: ledger)
+            #expect(ledger.usage().sent == 0)
+            #expect(ledger.takeNotice()?.contains("9,223,372,036,854,775,807") == true)
+            #expect(ledger.estimatedUsage().sent == 0)
+        }
+    }
+
+    @Test func countsStopAtTheMaximumInsteadOfOverflowing() {
+        #expect(QuotaLedger.adding(.max, 1) == QuotaLedger.maximumCount)
+        #expect(QuotaLedger.adding(QuotaLedger.maximumCount, 5) == QuotaLedger.maximumCount)
+        #expect(QuotaLedger.adding(3, 4) == 7)
+    }
+
+    /// The temporary file was `.requests-HASH-PID.tmp`, opened with O_CREAT|O_TRUNC: a symlink
+    /// planted there had its target overwritten, and became the ledger.
+    @Test func aSymlinkPlantedAtTheOldTemporaryNameIsNotFollowed() async throws {
+        try await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            let victim = folder.appendingPathComponent("victim")
+            try Data("precious".utf8).write(to: victim)
+            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(".requests-\(ledger.keyHash)-\(getpid()).tmp"),
+                                                       withDestinationURL: victim)
+            ledger.recordRequestSent()
+            QuotaLedger.finishWrites()
+            #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
+            #expect(try FileManager.default.attributesOfItem(atPath: ledger.file.path)[.type] as? FileAttributeType == .typeRegular)
+            #expect(ledger.usage().sent == 1)
+        }
+    }
+}

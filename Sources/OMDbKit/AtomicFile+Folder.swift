@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - The lock, and the folders the files are kept in
+
+extension AtomicFile {
+    /// Runs `body` holding an exclusive `flock(2)` on ``lockFile``: a read-change-write of the file
+    /// by two processes at once loses neither's change. The lock file is made 0600 and never
+    /// followed through a symlink.
+    public func withLock<T>(_ body: () throws(Problem) -> T) throws(Problem) -> T {
+        let lock = open(lockFile.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw .system(lockFile.path) }
+        defer { close(lock) }
+        var info = stat()
+        guard fstat(lock, &info) == 0, Self.kindIfNotRegular(info.st_mode) == nil else {
+            throw .notARegularFile(path: lockFile.path, kind: Self.kindIfNotRegular(info.st_mode) ?? "not a regular file")
+        }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .system(lockFile.path) }
+        }
+        defer { flock(lock, LOCK_UN) }
+        return try body()
+    }
+
+    /// Makes `folder` (mode 0700, with any folders above it) when missing; refuses one it may not trust.
+    /// - Throws: ``Problem/unsafeFolder(path:owner:)`` (see ``folderProblem(_:user:)``), or why it could not be made.
+    public static func prepareFolder(_ folder: URL, user: uid_t = geteuid()) throws(Problem) {
+        if let problem = folderProblem(folder, user: user) { throw problem }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .failed(path: folder.path, reason: (error as NSError).localizedDescription)
+        }
+        // Made by someone else between the check and now.
+        if let problem = folderProblem(folder, user: user) { throw problem }
+    }
+
+    /// Why files in `folder` cannot be trusted: it is not a folder, or others may write in it and
+    /// it is neither `user`'s nor root's with the sticky bit (`/tmp`), so anyone could plant or
+    /// swap its files. `nil` for a folder that can be trusted, or none at all.
+    public static func folderProblem(_ folder: URL, user: uid_t = geteuid()) -> Problem? {
+        var info = stat()
+        guard stat(folder.path, &info) == 0 else { return nil }
+        if (info.st_mode & S_IFMT) != S_IFDIR {
+            return .failed(path: folder.path, reason: "it is \(kindIfNotRegular(info.st_mode) ?? "a file"), not a folder")
+        }
+        let writableByOthers = info.st_mode & (S_IWGRP | S_IWOTH) != 0
+        let sticky = info.st_mode & S_ISVTX != 0
+        guard writableByOthers, info.st_uid != user, !(info.st_uid == 0 && sticky) else { return nil }
+        return .unsafeFolder(path: folder.path, owner: UInt32(info.st_uid))
+    }
+}
