@@ -23,7 +23,7 @@ struct Warmup: Sendable {
         if client.configuration.baseURL == OMDbClient.Configuration.defaultBaseURL {
             return OMDbClient.Configuration.defaultPostersHost
         }
-        guard let data = try? Data(contentsOf: file, options: .uncached), data.count < 1_024,
+        guard let data = try? AtomicFile(file).contents(upTo: 1_024) ?? nil,
               let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
               let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else { return nil }
         return url
@@ -47,8 +47,8 @@ struct Warmup: Sendable {
               let scheme = poster.scheme, let host = poster.host else { return }
         let origin = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)" + (poster.port.map { ":\($0)" } ?? "") + "/"
         guard postersHost?.absoluteString != origin else { return }
-        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
-        try? Data((origin + "\n").utf8).write(to: file, options: .atomic)
+        // A hint, not a record: a folder that cannot be trusted or written only costs the next run a round trip.
+        guard (try? AtomicFile.prepareFolder(file.deletingLastPathComponent())) != nil else { return }
+        try? AtomicFile(file).write(Data((origin + "\n").utf8), sync: false)
     }
 }
