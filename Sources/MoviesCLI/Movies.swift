@@ -39,7 +39,7 @@ public enum Movies {
     }
 
     /// Ends the process with `status` once poster writes in progress are done. `_exit`, not
-    /// `exit`: URLSession threads may still be running, and exit handlers must not race them.
+    /// `exit`: libcurl's thread may still be running, and exit handlers must not race it.
     public static func exit(_ status: Int32) -> Never {
         PosterStore.finishWrites()
         // A request sent is counted even when the process ends right after it.

@@ -247,7 +247,7 @@ func parsePlot(_ text: String, source: String) throws(UsageError) -> PlotLength 
     return plot
 }
 
-/// Whole seconds, at least 1: URLSession on Linux cannot time out sooner.
+/// Whole seconds, from 1 to 600: each try of a request gets this long.
 func parseTimeout(_ text: String, source: String) throws(UsageError) -> Int {
     guard let seconds = Int(text), (1...600).contains(seconds) else {
         throw UsageError("\(source) takes whole seconds from 1 to 600, not \"\(text)\"")

@@ -1,6 +1,6 @@
 /// Runs `body` within `seconds`: past it, `body` is cancelled and ``TransportError/timedOut`` thrown.
 ///
-/// URLSession's own timeout only bounds silence, so a server trickling one byte at a time would
+/// A transport's own timeout only bounds silence, so a server trickling one byte at a time would
 /// hold a request for ever; this bounds the whole exchange (connect, headers and body), whatever
 /// the transport.
 func withDeadline<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
