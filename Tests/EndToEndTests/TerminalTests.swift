@@ -70,6 +70,20 @@ struct TerminalProcessTests {
         }
     }
 
+    /// `show N` names the saved poster on a colour terminal (the live page) as in plain lines:
+    /// the live presenter once dropped the line.
+    @Test(arguments: [[:], ["NO_COLOR": "1"]])
+    func showNamesTheSavedPosterOnEveryKindOfTerminal(environment: [String: String]) async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await TerminalDriver.run(["--posters", "pp"], directory: folder, environment: environment, rows: 40, steps: [
+                .wait("movies>"), .send("toxic avenger" + Keys.enter), .wait("Showing 4 of 4"),
+                .send(Keys.ctrlL + "show 1" + Keys.enter), .wait("IMDb:"), .snapshot("shown"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.snapshot("shown").contains("  Poster: pp/The Toxic Avenger (1984) [tt0090190].png"), "\(outcome.shown("shown"))")
+        }
+    }
+
     @Test func historyIsRecalledInTheNextRunAndKeptPrivate() async throws {
         try await withWorkingFolder { folder in
             let first = try await TerminalDriver.run(directory: folder, steps: [
