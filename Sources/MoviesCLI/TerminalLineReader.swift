@@ -16,12 +16,20 @@ final class TerminalLineReader: @unchecked Sendable {
     private let terminal: Terminal
     private let history: History?
     private let requests = DispatchSemaphore(value: 0)
-    private let waiting = Mutex<CheckedContinuation<String?, Never>?>(nil)
+    /// A line asked for: a command, or the answer to a question (then `question` is its prompt).
+    private struct Request {
+        let continuation: CheckedContinuation<String?, Never>
+        let question: String?
+    }
+
+    private let waiting = Mutex<Request?>(nil)
     /// Written by terminal events (resize, back from Ctrl-Z) to wake the reading thread.
     private let wake: (read: Int32, write: Int32)
 
     // Touched only by the reading thread.
     private var editor: LineEditor
+    /// The prompt of the line being read: ``prompt``, or a question's.
+    private var shownPrompt: String
     private var decoder = KeyDecoder()
     /// Keys read but not yet handled: typing ahead of Enter belongs to the next line.
     private var queued: [Key] = []
@@ -32,6 +40,7 @@ final class TerminalLineReader: @unchecked Sendable {
         self.prompt = prompt
         self.terminal = terminal
         self.history = history
+        shownPrompt = prompt
         editor = LineEditor(history: history?.load() ?? [], completer: completer)
         var fds: [Int32] = [0, 0]
         if pipe(&fds) != 0 { fds = [-1, -1] }
@@ -41,8 +50,9 @@ final class TerminalLineReader: @unchecked Sendable {
         let thread = Thread { [self] in
             while true {
                 requests.wait()
-                let line = readLine()
-                waiting.withLock { $0.take() }?.resume(returning: line)
+                let question = waiting.withLock { $0?.question }
+                let line = question.map(readAnswer) ?? readLine()
+                waiting.withLock { $0.take() }?.continuation.resume(returning: line)
             }
         }
         thread.name = "movies.editor"
@@ -50,16 +60,34 @@ final class TerminalLineReader: @unchecked Sendable {
     }
 
     /// The next line, or nil after Ctrl-D on an empty line (or the end of input).
-    func nextLine() async -> String? {
+    func nextLine() async -> String? { await request(question: nil) }
+
+    /// The answer to `question`, typed on a line of its own whose prompt is the question (not the
+    /// command prompt); kept out of history, and with no history or completion to recall. `nil`
+    /// for Ctrl-C, Ctrl-D or the end of input.
+    func answer(_ question: String) async -> String? { await request(question: question) }
+
+    private func request(question: String?) async -> String? {
         await withCheckedContinuation { continuation in
-            waiting.withLock { $0 = continuation }
+            waiting.withLock { $0 = Request(continuation: continuation, question: question) }
             requests.signal()
         }
     }
 
     // MARK: The reading thread
 
-    private func readLine() -> String? {
+    private func readAnswer(_ question: String) -> String? {
+        let commands = editor
+        editor = LineEditor()
+        defer {
+            editor = commands
+            shownPrompt = prompt
+        }
+        shownPrompt = question
+        return readLine(asking: true)
+    }
+
+    private func readLine(asking: Bool = false) -> String? {
         guard !endOfInput else { return nil }
         terminal.set(.editing)
         editor.reset()
@@ -75,6 +103,13 @@ final class TerminalLineReader: @unchecked Sendable {
             switch editor.handle(key) {
             case .redraw: draw()
             case .nothing: break
+            case .submit(let line) where asking:
+                return finish(line)
+            case .endOfInput where asking:
+                return finish(nil)
+            case .interrupted where asking:
+                Terminal.write("^C")
+                return finish(nil)
             case .submit(let line):
                 if History.keeps(line, after: editor.history.last, secret: history?.secret) {
                     editor.remember(line)
@@ -115,9 +150,9 @@ final class TerminalLineReader: @unchecked Sendable {
     }
 
     private func draw() {
-        let (shownPrompt, line) = editor.display(prompt: prompt)
+        let (linePrompt, line) = editor.display(prompt: shownPrompt)
         let width = Terminal.size()?.columns ?? 80
-        let (bytes, newLayout) = LineLayout.redraw(prompt: shownPrompt, line: line, width: width, previous: layout)
+        let (bytes, newLayout) = LineLayout.redraw(prompt: linePrompt, line: line, width: width, previous: layout)
         Terminal.write(bytes)
         layout = newLayout
     }

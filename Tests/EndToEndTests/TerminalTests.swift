@@ -104,6 +104,33 @@ struct TerminalProcessTests {
         }
     }
 
+    /// `save` over a file asks on a line of its own, prompted by the question (an answer typed at
+    /// `movies>` looked like a command), and the answers stay out of history, saved or recalled.
+    @Test func theReplaceQuestionIsItsOwnLineAndItsAnswersStayOutOfHistory() async throws {
+        try await withWorkingFolder { folder in
+            try Data("old".utf8).write(to: folder.appendingPathComponent("out.json"))
+            let question = "out.json exists. Replace it? (y/N)"
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send("toxic avenger" + Keys.enter), .wait("Showing 4 of 4"),
+                .send(Keys.ctrlL + "save out.json" + Keys.enter), .wait(question),
+                // Nothing to recall here: Up leaves the answer empty.
+                .send(Keys.up + "yes man" + Keys.enter), .wait("so nothing was saved"),
+                .send(Keys.ctrlL + "save out.json" + Keys.enter), .wait(question), .send(Keys.ctrlC), .wait(question + " ^C"),
+                .wait("so nothing was saved"),
+                .send(Keys.ctrlL + "save out.json" + Keys.enter), .wait(question), .send("y" + Keys.enter), .wait("Saved 4 movies"),
+                .send(Keys.up), .wait("movies> save out.json"), .snapshot("recalled"),
+                .send(Keys.ctrlU + "quit" + Keys.enter), .exit(),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let recalled = outcome.snapshot("recalled").filter { !$0.isEmpty }
+            #expect(recalled.first == "movies> save out.json", "\(outcome.shown("recalled"))")
+            #expect(recalled.contains(question + " y"), "\(outcome.shown("recalled"))")
+            #expect(!recalled.contains { $0.hasPrefix("movies> y") }, "\(outcome.shown("recalled"))")
+            let history = try String(contentsOf: folder.appendingPathComponent("state/movies/history"), encoding: .utf8)
+            #expect(history == "toxic avenger\nsave out.json\nquit\n")
+        }
+    }
+
     @Test func ctrlRFindsAnEarlierLineAndEnterRunsIt() async throws {
         try await withWorkingFolder { folder in
             let state = folder.appendingPathComponent("state/movies")
