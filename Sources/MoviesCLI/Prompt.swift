@@ -13,6 +13,9 @@ struct Prompt {
     func run(lines: AsyncStream<String>) async {
         let source = LineSource(lines)
         let console = self.console
+        // Lines typed ahead at a terminal wait in its queue: Ctrl-C empties it (the terminal
+        // does too, unless told not to).
+        if console.isInteractive { interrupts.onEveryInterrupt { tcflush(STDIN_FILENO, TCIFLUSH) } }
         await loop(drawsPrompt: false) {
             await source.next()
         } ask: { question in
@@ -23,6 +26,7 @@ struct Prompt {
 
     /// Lines from a person at a terminal, through the line editor, which draws the prompt itself.
     func run(reader: TerminalLineReader) async {
+        interrupts.onEveryInterrupt { reader.interrupted() }
         await loop(drawsPrompt: true) { await reader.nextLine() } ask: { await reader.answer($0) }
     }
 

@@ -35,6 +35,8 @@ final class TerminalLineReader: @unchecked Sendable {
     private var queued: [Key] = []
     private var layout: LineLayout?
     private var endOfInput = false
+    /// Set by Ctrl-C (any thread): the keys typed ahead are dropped before the next line.
+    private let dropTypedAhead = Atomic(false)
 
     init(prompt: String, terminal: Terminal = .shared, history: History?, completer: Completer) {
         self.prompt = prompt
@@ -67,6 +69,10 @@ final class TerminalLineReader: @unchecked Sendable {
     /// for Ctrl-C, Ctrl-D or the end of input.
     func answer(_ question: String) async -> String? { await request(question: question) }
 
+    /// Ctrl-C: lines typed ahead (read from the terminal, or still in its queue, not yet
+    /// started) are dropped, not run one after another once the command stops.
+    func interrupted() { dropTypedAhead.store(true, ordering: .sequentiallyConsistent) }
+
     private func request(question: String?) async -> String? {
         await withCheckedContinuation { continuation in
             waiting.withLock { $0 = Request(continuation: continuation, question: question) }
@@ -90,6 +96,7 @@ final class TerminalLineReader: @unchecked Sendable {
     private func readLine(asking: Bool = false) -> String? {
         guard !endOfInput else { return nil }
         terminal.set(.editing)
+        takeTypedAhead()
         editor.reset()
         layout = nil
         draw()
@@ -137,7 +144,30 @@ final class TerminalLineReader: @unchecked Sendable {
         }
     }
 
+    /// Keys typed ahead start the line, unless a Ctrl-C came since they were typed: one that came
+    /// as a signal (while a command ran), or one typed in raw mode behind them, which would
+    /// otherwise be read only after all of them had run.
+    private func takeTypedAhead() {
+        if !queued.isEmpty {
+            var ready = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            while poll(&ready, 1, 0) > 0, ready[0].revents & Int16(POLLIN) != 0 {
+                let count = read(STDIN_FILENO, &bytes, bytes.count)
+                guard count > 0 else { break }
+                queued += decoder.feed(bytes[..<count])
+            }
+            // The Ctrl-C itself stays: the editor shows it and starts a fresh line.
+            if let last = queued.lastIndex(of: .interrupt) { queued.removeSubrange(..<last) }
+        }
+        guard dropTypedAhead.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        queued = []
+        decoder = KeyDecoder()
+        tcflush(STDIN_FILENO, TCIFLUSH)
+    }
+
     private func finish(_ line: String?) -> String? {
+        // A Ctrl-C delivered late, after this line began, is not about the keys typed from now on.
+        dropTypedAhead.store(false, ordering: .sequentiallyConsistent)
         Terminal.write(layout?.leave() ?? "\r\n")
         layout = nil
         terminal.set(.quiet)

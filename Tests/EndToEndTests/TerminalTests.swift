@@ -233,6 +233,63 @@ struct TerminalProcessTests {
         }
     }
 
+    /// Lines pasted where paste is not bracketed each run as a command. Ctrl-C stops the one
+    /// running and drops every line typed ahead: none of them is searched, and `quit` typed next
+    /// does not wait behind them (it waited behind a minute of searches here).
+    @Test func ctrlCDropsTheLinesTypedAhead() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
+            defer { server.shutdown() }
+            let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+                .wait("movies>"), .send(pasted.joined(separator: Keys.enter) + Keys.enter), .wait("plots 0/10", timeout: 20),
+                .send(Keys.ctrlC), .wait("Stopped: 0 of 10 rows"), .wait("movies>"), .send("quit" + Keys.enter), .exit(timeout: 20),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.status == 0)
+            let searched = server.requests.compactMap { $0.queryItems.first { $0.name == "s" }?.value }
+            #expect(!searched.contains { $0.hasPrefix("pasted") }, "lines typed ahead were searched: \(searched)")
+        }
+    }
+
+    /// A Ctrl-C that comes as a key (typed while the prompt reads, behind lines pasted at once)
+    /// drops the lines before it too: it was read only after all of them had run.
+    @Test func aCtrlCTypedBehindPastedLinesDropsThem() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(200))
+            defer { server.shutdown() }
+            let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+                .wait("movies>"), .send(pasted.joined(separator: Keys.enter) + Keys.enter + Keys.ctrlC),
+                .wait("movies> ^C", timeout: 20), .send("quit" + Keys.enter), .exit(timeout: 20),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let searched = server.requests.compactMap { $0.queryItems.first { $0.name == "s" }?.value }
+            #expect(!searched.contains { $0.hasPrefix("pasted") }, "lines typed ahead were searched: \(searched)")
+        }
+    }
+
+    /// The same on a terminal without the line editor (`TERM=dumb`): lines typed ahead were read
+    /// ahead into the tool, so Ctrl-C, which empties only the terminal's queue, did not drop them.
+    @Test func ctrlCDropsTheLinesTypedAheadWithoutTheEditor() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
+            defer { server.shutdown() }
+            let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey, "TERM": "dumb"], rows: 45, steps: [
+                .wait("movies>"), .send(pasted.joined(separator: "\n") + "\n"), .wait("Results for \"toxic\"", timeout: 20),
+                .send(Keys.ctrlC), .wait("Stopped: 0 of 10 rows"), .send("quit\n"), .exit(timeout: 20),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.status == 0)
+            let searched = server.requests.compactMap { $0.queryItems.first { $0.name == "s" }?.value }
+            #expect(!searched.contains { $0.hasPrefix("pasted") }, "lines typed ahead were searched: \(searched)")
+        }
+    }
+
     /// Every way out leaves the terminal's settings exactly as they were (`stty -g`).
     @Test(arguments: ["quit", "ctrl-d", "TERM", "HUP"])
     func terminalSettingsAreRestoredOnEveryWayOut(_ way: String) async throws {
