@@ -194,7 +194,7 @@ final class Interrupts: Sendable {
 enum LineReader {
     /// Lines as they come from a pipe or a file (read ahead: a script runs on after a Ctrl-C);
     /// from a terminal, one line each time one is asked for, so lines typed ahead stay in the
-    /// terminal's queue, which Ctrl-C empties.
+    /// terminal's queue, which the terminal empties when Ctrl-C sends its signal.
     static func lines() -> AsyncStream<String> {
         isatty(STDIN_FILENO) == 1 ? linesOnDemand() : linesReadAhead()
     }

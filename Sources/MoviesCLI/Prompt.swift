@@ -13,9 +13,6 @@ struct Prompt {
     func run(lines: AsyncStream<String>) async {
         let source = LineSource(lines)
         let console = self.console
-        // Lines typed ahead at a terminal wait in its queue: Ctrl-C empties it (the terminal
-        // does too, unless told not to).
-        if console.isInteractive { interrupts.onEveryInterrupt { tcflush(STDIN_FILENO, TCIFLUSH) } }
         await loop(drawsPrompt: false) {
             await source.next()
         } ask: { question in

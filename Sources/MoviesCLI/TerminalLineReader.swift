@@ -69,8 +69,8 @@ final class TerminalLineReader: @unchecked Sendable {
     /// for Ctrl-C, Ctrl-D or the end of input.
     func answer(_ question: String) async -> String? { await request(question: question) }
 
-    /// Ctrl-C: lines typed ahead (read from the terminal, or still in its queue, not yet
-    /// started) are dropped, not run one after another once the command stops.
+    /// Ctrl-C: lines typed ahead (read from the terminal, not yet started) are dropped, not run
+    /// one after another once the command stops.
     func interrupted() { dropTypedAhead.store(true, ordering: .sequentiallyConsistent) }
 
     private func request(question: String?) async -> String? {
@@ -160,9 +160,10 @@ final class TerminalLineReader: @unchecked Sendable {
             if let last = queued.lastIndex(of: .interrupt) { queued.removeSubrange(..<last) }
         }
         guard dropTypedAhead.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        // Only what was read before the Ctrl-C: the terminal emptied its own queue when it sent
+        // the signal, and keys typed since belong to the next line.
         queued = []
         decoder = KeyDecoder()
-        tcflush(STDIN_FILENO, TCIFLUSH)
     }
 
     private func finish(_ line: String?) -> String? {

@@ -110,22 +110,25 @@ struct TerminalProcessTests {
         try await withWorkingFolder { folder in
             try Data("old".utf8).write(to: folder.appendingPathComponent("out.json"))
             let question = "out.json exists. Replace it? (y/N)"
+            // Each step clears the screen and waits for that first: text still shown from a step
+            // before would satisfy a wait at once, and keys sent then arrive while a command runs.
             let outcome = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("toxic avenger" + Keys.enter), .wait("Showing 4 of 4"),
-                .send(Keys.ctrlL + "save out.json" + Keys.enter), .wait(question),
+                .send(Keys.ctrlL), .waitGone("Showing 4 of 4"), .send("save out.json" + Keys.enter), .wait(question),
                 // Nothing to recall here: Up leaves the answer empty.
                 .send(Keys.up + "yes man" + Keys.enter), .wait("so nothing was saved"),
-                .send(Keys.ctrlL + "save out.json" + Keys.enter), .wait(question), .send(Keys.ctrlC), .wait(question + " ^C"),
-                .wait("so nothing was saved"),
-                .send(Keys.ctrlL + "save out.json" + Keys.enter), .wait(question), .send("y" + Keys.enter), .wait("Saved 4 movies"),
-                .send(Keys.up), .wait("movies> save out.json"), .snapshot("recalled"),
+                .send(Keys.ctrlL), .waitGone("so nothing was saved"), .send("save out.json" + Keys.enter), .wait(question),
+                .send(Keys.ctrlC), .wait(question + " ^C"), .wait("so nothing was saved"),
+                .send(Keys.ctrlL), .waitGone("so nothing was saved"), .send("save out.json" + Keys.enter), .wait(question),
+                .send("y" + Keys.enter), .wait("Saved 4 movies"), .snapshot("answered"),
+                .send(Keys.ctrlL), .waitGone("Saved 4 movies"), .send(Keys.up), .wait("movies> save out.json"), .snapshot("recalled"),
                 .send(Keys.ctrlU + "quit" + Keys.enter), .exit(),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
-            let recalled = outcome.snapshot("recalled").filter { !$0.isEmpty }
-            #expect(recalled.first == "movies> save out.json", "\(outcome.shown("recalled"))")
-            #expect(recalled.contains(question + " y"), "\(outcome.shown("recalled"))")
-            #expect(!recalled.contains { $0.hasPrefix("movies> y") }, "\(outcome.shown("recalled"))")
+            let answered = outcome.snapshot("answered").filter { !$0.isEmpty }
+            #expect(answered.contains(question + " y"), "\(outcome.shown("answered"))")
+            #expect(!answered.contains { $0.hasPrefix("movies> y") }, "\(outcome.shown("answered"))")
+            #expect(outcome.snapshot("recalled").filter { !$0.isEmpty } == ["movies> save out.json"], "\(outcome.shown("recalled"))")
             let history = try String(contentsOf: folder.appendingPathComponent("state/movies/history"), encoding: .utf8)
             #expect(history == "toxic avenger\nsave out.json\nquit\n")
         }
