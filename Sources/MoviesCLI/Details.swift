@@ -4,7 +4,7 @@ import OMDbKit
 /// What `show N` prints: everything OMDb knows of a title.
 enum Details {
     @MainActor
-    static func lines(for movie: Movie, poster: SavedPoster?, console: Console, display: ((URL) -> String)?, number: Int? = nil) -> [String] {
+    static func lines(for movie: Movie, poster: SavedPoster?, console: Console, display: (URL) -> String, number: Int? = nil) -> [String] {
         let style = console.style
         var lines: [String] = []
         let year = movie.year.map { " (\(safe($0.text)))" } ?? ""
@@ -37,7 +37,7 @@ enum Details {
         field("Box office", movie.boxOffice)
         lines.append(indent + style.cyan("Plot:"))
         lines += wrap(safe(movie.plot ?? "OMDb has no plot for this title."), width: console.width, indent: indent + "  ")
-        if let poster, let display { field("Poster", display(poster.file)) }
+        if let poster { field("Poster", display(poster.file)) }
         field("IMDb", "https://www.imdb.com/title/\(movie.imdbID)/")
         return lines
     }

@@ -32,6 +32,8 @@ final class Interrupts: Sendable {
         /// Ctrl-C came while busy but before the task was registered: cancel it on registration.
         var cancelOnRegistration = false
         var whenIdle: (@Sendable () -> Void)?
+        /// Called first on every Ctrl-C, busy or idle.
+        var always: (@Sendable () -> Void)?
         /// ``stop(status:)`` has begun: the process is exiting.
         var stopping = false
     }
@@ -78,6 +80,12 @@ final class Interrupts: Sendable {
         state.withLock { $0.whenIdle = handler }
     }
 
+    /// What every Ctrl-C does first, before the command is cancelled or the idle handler runs:
+    /// the prompt drops the lines typed ahead.
+    func onEveryInterrupt(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.always = handler }
+    }
+
     /// A command is about to start: call before creating its task, so that a Ctrl-C landing
     /// before ``running(_:)`` cancels the command instead of being taken for an idle one.
     func begin() {
@@ -111,6 +119,7 @@ final class Interrupts: Sendable {
     /// Ctrl-C.
     func interrupt() {
         enum Action { case cancel(Task<Bool, Never>), later, idle((@Sendable () -> Void)?) }
+        state.withLock { $0.always }?()
         let action: Action = state.withLock { state in
             if let task = state.task { return .cancel(task) }
             if state.busy {
@@ -181,9 +190,41 @@ final class Interrupts: Sendable {
 }
 
 /// Reads stdin on a thread of its own (a blocking `readLine` must never sit on the
-/// cooperative pool) and hands the lines over as they come. Ends at end of input.
+/// cooperative pool) and hands the lines over. Ends at end of input.
 enum LineReader {
+    /// Lines as they come from a pipe or a file (read ahead: a script runs on after a Ctrl-C);
+    /// from a terminal, one line each time one is asked for, so lines typed ahead stay in the
+    /// terminal's queue, which the terminal empties when Ctrl-C sends its signal.
     static func lines() -> AsyncStream<String> {
+        isatty(STDIN_FILENO) == 1 ? linesOnDemand() : linesReadAhead()
+    }
+
+    private static func linesOnDemand() -> AsyncStream<String> {
+        let asked = DispatchSemaphore(value: 0)
+        let waiting = Mutex<CheckedContinuation<String?, Never>?>(nil)
+        let thread = Thread {
+            while true {
+                asked.wait()
+                let line = readLine(strippingNewline: true)
+                waiting.withLock { $0.take() }?.resume(returning: line)
+                if line == nil { return }
+            }
+        }
+        thread.name = "movies.stdin"
+        thread.start()
+        let ended = Atomic(false)
+        return AsyncStream(unfolding: {
+            guard !ended.load(ordering: .sequentiallyConsistent) else { return nil }
+            let line = await withCheckedContinuation { continuation in
+                waiting.withLock { $0 = continuation }
+                asked.signal()
+            }
+            if line == nil { ended.store(true, ordering: .sequentiallyConsistent) }
+            return line
+        })
+    }
+
+    private static func linesReadAhead() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         let thread = Thread {
             while let line = readLine(strippingNewline: true) {

@@ -47,6 +47,8 @@ final class LivePresenter: Presenter {
 
     var console: Console { plain.console }
 
+    func display(_ file: URL) -> String { plain.display(file) }
+
     func pageArrived(_ page: SearchPage, first: Int) {
         // Nothing to fill in: the plain lines say why the page is empty.
         guard !page.items.isEmpty else { plain.pageArrived(page, first: first); return }

@@ -24,30 +24,28 @@ struct Opener: Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Runs the opener with `address` and waits for it (openers hand over to the browser and
-    /// return at once). Its stdin, stdout and stderr are kept off the prompt's terminal.
-    /// - Returns: `nil` when it worked, else why not, in a few words.
+    /// How long ``open(_:)`` waits for the opener to end before leaving it to run on its own.
+    var grace = Duration.milliseconds(500)
+
+    /// Starts the opener with `address`, detached (its own session, a clean signal mask; its
+    /// stdin, stdout and stderr kept off the prompt's terminal), and waits at most ``grace`` for
+    /// it: openers hand over to the browser and return at once, and one that fails says so
+    /// quickly. One still running then (a browser started directly) is left to run, reaped when
+    /// it ends; Ctrl-C ends the wait, not the opener.
+    /// - Returns: `nil` when it worked (or still runs), else why not, in a few words.
     func open(_ address: String) async -> String? {
         guard let executable else { return "no opener" }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [address]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let status: Int32? = await withCheckedContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(returning: nil)
-            }
+        let name = executable.lastPathComponent
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(executable, arguments: [address], detached: true)
+        } catch {
+            return "\(name) could not be started: \(String(cString: strerror(error.code.rawValue)))"
         }
-        switch status {
-        case nil: return "\(executable.lastPathComponent) could not be started"
-        case 0?: return nil
-        case let code?: return "\(executable.lastPathComponent) failed with status \(code)"
+        switch await child.termination(within: grace) {
+        case nil, .exited(0)?: return nil
+        case .exited(let code)?: return "\(name) failed with status \(code)"
+        case .signalled(let number)?: return "\(name) was ended by signal \(number)"
         }
     }
 }

@@ -10,6 +10,8 @@ protocol Presenter {
     func rowUpdated(_ update: MovieUpdate, number: Int)
     /// Every row of the page is in, or the load was stopped (Ctrl-C).
     func pageFinished(_ page: SearchPage) async
+    /// How a saved file is named to the person (`show`'s Poster line as well as the rows).
+    func display(_ file: URL) -> String
 }
 
 /// Text for a person: the rows at once, then each plot and poster as it arrives.
@@ -138,6 +140,9 @@ final class JSONPresenter: Presenter {
         }
         pending.removeAll()
     }
+
+    /// The full path, as the `poster` field has it.
+    func display(_ file: URL) -> String { safe(file.path) }
 
     /// `{"imdbID":…,"title":…,"year":…,"type":…,"plot":…|null,"poster":…|null,…}`
     static func line(_ row: Row, number: Int, page: Int) -> String {

@@ -12,15 +12,23 @@ struct Prompt {
     /// Lines from a pipe or a file (or a terminal without the editor), as they come.
     func run(lines: AsyncStream<String>) async {
         let source = LineSource(lines)
-        await loop(drawsPrompt: false) { await source.next() }
+        let console = self.console
+        await loop(drawsPrompt: false) {
+            await source.next()
+        } ask: { question in
+            console.writeErr(question)
+            return await source.next()
+        }
     }
 
     /// Lines from a person at a terminal, through the line editor, which draws the prompt itself.
     func run(reader: TerminalLineReader) async {
-        await loop(drawsPrompt: true) { await reader.nextLine() }
+        interrupts.onEveryInterrupt { reader.interrupted() }
+        await loop(drawsPrompt: true) { await reader.nextLine() } ask: { await reader.answer($0) }
     }
 
-    private func loop(drawsPrompt: Bool, next: @escaping () async -> String?) async {
+    /// - Parameter ask: asks a question and reads its answer (`nil`: none).
+    private func loop(drawsPrompt: Bool, next: @escaping () async -> String?, ask: @escaping (String) async -> String?) async {
         let console = self.console
         let interrupts = self.interrupts
         interrupts.whenIdle {
@@ -32,8 +40,7 @@ struct Prompt {
             // `save` asks before it replaces a file: the answer is the next line typed, read
             // while the loop waits for that command, so it is never taken for a command.
             session.confirm = { question in
-                console.writeErr(drawsPrompt ? question + "\n" : question)
-                let answer = await next()?.trimmingCharacters(in: .whitespaces).lowercased()
+                let answer = await ask(question)?.trimmingCharacters(in: .whitespaces).lowercased()
                 return answer == "y" || answer == "yes"
             }
         }

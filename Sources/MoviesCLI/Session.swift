@@ -281,7 +281,7 @@ public final class Session {
         do {
             let movie = try await client.movie(imdbID: row.item.imdbID, plot: .full)
             exportLog.note(row.item, movie: movie)
-            for line in Details.lines(for: movie, poster: row.poster, console: console, display: (presenter as? TextPresenter)?.display,
+            for line in Details.lines(for: movie, poster: row.poster, console: console, display: presenter.display,
                                       number: number) {
                 console.out(line)
             }

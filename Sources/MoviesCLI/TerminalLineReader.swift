@@ -16,12 +16,20 @@ final class TerminalLineReader: @unchecked Sendable {
     private let terminal: Terminal
     private let history: History?
     private let requests = DispatchSemaphore(value: 0)
-    private let waiting = Mutex<CheckedContinuation<String?, Never>?>(nil)
+    /// A line asked for: a command, or the answer to a question (then `question` is its prompt).
+    private struct Request {
+        let continuation: CheckedContinuation<String?, Never>
+        let question: String?
+    }
+
+    private let waiting = Mutex<Request?>(nil)
     /// Written by terminal events (resize, back from Ctrl-Z) to wake the reading thread.
     private let wake: (read: Int32, write: Int32)
 
     // Touched only by the reading thread.
     private var editor: LineEditor
+    /// The prompt of the line being read: ``prompt``, or a question's.
+    private var shownPrompt: String
     private var decoder = KeyDecoder()
     /// Keys read but not yet handled: typing ahead of Enter belongs to the next line.
     private var queued: [Key] = []
@@ -29,6 +37,8 @@ final class TerminalLineReader: @unchecked Sendable {
     private var endOfInput = false
     /// Called on the reading thread at the first key of each line: the person starts typing.
     private let typing: (@Sendable () -> Void)?
+    /// Set by Ctrl-C (any thread): the keys typed ahead are dropped before the next line.
+    private let dropTypedAhead = Atomic(false)
 
     init(prompt: String, terminal: Terminal = .shared, history: History?, completer: Completer,
          typing: (@Sendable () -> Void)? = nil) {
@@ -36,6 +46,7 @@ final class TerminalLineReader: @unchecked Sendable {
         self.typing = typing
         self.terminal = terminal
         self.history = history
+        shownPrompt = prompt
         editor = LineEditor(history: history?.load() ?? [], completer: completer)
         var fds: [Int32] = [0, 0]
         if pipe(&fds) != 0 { fds = [-1, -1] }
@@ -45,8 +56,9 @@ final class TerminalLineReader: @unchecked Sendable {
         let thread = Thread { [self] in
             while true {
                 requests.wait()
-                let line = readLine()
-                waiting.withLock { $0.take() }?.resume(returning: line)
+                let question = waiting.withLock { $0?.question }
+                let line = question.map(readAnswer) ?? readLine()
+                waiting.withLock { $0.take() }?.continuation.resume(returning: line)
             }
         }
         thread.name = "movies.editor"
@@ -54,18 +66,41 @@ final class TerminalLineReader: @unchecked Sendable {
     }
 
     /// The next line, or nil after Ctrl-D on an empty line (or the end of input).
-    func nextLine() async -> String? {
+    func nextLine() async -> String? { await request(question: nil) }
+
+    /// The answer to `question`, typed on a line of its own whose prompt is the question (not the
+    /// command prompt); kept out of history, and with no history or completion to recall. `nil`
+    /// for Ctrl-C, Ctrl-D or the end of input.
+    func answer(_ question: String) async -> String? { await request(question: question) }
+
+    /// Ctrl-C: lines typed ahead (read from the terminal, not yet started) are dropped, not run
+    /// one after another once the command stops.
+    func interrupted() { dropTypedAhead.store(true, ordering: .sequentiallyConsistent) }
+
+    private func request(question: String?) async -> String? {
         await withCheckedContinuation { continuation in
-            waiting.withLock { $0 = continuation }
+            waiting.withLock { $0 = Request(continuation: continuation, question: question) }
             requests.signal()
         }
     }
 
     // MARK: The reading thread
 
-    private func readLine() -> String? {
+    private func readAnswer(_ question: String) -> String? {
+        let commands = editor
+        editor = LineEditor()
+        defer {
+            editor = commands
+            shownPrompt = prompt
+        }
+        shownPrompt = question
+        return readLine(asking: true)
+    }
+
+    private func readLine(asking: Bool = false) -> String? {
         guard !endOfInput else { return nil }
         terminal.set(.editing)
+        takeTypedAhead()
         editor.reset()
         layout = nil
         draw()
@@ -84,6 +119,13 @@ final class TerminalLineReader: @unchecked Sendable {
             switch editor.handle(key) {
             case .redraw: draw()
             case .nothing: break
+            case .submit(let line) where asking:
+                return finish(line)
+            case .endOfInput where asking:
+                return finish(nil)
+            case .interrupted where asking:
+                Terminal.write("^C")
+                return finish(nil)
             case .submit(let line):
                 if History.keeps(line, after: editor.history.last, secret: history?.secret) {
                     editor.remember(line)
@@ -111,7 +153,31 @@ final class TerminalLineReader: @unchecked Sendable {
         }
     }
 
+    /// Keys typed ahead start the line, unless a Ctrl-C came since they were typed: one that came
+    /// as a signal (while a command ran), or one typed in raw mode behind them, which would
+    /// otherwise be read only after all of them had run.
+    private func takeTypedAhead() {
+        if !queued.isEmpty {
+            var ready = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            while poll(&ready, 1, 0) > 0, ready[0].revents & Int16(POLLIN) != 0 {
+                let count = read(STDIN_FILENO, &bytes, bytes.count)
+                guard count > 0 else { break }
+                queued += decoder.feed(bytes[..<count])
+            }
+            // The Ctrl-C itself stays: the editor shows it and starts a fresh line.
+            if let last = queued.lastIndex(of: .interrupt) { queued.removeSubrange(..<last) }
+        }
+        guard dropTypedAhead.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        // Only what was read before the Ctrl-C: the terminal emptied its own queue when it sent
+        // the signal, and keys typed since belong to the next line.
+        queued = []
+        decoder = KeyDecoder()
+    }
+
     private func finish(_ line: String?) -> String? {
+        // A Ctrl-C delivered late, after this line began, is not about the keys typed from now on.
+        dropTypedAhead.store(false, ordering: .sequentiallyConsistent)
         Terminal.write(layout?.leave() ?? "\r\n")
         layout = nil
         terminal.set(.quiet)
@@ -124,9 +190,9 @@ final class TerminalLineReader: @unchecked Sendable {
     }
 
     private func draw() {
-        let (shownPrompt, line) = editor.display(prompt: prompt)
+        let (linePrompt, line) = editor.display(prompt: shownPrompt)
         let width = Terminal.size()?.columns ?? 80
-        let (bytes, newLayout) = LineLayout.redraw(prompt: shownPrompt, line: line, width: width, previous: layout)
+        let (bytes, newLayout) = LineLayout.redraw(prompt: linePrompt, line: line, width: width, previous: layout)
         Terminal.write(bytes)
         layout = newLayout
     }

@@ -164,4 +164,53 @@ import Testing
             #expect(server.posterRequests.isEmpty)
         }
     }
+
+    // MARK: Programs the tool starts
+
+    /// An opener that does not return (a browser started directly) froze the prompt for good, and
+    /// could not be killed: it inherited the tool's blocked signals and ignored SIGPIPE. It must
+    /// run detached in a session of its own with a clean signal mask, and be reaped when it ends.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads /proc (Linux)"))
+    func anOpenerThatKeepsRunningIsDetachedWithCleanSignalsAndReaped() async throws {
+        try await withWorkingFolder { folder in
+            let pidFile = folder.appendingPathComponent("opener.pid")
+            let opener = folder.appendingPathComponent("slow-opener")
+            try "#!/bin/sh\necho $$ > '\(pidFile.path).new' && mv '\(pidFile.path).new' '\(pidFile.path)'\nexec sleep 600\n"
+                .write(to: opener, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+            let movies = try MoviesProcess(["--offline"], directory: folder, environment: ["MOVIES_OPENER": opener.path])
+            movies.send("toxic avenger")
+            movies.send("open 1")
+            movies.send("show 1")
+            let deadline = ContinuousClock.now + .seconds(20)
+            // `show 1` runs only once `open 1` has given the prompt back.
+            while !movies.stdoutSoFar.contains("Director:"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(movies.stdoutSoFar.contains("Director:"), "the prompt did not come back after open")
+            let pid = try #require(Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            defer { kill(pid, SIGKILL) }
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            func mask(_ name: String) -> UInt64? {
+                status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+                    .flatMap { UInt64($0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) }
+            }
+            #expect(mask("SigBlk") == 0, "blocked: \(String(mask("SigBlk") ?? 0, radix: 16))")
+            // Signals 1 to 31 (glibc keeps 32 and 33 for itself).
+            #expect((mask("SigIgn") ?? 1) & 0x7FFF_FFFF == 0, "ignored: \(String(mask("SigIgn") ?? 0, radix: 16))")
+            let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+            let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            #expect(fields.count > 3 && fields[3] == "\(pid)", "not in a session of its own: \(stat)")
+
+            // SIGTERM ends it now; gone from /proc means reaped (a zombie stays listed).
+            kill(pid, SIGTERM)
+            let reaped = ContinuousClock.now + .seconds(20)
+            while FileManager.default.fileExists(atPath: "/proc/\(pid)"), ContinuousClock.now < reaped {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(!FileManager.default.fileExists(atPath: "/proc/\(pid)"), "not reaped: \((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "")")
+            movies.send("quit")
+            let outcome = await movies.finish(timeout: .seconds(20))
+            #expect(outcome.status == 0)
+            #expect(outcome.stdout.contains("Opened https://www.imdb.com/title/tt0090190/"))
+        }
+    }
 }

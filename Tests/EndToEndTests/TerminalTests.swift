@@ -70,6 +70,20 @@ struct TerminalProcessTests {
         }
     }
 
+    /// `show N` names the saved poster on a colour terminal (the live page) as in plain lines:
+    /// the live presenter once dropped the line.
+    @Test(arguments: [[:], ["NO_COLOR": "1"]])
+    func showNamesTheSavedPosterOnEveryKindOfTerminal(environment: [String: String]) async throws {
+        try await withWorkingFolder { folder in
+            let outcome = try await TerminalDriver.run(["--posters", "pp"], directory: folder, environment: environment, rows: 40, steps: [
+                .wait("movies>"), .send("toxic avenger" + Keys.enter), .wait("Showing 4 of 4"),
+                .send(Keys.ctrlL + "show 1" + Keys.enter), .wait("IMDb:"), .snapshot("shown"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.snapshot("shown").contains("  Poster: pp/The Toxic Avenger (1984) [tt0090190].png"), "\(outcome.shown("shown"))")
+        }
+    }
+
     @Test func historyIsRecalledInTheNextRunAndKeptPrivate() async throws {
         try await withWorkingFolder { folder in
             let first = try await TerminalDriver.run(directory: folder, steps: [
@@ -87,6 +101,36 @@ struct TerminalProcessTests {
                 .wait("movies>"), .send(Keys.up + Keys.up), .wait("movies> alien"), .snapshot("recalled"),
             ])
             #expect(second.ok, "\(second.error ?? "")\n\(second.shown())")
+        }
+    }
+
+    /// `save` over a file asks on a line of its own, prompted by the question (an answer typed at
+    /// `movies>` looked like a command), and the answers stay out of history, saved or recalled.
+    @Test func theReplaceQuestionIsItsOwnLineAndItsAnswersStayOutOfHistory() async throws {
+        try await withWorkingFolder { folder in
+            try Data("old".utf8).write(to: folder.appendingPathComponent("out.json"))
+            let question = "out.json exists. Replace it? (y/N)"
+            // Each step clears the screen and waits for that first: text still shown from a step
+            // before would satisfy a wait at once, and keys sent then arrive while a command runs.
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send("toxic avenger" + Keys.enter), .wait("Showing 4 of 4"),
+                .send(Keys.ctrlL), .waitGone("Showing 4 of 4"), .send("save out.json" + Keys.enter), .wait(question),
+                // Nothing to recall here: Up leaves the answer empty.
+                .send(Keys.up + "yes man" + Keys.enter), .wait("so nothing was saved"),
+                .send(Keys.ctrlL), .waitGone("so nothing was saved"), .send("save out.json" + Keys.enter), .wait(question),
+                .send(Keys.ctrlC), .wait(question + " ^C"), .wait("so nothing was saved"),
+                .send(Keys.ctrlL), .waitGone("so nothing was saved"), .send("save out.json" + Keys.enter), .wait(question),
+                .send("y" + Keys.enter), .wait("Saved 4 movies"), .snapshot("answered"),
+                .send(Keys.ctrlL), .waitGone("Saved 4 movies"), .send(Keys.up), .wait("movies> save out.json"), .snapshot("recalled"),
+                .send(Keys.ctrlU + "quit" + Keys.enter), .exit(),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let answered = outcome.snapshot("answered").filter { !$0.isEmpty }
+            #expect(answered.contains(question + " y"), "\(outcome.shown("answered"))")
+            #expect(!answered.contains { $0.hasPrefix("movies> y") }, "\(outcome.shown("answered"))")
+            #expect(outcome.snapshot("recalled").filter { !$0.isEmpty } == ["movies> save out.json"], "\(outcome.shown("recalled"))")
+            let history = try String(contentsOf: folder.appendingPathComponent("state/movies/history"), encoding: .utf8)
+            #expect(history == "toxic avenger\nsave out.json\nquit\n")
         }
     }
 
@@ -189,6 +233,63 @@ struct TerminalProcessTests {
             #expect(end.filter { $0.contains("(stopped)") }.count == 10, "\(outcome.shown("end"))")
             #expect(!end.contains { $0.contains(where: spinner.contains) })
             #expect(end.last == "movies>")
+        }
+    }
+
+    /// Lines pasted where paste is not bracketed each run as a command. Ctrl-C stops the one
+    /// running and drops every line typed ahead: none of them is searched, and `quit` typed next
+    /// does not wait behind them (it waited behind a minute of searches here).
+    @Test func ctrlCDropsTheLinesTypedAhead() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
+            defer { server.shutdown() }
+            let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+                .wait("movies>"), .send(pasted.joined(separator: Keys.enter) + Keys.enter), .wait("plots 0/10", timeout: 20),
+                .send(Keys.ctrlC), .wait("Stopped: 0 of 10 rows"), .wait("movies>"), .send("quit" + Keys.enter), .exit(timeout: 20),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.status == 0)
+            let searched = server.requests.compactMap { $0.queryItems.first { $0.name == "s" }?.value }
+            #expect(!searched.contains { $0.hasPrefix("pasted") }, "lines typed ahead were searched: \(searched)")
+        }
+    }
+
+    /// A Ctrl-C that comes as a key (typed while the prompt reads, behind lines pasted at once)
+    /// drops the lines before it too: it was read only after all of them had run.
+    @Test func aCtrlCTypedBehindPastedLinesDropsThem() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(200))
+            defer { server.shutdown() }
+            let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+                .wait("movies>"), .send(pasted.joined(separator: Keys.enter) + Keys.enter + Keys.ctrlC),
+                .wait("movies> ^C", timeout: 20), .send("quit" + Keys.enter), .exit(timeout: 20),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let searched = server.requests.compactMap { $0.queryItems.first { $0.name == "s" }?.value }
+            #expect(!searched.contains { $0.hasPrefix("pasted") }, "lines typed ahead were searched: \(searched)")
+        }
+    }
+
+    /// The same on a terminal without the line editor (`TERM=dumb`): lines typed ahead were read
+    /// ahead into the tool, so Ctrl-C, which empties only the terminal's queue, did not drop them.
+    @Test func ctrlCDropsTheLinesTypedAheadWithoutTheEditor() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
+            defer { server.shutdown() }
+            let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey, "TERM": "dumb"], rows: 45, steps: [
+                .wait("movies>"), .send(pasted.joined(separator: "\n") + "\n"), .wait("Results for \"toxic\"", timeout: 20),
+                .send(Keys.ctrlC), .wait("Stopped: 0 of 10 rows"), .send("quit\n"), .exit(timeout: 20),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.status == 0)
+            let searched = server.requests.compactMap { $0.queryItems.first { $0.name == "s" }?.value }
+            #expect(!searched.contains { $0.hasPrefix("pasted") }, "lines typed ahead were searched: \(searched)")
         }
     }
 

@@ -138,6 +138,27 @@ import Testing
         #expect(capture.out == "Opened https://www.imdb.com/title/tt0090190/\n")
     }
 
+    /// A failing opener (cannot start, or exits non-zero at once) is reported in one line.
+    @Test(arguments: [("#!/bin/sh\nexit 3\n", "fake-opener failed with status 3"),
+                      ("#!/nonexistent/interpreter\n", "fake-opener could not be started: No such file or directory")])
+    func aFailingOpenerIsReportedInOneLine(script text: String, reason: String) async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let script = folder.appendingPathComponent("fake-opener")
+        try text.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        session.opener = Opener.find(environment: ["MOVIES_OPENER": script.path])
+        // Long enough for any machine to run the script: the wait ends when it exits.
+        session.opener.grace = .seconds(30)
+        await session.handle(.search("toxic avenger"))
+        capture.clear()
+        await session.handle(.open(1))
+        #expect(capture.out == "https://www.imdb.com/title/tt0090190/\n")
+        #expect(capture.err == "Not opened (\(reason)): the address is above. MOVIES_OPENER names another opener.\n")
+    }
+
     @Test func openWithoutAnOpenerPrintsTheAddress() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)

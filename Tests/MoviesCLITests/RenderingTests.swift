@@ -145,7 +145,7 @@ import Testing
         let stub = StubTransport(records: ["tt0000002": ["Title": "Crowded", "imdbID": "tt0000002", "Actors": actors, "Plot": "Short."]])
         let movie = try await stub.client().movie(imdbID: "tt0000002")
         let capture = Capture()
-        let lines = Details.lines(for: movie, poster: nil, console: capture.console(width: 60), display: nil)
+        let lines = Details.lines(for: movie, poster: nil, console: capture.console(width: 60), display: { $0.lastPathComponent })
         let actorLines = lines.drop { !$0.hasPrefix("  Actors: ") }.prefix { $0.hasPrefix("  Actors: ") || $0.hasPrefix("          ") }
         #expect(actorLines.count > 2)
         let actorWords: [Substring] = actorLines.flatMap { $0.split(separator: " ") }
