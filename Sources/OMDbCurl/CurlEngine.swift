@@ -79,16 +79,18 @@ final class CurlEngine: Sendable {
             }
             for command in commands {
                 switch command {
+                case .start(let transfer) where stopping && transfer.isWarmUp: transfer.abandon()
                 case .start(let transfer): start(transfer)
                 case .cancel(let transfer): remove(transfer, result: nil)
                 case .resume(let transfer): transfer.resumeIfPaused()
-                case .stop: stopping = true
+                case .stop:
+                    // The transport is gone, but answers it gave out may still be read: those run
+                    // to their end (their bodies keep this engine alive); warm-ups do not.
+                    stopping = true
+                    for transfer in Array(active.values) where transfer.isWarmUp { remove(transfer, result: nil) }
                 }
             }
-            if stopping {
-                for transfer in Array(active.values) { remove(transfer, result: nil) }
-                break
-            }
+            if stopping, active.isEmpty { break }
             var running: Int32 = 0
             ccurl_multi_perform(multi, &running)
             var easy: OpaquePointer?

@@ -74,6 +74,19 @@ import Testing
         #expect(try await response.body.collect(upTo: .max) == body)
     }
 
+    /// An answer handed out is read to its end even once the transport that sent it is gone.
+    @Test func anAnswerOutlivesItsTransport() async throws {
+        let body = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(headers: ["Content-Type": "image/jpeg"], body: body) }
+        defer { server.shutdown() }
+        let response: StreamedResponse
+        do {
+            let transport = OMDbClient.liveTransport(for: Self.configuration(server))
+            response = try await transport.send(server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10)
+        }
+        #expect(try await response.body.collect(upTo: .max) == body)
+    }
+
     @Test func aCancelledTransferLeavesTheOthersAlone() async throws {
         let body = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(headers: ["Content-Type": "image/jpeg"], body: body) }
