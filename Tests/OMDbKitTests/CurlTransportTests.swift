@@ -74,6 +74,25 @@ import Testing
         #expect(try await response.body.collect(upTo: .max) == body)
     }
 
+    /// A request refused before it reached the server is no request OMDb counts: the daily count
+    /// (and the session's) stays where it was, whatever the retries. It counted 1 a failed search.
+    @Test func aConnectionRefusedIsNotCountedAsARequest() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        let closed = server.baseURL
+        server.shutdown()
+        let counted = Counter()
+        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: closed, timeout: 5,
+                                           retry: quickRetries, onAPIRequestSent: { counted.add() }))
+        await #expect {
+            try await client.search("alien")
+        } throws: { error in
+            guard case OMDbError.unreachable(_, let reason) = error else { return false }
+            return reason == "connection refused"
+        }
+        #expect(counted.value == 0)
+        #expect(await client.apiRequestCount == 0)
+    }
+
     /// An answer handed out is read to its end even once the transport that sent it is gone.
     @Test func anAnswerOutlivesItsTransport() async throws {
         let body = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
