@@ -57,3 +57,14 @@ public struct LatchTimeout: Error, CustomStringConvertible {
 
     public var description: String { "waited \(timeout) for \(what)" }
 }
+
+/// Suspends until `condition` holds, looking every few milliseconds: for a state the test can
+/// see but not be told of (a count on a server, a file in a folder).
+/// - Throws: ``LatchTimeout`` naming `what` once `timeout` passes without it: never a silent pass.
+public func waitUntil(_ what: String, timeout: Duration = .seconds(60), _ condition: () throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while try !condition() {
+        guard ContinuousClock.now < deadline else { throw LatchTimeout(what: what, timeout: timeout) }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
