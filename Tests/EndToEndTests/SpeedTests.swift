@@ -33,13 +33,14 @@ import Testing
     @Test func pagesTwoToFiveAreAskedBeforePageOnesRowsComplete() async throws {
         try await withWorkingFolder { folder in
             // Page 1's records, and the search for page 2, are held until the search for page 5
-            // has arrived (5 s at most): only searches sent together, beside page 1's rows, pass.
+            // has arrived: only searches sent together, beside page 1's rows, pass. A hold that runs
+            // out (60 s, far past any machine's delay) fails the test.
             let page5 = Latch()
             let catalogue = try Catalogue.synthetic(titles: 80, in: folder.appendingPathComponent("catalogue"))
             let server = try FakeOMDbServer(catalogue: catalogue, posterBytes: 2_000) { request in
                 if request.searchPage == 5 { page5.open() }
-                if request.searchPage == 2 { page5.wait(timeout: .seconds(5)) }
-                if let id = request.recordID, id <= "tt0100010" { page5.wait(timeout: .seconds(5)) }
+                if request.searchPage == 2 { page5.wait(timeout: .seconds(60)) }
+                if let id = request.recordID, id <= "tt0100010" { page5.wait(timeout: .seconds(60)) }
                 return nil
             }
             defer { server.shutdown() }
@@ -65,21 +66,32 @@ import Testing
     /// shown and the next), so a long `--pages` does not hold hundreds of tasks waiting at the gate.
     @Test func rowsLoadAtMostTwoPagesAheadAtConcurrencyTwenty() async throws {
         try await withWorkingFolder { folder in
-            // Page 1's records are held until a record of page 3 is asked for, 3 s at most: page 3's
-            // rows must not start while page 1 is still loading, so the hold has to run out.
-            let pageThree = Latch()
+            // Page 1's records are held until page 2's records and posters have all been asked for
+            // (page 2's posters would queue behind page 3's records at the gate, were those queued).
+            // Until then no record of page 3 may be asked for: page 1 is still loading.
+            let page2Done = Latch()
+            let pageThreeEarly = Mutex(false)
             let catalogue = try Catalogue.synthetic(titles: 80, in: folder.appendingPathComponent("catalogue"))
             let server = try FakeOMDbServer(catalogue: catalogue, posterBytes: 2_000) { request in
-                guard let id = request.recordID else { return nil }
-                if id <= "tt0100010" { pageThree.wait(timeout: .seconds(3)) }
-                if id > "tt0100020", id <= "tt0100030" { pageThree.open() }
+                if let id = request.recordID, id > "tt0100020", id <= "tt0100030", !page2Done.isOpen {
+                    pageThreeEarly.withLock { $0 = true }
+                }
+                if let id = request.recordID, id <= "tt0100010" { page2Done.wait(timeout: .seconds(60)) }
                 return nil
             }
             defer { server.shutdown() }
-            let outcome = try await MoviesProcess.run(["search", "bench", "--pages", "5", "--concurrency", "20", "--posters", "p"] + server.arguments,
-                                                      directory: folder)
+            let movies = try MoviesProcess(["search", "bench", "--pages", "5", "--concurrency", "20", "--posters", "p"] + server.arguments,
+                                           directory: folder)
+            let page2 = (11...20).map { String(format: "tt01%05d", $0) }
+            try await waitUntil("page 2's records and posters asked for") {
+                let targets = server.requests.map(\.target)
+                return page2.allSatisfy { id in targets.contains { $0.contains("i=\(id)") } && targets.contains { $0.hasPrefix("/posters/") && $0.contains(id) } }
+            }
+            page2Done.open()
+            let outcome = await movies.finish()
             #expect(outcome.status == 0, "\(outcome.stderr)")
-            #expect(pageThree.timedOut, "page 3's rows were asked for while page 1's were still loading")
+            #expect(!page2Done.timedOut)
+            #expect(!pageThreeEarly.withLock { $0 }, "page 3's rows were asked for while page 1's were still loading")
             #expect(server.apiRequests.count == 5 + 50)
             server.expectNothingAskedTwice()
             let numbers = outcome.stdout.split(separator: "\n").compactMap { line in
@@ -202,7 +214,8 @@ private func eventually(_ condition: () -> Bool) async -> Bool {
     return true
 }
 
-/// Holds every answer until `count` non-search requests have arrived (2 s at most, remembered).
+/// Holds every answer until `count` non-search requests have arrived (60 s at most: far past any
+/// machine's delay, and remembered, so the test fails when it runs out).
 final class Barrier: Sendable {
     private let latch = Latch()
     private let arrived = Mutex(0)
@@ -213,7 +226,7 @@ final class Barrier: Sendable {
     func arrive(isSearch: Bool) {
         guard !isSearch else { return }
         if arrived.withLock({ $0 += 1; return $0 }) >= count { latch.open() }
-        latch.wait(timeout: .seconds(2))
+        latch.wait(timeout: .seconds(60))
     }
 
     var timedOut: Bool { latch.timedOut }
