@@ -18,19 +18,22 @@ import Testing
     }
 
     /// Plays libcurl: offers each chunk from a thread of its own; on `.full` it pauses (keeping the
-    /// chunk) until the feed asks to resume; on `.stopped` it stops. Counts what it saw.
+    /// chunk) until the feed asks to resume, or cancels the transfer (libcurl then ends it: the chunk
+    /// is offered again and meets `.stopped`); on `.stopped` it stops. Counts what it saw.
     private final class Pump: Sendable {
         let feed: BodyFeed
         private let resumed = DispatchSemaphore(value: 0)
         let paused = Latch()
         let finished = Latch()
+        /// Opened when a pause was never ended (60 s): the test fails on it instead of passing late.
+        let stuck = Latch()
         let pauses = Count()
         let taken = Count()
         let stops = Count()
 
         init(highWater: Int = 64 * 1024) {
             let resumed = resumed, stops = stops
-            feed = BodyFeed(highWater: highWater, resumeTransfer: { resumed.signal() }, cancelTransfer: { stops.add() })
+            feed = BodyFeed(highWater: highWater, resumeTransfer: { resumed.signal() }, cancelTransfer: { stops.add(); resumed.signal() })
         }
 
         func run(_ chunks: [Data]) {
@@ -45,7 +48,7 @@ import Testing
                             pauses.add()
                             paused.open()
                             // Bounded: a feed that never asks to resume fails the test, not hangs it.
-                            guard resumed.wait(timeout: .now() + 60) == .success else { return }
+                            guard resumed.wait(timeout: .now() + 60) == .success else { stuck.open(); return }
                             continue
                         case .stopped:
                             return
@@ -70,6 +73,7 @@ import Testing
         #expect(read == chunks.reduce(Data(), +))
         #expect(pump.feed.peakPendingBytes <= 64 * 1024)
         #expect(pump.stops.value == 0)
+        #expect(!pump.stuck.isOpen)
     }
 
     @Test func aSinkAttachedToAPausedTransferResumesItAndTakesEveryChunkInOrder() async throws {
@@ -81,6 +85,7 @@ import Testing
         try await HTTPBody(feed: pump.feed).drain { chunk in written.withLock { $0 += chunk } }
         #expect(written.withLock { $0 } == chunks.reduce(Data(), +))
         #expect(pump.pauses.value == 1)
+        #expect(!pump.stuck.isOpen)
     }
 
     @Test func aSinkThatThrowsStopsTheTransferAndIsNotCalledAgain() async throws {
@@ -95,6 +100,7 @@ import Testing
         try await pump.finished.wait(for: "the transfer to stop")
         #expect(calls.load(ordering: .relaxed) == 2)
         #expect(pump.stops.value == 1)
+        #expect(!pump.stuck.isOpen, "the stopped transfer stayed paused")
         #expect(pump.feed.receive(Self.chunk(0)) == .stopped)
     }
 
@@ -121,6 +127,7 @@ import Testing
         }
         try await pump.finished.wait(for: "the transfer to stop")
         #expect(pump.stops.value == 1)
+        #expect(!pump.stuck.isOpen, "the stopped transfer stayed paused")
     }
 
     @Test func aBodyDroppedUnreadStopsTheTransferAndOneReadToTheEndDoesNot() async throws {

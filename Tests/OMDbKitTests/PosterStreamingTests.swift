@@ -1,3 +1,4 @@
+import FakeOMDb
 import Foundation
 import Synchronization
 import Testing
@@ -64,7 +65,8 @@ import Darwin
                             done = min(total, done + chunk)
                             step(done)
                         case .full:
-                            guard resumed.wait(timeout: .now() + 60) == .success else { return }
+                            // Never resumed in 60 s: end the body short, so the read fails instead of waiting for good.
+                            guard resumed.wait(timeout: .now() + 60) == .success else { feed.finish(); return }
                         case .stopped:
                             return
                         }
@@ -148,7 +150,7 @@ import Darwin
             let (stream, feed) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
             feed.yield(pngBytes)
             let writing = Task { try await other.save(streaming: HTTPBody(chunks: stream), source: "u", title: "Theirs", year: nil, imdbID: "tt0000002") }
-            while Self.bytesOnDisk(in: folder) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            try await waitUntil("their first bytes on disk") { Self.bytesOnDisk(in: folder) > 0 }
             await mine.removeLeftovers()
             #expect(files(in: folder).contains { $0.hasPrefix(PosterStore.temporaryPrefix) })
             let saved = try mine.save(pngBytes, source: "u", title: "Mine", year: nil, imdbID: "tt0000001")
