@@ -1,17 +1,24 @@
+import FakeOMDb
 import Foundation
 import Testing
 @testable import OMDbKit
 import Synchronization
 
 @Suite struct CancellationTests {
-    /// Records answer after `delay(id)`; posters are PNGs.
-    private func slowTransport(delay: @escaping @Sendable (String) -> Duration) -> ClosureTransport {
+    /// Records for which `held(id)` wait for `release` (or their cancellation, which `cancelled` logs);
+    /// the others answer at once; posters are PNGs.
+    private func slowTransport(release: Latch, cancelled: RequestLog, held: @escaping @Sendable (String) -> Bool) -> ClosureTransport {
         ClosureTransport { url in
             if url.path.hasPrefix("/posters/") {
                 return HTTPResponse(statusCode: 200, body: pngBytes)
             }
             if let id = url.query("i") {
-                try await Task.sleep(for: delay(id))
+                if held(id) {
+                    do { try await release.wait(for: "the test to release \(id)") } catch is CancellationError {
+                        cancelled.record(url)
+                        throw CancellationError()
+                    }
+                }
                 return json(#"{"Title":"Film \#(id)","Year":"2000","imdbID":"\#(id)","Type":"movie","Plot":"p","Response":"True"}"#)
             }
             let rows = (1...10).map { String(format: "tt%07d", $0) }.map {
@@ -23,9 +30,12 @@ import Synchronization
 
     @Test func cancellingMidPageKeepsWhatArrivedAndLeavesNoPartialFile() async throws {
         try await withTemporaryFolder { folder in
-            // Three records are quick, seven would take a minute; every poster is quick.
-            let client = OMDbClient(configuration: .init(apiKey: "k"), transport: slowTransport { id in
-                ["tt0000001", "tt0000002", "tt0000003"].contains(id) ? .zero : .seconds(60)
+            // Three records are quick, seven are held until the end of the test; every poster is quick.
+            let release = Latch()
+            defer { release.open() }
+            let cancelled = RequestLog()
+            let client = OMDbClient(configuration: .init(apiKey: "k"), transport: slowTransport(release: release, cancelled: cancelled) { id in
+                !["tt0000001", "tt0000002", "tt0000003"].contains(id)
             })
             let page = try await client.search("film")
             let received = Mutex<[MovieUpdate]>([])
@@ -34,15 +44,12 @@ import Synchronization
                     received.withLock { $0.append(update) }
                 }
             }
-            // Wait for the quick three, then press "Ctrl-C".
-            let clock = ContinuousClock()
-            let deadline = clock.now + .seconds(60)
-            // Three records and ten posters.
-            while received.withLock({ $0.count }) < 13, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            let started = clock.now
+            // Wait for the quick three and the ten posters, then press "Ctrl-C".
+            try await waitUntil("three records and ten posters") { received.withLock { $0.count } == 13 }
             consumer.cancel()
             await consumer.value
-            #expect(clock.now - started < .seconds(5))
+            // The held seven were cancelled at the transport, not left to run.
+            try await waitUntil("the seven held requests to be cancelled") { cancelled.all.count == 7 }
             let kept = received.withLock { $0 }
             #expect(kept.filter(\.isRecord).map(\.item.imdbID).sorted() == ["tt0000001", "tt0000002", "tt0000003"])
             // A poster does not wait for its plot: all ten are written, whole; nothing else is in the folder.
@@ -57,12 +64,14 @@ import Synchronization
     }
 
     @Test func cancellingASearchThrowsCancellation() async throws {
+        let sent = Latch()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in
+            sent.open()
             try await Task.sleep(for: .seconds(60))
             return json("{}")
         })
         let task = Task { try await client.search("slow") }
-        try await Task.sleep(for: .milliseconds(50))
+        try await sent.wait(for: "the search to reach the transport")
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         // The cursor did not move: there is still no search to continue.
@@ -70,19 +79,29 @@ import Synchronization
     }
 
     @Test func aNewSearchSupersedesOneStillLoading() async throws {
+        // The old search is held at the transport until the test ends: only being superseded ends it.
+        let slowSent = Latch()
+        let release = Latch()
+        defer { release.open() }
+        let slowCancelled = Latch()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
-            if url.query("s") == "slow" { try await Task.sleep(for: .seconds(60)) }
+            if url.query("s") == "slow" {
+                slowSent.open()
+                do { try await release.wait(for: "the end of the test") } catch is CancellationError {
+                    slowCancelled.open()
+                    throw CancellationError()
+                }
+            }
             let id = url.query("s") == "slow" ? "tt0000001" : "tt0000002"
             return json(#"{"Search":[{"Title":"\#(url.query("s")!)","imdbID":"\#(id)","Type":"movie"}],"totalResults":"1","Response":"True"}"#)
         })
         let old = Task { try await client.search("slow") }
-        try await Task.sleep(for: .milliseconds(50))
-        let started = ContinuousClock.now
+        try await slowSent.wait(for: "the old search to reach the transport")
         let fresh = try await client.search("fast")
         #expect(fresh.items.map(\.title) == ["fast"])
         await #expect(throws: CancellationError.self) { try await old.value }
-        // Not the 60 s the old search sleeps (a loaded machine can stall the pool for seconds).
-        #expect(ContinuousClock.now - started < .seconds(30))
+        // Its request, held until the end of the test, was cancelled: the new search did not wait for it.
+        try await slowCancelled.wait(for: "the old search's request to be cancelled")
         // The cursor belongs to the new search.
         await #expect(throws: OMDbError.noMorePages(query: "fast", shown: 1, total: 1)) { try await client.nextPage() }
     }

@@ -1,3 +1,4 @@
+import FakeOMDb
 import Foundation
 import Testing
 @testable import OMDbKit
@@ -163,34 +164,44 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
     }
 
     @Test func childrenRunAtTheSameTime() async throws {
-        // Each record takes 300 ms; ten in sequence would take 3 s.
+        // Each record is held until all ten are in flight: in sequence, the first would wait in vain.
         let inFlight = Mutex((now: 0, peak: 0))
+        let allTen = Latch()
         let log = RequestLog()
         let inner = pagedTransport(total: 10, log: log)
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
             guard url.query("i") != nil else { return try await inner.get(url, timeout: 1) }
-            inFlight.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
-            try await Task.sleep(for: .milliseconds(300))
-            inFlight.withLock { $0.now -= 1 }
+            if inFlight.withLock({ $0.now += 1; $0.peak = max($0.peak, $0.now); return $0.now }) == 10 { allTen.open() }
+            defer { inFlight.withLock { $0.now -= 1 } }
+            try await allTen.wait(for: "ten records in flight at once", timeout: .seconds(30))
             return try await inner.get(url, timeout: 1)
         })
         let page = try await client.search("film")
-        _ = await collect(client.details(for: page.items))
+        let updates = await collect(client.details(for: page.items))
         #expect(inFlight.withLock { $0.peak } == 10)
+        #expect(rows(updates).values.filter { (try? $0.movie?.get()) != nil }.count == 10, "a record waited in vain for the others")
     }
 
     @Test func updatesArriveInCompletionOrder() async throws {
+        // The third record answers at once, the second once the third's update has reached the
+        // consumer, the first once the second's has: completion order is the reverse of the page's.
+        let received = [Latch(), Latch(), Latch()]
         let log = RequestLog()
         let inner = pagedTransport(total: 3, log: log)
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
-            if let id = url.query("i") {
-                try await Task.sleep(for: .milliseconds(id == "tt0000001" ? 600 : id == "tt0000002" ? 300 : 0))
+            if let id = url.query("i"), let index = ["tt0000001", "tt0000002"].firstIndex(of: id) {
+                try await received[index + 1].wait(for: "the update of row \(index + 2)", timeout: .seconds(30))
             }
             return try await inner.get(url, timeout: 1)
         })
         let page = try await client.search("film")
-        let order = await collect(client.details(for: page.items)).map(\.index)
-        #expect(order == [2, 1, 0])
+        var updates: [MovieUpdate] = []
+        for await update in client.details(for: page.items) {
+            updates.append(update)
+            received[update.index].open()
+        }
+        #expect(updates.map(\.index) == [2, 1, 0])
+        #expect(rows(updates).values.filter { (try? $0.movie?.get()) != nil }.count == 3)
     }
 
     @Test func recordsAndPostersAreNeverFetchedTwice() async throws {

@@ -1,3 +1,4 @@
+import FakeOMDb
 import Foundation
 import Testing
 @testable import OMDbKit
@@ -43,17 +44,24 @@ import Synchronization
     }
 
     @Test func nextPageDoesNotCancelANewerSearch() async throws {
+        // The newer search's request is held at the transport until the test has called nextPage.
+        let newSent = Latch()
+        let release = Latch()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
             let text = url.query("s")!
-            if text == "new" { try await Task.sleep(for: .milliseconds(300)) }
+            if text == "new" {
+                newSent.open()
+                try await release.wait(for: "the test to release the newer search")
+            }
             let rows = (1...10).map { #"{"Title":"\#(text)","imdbID":"tt\#(text == "old" ? "1" : "2")00000\#($0 - 1)","Type":"movie"}"# }
             return json(#"{"Search":[\#(rows.joined(separator: ","))],"totalResults":"30","Response":"True"}"#)
         })
         _ = try await client.search("old")
         let newer = Task { try await client.search("new") }
-        try await Task.sleep(for: .milliseconds(50))
+        try await newSent.wait(for: "the newer search to reach the transport")
         // The cursor now belongs to the search in flight: there is nothing to continue.
         await #expect(throws: OMDbError.noSearchYet) { try await client.nextPage() }
+        release.open()
         let page = try await newer.value
         #expect(page.items.first?.title == "new")
     }
@@ -71,10 +79,12 @@ import Synchronization
 
     @Test func detailsNeverRunMoreChildrenThanTheLimit() async throws {
         let inFlight = Mutex((now: 0, peak: 0))
+        // Every request is held until three were in flight at once: the limit is reached, not just allowed.
+        let limitReached = Latch()
         let client = OMDbClient(configuration: .init(apiKey: "k", maxConcurrentRequests: 3), transport: ClosureTransport { url in
-            inFlight.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
-            try await Task.sleep(for: .milliseconds(50))
-            inFlight.withLock { $0.now -= 1 }
+            if inFlight.withLock({ $0.now += 1; $0.peak = max($0.peak, $0.now); return $0.now }) >= 3 { limitReached.open() }
+            defer { inFlight.withLock { $0.now -= 1 } }
+            try await limitReached.wait(for: "three requests in flight at once")
             return record(url.query("i")!)
         })
         let items = (1...10).map { SearchItem(imdbID: "tt000000\($0)", title: "t", year: nil, type: .movie, posterURL: nil) }
@@ -149,30 +159,36 @@ import Synchronization
 
 /// Cancellation reaches the network, and shared requests let go of the callers that leave.
 @Suite struct CancellationReachesTheNetworkTests {
-    /// A transport whose record requests sleep until cancelled, counting the cancellations it sees.
+    /// A transport whose record requests are held until the test releases them (or cancels them),
+    /// counting the cancellations it sees.
     private final class Sleepy: Sendable {
         let started = Mutex(0)
         let cancelled = Mutex(0)
         let finished = Mutex(0)
-        /// How long a request takes; `ignoresCancellation` makes it finish its sleep regardless.
-        let duration: Duration
+        /// Opened by the test to let held requests end.
+        let release = Latch()
+        /// How many requests are held (the first ones); later ones answer at once.
+        let held: Int
+        /// Makes a held request wait for the release regardless of its cancellation.
         let ignoresCancellation: Bool
 
-        init(duration: Duration = .seconds(60), ignoresCancellation: Bool = false) {
-            self.duration = duration
+        init(held: Int = .max, ignoresCancellation: Bool = false) {
+            self.held = held
             self.ignoresCancellation = ignoresCancellation
         }
 
         var transport: ClosureTransport {
             ClosureTransport { [self] url in
-                started.withLock { $0 += 1 }
-                if ignoresCancellation {
-                    let deadline = ContinuousClock.now + duration
-                    while ContinuousClock.now < deadline { usleep(5_000) }
-                } else {
-                    do { try await Task.sleep(for: duration) } catch {
-                        cancelled.withLock { $0 += 1 }
-                        throw error
+                let number = started.withLock { $0 += 1; return $0 }
+                if number <= held {
+                    if ignoresCancellation {
+                        // A task of its own, not cancelled with the request: the wait goes on.
+                        try await Task.detached { [release] in try await release.wait(for: "the test to release the request") }.value
+                    } else {
+                        do { try await release.wait(for: "the test to release the request") } catch is CancellationError {
+                            cancelled.withLock { $0 += 1 }
+                            throw CancellationError()
+                        }
                     }
                 }
                 finished.withLock { $0 += 1 }
@@ -181,65 +197,68 @@ import Synchronization
             }
         }
 
-        func wait(until condition: @escaping @Sendable () -> Bool) async {
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        func wait(_ what: String, until condition: @escaping @Sendable () -> Bool) async throws {
+            try await waitUntil(what, condition)
         }
     }
 
-    @Test func droppingTheDetailsStreamCancelsEveryRequest() async {
+    @Test func droppingTheDetailsStreamCancelsEveryRequest() async throws {
         let sleepy = Sleepy()
         let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let items = (1...10).map { SearchItem(imdbID: "tt000000\($0)", title: "t", year: nil, type: .movie, posterURL: nil) }
         let consumer = Task { await collect(client.details(for: items)) }
-        await sleepy.wait { sleepy.started.withLock { $0 } == 10 }
+        try await sleepy.wait("ten requests started") { sleepy.started.withLock { $0 } == 10 }
         consumer.cancel()
         #expect(await consumer.value.isEmpty)
-        await sleepy.wait { sleepy.cancelled.withLock { $0 } == 10 }
+        try await sleepy.wait("ten requests cancelled") { sleepy.cancelled.withLock { $0 } == 10 }
         #expect(sleepy.cancelled.withLock { $0 } == 10)
     }
 
     @Test func aCancelledWaiterLeavesAtOnceAndTheOtherStillGetsTheRecord() async throws {
-        let sleepy = Sleepy(duration: .milliseconds(1_500))
+        let sleepy = Sleepy()
         let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let leaving = Task { try await client.movie(imdbID: "tt0000001") }
         let staying = Task { try await client.movie(imdbID: "tt0000001") }
-        await sleepy.wait { sleepy.started.withLock { $0 } == 1 }
+        try await sleepy.wait("the request to start") { sleepy.started.withLock { $0 } == 1 }
         leaving.cancel()
         await #expect(throws: CancellationError.self) { try await leaving.value }
-        // It left before the shared request ended, and that request was not cancelled.
+        // It left while the shared request was still held, and that request was not cancelled.
         #expect(sleepy.finished.withLock { $0 } == 0)
+        sleepy.release.open()
         #expect(try await staying.value.imdbID == "tt0000001")
         #expect(sleepy.cancelled.withLock { $0 } == 0)
         #expect(sleepy.started.withLock { $0 } == 1)
     }
 
-    @Test func whenEveryWaiterLeavesTheRequestIsCancelled() async {
+    @Test func whenEveryWaiterLeavesTheRequestIsCancelled() async throws {
         let sleepy = Sleepy()
         let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let first = Task { try await client.movie(imdbID: "tt0000001") }
         let second = Task { try await client.movie(imdbID: "tt0000001") }
-        await sleepy.wait { sleepy.started.withLock { $0 } == 1 }
+        try await sleepy.wait("the request to start") { sleepy.started.withLock { $0 } == 1 }
         first.cancel()
         await #expect(throws: CancellationError.self) { try await first.value }
         #expect(sleepy.cancelled.withLock { $0 } == 0)
         second.cancel()
         await #expect(throws: CancellationError.self) { try await second.value }
-        await sleepy.wait { sleepy.cancelled.withLock { $0 } == 1 }
+        try await sleepy.wait("the request to be cancelled") { sleepy.cancelled.withLock { $0 } == 1 }
         #expect(sleepy.cancelled.withLock { $0 } == 1)
     }
 
     @Test func aCallerAfterEveryoneLeftStartsAFreshRequest() async throws {
-        // The abandoned request is slow to notice its cancellation: a newcomer must not join it.
-        let sleepy = Sleepy(duration: .milliseconds(500), ignoresCancellation: true)
+        // The abandoned request ignores its cancellation and is held until the newcomer has its
+        // record: a newcomer must not join it.
+        let sleepy = Sleepy(held: 1, ignoresCancellation: true)
+        defer { sleepy.release.open() }
         let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let leaving = Task { try await client.movie(imdbID: "tt0000001") }
-        await sleepy.wait { sleepy.started.withLock { $0 } == 1 }
+        try await sleepy.wait("the request to start") { sleepy.started.withLock { $0 } == 1 }
         leaving.cancel()
         await #expect(throws: CancellationError.self) { try await leaving.value }
         let movie = try await client.movie(imdbID: "tt0000001")
         #expect(movie.imdbID == "tt0000001")
         #expect(sleepy.started.withLock { $0 } == 2)
+        #expect(sleepy.finished.withLock { $0 } == 1, "the abandoned request ended before the newcomer was answered")
     }
 
     @Test func notFoundAnswersAreRememberedNotAskedAgain() async {

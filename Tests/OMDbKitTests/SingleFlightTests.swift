@@ -1,3 +1,4 @@
+import FakeOMDb
 import Foundation
 import Synchronization
 import Testing
@@ -41,8 +42,11 @@ func yieldTimes(_ count: Int) async {
                 task.cancel()
             }
             // The load ends once every caller that stays has joined and every leaver has left.
-            let deadline = ContinuousClock.now + .seconds(5)
-            while flight.waiters(for: 1) != stayers.count, ContinuousClock.now < deadline { await Task.yield() }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while flight.waiters(for: 1) != stayers.count {
+                guard ContinuousClock.now < deadline else { throw LatchTimeout(what: "round \(round): every stayer to join", timeout: .seconds(60)) }
+                await Task.yield()
+            }
             released.withLock { $0 = true }
             for stayer in stayers {
                 // Never a CancellationError for a caller that was not cancelled.
@@ -89,11 +93,11 @@ func yieldTimes(_ count: Int) async {
             return number
         }
         let leaver = Task { try await flight.value(for: "k", operation) }
-        while started.withLock({ $0 }) == 0 { await Task.yield() }
+        try await waitUntil("the load to start") { started.withLock { $0 } > 0 }
         leaver.cancel()
         await #expect(throws: CancellationError.self) { try await leaver.value }
         #expect(try await flight.value(for: "k", operation) == 2)
-        while cancelled.withLock({ $0 }) == 0 { await Task.yield() }
+        try await waitUntil("the abandoned load to be cancelled") { cancelled.withLock { $0 } > 0 }
         #expect(cancelled.withLock { $0 } == 1)
     }
 
