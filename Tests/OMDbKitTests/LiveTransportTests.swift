@@ -159,13 +159,16 @@ import Testing
     }
 
     @Test func cancellingAnHTTPRequestIsCancellationNotAnError() async throws {
-        let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(5))
-        defer { server.shutdown() }
+        // The answer is held until the test ends: the caller is cancelled while its request is at the server.
+        let hold = Latch()
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in hold.wait(timeout: .seconds(60)); return nil }
+        defer { hold.open(); server.shutdown() }
         let client = client(server, timeout: 30)
         let task = Task { try await client.search("alien") }
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntil("the search to reach the server") { server.requests.count == 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(!hold.timedOut)
     }
 
     @Test func posterOverTheCapIsRefusedWithoutBeingKept() async throws {
@@ -200,15 +203,17 @@ import Testing
     }
 
     @Test func cancellingALimitedDownloadIsCancellation() async throws {
-        let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(10))
-        defer { server.shutdown() }
+        // The answer is held until the test ends (60 s at most, remembered): the cancelled caller
+        // must be answered while the server still holds it, not when the answer comes.
+        let hold = Latch()
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in hold.wait(timeout: .seconds(60)); return nil }
+        defer { hold.open(); server.shutdown() }
         let transport = OMDbClient.liveTransport(for: .init(apiKey: "k", maxConcurrentRequests: 4))
         let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 30) }
-        try await Task.sleep(for: .milliseconds(200))
-        let started = ContinuousClock.now
+        try await waitUntil("the download to reach the server") { server.requests.count == 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(!hold.timedOut, "the cancelled download waited for the server's answer")
     }
 
     @Test func posterAnswers404AndHTMLAreRefused() async throws {
