@@ -110,3 +110,15 @@ final class TestClock: Sendable {
     func set(_ date: Date) { time.withLock { $0 = date } }
     var now: @Sendable () -> Date { { self.time.withLock { $0 } } }
 }
+
+/// The most memory this test process ever had resident, in bytes (`getrusage`): reading a file
+/// of gigabytes raises it by as much, whatever the machine's speed.
+func peakResidentBytes() -> Int {
+    var usage = rusage()
+    getrusage(0, &usage)  // RUSAGE_SELF (an enum on Glibc, a constant on Darwin)
+    #if canImport(Darwin)
+    return Int(usage.ru_maxrss)          // bytes
+    #else
+    return Int(usage.ru_maxrss) * 1_024  // kilobytes
+    #endif
+}
