@@ -226,7 +226,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             movies.interrupt()
             while !movies.stderrSoFar.contains("Stopped"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             movies.interrupt()  // now idle: must not end the program
-            try await Task.sleep(for: .milliseconds(200))
+            try await waitUntil("the idle Ctrl-C to be answered") { movies.stderrSoFar.contains("(Ctrl-C: type quit or press Ctrl-D to leave)") }
             movies.send("show 1")
             movies.send("quit")
             let outcome = await movies.finish(timeout: .seconds(20))

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -94,7 +95,10 @@ struct MoviesProcess {
         while process.isRunning, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        collected.wait()
+        // A child of the tool that kept stdout or stderr open would hold the readers: not for good.
+        if !collected.wait(timeout: .seconds(20)) {
+            Issue.record("stdout or stderr still open 20 s after movies exited (a child process kept it?)")
+        }
         let (out, err) = collected.text
         return Outcome(status: process.terminationStatus, stdout: out, fullStderr: err, exited: process.terminationReason == .exit)
     }
@@ -144,7 +148,10 @@ private final class Collected: @unchecked Sendable {
         }
     }
 
-    func wait() { done.wait() }
+    /// Waits until both pipes reached their end: false if `timeout` passed first.
+    func wait(timeout: Duration) -> Bool {
+        done.wait(timeout: .now() + Double(timeout.components.seconds)) == .success
+    }
 
     var text: (String, String) {
         lock.withLock { (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)) }

@@ -202,17 +202,27 @@ private func url(_ server: HTTPServer, _ path: String, _ items: [URLQueryItem] =
         for fd in fds {   // one request each, leaving the connection open (keep-alive)
             _ = "GET / HTTP/1.1\r\nHost: x\r\n\r\n".withCString { send(fd, $0, strlen($0), 0) }
         }
-        Thread.sleep(forTimeInterval: 0.1)
+        // Each answered: the connections are idle when the server shuts down.
+        var pending = fds
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !pending.isEmpty {
+            try #require(ContinuousClock.now < deadline, "no answer within 20 s")
+            pending.removeAll { fd in
+                var byte: UInt8 = 0
+                return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 1
+            }
+            usleep(5_000)
+        }
         server.shutdown()
         for fd in fds {
-            var timeout = timeval(tv_sec: 2, tv_usec: 0)
+            var timeout = timeval(tv_sec: 20, tv_usec: 0)
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var chunk = [UInt8](repeating: 0, count: 4096)
             var text = ""
             while true {
                 let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                 if n == 0 { break }                              // EOF: the server closed the connection
-                try #require(n > 0, "no EOF within 2 s (errno \(errno))")
+                try #require(n > 0, "no EOF within 20 s (errno \(errno))")
                 text += String(decoding: chunk[..<n], as: UTF8.self)
             }
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
