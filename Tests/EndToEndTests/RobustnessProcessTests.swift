@@ -5,7 +5,10 @@ import Testing
 
 /// The built `movies` against what a broken server, a full disk, a closed stdout, a bad posters
 /// path or a careless `.env` can do: a clear line and the right status, never a trap.
-@Suite struct RobustnessProcessTests {
+///
+/// Serialized: its four flooding posters load both cores while they last; the suite's other
+/// processes wait for them rather than run beside them.
+@Suite(.serialized) struct RobustnessProcessTests {
     // MARK: Output that cannot be written
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "no /dev/full here (Linux has one)"), arguments: [["--json"], []])

@@ -5,7 +5,9 @@ import Testing
 
 /// The baseline JPEG decoder against libjpeg's decoding of the same fixtures (through Pillow,
 /// `Fixtures/make-jpeg-reference.py`), within a tolerance: the IDCT and chroma upsampling differ.
-@Suite struct JPEGDecoderTests {
+///
+/// Serialized: decoding is CPU-bound; one fixture at a time leaves a core to the rest of the run.
+@Suite(.serialized) struct JPEGDecoderTests {
     static let fixtures = InlineImagesTests.fixtures.deletingLastPathComponent()
 
     /// A binary PPM (P6, maxval 255).

@@ -135,7 +135,9 @@ struct HostileInput {
 /// Thousands of generated answers and names (3 seeds × 1,000 pages, 600 records, 1,000 names)
 /// from fixed seeds: nothing traps, every outcome is
 /// a value that holds its promises or a typed error.
-@Suite struct RandomizedInputTests {
+///
+/// Serialized: CPU-bound, its cases one at a time leave a core to the rest of the run.
+@Suite(.serialized) struct RandomizedInputTests {
     static let seeds: [UInt64] = [0x5EED_0001, 0xDEAD_BEEF, 42]
 
     @Test(arguments: seeds)

@@ -9,7 +9,8 @@ func yieldTimes(_ count: Int) async {
     for _ in 0..<count { await Task.yield() }
 }
 
-@Suite struct SingleFlightTests {
+/// Serialized: thousands of rounds of tasks that yield keep a core busy; one test at a time.
+@Suite(.serialized) struct SingleFlightTests {
     @Test func thousandsOfInterleavingsGiveEveryUncancelledCallerTheValueFromOneLoad() async throws {
         var random = SplitMix64(seed: 20_261_122)
         for round in 0..<2_000 {
