@@ -10,6 +10,23 @@ protocol Presenter {
     func rowUpdated(_ update: MovieUpdate, number: Int)
     /// Every row of the page is in, or the load was stopped (Ctrl-C).
     func pageFinished(_ page: SearchPage) async
+    /// An answer is awaited: say so (`Searching OMDb for "alien"…`) until ``stopWaiting()``.
+    /// Only a live page does; plain and JSON output stay as they were.
+    func startWaiting(_ text: String)
+    /// The answer came (or failed): nothing of the waiting line is left.
+    func stopWaiting()
+}
+
+extension Presenter {
+    func startWaiting(_ text: String) {}
+    func stopWaiting() {}
+
+    /// `work`'s result, with `text` shown while it runs.
+    func waiting<T>(_ text: String, for work: () async throws -> T) async rethrows -> T {
+        startWaiting(text)
+        defer { stopWaiting() }
+        return try await work()
+    }
 }
 
 /// Text for a person: the rows at once, then each plot and poster as it arrives.

@@ -12,15 +12,17 @@ extension Session {
             console.err("Result \(number) is a \(safe(row.item.type.description)), not a series: episodes takes the number of a series.")
             return
         }
-        await listSeason(of: row.item.imdbID, season: season ?? 1)
+        await listSeason(of: row.item.imdbID, season: season ?? 1, title: row.item.title)
     }
 
     /// Asks OMDb for the season and shows its episodes, numbered on from the rows already shown.
     /// - Returns: the season, or `nil` when it failed (already reported).
     @discardableResult
-    func listSeason(of seriesID: String, season: Int) async -> Season? {
+    func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> Season? {
         do {
-            let list = try await client.season(imdbID: seriesID, number: season)
+            let list = try await presenter.waiting("Asking \(source) for season \(season) of \(safe(title ?? seriesID))…") {
+                try await client.season(imdbID: seriesID, number: season)
+            }
             let first = rows.count + 1
             for episode in list.episodes {
                 rows.append(Row(item: episode.searchItem))

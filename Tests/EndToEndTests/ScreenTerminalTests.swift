@@ -73,4 +73,65 @@ struct ScreenTerminalTests {
             #expect(!end.contains { $0.contains("loading") || $0.contains("plots 0/10") }, "\(outcome.shown("end"))")
         }
     }
+
+    /// A fake OMDb that holds every answer `held` picks until `gate` opens: the test opens it
+    /// once the screen has shown what it waits for, never after a sleep.
+    private func heldServer(_ gate: ServerGate, _ held: @escaping @Sendable (ServerRequest) -> Bool) throws -> FakeOMDbServer {
+        try FakeOMDbServer(catalogue: catalogue) { request in
+            guard held(request) else { return nil }
+            let answer = catalogue.answer(request.queryItems, posterBase: URL(string: "http://127.0.0.1/")!)
+            return ServerResponse(status: answer.statusCode, headers: ["Content-Type": "application/json"], body: answer.body,
+                                  stall: Stall(after: 0, pause: .seconds(60), gate: gate))
+        }
+    }
+
+    /// From Enter to OMDb's answer, one line says what is awaited, with a spinner; the page then
+    /// takes its place (and nothing of it is left). Before, the screen stayed still meanwhile.
+    @Test func aSearchSaysWhatItAwaitsUntilTheAnswerComes() async throws {
+        try await withWorkingFolder { folder in
+            let gate = ServerGate()
+            let server = try heldServer(gate) { request in request.queryItems.contains { $0.name == "s" } }
+            defer { server.shutdown() }
+            let marker = folder.appendingPathComponent("status-seen")
+            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 100, rows: 45, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("Searching OMDb for \"toxic\"…"), .snapshot("waiting"), .touch(marker),
+                .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            gate.open()
+            try await opened
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let status = try #require(outcome.snapshot("waiting").first { $0.contains("Searching OMDb") })
+            #expect(status.first.map(spinner.contains) == true, "\(status)")
+            #expect(!outcome.shown("end").contains("Searching"), "\(outcome.shown("end"))")
+            #expect(outcome.snapshot("end").filter { $0.contains("Results for") }.count == 1, "\(outcome.shown("end"))")
+        }
+    }
+
+    /// A page taller than the screen is printed row by row, in order: while the next row is
+    /// awaited, a status line under the rows printed so far turns its spinner and counts.
+    /// Before, nothing moved until the first row was done.
+    @Test func aPageTallerThanTheScreenShowsItsStatusWhileRowsAreAwaited() async throws {
+        try await withWorkingFolder { folder in
+            let gate = ServerGate()
+            let server = try heldServer(gate) { request in request.queryItems.contains { $0.name == "i" } }
+            defer { server.shutdown() }
+            let marker = folder.appendingPathComponent("status-seen")
+            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 100, rows: 14, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .snapshot("waiting"), .touch(marker),
+                .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            gate.open()
+            try await opened
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let status = try #require(outcome.snapshot("waiting").first { $0.contains("plots 0/10") })
+            #expect(status.first.map(spinner.contains) == true, "\(status)")
+            let end = outcome.snapshot("end")
+            #expect(end.filter { $0.contains("plots ") }.count == 1, "one status line, the last:\n\(outcome.shown("end"))")
+            #expect(rowNumbers(end) == Array(rowNumbers(end).first.map { $0...10 } ?? 1...10), "rows in order:\n\(outcome.shown("end"))")
+        }
+    }
 }
