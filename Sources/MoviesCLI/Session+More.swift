@@ -36,6 +36,25 @@ extension Session {
         }
     }
 
+    /// Why the offline catalogue has no list of season `season` of `seriesID`: it lists the
+    /// episodes of a few series only. Said as it is (OMDb's own message sent the person to
+    /// `show N` for the number of seasons, which cannot help here).
+    static func missingSeason(_ season: Int, of seriesID: String, in catalogue: Catalogue) -> String {
+        let title = safe(catalogue.title(of: seriesID) ?? seriesID)
+        let listed = catalogue.listedSeasons(of: seriesID)
+        guard !listed.isEmpty else {
+            return "The offline catalogue has no episode lists for \(title): it has them only for \(Self.inWords(catalogue.seriesWithEpisodes.map(safe)))."
+        }
+        return "The offline catalogue lists the episodes of \(title) for season\(listed.count == 1 ? "" : "s") "
+            + "\(Self.inWords(listed.map(String.init))) only, not season \(season)."
+    }
+
+    /// `A`, `A and B`, `A, B and C`.
+    static func inWords(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+    }
+
     // MARK: Export
 
     /// Writes every movie shown so far to `file`, in the format its extension names, atomically.

@@ -41,6 +41,9 @@ public final class Session {
     var confirm: ((String) async -> Bool)?
     /// Opens connections before they are needed, and remembers the posters host; `nil` offline.
     var warmup: Warmup?
+    /// The offline catalogue answering instead of OMDb, for what only it can say (which series
+    /// it lists episodes of); `nil` when OMDb answers.
+    var offlineCatalogue: Catalogue?
 
     /// When a page is shown, fetch the next page's search in the background (the prompt, unless
     /// switched off). The one-shot mode knows how many pages it wants and asks for exactly those.
@@ -357,8 +360,8 @@ public final class Session {
             console.note("Stopped.")
         case let error as OMDbError:
             switch error {
-            case .seasonNotFound:
-                console.err(safe(error.description))
+            case let .seasonNotFound(imdbID, season):
+                console.err(offlineCatalogue.map { Self.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.description))
             case .notFound:
                 console.err(safe(error.description) + filtersInUse)
             case .tooManyResults:
