@@ -96,7 +96,7 @@ public enum Movies {
         case .interactive:
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
-            let presenter = self.presenter(console: console, directory: directory, client: client, moreHint: nil)
+            let presenter = self.presenter(console: console, directory: directory, moreHint: nil)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget)
             session.offlineCatalogue = catalogue
@@ -123,7 +123,7 @@ public enum Movies {
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
-                : self.presenter(console: console, directory: directory, client: client, moreHint: { Self.pagesHint(after: $0, asked: pages) })
+                : self.presenter(console: console, directory: directory, moreHint: { Self.pagesHint(after: $0, asked: pages) })
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget)
             if let live = presenter as? LivePresenter {
@@ -168,7 +168,7 @@ public enum Movies {
     /// A page that fills in place on a terminal that can show it (stdout a terminal, colour
     /// allowed: not `NO_COLOR`, `--no-color` or `TERM=dumb`); plain lines otherwise.
     @MainActor
-    static func presenter(console: Console, directory: URL, client: OMDbClient, moreHint: ((SearchPage) -> String?)?) -> any Presenter {
+    static func presenter(console: Console, directory: URL, moreHint: ((SearchPage) -> String?)?) -> any Presenter {
         let plain = moreHint.map { TextPresenter(console: console, currentDirectory: directory, moreHint: $0) }
             ?? TextPresenter(console: console, currentDirectory: directory)
         guard console.style.enabled, Terminal.size() != nil else { return plain }
@@ -226,6 +226,21 @@ public enum Movies {
 
     static let minimumKeyLength = 8
 
+    /// What the prompt says first offline: how to search OMDb itself when there is no key; when
+    /// there is one (and `--offline`), that it is not used (not to set the key it already has).
+    static func offlineNotice(_ settings: Settings, titles: Int) -> String {
+        guard settings.apiKey != nil else {
+            return "Offline catalogue (\(settings.offline ? "--offline" : "no API key")): \(titles) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env."
+        }
+        let key = switch settings.apiKeySource {
+        case "OMDB_API_KEY in .env": "the key in .env"
+        case "OMDB_API_KEY": "the key in OMDB_API_KEY"
+        case "--api-key": "the key given with --api-key"
+        default: "the API key"
+        }
+        return "Offline catalogue (--offline): \(titles) titles; \(key) is not used."
+    }
+
     /// The live client, or the offline catalogue's (and the catalogue) when there is no key or `--offline` says so.
     @MainActor
     static func makeClient(_ settings: Settings, budget: RequestBudget? = nil, console: Console,
@@ -248,10 +263,7 @@ public enum Movies {
         }
         // Only then: offline poster URLs stay as they always were unless a width needs Amazon's names.
         catalogue.amazonStylePosters = settings.posterWidth != .standard
-        if announceOffline {
-            let why = settings.offline ? "--offline" : "no API key"
-            console.note("Offline catalogue (\(why)): \(catalogue.count) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env.")
-        }
+        if announceOffline { console.note(offlineNotice(settings, titles: catalogue.count)) }
         return (OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout,
                                                 maxConcurrentRequests: settings.concurrency),
                            transport: CatalogueTransport(catalogue: catalogue)), catalogue)

@@ -134,4 +134,47 @@ struct ScreenTerminalTests {
             #expect(rowNumbers(end) == Array(rowNumbers(end).first.map { $0...10 } ?? 1...10), "rows in order:\n\(outcome.shown("end"))")
         }
     }
+
+    /// The first screen's lines break between words at the window's width (before, the terminal
+    /// broke them: `…put it in .en` / `v.`), and with a key in .env, `--offline` says the key is
+    /// not used instead of asking for one.
+    @Test func theFirstScreenBreaksLinesBetweenWordsAndSaysWhatBecomesOfTheKey() async throws {
+        try await withWorkingFolder { folder in
+            let noKey = try await TerminalDriver.run([], directory: folder, columns: 100, rows: 20, steps: [.wait("movies>"), .snapshot("start")])
+            #expect(noKey.ok, "\(noKey.error ?? "")\n\(noKey.shown())")
+            #expect(Array(noKey.snapshot("start").prefix(3)) == [
+                "Offline catalogue (no API key): \(catalogue.count) titles. To search OMDb itself, set OMDB_API_KEY or put it in",
+                ".env.",
+                "Type a title to search, help for the commands.",
+            ], "\(noKey.shown("start"))")
+
+            try Data("OMDB_API_KEY=1a2b3c4d\n".utf8).write(to: folder.appendingPathComponent(".env"))
+            let withKey = try await TerminalDriver.run(["--offline"], directory: folder, columns: 40, rows: 20, steps: [.wait("movies>"), .snapshot("start")])
+            #expect(withKey.ok, "\(withKey.error ?? "")\n\(withKey.shown())")
+            #expect(Array(withKey.snapshot("start").prefix(4)) == [
+                "Offline catalogue (--offline): \(catalogue.count)",
+                "titles; the key in .env is not used.",
+                "Type a title to search, help for the",
+                "commands.",
+            ], "\(withKey.shown("start"))")
+        }
+    }
+
+    /// A row's poster state says `no poster` once when OMDb has none (not `no poster: no poster
+    /// (N/A)`), and a plot cut to fit ends after a whole word (not `schemes t…`).
+    @Test func posterStatesAndCutPlotsReadAsWords() async throws {
+        try await withWorkingFolder { folder in
+            // 40 rows: one plot line a row, so most plots are cut.
+            let outcome = try await TerminalDriver.run(["--offline", "--posters", "p"], directory: folder, columns: 100, rows: 40, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let end = outcome.snapshot("end")
+            #expect(end.filter { $0 == "       no poster" }.count == 3, "\(outcome.shown("end"))")
+            #expect(!end.contains { $0.contains("no poster: no poster") }, "\(outcome.shown("end"))")
+            let cut = end.filter { $0.hasPrefix("       ") && $0.hasSuffix("…") }
+            #expect(!cut.isEmpty, "\(outcome.shown("end"))")
+            #expect(cut.allSatisfy { $0.hasSuffix(" …") && !$0.hasSuffix("  …") }, "\(cut.joined(separator: "\n"))")
+        }
+    }
 }
