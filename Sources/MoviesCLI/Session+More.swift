@@ -87,13 +87,21 @@ extension Session {
                 }
             }
         }
+        // Said as typed: the temporary file's name (`nothere/.x.json.3fq….tmp`) meant nothing to anyone.
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            hadFailure = true
+            let typed = (file as NSString).deletingLastPathComponent
+            console.error("Nothing was saved: there is no folder \(safe(typed.isEmpty ? folder.standardizedFileURL.path : typed)). Create it first, or give save another path.")
+            return
+        }
         do throws(AtomicFile.Problem) {
             // A temporary file of its own in the same folder, then rename(2); a symlink is written through.
             try AtomicFile(url).write(format.render(exportLog.entries), permissions: 0o666)
             console.out("Saved \(exportLog.entries.count) movies to \(safe(url.path)).")
         } catch {
             hadFailure = true
-            console.error("Could not write \(safe(error.path)): \(safe(error.reason)). Check the folder exists and can be written.")
+            console.error("Could not save \(safe(file)): \(safe(error.reason)). Check that its folder can be written.")
         }
     }
 
@@ -129,7 +137,8 @@ extension Session {
         }
         guard let data = FileManager.default.contents(atPath: file.path) else { return }
         guard let sequence = InlineImages.sequence(for: data, using: kind, columns: min(24, console.width - 4)) else {
-            console.note(InlineImages.refusal(for: data, using: kind))
+            let shown = (presenter as? TextPresenter)?.display(file) ?? (presenter as? LivePresenter)?.plain.display(file) ?? safe(file.path)
+            console.note(InlineImages.refusal(for: data, using: kind, saved: shown))
             return
         }
         console.writeOut(sequence + "\n")

@@ -157,7 +157,7 @@ import Testing
             let data = try Data(contentsOf: try #require(session.rows[0].poster?.file))
             #expect(ImageFormat(sniffing: data) == .jpeg)
             #expect(!capture.out.contains("\u{1B}"))
-            #expect(capture.err.contains("this terminal shows PNG only, and the poster is JPEG"))
+            #expect(capture.err.contains("poster not drawn: only PNG posters can be drawn in this terminal (this one is JPEG); saved as "))
         }
     }
 
