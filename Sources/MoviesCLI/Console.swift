@@ -20,6 +20,9 @@ public struct Console: Sendable {
     private let measureWidth: @Sendable () -> Int
     /// True when a person is typing at a terminal: prompts are shown only then.
     let isInteractive: Bool
+    /// Columns of the terminal on stderr, read at every use; `nil` when stderr is no terminal
+    /// (then diagnostics go out as they are, one line each).
+    let errorWidth: @Sendable () -> Int?
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
                 style: Style = .plain, errorStyle: Style = .plain, width: Int = 80, isInteractive: Bool = false) {
@@ -27,23 +30,40 @@ public struct Console: Sendable {
     }
 
     init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-         style: Style, errorStyle: Style, measureWidth: @escaping @Sendable () -> Int, isInteractive: Bool) {
+         style: Style, errorStyle: Style, measureWidth: @escaping @Sendable () -> Int, isInteractive: Bool,
+         errorWidth: @escaping @Sendable () -> Int? = { nil }) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.style = style
         self.errorStyle = errorStyle
         self.measureWidth = measureWidth
         self.isInteractive = isInteractive
+        self.errorWidth = errorWidth
     }
 
     /// A line of results on stdout.
     func out(_ line: String = "") { writeOut(line + "\n") }
     /// A line of diagnostics on stderr.
-    func err(_ line: String) { writeErr(line + "\n") }
-    /// An error on stderr, one line, marked.
-    func error(_ message: String) { err(errorStyle.red("error: ") + message) }
+    func err(_ line: String) { writeErr(fitted(line).joined(separator: "\n") + "\n") }
+    /// An error on stderr, marked.
+    func error(_ message: String) {
+        let lines = fitted("error: " + message)
+        writeErr(errorStyle.red("error: ") + lines.joined(separator: "\n").dropFirst("error: ".count) + "\n")
+    }
     /// A warning on stderr.
-    func note(_ message: String) { err(errorStyle.dim(message)) }
+    func note(_ message: String) { writeErr(fitted(message).map { errorStyle.dim($0) }.joined(separator: "\n") + "\n") }
+
+    /// `text` (unstyled) in lines that fit stderr's terminal, broken between words: a terminal
+    /// breaks a long line wherever its last column falls, mid-word (`…put it in .en` / `v.`).
+    /// Each line keeps its own indent; text that fits, and text for no terminal, is left as it is.
+    private func fitted(_ text: String) -> [String] {
+        guard let width = errorWidth() else { return [text] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
+            guard displayWidth(line) > width else { return [String(line)] }
+            let indent = String(line.prefix { $0 == " " })
+            return wrap(String(line.dropFirst(indent.count)), width: width, indent: indent)
+        }
+    }
 
     /// The real terminal: colour only on a terminal without `NO_COLOR` (or `--no-color`), and
     /// stdout written unbuffered, each text whole, so a pipe sees lines as they come. When stdout's
@@ -61,7 +81,14 @@ public struct Console: Sendable {
             style: Style(enabled: colorAllowed && isatty(STDOUT_FILENO) == 1),
             errorStyle: Style(enabled: colorAllowed && isatty(STDERR_FILENO) == 1),
             measureWidth: { terminalWidth(environment: environment) },
-            isInteractive: isatty(STDIN_FILENO) == 1)
+            isInteractive: isatty(STDIN_FILENO) == 1, errorWidth: { standardErrorWidth() })
+    }
+
+    /// Columns of the terminal on stderr, or `nil` when stderr is not one.
+    static func standardErrorWidth() -> Int? {
+        var size = winsize()
+        guard isatty(STDERR_FILENO) == 1, ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     static func terminalWidth(environment: [String: String]) -> Int {

@@ -71,13 +71,29 @@ public enum InlineImages {
 
     static let kittyChunk = 4096
 
-    /// Why a poster was not drawn, in a few words.
-    static func refusal(for image: Data, using kind: Kind) -> String {
-        let format = ImageFormat(sniffing: image)?.rawValue.uppercased() ?? "not an image"
-        switch kind {
-        case .kitty: return "poster not drawn: this terminal shows PNG only, and the poster is \(format)"
-        case .blocks: return "poster not drawn: half blocks need a baseline JPEG, and the poster is \(format)"
-        case .iterm: return "poster not drawn: \(format)"
+    /// Why a poster was not drawn, in a person's words, and where it is: `poster not drawn: only
+    /// JPEG posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`.
+    /// - Parameter saved: the poster's file as shown.
+    static func refusal(for image: Data, using kind: Kind, saved: String) -> String {
+        let format = ImageFormat(sniffing: image)
+        let why: String
+        switch (kind, format) {
+        case (.kitty, _): why = "only PNG posters can be drawn in this terminal (this one is \(name(of: format)))"
+        case (.blocks, .jpeg?): why = "this JPEG is progressive, and only plain (baseline) JPEGs can be drawn here"
+        case (.blocks, _): why = "only JPEG posters can be drawn here (this one is \(name(of: format)))"
+        case (.iterm, _): why = "this terminal could not be given it (\(name(of: format)))"
+        }
+        return "poster not drawn: \(why); saved as \(saved)"
+    }
+
+    /// `JPEG`, `PNG`, `GIF`, `WebP`, or `not an image`.
+    private static func name(of format: ImageFormat?) -> String {
+        switch format {
+        case .jpeg?: "JPEG"
+        case .png?: "PNG"
+        case .gif?: "GIF"
+        case .webp?: "WebP"
+        case nil: "not an image"
         }
     }
 }

@@ -104,7 +104,7 @@ struct LivePage {
                 plot = wrap(safe(text), width: room, indent: Self.indent)
                 if plot.count > plotLines {
                     plot = Array(plot.prefix(plotLines))
-                    plot[plotLines - 1] = Self.clip(plot[plotLines - 1] + " …", plain: plot[plotLines - 1] + " …", width: room, ellipsis: true)
+                    plot[plotLines - 1] = Self.cutAtWord(plot[plotLines - 1], width: room)
                 }
             } else {
                 plot = [Self.indent + style.dim("(OMDb has no plot for this title)")]
@@ -121,6 +121,8 @@ struct LivePage {
             let text: String
             switch (row.poster, row.stopped) {
             case (.success(let saved)?, _): text = (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + display(saved.file)
+            // OMDb has none (`N/A`): said once, not `no poster: no poster (N/A)`.
+            case (.failure(.posterUnavailable)?, _): text = "no poster"
             case (.failure(let error)?, _): text = "no poster: " + safe(error.description)
             case (nil, true): text = "poster: stopped"
             case (nil, false): text = "poster: loading…"
@@ -182,6 +184,21 @@ struct LivePage {
         }
         let plain = label + title + year + id
         return clip(style.bold(plain), plain: plain, width: width)
+    }
+
+    /// `line`, more of whose text follows, ended with ` …` in `width` columns: cut after a whole
+    /// word when the last space is near (`kille…` read as a word of its own), else mid-word.
+    static func cutAtWord(_ line: String, width: Int) -> String {
+        let marked = line + " …"
+        guard displayWidth(marked) > width else { return marked }
+        let cut = clip(line, plain: line, width: width - 2)
+        if line.dropFirst(cut.count).first == " " { return cut + " …" }
+        // Only the indent's spaces before it: no word to end on.
+        if let space = cut.lastIndex(of: " "), !cut[..<space].allSatisfy({ $0 == " " }),
+           displayWidth(cut[space...]) <= 16 {
+            return String(cut[..<space]) + " …"
+        }
+        return clip(line, plain: line, width: width, ellipsis: true)
     }
 
     /// `styled` when `plain` fits in `width` columns, else `plain` cut to fit (a line that

@@ -49,7 +49,14 @@ final class LivePresenter: Presenter {
 
     func display(_ file: URL) -> String { plain.display(file) }
 
+    private lazy var waitingLine = WaitingLine(console: console, terminal: terminal)
+
+    func startWaiting(_ text: String) { waitingLine.start(text) }
+
+    func stopWaiting() { waitingLine.stop() }
+
     func pageArrived(_ page: SearchPage, first: Int) {
+        waitingLine.stop()
         // Nothing to fill in: the plain lines say why the page is empty.
         guard !page.items.isEmpty else { plain.pageArrived(page, first: first); return }
         self.page = LivePage(heading: TextPresenter.heading(for: page), first: first, items: page.items, postersOn: postersOn(), display: plain.display)
@@ -137,8 +144,12 @@ final class LivePresenter: Presenter {
             for line in page.rowLines(done, width: size.columns, frame: frame, style: console.style) { out += line + "\r\n" }
             printedRows = done + 1
         }
-        if page.isFinished { out += status + "\r\n" }
-        if !out.isEmpty { console.writeOut(out) }
+        out += status + "\r\n"
+        // Until the page is over, the status line is drawn afresh under the rows printed so far
+        // (each tick, and when a row is finished): its spinner and counts say the page is alive
+        // while the next row in order is still awaited.
+        if !page.isFinished { drawnWidths = [Self.visibleWidth(status)] }
+        console.writeOut(out)
     }
 
     /// Screen rows the lines drawn last time take now, at `columns`: one each, or more for a

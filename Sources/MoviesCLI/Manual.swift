@@ -10,7 +10,7 @@ enum Manual {
     static let exitStatuses: [(status: String, meaning: String)] = [
         ("0", "success, including a search with no results, and leaving the prompt"),
         ("1", "a failure at run time: key rejected, quota spent, server unreachable"),
-        ("2", "a usage error: unknown option, bad value, movies search or episodes with no key"),
+        ("2", "a usage error: unknown option, bad value, movies search or episodes with no key, a key shorter than 8 characters"),
         ("130", "interrupted by Ctrl-C"),
         ("141", "stdout was closed by its reader (as by head)"),
         ("143, 129", "stopped by SIGTERM or SIGHUP"),

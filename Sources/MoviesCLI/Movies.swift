@@ -95,10 +95,11 @@ public enum Movies {
             return Status.success
         case .interactive:
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard let client = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
-            let presenter = self.presenter(console: console, directory: directory, client: client, moreHint: nil)
+            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
+            let presenter = self.presenter(console: console, directory: directory, moreHint: nil)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget)
+            session.offlineCatalogue = catalogue
             if let live = presenter as? LivePresenter {
                 live.postersOn = { [unowned session] in session.settings.posters != nil }
                 live.requestsToday = { [unowned session] in session.budget?.pageStatus }
@@ -120,9 +121,9 @@ public enum Movies {
         case let .search(query, pages, json):
             guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard let client = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
+            guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
-                : self.presenter(console: console, directory: directory, client: client, moreHint: { Self.pagesHint(after: $0, asked: pages) })
+                : self.presenter(console: console, directory: directory, moreHint: { Self.pagesHint(after: $0, asked: pages) })
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget)
             if let live = presenter as? LivePresenter {
@@ -144,9 +145,10 @@ public enum Movies {
         case let .episodes(target, season, json):
             // Like search: a script that forgot its key must not get the offline catalogue's answer.
             guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
-            guard let client = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
+            guard case let (client, catalogue)? = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
+            session.offlineCatalogue = catalogue
             return await EpisodesOneShot(session: session, console: console).run(target: target, season: season, json: json)
         }
     }
@@ -166,7 +168,7 @@ public enum Movies {
     /// A page that fills in place on a terminal that can show it (stdout a terminal, colour
     /// allowed: not `NO_COLOR`, `--no-color` or `TERM=dumb`); plain lines otherwise.
     @MainActor
-    static func presenter(console: Console, directory: URL, client: OMDbClient, moreHint: ((SearchPage) -> String?)?) -> any Presenter {
+    static func presenter(console: Console, directory: URL, moreHint: ((SearchPage) -> String?)?) -> any Presenter {
         let plain = moreHint.map { TextPresenter(console: console, currentDirectory: directory, moreHint: $0) }
             ?? TextPresenter(console: console, currentDirectory: directory)
         guard console.style.enabled, Terminal.size() != nil else { return plain }
@@ -224,16 +226,32 @@ public enum Movies {
 
     static let minimumKeyLength = 8
 
-    /// The live client, or the offline catalogue's when there is no key or `--offline` says so.
+    /// What the prompt says first offline: how to search OMDb itself when there is no key; when
+    /// there is one (and `--offline`), that it is not used (not to set the key it already has).
+    static func offlineNotice(_ settings: Settings, titles: Int) -> String {
+        guard settings.apiKey != nil else {
+            return "Offline catalogue (\(settings.offline ? "--offline" : "no API key")): \(titles) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env."
+        }
+        let key = switch settings.apiKeySource {
+        case "OMDB_API_KEY in .env": "the key in .env"
+        case "OMDB_API_KEY": "the key in OMDB_API_KEY"
+        case "--api-key": "the key given with --api-key"
+        default: "the API key"
+        }
+        return "Offline catalogue (--offline): \(titles) titles; \(key) is not used."
+    }
+
+    /// The live client, or the offline catalogue's (and the catalogue) when there is no key or `--offline` says so.
     @MainActor
-    static func makeClient(_ settings: Settings, budget: RequestBudget? = nil, console: Console, announceOffline: Bool) -> OMDbClient? {
+    static func makeClient(_ settings: Settings, budget: RequestBudget? = nil, console: Console,
+                           announceOffline: Bool) -> (client: OMDbClient, catalogue: Catalogue?)? {
         if let key = settings.apiKey, !settings.offline {
             var configuration = OMDbClient.Configuration(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout,
                                                          maxConcurrentRequests: settings.concurrency)
             budget?.configure(&configuration)
             do {
-                return OMDbClient(configuration: configuration,
-                                  transport: try CurlTransport(maxConnectionsPerHost: settings.concurrency, timeout: settings.timeout))
+                return (OMDbClient(configuration: configuration,
+                                   transport: try CurlTransport(maxConnectionsPerHost: settings.concurrency, timeout: settings.timeout)), nil)
             } catch {
                 console.error("Cannot reach OMDb: \(error.reason). Install libcurl (apt install libcurl4, dnf install libcurl), or use --offline for the offline catalogue.")
                 return nil
@@ -245,12 +263,9 @@ public enum Movies {
         }
         // Only then: offline poster URLs stay as they always were unless a width needs Amazon's names.
         catalogue.amazonStylePosters = settings.posterWidth != .standard
-        if announceOffline {
-            let why = settings.offline ? "--offline" : "no API key"
-            console.note("Offline catalogue (\(why)): \(catalogue.count) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env.")
-        }
-        return OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout,
-                                               maxConcurrentRequests: settings.concurrency),
-                          transport: CatalogueTransport(catalogue: catalogue))
+        if announceOffline { console.note(offlineNotice(settings, titles: catalogue.count)) }
+        return (OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout,
+                                                maxConcurrentRequests: settings.concurrency),
+                           transport: CatalogueTransport(catalogue: catalogue)), catalogue)
     }
 }

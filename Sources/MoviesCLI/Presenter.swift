@@ -12,6 +12,23 @@ protocol Presenter {
     func pageFinished(_ page: SearchPage) async
     /// How a saved file is named to the person (`show`'s Poster line as well as the rows).
     func display(_ file: URL) -> String
+    /// An answer is awaited: say so (`Searching OMDb for "alien"…`) until ``stopWaiting()``.
+    /// Only a live page does; plain and JSON output stay as they were.
+    func startWaiting(_ text: String)
+    /// The answer came (or failed): nothing of the waiting line is left.
+    func stopWaiting()
+}
+
+extension Presenter {
+    func startWaiting(_ text: String) {}
+    func stopWaiting() {}
+
+    /// `work`'s result, with `text` shown while it runs.
+    func waiting<T>(_ text: String, for work: () async throws -> T) async rethrows -> T {
+        startWaiting(text)
+        defer { stopWaiting() }
+        return try await work()
+    }
 }
 
 /// Text for a person: the rows at once, then each plot and poster as it arrives.

@@ -12,15 +12,17 @@ extension Session {
             console.err("Result \(number) is a \(safe(row.item.type.description)), not a series: episodes takes the number of a series.")
             return
         }
-        await listSeason(of: row.item.imdbID, season: season ?? 1)
+        await listSeason(of: row.item.imdbID, season: season ?? 1, title: row.item.title)
     }
 
     /// Asks OMDb for the season and shows its episodes, numbered on from the rows already shown.
     /// - Returns: the season, or `nil` when it failed (already reported).
     @discardableResult
-    func listSeason(of seriesID: String, season: Int) async -> Season? {
+    func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> Season? {
         do {
-            let list = try await client.season(imdbID: seriesID, number: season)
+            let list = try await presenter.waiting("Asking \(source) for season \(season) of \(safe(title ?? seriesID))…") {
+                try await client.season(imdbID: seriesID, number: season)
+            }
             let first = rows.count + 1
             for episode in list.episodes {
                 rows.append(Row(item: episode.searchItem))
@@ -32,6 +34,25 @@ extension Session {
             report(error)
             return nil
         }
+    }
+
+    /// Why the offline catalogue has no list of season `season` of `seriesID`: it lists the
+    /// episodes of a few series only. Said as it is (OMDb's own message sent the person to
+    /// `show N` for the number of seasons, which cannot help here).
+    static func missingSeason(_ season: Int, of seriesID: String, in catalogue: Catalogue) -> String {
+        let title = safe(catalogue.title(of: seriesID) ?? seriesID)
+        let listed = catalogue.listedSeasons(of: seriesID)
+        guard !listed.isEmpty else {
+            return "The offline catalogue has no episode lists for \(title): it has them only for \(Self.inWords(catalogue.seriesWithEpisodes.map(safe)))."
+        }
+        return "The offline catalogue lists the episodes of \(title) for season\(listed.count == 1 ? "" : "s") "
+            + "\(Self.inWords(listed.map(String.init))) only, not season \(season)."
+    }
+
+    /// `A`, `A and B`, `A, B and C`.
+    static func inWords(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
     }
 
     // MARK: Export
@@ -66,13 +87,21 @@ extension Session {
                 }
             }
         }
+        // Said as typed: the temporary file's name (`nothere/.x.json.3fq….tmp`) meant nothing to anyone.
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            hadFailure = true
+            let typed = (file as NSString).deletingLastPathComponent
+            console.error("Nothing was saved: there is no folder \(safe(typed.isEmpty ? folder.standardizedFileURL.path : typed)). Create it first, or give save another path.")
+            return
+        }
         do throws(AtomicFile.Problem) {
             // A temporary file of its own in the same folder, then rename(2); a symlink is written through.
             try AtomicFile(url).write(format.render(exportLog.entries), permissions: 0o666)
             console.out("Saved \(exportLog.entries.count) movies to \(safe(url.path)).")
         } catch {
             hadFailure = true
-            console.error("Could not write \(safe(error.path)): \(safe(error.reason)). Check the folder exists and can be written.")
+            console.error("Could not save \(safe(file)): \(safe(error.reason)). Check that its folder can be written.")
         }
     }
 
@@ -108,7 +137,8 @@ extension Session {
         }
         guard let data = FileManager.default.contents(atPath: file.path) else { return }
         guard let sequence = InlineImages.sequence(for: data, using: kind, columns: min(24, console.width - 4)) else {
-            console.note(InlineImages.refusal(for: data, using: kind))
+            let shown = (presenter as? TextPresenter)?.display(file) ?? (presenter as? LivePresenter)?.plain.display(file) ?? safe(file.path)
+            console.note(InlineImages.refusal(for: data, using: kind, saved: shown))
             return
         }
         console.writeOut(sequence + "\n")

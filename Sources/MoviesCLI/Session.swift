@@ -41,6 +41,9 @@ public final class Session {
     var confirm: ((String) async -> Bool)?
     /// Opens connections before they are needed, and remembers the posters host; `nil` offline.
     var warmup: Warmup?
+    /// The offline catalogue answering instead of OMDb, for what only it can say (which series
+    /// it lists episodes of); `nil` when OMDb answers.
+    var offlineCatalogue: Catalogue?
 
     /// When a page is shown, fetch the next page's search in the background (the prompt, unless
     /// switched off). The one-shot mode knows how many pages it wants and asks for exactly those.
@@ -114,7 +117,10 @@ public final class Session {
         rows.removeAll()
         lastPage = nil
         let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
-        guard let first = await fetch(recovering: query, { [client] in try await client.search(text, type: type, year: year) }) else { return }
+        let waiting = "Searching \(source) for \"\(safe(query.text))\"…"
+        guard let first = await fetch(recovering: query, { [client, presenter] in
+            try await presenter.waiting(waiting) { try await client.search(text, type: type, year: year) }
+        }) else { return }
         if count > 1 {
             await showPages(first, through: count)
         } else {
@@ -123,8 +129,12 @@ public final class Session {
     }
 
     func more() async {
-        await load { [client] in try await client.nextPage() }
+        let waiting = lastPage.map { "Loading page \($0.number + 1) of \"\(safe($0.query.text))\" from \(source)…" } ?? "Loading…"
+        await load { [client, presenter] in try await presenter.waiting(waiting) { try await client.nextPage() } }
     }
+
+    /// Who answers, for the line shown while an answer is awaited.
+    var source: String { settings.sendsKey ? "OMDb" : "the offline catalogue" }
 
     /// Fetches a page and shows it.
     /// - Parameter query: the search, when OMDb's "no" may be answered by one more request (see ``recover(from:query:)``).
@@ -279,7 +289,9 @@ public final class Session {
         }
         let row = rows[number - 1]
         do {
-            let movie = try await client.movie(imdbID: row.item.imdbID, plot: .full)
+            let movie = try await presenter.waiting("Asking \(source) about \(TextPresenter.titleAndYear(row.item))…") {
+                try await client.movie(imdbID: row.item.imdbID, plot: .full)
+            }
             exportLog.note(row.item, movie: movie)
             for line in Details.lines(for: movie, poster: row.poster, console: console, display: presenter.display,
                                       number: number) {
@@ -348,8 +360,8 @@ public final class Session {
             console.note("Stopped.")
         case let error as OMDbError:
             switch error {
-            case .seasonNotFound:
-                console.err(safe(error.description))
+            case let .seasonNotFound(imdbID, season):
+                console.err(offlineCatalogue.map { Self.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.description))
             case .notFound:
                 console.err(safe(error.description) + filtersInUse)
             case .tooManyResults:

@@ -6,6 +6,8 @@ import OMDbKit
 public struct Settings: Equatable {
     /// `nil` when no key was given anywhere: the prompt then runs on the offline catalogue.
     public var apiKey: String?
+    /// Where the key came from (`--api-key`, `OMDB_API_KEY`, `OMDB_API_KEY in .env`), for messages.
+    var apiKeySource: String?
     public var baseURL: URL = OMDbClient.Configuration.defaultBaseURL
     public var posters: URL?
     public var type: SearchType?
@@ -88,6 +90,7 @@ public struct Settings: Equatable {
         var settings = Settings()
         if let home = environment["HOME"], !home.isEmpty { settings.home = home }
         settings.apiKey = options.apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        settings.apiKeySource = sources["--api-key"]
         settings.baseURL = options.baseURL ?? settings.baseURL
         if let folder = options.posters {
             settings.posters = posterFolder(folder, relativeTo: currentDirectory, home: settings.home)

@@ -45,6 +45,18 @@ public struct Catalogue: Sendable {
     /// How many titles the catalogue holds.
     public var count: Int { entries.count }
 
+    /// The title of `imdbID`, when the catalogue holds it.
+    public func title(of imdbID: String) -> String? { byID[imdbID].map { entries[$0].title } }
+
+    /// The seasons whose episodes the catalogue lists for `seriesID`, in order: empty for a
+    /// series it has no episode lists for (it has them for a few only).
+    public func listedSeasons(of seriesID: String) -> [Int] { seasons.listedSeasons(of: seriesID) }
+
+    /// The titles of the series whose episodes the catalogue lists, in catalogue order.
+    public var seriesWithEpisodes: [String] {
+        entries.filter { !seasons.listedSeasons(of: $0.imdbID).isEmpty }.map(\.title)
+    }
+
     /// The folder shipped with the package: `$MOVIES_CATALOGUE`, else `<bin>/../share/movies`
     /// beside the running executable (where `make install` puts it), else `./Fixtures`, else the
     /// `Fixtures/` beside the sources this was built from (for `swift run`).

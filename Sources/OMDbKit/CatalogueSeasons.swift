@@ -34,6 +34,11 @@ struct CatalogueSeasons: Sendable {
         episodes = index
     }
 
+    /// The season numbers listed for `seriesID`, in order; empty when the file has none.
+    func listedSeasons(of seriesID: String) -> [Int] {
+        (series[seriesID]?.seasons.keys.compactMap { Int($0) } ?? []).sorted()
+    }
+
     /// `totalSeasons` for a series the file knows.
     func totalSeasons(of seriesID: String) -> String? { series[seriesID]?.totalSeasons }
 

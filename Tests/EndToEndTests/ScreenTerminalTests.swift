@@ -73,4 +73,108 @@ struct ScreenTerminalTests {
             #expect(!end.contains { $0.contains("loading") || $0.contains("plots 0/10") }, "\(outcome.shown("end"))")
         }
     }
+
+    /// A fake OMDb that holds every answer `held` picks until `gate` opens: the test opens it
+    /// once the screen has shown what it waits for, never after a sleep.
+    private func heldServer(_ gate: ServerGate, _ held: @escaping @Sendable (ServerRequest) -> Bool) throws -> FakeOMDbServer {
+        try FakeOMDbServer(catalogue: catalogue) { request in
+            guard held(request) else { return nil }
+            let answer = catalogue.answer(request.queryItems, posterBase: URL(string: "http://127.0.0.1/")!)
+            return ServerResponse(status: answer.statusCode, headers: ["Content-Type": "application/json"], body: answer.body,
+                                  stall: Stall(after: 0, pause: .seconds(60), gate: gate))
+        }
+    }
+
+    /// From Enter to OMDb's answer, one line says what is awaited, with a spinner; the page then
+    /// takes its place (and nothing of it is left). Before, the screen stayed still meanwhile.
+    @Test func aSearchSaysWhatItAwaitsUntilTheAnswerComes() async throws {
+        try await withWorkingFolder { folder in
+            let gate = ServerGate()
+            let server = try heldServer(gate) { request in request.queryItems.contains { $0.name == "s" } }
+            defer { server.shutdown() }
+            let marker = folder.appendingPathComponent("status-seen")
+            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 100, rows: 45, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("Searching OMDb for \"toxic\"…"), .snapshot("waiting"), .touch(marker),
+                .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            gate.open()
+            try await opened
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let status = try #require(outcome.snapshot("waiting").first { $0.contains("Searching OMDb") })
+            #expect(status.first.map(spinner.contains) == true, "\(status)")
+            #expect(!outcome.shown("end").contains("Searching"), "\(outcome.shown("end"))")
+            #expect(outcome.snapshot("end").filter { $0.contains("Results for") }.count == 1, "\(outcome.shown("end"))")
+        }
+    }
+
+    /// A page taller than the screen is printed row by row, in order: while the next row is
+    /// awaited, a status line under the rows printed so far turns its spinner and counts.
+    /// Before, nothing moved until the first row was done.
+    @Test func aPageTallerThanTheScreenShowsItsStatusWhileRowsAreAwaited() async throws {
+        try await withWorkingFolder { folder in
+            let gate = ServerGate()
+            let server = try heldServer(gate) { request in request.queryItems.contains { $0.name == "i" } }
+            defer { server.shutdown() }
+            let marker = folder.appendingPathComponent("status-seen")
+            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 100, rows: 14, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .snapshot("waiting"), .touch(marker),
+                .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            gate.open()
+            try await opened
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let status = try #require(outcome.snapshot("waiting").first { $0.contains("plots 0/10") })
+            #expect(status.first.map(spinner.contains) == true, "\(status)")
+            let end = outcome.snapshot("end")
+            #expect(end.filter { $0.contains("plots ") }.count == 1, "one status line, the last:\n\(outcome.shown("end"))")
+            #expect(rowNumbers(end) == Array(rowNumbers(end).first.map { $0...10 } ?? 1...10), "rows in order:\n\(outcome.shown("end"))")
+        }
+    }
+
+    /// The first screen's lines break between words at the window's width (before, the terminal
+    /// broke them: `…put it in .en` / `v.`), and with a key in .env, `--offline` says the key is
+    /// not used instead of asking for one.
+    @Test func theFirstScreenBreaksLinesBetweenWordsAndSaysWhatBecomesOfTheKey() async throws {
+        try await withWorkingFolder { folder in
+            let noKey = try await TerminalDriver.run([], directory: folder, columns: 100, rows: 20, steps: [.wait("movies>"), .snapshot("start")])
+            #expect(noKey.ok, "\(noKey.error ?? "")\n\(noKey.shown())")
+            #expect(Array(noKey.snapshot("start").prefix(3)) == [
+                "Offline catalogue (no API key): \(catalogue.count) titles. To search OMDb itself, set OMDB_API_KEY or put it in",
+                ".env.",
+                "Type a title to search, help for the commands.",
+            ], "\(noKey.shown("start"))")
+
+            try Data("OMDB_API_KEY=1a2b3c4d\n".utf8).write(to: folder.appendingPathComponent(".env"))
+            let withKey = try await TerminalDriver.run(["--offline"], directory: folder, columns: 40, rows: 20, steps: [.wait("movies>"), .snapshot("start")])
+            #expect(withKey.ok, "\(withKey.error ?? "")\n\(withKey.shown())")
+            #expect(Array(withKey.snapshot("start").prefix(4)) == [
+                "Offline catalogue (--offline): \(catalogue.count)",
+                "titles; the key in .env is not used.",
+                "Type a title to search, help for the",
+                "commands.",
+            ], "\(withKey.shown("start"))")
+        }
+    }
+
+    /// A row's poster state says `no poster` once when OMDb has none (not `no poster: no poster
+    /// (N/A)`), and a plot cut to fit ends after a whole word (not `schemes t…`).
+    @Test func posterStatesAndCutPlotsReadAsWords() async throws {
+        try await withWorkingFolder { folder in
+            // 40 rows: one plot line a row, so most plots are cut.
+            let outcome = try await TerminalDriver.run(["--offline", "--posters", "p"], directory: folder, columns: 100, rows: 40, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let end = outcome.snapshot("end")
+            #expect(end.filter { $0 == "       no poster" }.count == 3, "\(outcome.shown("end"))")
+            #expect(!end.contains { $0.contains("no poster: no poster") }, "\(outcome.shown("end"))")
+            let cut = end.filter { $0.hasPrefix("       ") && $0.hasSuffix("…") }
+            #expect(!cut.isEmpty, "\(outcome.shown("end"))")
+            #expect(cut.allSatisfy { $0.hasSuffix(" …") && !$0.hasSuffix("  …") }, "\(cut.joined(separator: "\n"))")
+        }
+    }
 }

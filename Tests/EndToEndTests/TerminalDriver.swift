@@ -1,3 +1,4 @@
+import FakeOMDb
 import Foundation
 
 /// Runs `Tests/TerminalDriver/drive.py`: the built `movies` on a pseudo-terminal, its output
@@ -15,6 +16,8 @@ struct TerminalDriver {
         case stty(String)
         case stopped(timeout: Int = 15)
         case exit(timeout: Int = 15)
+        /// Creates the file: the test waits for it (``waitForFile(_:)``) to act at this point of the script.
+        case touch(URL)
 
         var json: [String: Any] {
             switch self {
@@ -27,6 +30,7 @@ struct TerminalDriver {
             case .stty(let name): ["stty": name]
             case .stopped(let timeout): ["stopped": timeout]
             case .exit(let timeout): ["exit": timeout]
+            case .touch(let file): ["touch": file.path]
             }
         }
     }
@@ -45,6 +49,16 @@ struct TerminalDriver {
         func snapshot(_ name: String) -> [String] { snapshots[name] ?? [] }
         /// The screen as text, for failure messages.
         func shown(_ name: String? = nil) -> String { (name.map(snapshot) ?? screen).joined(separator: "\n") }
+    }
+
+    /// Returns once the driver has reached a ``Step/touch(_:)`` of `file`.
+    /// - Throws: ``LatchTimeout`` when it has not within `timeout`.
+    static func waitForFile(_ file: URL, timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !FileManager.default.fileExists(atPath: file.path) {
+            guard ContinuousClock.now < deadline else { throw LatchTimeout(what: file.lastPathComponent, timeout: timeout) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     static let script = MoviesProcess.repositoryRoot.appendingPathComponent("Tests/TerminalDriver/drive.py")

@@ -47,6 +47,20 @@ import Darwin
         #expect(objects.allSatisfy { Set($0.keys) == Set(ExportFormat.columns) })
     }
 
+    /// Into a folder that does not exist: said in the words typed, not with the temporary
+    /// file's name (`nothere/.x.json.3fq….tmp`), and nothing is written.
+    @Test func savingIntoAMissingFolderNamesTheFolderAsTyped() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        let session = await session(capture, in: folder)
+        await session.handle(.save("nothere/x.json", force: false))
+        #expect(capture.err == "error: Nothing was saved: there is no folder nothere. Create it first, or give save another path.\n")
+        #expect(capture.out == "")
+        #expect(session.hadFailure)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("nothere").path))
+    }
+
     @Test func csvQuotesCommasQuotesAndLineBreaks() async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }

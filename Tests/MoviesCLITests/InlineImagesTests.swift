@@ -89,7 +89,8 @@ import Testing
         let bottom = HalfBlocks.average(image, 0, 1, columns: 20, rows: 30)
         #expect(lines[0].hasPrefix("\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"))
         #expect(InlineImages.sequence(for: try Self.fixture(.png), using: .blocks) == nil)
-        #expect(InlineImages.refusal(for: try Self.fixture(.png), using: .blocks).contains("need a baseline JPEG, and the poster is PNG"))
+        #expect(InlineImages.refusal(for: try Self.fixture(.png), using: .blocks, saved: "p/x.png")
+                == "poster not drawn: only JPEG posters can be drawn here (this one is PNG); saved as p/x.png")
     }
 
     @Test func averageOfAFlatImageIsItsColour() {
@@ -98,9 +99,17 @@ import Testing
         #expect(HalfBlocks.lines(image, columns: 2) == [cell + cell + "\u{1B}[0m"])   // 2×2 pixels: one line of two cells
     }
 
+    /// Said in a person's words, with where the poster is (not `half blocks need a baseline JPEG, and the poster is WEBP`).
+    @Test func aWebPPosterIsRefusedInWordsThatSayWhereItIs() {
+        let webp = Data("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)
+        #expect(InlineImages.refusal(for: webp, using: .blocks, saved: "p/Alien (1979) [tt0078748].webp")
+                == "poster not drawn: only JPEG posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp")
+    }
+
     @Test func kittyRefusesJPEG() throws {
         let jpeg = try Self.fixture(.jpeg)
         #expect(InlineImages.sequence(for: jpeg, using: .kitty) == nil)
-        #expect(InlineImages.refusal(for: jpeg, using: .kitty).contains("PNG only"))
+        #expect(InlineImages.refusal(for: jpeg, using: .kitty, saved: "p/x.jpg")
+                == "poster not drawn: only PNG posters can be drawn in this terminal (this one is JPEG); saved as p/x.jpg")
     }
 }

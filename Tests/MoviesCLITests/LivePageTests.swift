@@ -78,6 +78,16 @@ import Testing
         #expect(displayWidth(first) <= 79)
     }
 
+    /// A plot cut to its last line ends after a whole word when one ends near (not `kille…`),
+    /// and mid-word only when no space is near.
+    @Test func aCutPlotEndsAfterAWholeWord() {
+        let line = LivePage.indent + "Two friends are hunted by a killer who strikes on the night"
+        #expect(LivePage.cutAtWord(line, width: 40) == LivePage.indent + "Two friends are hunted by a …")
+        #expect(LivePage.cutAtWord(line, width: 80) == line + " …")
+        let word = LivePage.indent + String(repeating: "x", count: 60)
+        #expect(LivePage.cutAtWord(word, width: 40) == LivePage.indent + String(repeating: "x", count: 32) + "…")
+    }
+
     /// A title that fits is not touched.
     @Test func aTitleThatFitsIsShownWhole() {
         let first = row("Toxic").rowLines(0, width: 80, frame: 0, style: .plain)[0]

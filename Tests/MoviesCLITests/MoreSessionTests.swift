@@ -48,6 +48,48 @@ import Testing
         #expect(!session.hadFailure)
     }
 
+    /// Every series of the offline catalogue says how many seasons it has (`show`'s Seasons line),
+    /// and `episodes` lists its first season, or says the catalogue has no episode lists for it,
+    /// naming the ones it has, and nothing about `show N`. Before, Star Wars: The Clone Wars had
+    /// no Seasons line, and `episodes` said OMDb had no season 1 and that `show N` said how many.
+    @Test func everyOfflineSeriesSaysItsSeasonsAndEpisodesAnswersHonestly() async throws {
+        let folder = try #require(Catalogue.defaultFolder())
+        let catalogue = try Catalogue(folder: folder)
+        let entries = try JSONDecoder().decode([[String: String]].self, from: Data(contentsOf: folder.appendingPathComponent("catalogue.json")))
+        let series = entries.filter { $0["Type"] == "series" }
+        #expect(series.count > 30)
+        for entry in series {
+            let (id, title) = (try #require(entry["imdbID"]), try #require(entry["Title"]))
+            let capture = Capture()
+            let session = try catalogueSession(capture)
+            session.offlineCatalogue = catalogue
+            let record = try await session.client.movie(imdbID: id, plot: .short)
+            let seasons = try #require(record.totalSeasons.flatMap { Int($0) }, "\(title) says how many seasons it has")
+            #expect(seasons >= 1)
+            await session.listSeason(of: id, season: 1, title: title)
+            if catalogue.listedSeasons(of: id).isEmpty {
+                #expect(capture.out == "")
+                #expect(capture.err == "The offline catalogue has no episode lists for \(title): it has them only for "
+                        + "Lost, The Mandalorian, Breaking Bad and Twin Peaks.\n")
+            } else {
+                #expect(capture.outLines.first?.hasPrefix("\(title), season 1 of \(seasons): ") == true, "\(capture.out)")
+                #expect(capture.err == "")
+            }
+            #expect(!capture.err.contains("show"))
+        }
+    }
+
+    @Test func aSeasonTheOfflineCatalogueDoesNotListIsSaidToBeMissingFromIt() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        session.offlineCatalogue = try Catalogue(folder: try #require(Catalogue.defaultFolder()))
+        await session.handle(.search("breaking bad"))
+        capture.clear()
+        await session.handle(.episodes(1, season: 3))
+        #expect(capture.err == "The offline catalogue lists the episodes of Breaking Bad for seasons 1 and 2 only, not season 3.\n")
+        #expect(!session.hadFailure)
+    }
+
     @Test func episodesOfAMovieAreRefusedWithoutARequest() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
@@ -115,7 +157,7 @@ import Testing
             let data = try Data(contentsOf: try #require(session.rows[0].poster?.file))
             #expect(ImageFormat(sniffing: data) == .jpeg)
             #expect(!capture.out.contains("\u{1B}"))
-            #expect(capture.err.contains("this terminal shows PNG only, and the poster is JPEG"))
+            #expect(capture.err.contains("poster not drawn: only PNG posters can be drawn in this terminal (this one is JPEG); saved as "))
         }
     }
 

@@ -20,6 +20,8 @@ Steps: {"send": "text"}            keys (escape sequences written as they are)
        {"stty": "name"}            `stty -g` of the terminal now
        {"stopped": s}              wait until the process is stopped (Ctrl-Z)
        {"exit": s}                 wait for the process to end; its status is reported
+       {"touch": "path"}           creates the file: tells the test a point of the script is reached
+                                   (such as text on the screen), so it can open a server's gate
 Before the program starts, "stty" holds "before".
 """
 import fcntl, json, os, select, signal, struct, subprocess, sys, termios, time
@@ -100,6 +102,8 @@ def main():
                 while pump(0.02):
                     pass
                 result["snapshots"][step["snapshot"]] = lines()
+            elif "touch" in step:
+                open(step["touch"], "a").close()
             elif "stty" in step:
                 result["stty"][step["stty"]] = stty(slave)
             elif "stopped" in step:
