@@ -106,7 +106,8 @@ public enum Movies {
             }
             session.inlineImages = InlineImages.detect(settings.inlineImages, environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1)
             session.opener = Opener.find(environment: environment)
-            let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder) : nil
+            // At the prompt a poster may be wanted any time (`show N` draws it, `posters DIR` starts saving).
+            let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: true) : nil
             session.warmup = warmup
             // While the person types the first title, the connections open.
             warmup?.openAll()
@@ -133,7 +134,7 @@ public enum Movies {
                 if Terminal.shared.start() { Terminal.shared.set(.quiet) }
             }
             if settings.sendsKey {
-                let warmup = Warmup(client: client, stateFolder: settings.stateFolder)
+                let warmup = Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil)
                 session.warmup = warmup
                 // The search opens OMDb's host; the posters host opens meanwhile, not after the answer.
                 warmup.openPostersHost()
@@ -253,7 +254,7 @@ public enum Movies {
                 return (OMDbClient(configuration: configuration,
                                    transport: try CurlTransport(maxConnectionsPerHost: settings.concurrency, timeout: settings.timeout)), nil)
             } catch {
-                console.error("Cannot reach OMDb: \(error.reason). Install libcurl (apt install libcurl4, dnf install libcurl), or use --offline for the offline catalogue.")
+                console.error("Cannot reach OMDb: \(error.reason). \(error.advice) --offline works without it.")
                 return nil
             }
         }

@@ -129,12 +129,14 @@ public struct Settings: Equatable {
             return
         }
         let host = baseURL.host ?? ""
+        // Shown to the person: printable, whatever %-escapes the address held (ESC, BEL, NUL).
+        let shownHost = PrintableText.clean(host)
         let source = baseSource ?? "--base-url"
         if baseURL.scheme?.lowercased() == "http", !Self.isLoopback(host) {
-            throw UsageError("\(source) is http://\(host): the key would travel in clear; use an https:// address instead")
+            throw UsageError("\(source) is http://\(shownHost): the key would travel in clear; use an https:// address instead")
         }
         if host.lowercased() != Self.omdbHost {
-            notices.append("Note: OMDb requests go to \(host) (from \(source)), not to OMDb's \(Self.omdbHost).")
+            notices.append("Note: OMDb requests go to \(shownHost) (from \(source)), not to OMDb's \(Self.omdbHost).")
         }
     }
 

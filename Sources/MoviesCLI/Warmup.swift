@@ -2,31 +2,39 @@ import Foundation
 import OMDbKit
 
 /// Opens the connections a search needs before it needs them, so that a page costs its round
-/// trips and not a TCP and TLS handshake too: OMDb's host and the posters host.
+/// trips and not a TCP and TLS handshake too: OMDb's host and, when posters are to be saved, the
+/// posters host.
 ///
-/// The posters host is known before the first answer: `m.media-amazon.com` for OMDb itself;
-/// with another `--base-url`, the host of the posters the last search showed, kept in the
-/// state folder (`posters-host`). Never offline, and never with a key: the transport sends a
-/// bare `HEAD /`, which OMDb does not count.
+/// The posters host is known before the first answer: `m.media-amazon.com` for OMDb itself; with
+/// another `--base-url`, the host of the posters that base URL's last search showed, kept in the
+/// state folder (`posters-host`, one `BASE-URL POSTERS-ORIGIN` line per base URL), so that one
+/// server never decides which host is opened for another. Never offline, and never with a key:
+/// the transport sends a bare `HEAD /`, which OMDb does not count.
 struct Warmup: Sendable {
     let client: OMDbClient
-    /// Where the posters host of the last search is kept.
+    /// Where the posters hosts are kept.
     let file: URL
+    /// False when no poster will be fetched (no posters folder, no inline images): the posters host stays shut.
+    let postersToo: Bool
 
-    init(client: OMDbClient, stateFolder: URL) {
+    /// The most base URLs remembered.
+    static let remembered = 8
+
+    init(client: OMDbClient, stateFolder: URL, postersToo: Bool) {
         self.client = client
         file = stateFolder.appendingPathComponent("posters-host")
+        self.postersToo = postersToo
     }
 
-    /// The posters host for this base URL: OMDb's own, or the one remembered.
+    private var baseURL: String { client.configuration.baseURL.absoluteString }
+
+    /// The posters host for this base URL: OMDb's own, or the one remembered for it.
     var postersHost: URL? {
+        guard postersToo else { return nil }
         if client.configuration.baseURL == OMDbClient.Configuration.defaultBaseURL {
             return OMDbClient.Configuration.defaultPostersHost
         }
-        guard let data = try? AtomicFile(file).contents(upTo: 1_024) ?? nil,
-              let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-              let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else { return nil }
-        return url
+        return entries()[baseURL].flatMap(Self.origin(of:))
     }
 
     /// Opens OMDb's host and the posters host (at the prompt, as it starts and as a line is begun).
@@ -40,15 +48,40 @@ struct Warmup: Sendable {
         client.preconnect(origin: host)
     }
 
-    /// Keeps the origin of `page`'s posters for the next run, when it is not OMDb's usual one.
+    /// Keeps the origin of `page`'s posters for this base URL's next run, when it is not OMDb's.
     func remember(postersOf page: SearchPage) {
         guard client.configuration.baseURL != OMDbClient.Configuration.defaultBaseURL,
-              let poster = page.items.lazy.compactMap(\.posterURL).first,
-              let scheme = poster.scheme, let host = poster.host else { return }
-        let origin = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)" + (poster.port.map { ":\($0)" } ?? "") + "/"
-        guard postersHost?.absoluteString != origin else { return }
+              let origin = page.items.lazy.compactMap(\.posterURL).compactMap(Self.origin(of:)).first else { return }
+        var entries = entries()
+        guard entries[baseURL] != origin.absoluteString else { return }
+        entries[baseURL] = origin.absoluteString
+        let kept = entries.sorted { $0.key == baseURL ? true : ($1.key == baseURL ? false : $0.key < $1.key) }.prefix(Self.remembered)
+        let text = kept.map { "\($0.key) \($0.value)\n" }.joined()
         // A hint, not a record: a folder that cannot be trusted or written only costs the next run a round trip.
         guard (try? AtomicFile.prepareFolder(file.deletingLastPathComponent())) != nil else { return }
-        try? AtomicFile(file).write(Data((origin + "\n").utf8), sync: false)
+        try? AtomicFile(file).write(Data(text.utf8), sync: false)
+    }
+
+    /// The remembered lines, base URL → posters origin; nothing from a file that is not one, or too large.
+    private func entries() -> [String: String] {
+        guard let data = try? AtomicFile(file).contents(upTo: 16 * 1_024) ?? nil else { return [:] }
+        var entries: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2 else { continue }
+            entries[String(fields[0])] = String(fields[1])
+        }
+        return entries
+    }
+
+    /// `scheme://host[:port]/` of an http(s) URL: nothing of its user, path or query.
+    static func origin(of url: URL) -> URL? {
+        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty else { return nil }
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "\(scheme)://\(bracketed)" + (url.port.map { ":\($0)" } ?? "") + "/")
+    }
+
+    static func origin(of text: String) -> URL? {
+        URL(string: text).flatMap(origin(of:))
     }
 }

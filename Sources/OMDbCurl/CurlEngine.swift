@@ -110,7 +110,7 @@ final class CurlEngine: Sendable {
     private func start(_ transfer: CurlTransfer) {
         guard !transfer.isAbandoned else { return }
         guard let easy = transfer.makeHandle(share: share) else {
-            transfer.fail(TransportError.unreachable(reason: "libcurl could not make a request"))
+            transfer.fail(TransportError.notSent(reason: "libcurl could not make a request"))
             return
         }
         active[easy] = transfer
@@ -145,11 +145,18 @@ final class CurlEngine: Sendable {
     }
 }
 
-/// libcurl could not be loaded or used: `reason` says which library and why.
+/// The transport cannot be set up: libcurl could not be loaded, or a setting it would use is
+/// unusable. `reason` says which and why, `advice` what to do.
 public struct CurlUnavailable: Error, Sendable, CustomStringConvertible {
     public let reason: String
+    public let advice: String
 
-    public var description: String { reason }
+    public init(reason: String, advice: String = "Install libcurl (apt install libcurl4, dnf install libcurl).") {
+        self.reason = reason
+        self.advice = advice
+    }
+
+    public var description: String { "\(reason). \(advice)" }
 }
 
 /// libcurl, loaded once per process.

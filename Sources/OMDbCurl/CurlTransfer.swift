@@ -117,6 +117,9 @@ final class CurlTransfer: @unchecked Sendable {
         ccurl_easy_setopt_pointer(easy, CCURLOPT_USERAGENT, setup.userAgent)
         ccurl_easy_setopt_pointer(easy, CCURLOPT_SHARE, UnsafeRawPointer(share))
         ccurl_easy_setopt_long(easy, CCURLOPT_TCP_KEEPALIVE, 1)
+        // libcurl's default 16 kB receive buffer never completes an HTTP/2 answer whose headers
+        // pass it (7.88: a CDN's cookies and security headers are enough); curl the tool sets 100 kB.
+        ccurl_easy_setopt_long(easy, CCURLOPT_BUFFERSIZE, 100 * 1024)
         // Only libcurl's idle limits: the client's deadline bounds the whole request.
         ccurl_easy_setopt_long(easy, CCURLOPT_CONNECTTIMEOUT, setup.timeout)
         ccurl_easy_setopt_long(easy, CCURLOPT_LOW_SPEED_LIMIT, 1)
@@ -142,6 +145,11 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func point(_ easy: OpaquePointer, at url: URL) {
         ccurl_easy_setopt_pointer(easy, CCURLOPT_URL, url.absoluteString)
+        // A proxy would see a plain-http request whole, key included (a CONNECT to an https host
+        // carries its host and port only): such a request goes direct (the client allows plain
+        // http with the key only to this machine).
+        // (Set only then: setting it at all overrides the person's NO_PROXY.)
+        if Self.carriesKey(url), url.scheme?.lowercased() == "http" { ccurl_easy_setopt_pointer(easy, CCURLOPT_NOPROXY, "*") }
         // Wait for the host's connection in the making rather than open another: once it speaks
         // HTTP/2 every request of the page shares it. Plain HTTP is HTTP/1.1 here, and waits for nothing.
         ccurl_easy_setopt_long(easy, CCURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" ? 1 : 0)
@@ -284,7 +292,8 @@ extension CurlTransfer {
         case CCURLE_RECV_ERROR, CCURLE_SEND_ERROR, CCURLE_HTTP2, CCURLE_HTTP2_STREAM, CCURLE_PARTIAL_FILE: return .connectionLost
         default: break
         }
-        let reason = switch result {
+        // Before a byte of the request went out.
+        let notSent: String? = switch result {
         case CCURLE_COULDNT_CONNECT: "connection refused"
         case CCURLE_COULDNT_RESOLVE_HOST: "host not found"
         case CCURLE_COULDNT_RESOLVE_PROXY: "the proxy's host was not found"
@@ -292,10 +301,15 @@ extension CurlTransfer {
         case CCURLE_SSL_CONNECT_ERROR: "the TLS handshake failed"
         case CCURLE_PEER_FAILED_VERIFICATION, CCURLE_SSL_CERTPROBLEM: "the server's TLS certificate was refused"
         case CCURLE_SSL_CACERT_BADFILE: "the CA certificates could not be read (check SSL_CERT_FILE or CURL_CA_BUNDLE)"
+        case CCURLE_URL_MALFORMAT: "the address is not a URL it can fetch"
+        default: nil
+        }
+        if let notSent { return .notSent(reason: notSent) }
+        let reason = switch result {
         case CCURLE_GOT_NOTHING: "the server sent nothing"
-        case CCURLE_WEIRD_SERVER_REPLY: "the server's answer was not valid HTTP"
+        // libcurl answers a reply with no status line (HTTP/0.9) with "unsupported protocol".
+        case CCURLE_WEIRD_SERVER_REPLY, CCURLE_UNSUPPORTED_PROTOCOL: "the server's answer was not valid HTTP"
         case CCURLE_TOO_MANY_REDIRECTS: "too many redirects"
-        case CCURLE_UNSUPPORTED_PROTOCOL, CCURLE_URL_MALFORMAT: "the address is not a URL it can fetch"
         case CCURLE_BAD_CONTENT_ENCODING: "the answer's compression is broken"
         default: "the connection failed"
         }
@@ -307,11 +321,18 @@ extension CurlTransfer {
     /// echoes the query would otherwise hand the key to another host, or send it in clear text.
     /// Refused, the 3xx is the answer.
     static func mayFollow(from: URL, to: URL) -> Bool {
-        let carriesKey = URLComponents(url: from, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "apikey" } ?? false
-        guard carriesKey else { return true }
+        guard carriesKey(from) else { return true }
         guard let fromHost = from.host?.lowercased(), fromHost == to.host?.lowercased() else { return false }
         let fromScheme = from.scheme?.lowercased(), toScheme = to.scheme?.lowercased()
-        if fromScheme == "http", toScheme == "https" { return true }
+        // The upgrade of an origin: http on its usual port to https on its usual port, nothing else.
+        if fromScheme == "http", toScheme == "https" {
+            return (from.port ?? 80) == 80 && (to.port ?? 443) == 443
+        }
         return fromScheme == toScheme && from.port == to.port
+    }
+
+    /// Whether `url` carries the API key (its `apikey` query item).
+    static func carriesKey(_ url: URL) -> Bool {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "apikey" } ?? false
     }
 }

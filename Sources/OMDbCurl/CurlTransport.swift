@@ -32,8 +32,20 @@ public final class CurlTransport: OMDbTransport {
     ///     process loads it for all).
     public init(maxConnectionsPerHost: Int, timeout: Int = 30,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(CurlUnavailable) {
-        engine = try CurlEngine(maxConnectionsPerHost: maxConnectionsPerHost, library: environment["MOVIES_LIBCURL"])
-        let caFile = [environment["CURL_CA_BUNDLE"], environment["SSL_CERT_FILE"]].compactMap { $0 }.first { !$0.isEmpty }
+        let library = environment["MOVIES_LIBCURL"].flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            engine = try CurlEngine(maxConnectionsPerHost: maxConnectionsPerHost, library: library)
+        } catch {
+            guard library != nil else { throw error }
+            throw CurlUnavailable(reason: error.reason, advice: "Check MOVIES_LIBCURL (the libcurl to load), or unset it for the system's.")
+        }
+        let caVariable = ["CURL_CA_BUNDLE", "SSL_CERT_FILE"].first { !(environment[$0] ?? "").isEmpty }
+        let caFile = caVariable.flatMap { environment[$0] }
+        // libcurl would open a FIFO there and wait on it for ever, holding every request.
+        if let caVariable, let caFile, let kind = Self.kindIfNotARegularFile(caFile) {
+            throw CurlUnavailable(reason: "\(caVariable) names \(caFile), which is \(kind)",
+                                  advice: "Point it at a file of PEM certificates, or unset it.")
+        }
         let caFolder = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         setup = CurlTransfer.Setup(timeout: max(1, timeout), caFile: caFile, caFolder: caFolder,
                                    userAgent: "movies/\(OMDbKit.version) (OMDbKit)")
@@ -78,6 +90,20 @@ public final class CurlTransport: OMDbTransport {
     private func noteUse(of url: URL) {
         guard let origin = Self.origin(of: url) else { return }
         warmed.withLock { $0[origin] = .now }
+    }
+
+    /// What `path` is when it exists and is not a regular file (after links): "a FIFO", "a folder"…
+    static func kindIfNotARegularFile(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
     }
 
     /// `scheme://host:port` (port only when given), lower-cased; nil for a URL without a host.

@@ -135,7 +135,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         case 503: "service unavailable"
         case 504: "gateway timeout"
         case 520..<530: "error at the CDN"
-        case 300..<400: "a redirect to another host, not followed with the key"
+        case 300..<400: "a redirect to another host or port, not followed with the key"
         default: status >= 500 ? "server error" : "refused"
         }
     }

@@ -43,9 +43,9 @@ struct RequestSender: Sendable {
             let streamed: StreamedResponse
             do {
                 streamed = try await transport.send(url, timeout: timeout)
-            } catch TransportError.unreachable(let reason) {
+            } catch let error as TransportError where error.isNotSent {
                 // Never reached OMDb (refused, no such host, TLS failed): not a request the quota counts.
-                throw TransportError.unreachable(reason: reason)
+                throw error
             } catch {
                 countSent()
                 throw error

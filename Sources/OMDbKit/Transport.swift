@@ -94,7 +94,12 @@ public enum TransportError: Error, Sendable, Equatable {
     case connectionLost
     /// The body ended before the length the server announced.
     case truncated(received: Int, expected: Int)
-    /// The host could not be reached at all; `reason` says why in words ("connection refused").
+    /// The request never left: the host could not be reached, or would not be trusted, before a
+    /// byte of it was sent; `reason` says why in words ("connection refused"). Not a request the
+    /// server saw, so not one its quota counts.
+    case notSent(reason: String)
+    /// The exchange failed below HTTP after the request went out, or may have; `reason` says how
+    /// ("too many redirects", "the server's answer was not valid HTTP").
     case unreachable(reason: String)
     /// The body passed the limit: `bytes` is what was announced or received when reading stopped.
     case tooLarge(bytes: Int)
@@ -103,8 +108,13 @@ public enum TransportError: Error, Sendable, Equatable {
     public var isTransient: Bool {
         switch self {
         case .timedOut, .connectionLost, .truncated: true
-        case .unreachable, .tooLarge: false
+        case .notSent, .unreachable, .tooLarge: false
         }
+    }
+
+    /// True when the request never left (``notSent(reason:)``).
+    public var isNotSent: Bool {
+        if case .notSent = self { true } else { false }
     }
 
     /// What happened, in words, for a message that names the host.
@@ -113,7 +123,7 @@ public enum TransportError: Error, Sendable, Equatable {
         case .timedOut: "timed out"
         case .connectionLost: "the connection was lost or reset"
         case let .truncated(received, expected): "the answer was cut short: \(received) of \(expected) bytes"
-        case let .unreachable(reason): reason
+        case let .notSent(reason), let .unreachable(reason): reason
         case let .tooLarge(bytes): "the answer is too large (\(bytes) bytes or more)"
         }
     }

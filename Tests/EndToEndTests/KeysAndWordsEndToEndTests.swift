@@ -70,3 +70,62 @@ import Testing
         }
     }
 }
+
+/// Where the built tool's requests go, and what they carry: proxies, warm-ups, hosts named in messages.
+@Suite struct RequestsEndToEndTests {
+    /// With a proxy in the environment, a plain-http request that carries the key goes direct: a
+    /// proxy would read it whole, key included (the hostile pass saw 11 such requests at one).
+    @Test(arguments: ["http_proxy", "ALL_PROXY"]) func theKeyNeverGoesToAProxyInClearText(variable: String) async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let proxy = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(status: 502, body: Data("proxy".utf8)) }
+            defer { proxy.shutdown() }
+            let outcome = try await MoviesProcess.run(["search", "star", "wars", "--no-cache", "--base-url", server.baseURL.absoluteString], directory: folder,
+                                                      environment: ["OMDB_API_KEY": FakeOMDbServer.validKey, variable: proxy.baseURL.absoluteString,
+                                                                    "NO_PROXY": "", "no_proxy": ""])
+            #expect(outcome.status == 0, "\(outcome.fullStderr)")
+            #expect(!proxy.requests.contains { $0.target.contains(FakeOMDbServer.validKey) }, "\(proxy.requests.map(\.target))")
+            #expect(server.apiRequests.count >= 1)
+        }
+    }
+
+    /// A base URL whose host hides escapes (`%1b]0;…%07`, `%1b[2J`) is named in printable text:
+    /// a cloned project's .env must not set the window title or clear the screen.
+    @Test func aBaseURLHostIsShownPrintable() async throws {
+        try await withWorkingFolder { folder in
+            try Data("OMDB_API_KEY=\(FakeOMDbServer.validKey)\nOMDB_BASE_URL=https://x%1b%5d0;PWNED%07%1b%5b2J.invalid/\n".utf8)
+                .write(to: folder.appendingPathComponent(".env"))
+            let outcome = try await MoviesProcess.run(["search", "alien", "--timeout", "1"], directory: folder)
+            #expect(outcome.fullStderr.contains("PWNED"), "\(outcome.fullStderr)")
+            #expect(!outcome.fullStderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(outcome.fullStderr.debugDescription)")
+        }
+    }
+
+    /// The posters host is opened only when posters will be fetched, and only the one the same
+    /// base URL showed last: another server's answer never decides what this one opens.
+    @Test func thePostersHostIsOpenedOnlyForPostersAndOnlyAsThisBaseURLShowedIt() async throws {
+        try await withWorkingFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let posters = try FakeOMDbServer(catalogue: catalogue)
+            defer { posters.shutdown() }
+            let state = folder.appendingPathComponent("state/movies")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let environment = ["OMDB_API_KEY": FakeOMDbServer.validKey, "XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+            // Remembered for another base URL: not this one's.
+            try Data("http://127.0.0.1:1/ \(posters.baseURL.absoluteString)\n".utf8).write(to: state.appendingPathComponent("posters-host"))
+            _ = try await MoviesProcess.run(["search", "star", "wars", "--posters", "p", "--base-url", server.baseURL.absoluteString], directory: folder, environment: environment)
+            #expect(posters.warmUps.isEmpty)
+            // Remembered for this one, but no posters wanted: not opened either.
+            try Data("\(server.baseURL.absoluteString) \(posters.baseURL.absoluteString)\n".utf8).write(to: state.appendingPathComponent("posters-host"))
+            _ = try await MoviesProcess.run(["search", "star", "wars", "--base-url", server.baseURL.absoluteString], directory: folder, environment: environment)
+            #expect(posters.warmUps.isEmpty)
+            // Both: opened, with no key (the run above remembered its own posters' host: set it again).
+            try Data("\(server.baseURL.absoluteString) \(posters.baseURL.absoluteString)\n".utf8).write(to: state.appendingPathComponent("posters-host"))
+            _ = try await MoviesProcess.run(["search", "star", "wars", "--posters", "p", "--base-url", server.baseURL.absoluteString], directory: folder, environment: environment)
+            #expect(posters.warmUps.count == 1)
+            #expect(posters.warmUps.allSatisfy { $0.target == "/" })
+        }
+    }
+}

@@ -256,6 +256,12 @@ class Lab:
             counters.add("requests_h2" if protocol == "h2" else "requests_http1")
         if any(k.lower() == "apikey" for k, _ in query):
             counters.add("apikey")
+        answer = self.answer(host, method, split, query)
+        # A CDN's cookies and security headers: --extra-headers N adds N lines of 30 bytes to each answer.
+        padding = [("x-padding-%d" % i, "%016x" % ((i * 2654435761) % (1 << 64))) for i in range(self.args.extra_headers)]
+        return answer[0], answer[1] + padding, answer[2], answer[3]
+
+    def answer(self, host, method, split, query):
         if method == "HEAD" and split.path == "/":
             return 200, [("content-type", "text/plain")], b"", 0
         if host == "api":
@@ -570,6 +576,7 @@ def main():
     parser.add_argument("--titles", type=int, default=300, help="titles matching 'bench'")
     parser.add_argument("--sequels", type=int, default=100, help="titles matching 'sequel'")
     parser.add_argument("--poster-bytes", type=int, default=30_000, help="size of every poster (30000)")
+    parser.add_argument("--extra-headers", type=int, default=0, help="header lines of 30 bytes added to every answer (0)")
     parser.add_argument("--poster-file", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "posters", "tt1375666.jpg"),
                         help="a JPEG the posters are made from, padded to --poster-bytes (default: one of Fixtures/posters)")
     parser.add_argument("--python-client", action="store_true", help="be the Python client instead (see --api)")

@@ -1,6 +1,6 @@
 import FakeOMDb
 import Foundation
-import OMDbCurl
+@testable import OMDbCurl
 import Synchronization
 import Testing
 @testable import OMDbKit
@@ -180,4 +180,22 @@ final class Counter: Sendable {
     private let count = Atomic(0)
     func add() { count.add(1, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
+}
+
+/// Which redirects a request carrying the key may follow: its own origin, or the upgrade of it to
+/// https on the usual ports; never another host or port (the key would go there).
+@Suite struct RedirectRuleTests {
+    @Test(arguments: [
+        ("http://127.0.0.1:8080/?apikey=k", "http://127.0.0.1:8080/moved?apikey=k", true),
+        ("http://example.com/?apikey=k", "https://example.com/?apikey=k", true),
+        ("http://example.com:80/?apikey=k", "https://example.com:443/?apikey=k", true),
+        ("http://127.0.0.1:19002/?apikey=k", "https://127.0.0.1:19001/?apikey=k", false),
+        ("https://example.com/?apikey=k", "http://example.com/?apikey=k", false),
+        ("https://example.com/?apikey=k", "https://example.com:8443/?apikey=k", false),
+        ("https://example.com/?apikey=k", "https://other.example/?apikey=k", false),
+        ("https://m.media-amazon.com/a.jpg", "https://other.example/b.jpg", true),
+    ])
+    func aRequestWithTheKeyFollowsOnlyWithinItsOrigin(from: String, to: String, allowed: Bool) {
+        #expect(CurlTransfer.mayFollow(from: URL(string: from)!, to: URL(string: to)!) == allowed)
+    }
 }

@@ -43,6 +43,8 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 #define CCURLOPT_PROTOCOLS 181
 #define CCURLOPT_TCP_KEEPALIVE 213
 #define CCURLOPT_PIPEWAIT 237
+#define CCURLOPT_BUFFERSIZE 98
+#define CCURLOPT_NOPROXY 10177
 
 #define CCURL_HTTP_VERSION_2TLS 4
 #define CCURLPROTO_HTTP 1
