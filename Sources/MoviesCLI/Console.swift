@@ -69,13 +69,14 @@ public struct Console: Sendable {
     /// stdout written unbuffered, each text whole, so a pipe sees lines as they come. When stdout's
     /// reader has gone (EPIPE: `movies search … | head`), the tool stops quietly with status 141;
     /// any other failed write (a full disk, a closed stdout) stops it with one line and status 1.
-    public static func standard(environment: [String: String], noColor: Bool = false) -> Console {
+    static func standard(environment: [String: String], noColor: Bool = false, runtime: Runtime) -> Console {
         let colorAllowed = !noColor && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        let (output, interrupts) = (runtime.output, runtime.interrupts)
         return Console(
             writeOut: { text in
-                guard let failure = StandardOutput.shared.writeAll(text) else { return }
-                if failure == EPIPE { Interrupts.shared.outputClosed() }
-                Interrupts.shared.outputFailed(failure)
+                guard let failure = output.writeAll(text) else { return }
+                if failure == EPIPE { interrupts.outputClosed() }
+                interrupts.outputFailed(failure)
             },
             writeErr: { text in fputs(text, stderr); fflush(stderr) },
             style: Style(enabled: colorAllowed && isatty(STDOUT_FILENO) == 1),

@@ -7,11 +7,12 @@ import OMDbKit
 struct EpisodesOneShot {
     let session: Session
     let console: Console
+    let interrupts: Interrupts
 
     func run(target: String, season: Int, json: Bool) async -> Int32 {
         let session = self.session
         let console = self.console
-        return await OneShot(session: session, console: console).run {
+        return await OneShot(session: session, console: console, interrupts: interrupts).run {
             var seriesID = target
             if target.wholeMatch(of: /tt\d{7,8}/) == nil {
                 do {

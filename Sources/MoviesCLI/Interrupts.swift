@@ -5,7 +5,6 @@
 #endif
 import Dispatch
 import Foundation
-import OMDbKit
 import Synchronization
 
 /// The one place that owns signals and the end of the process.
@@ -20,10 +19,6 @@ import Synchronization
 ///   with status 1 and one line on stderr: output lost must never look like success.
 /// - SIGPIPE is ignored, so a write to a closed pipe fails with EPIPE instead of killing us.
 final class Interrupts: Sendable {
-    /// The process's instance: ``Movies/run(arguments:environment:)`` starts it, and
-    /// ``Console/standard(environment:noColor:)`` reports a closed stdout to it.
-    static let shared = Interrupts(output: .shared)
-
     private struct State {
         /// The command now running, once its task is registered.
         var task: Task<Bool, Never>?
@@ -45,10 +40,10 @@ final class Interrupts: Sendable {
 
     /// - Parameters:
     ///   - whenIdle: what Ctrl-C does when no command is running.
-    ///   - terminate: how ``stop(status:message:)`` ends the process once poster writes are done.
+    ///   - terminate: how ``stop(status:message:)`` ends the process (``Runtime/exit(_:)``'s steps).
     ///   - output: the stdout whose line in progress a stop lets finish; `nil` for none (tests).
     init(whenIdle: (@Sendable () -> Void)? = nil,
-         terminate: @escaping @Sendable (Int32) -> Never = Interrupts.exitNow, output: StandardOutput? = nil) {
+         terminate: @escaping @Sendable (Int32) -> Never = { _exit($0) }, output: StandardOutput? = nil) {
         self.state = Mutex(State(whenIdle: whenIdle))
         self.terminate = terminate
         self.output = output
@@ -152,9 +147,9 @@ final class Interrupts: Sendable {
     var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// Cancels the running command, lets the line being written to stdout finish (and no other
-    /// start), writes `message` to stderr, waits (blocking) for poster writes in progress, and
-    /// ends the process with `status`. Only the first call does this; a later one, from another
-    /// thread, waits for the first to end the process.
+    /// start), writes `message` to stderr, and ends the process with `status` through `terminate`.
+    /// Only the first call does this; a later one, from another thread, waits for the first to
+    /// end the process.
     func stop(status: Int32, message: String? = nil) -> Never {
         let (task, first) = state.withLock { state in
             defer { state.stopping = true }
@@ -164,9 +159,6 @@ final class Interrupts: Sendable {
         task?.cancel()
         output?.finish()
         if let message { fputs(message, stderr) }
-        PosterStore.finishWrites()
-        // A request sent is counted even when the process ends right after it.
-        QuotaLedger.finishWrites()
         terminate(status)
     }
 
@@ -177,15 +169,6 @@ final class Interrupts: Sendable {
 
     private static func waitForExit() -> Never {
         while true { sleep(60) }
-    }
-
-    /// Ends the process at once: stderr is unbuffered, and stdout's unsent bytes have nowhere
-    /// to go (or would only delay the end). `_exit` rather than `exit`: other threads are still
-    /// running, and exit handlers must not race them.
-    @Sendable static func exitNow(_ status: Int32) -> Never {
-        Terminal.shared.restore()
-        fflush(stderr)
-        _exit(status)
     }
 }
 

@@ -40,7 +40,7 @@ final class LivePresenter: Presenter {
     /// At most one redraw per this long (about 30 a second), so a fast page does not flicker.
     static let frameInterval = Duration.milliseconds(33)
 
-    init(plain: TextPresenter, terminal: Terminal = .shared) {
+    init(plain: TextPresenter, terminal: Terminal) {
         self.plain = plain
         self.terminal = terminal
     }

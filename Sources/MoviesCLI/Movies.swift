@@ -3,7 +3,8 @@ import OMDbCurl
 import OMDbKit
 
 /// The `movies` command: reads the command line, settles the configuration, and runs the
-/// prompt or the one-shot search. `main` calls ``run(arguments:environment:)`` and exits with its status.
+/// prompt or the one-shot search. `main` calls ``run(arguments:environment:runtime:)`` and
+/// exits with its status through ``Runtime/exit(_:)``.
 public enum Movies {
     /// Exit statuses.
     public enum Status {
@@ -23,43 +24,34 @@ public enum Movies {
 
     /// Runs the tool and returns its exit status. Takes over the process's signals first
     /// (SIGPIPE ignored; SIGINT, SIGTERM, SIGHUP caught: see ``Interrupts``), so call it only
-    /// from `main`. A SIGTERM, SIGHUP or closed stdout ends the process from within, after
-    /// poster writes in progress are done, with 128 + the signal; this then never returns.
+    /// from `main`. A SIGTERM, SIGHUP or closed stdout ends the process from within, through
+    /// ``Runtime/exit(_:)``, with 128 + the signal; this then never returns.
     @MainActor
-    public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+    public static func run(arguments: [String], environment: [String: String], runtime: Runtime) async -> Int32 {
         StandardOutput.holdClosedStandardStreams()
-        let interrupts = Interrupts.shared
+        let interrupts = runtime.interrupts
         interrupts.start()
         // Until a command runs, Ctrl-C ends the tool as it would have without the handler.
         interrupts.whenIdle { @Sendable in interrupts.stop(status: Status.interrupted) }
-        let status = await runCommand(arguments: arguments, environment: environment)
+        let status = await runCommand(arguments: arguments, environment: environment, runtime: runtime)
         // A stop under way (SIGTERM, closed stdout) ends the process with its own status.
         interrupts.waitIfStopping()
         return status
     }
 
-    /// Ends the process with `status` once poster writes in progress are done. `_exit`, not
-    /// `exit`: libcurl's thread may still be running, and exit handlers must not race it.
-    public static func exit(_ status: Int32) -> Never {
-        PosterStore.finishWrites()
-        // A request sent is counted even when the process ends right after it.
-        QuotaLedger.finishWrites()
-        Interrupts.exitNow(status)
-    }
-
     @MainActor
-    private static func runCommand(arguments: [String], environment: [String: String]) async -> Int32 {
+    private static func runCommand(arguments: [String], environment: [String: String], runtime: Runtime) async -> Int32 {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let options: Options
         do {
             options = try Options.parse(arguments)
         } catch {
-            Console.standard(environment: environment).error(error.message)
+            Console.standard(environment: environment, runtime: runtime).error(error.message)
             return Status.usage
         }
         // Texts about the tool need no settings: a broken .env must not stop `movies --help`.
         if let text = text(for: options.mode) {
-            Console.standard(environment: environment, noColor: options.noColor).out(text)
+            Console.standard(environment: environment, noColor: options.noColor, runtime: runtime).out(text)
             return Status.success
         }
         let settings: Settings
@@ -67,12 +59,12 @@ public enum Movies {
         do {
             settings = try Settings.resolve(options, environment: environment, dotEnv: dotEnv.values, currentDirectory: directory)
         } catch {
-            let console = Console.standard(environment: environment)
+            let console = Console.standard(environment: environment, runtime: runtime)
             for warning in dotEnv.warnings { console.note(warning.description) }
             console.error(error.message)
             return Status.usage
         }
-        let console = Console.standard(environment: environment, noColor: options.noColor)
+        let console = Console.standard(environment: environment, noColor: options.noColor, runtime: runtime)
         if let problem = keyProblem(settings) {
             console.error(problem)
             return Status.usage
@@ -96,7 +88,7 @@ public enum Movies {
         case .interactive:
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
-            let presenter = self.presenter(console: console, directory: directory, moreHint: nil)
+            let presenter = self.presenter(console: console, directory: directory, terminal: runtime.terminal, moreHint: nil)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget)
             session.offlineCatalogue = catalogue
@@ -111,9 +103,9 @@ public enum Movies {
             session.warmup = warmup
             // While the person types the first title, the connections open.
             warmup?.openAll()
-            let prompt = Prompt(session: session, console: console)
+            let prompt = Prompt(session: session, console: console, interrupts: runtime.interrupts)
             if let reader = lineEditor(settings: settings, environment: environment, directory: directory, console: console,
-                                       typing: { warmup?.openAll() }) {
+                                       terminal: runtime.terminal, typing: { warmup?.openAll() }) {
                 await prompt.run(reader: reader)
             } else {
                 await prompt.run(lines: LineReader.lines())
@@ -124,14 +116,14 @@ public enum Movies {
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
-                : self.presenter(console: console, directory: directory, moreHint: { Self.pagesHint(after: $0, asked: pages) })
+                : self.presenter(console: console, directory: directory, terminal: runtime.terminal, moreHint: { Self.pagesHint(after: $0, asked: pages) })
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget)
             if let live = presenter as? LivePresenter {
                 live.postersOn = { [unowned session] in session.settings.posters != nil }
                 live.requestsToday = { [unowned session] in session.budget?.pageStatus }
                 // Keys typed meanwhile must not be echoed into the page (restored on exit).
-                if Terminal.shared.start() { Terminal.shared.set(.quiet) }
+                if runtime.terminal.start() { runtime.terminal.set(.quiet) }
             }
             if settings.sendsKey {
                 let warmup = Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil)
@@ -139,7 +131,7 @@ public enum Movies {
                 // The search opens OMDb's host; the posters host opens meanwhile, not after the answer.
                 warmup.openPostersHost()
             }
-            let status = await OneShot(session: session, console: console).run(query: query, pages: pages)
+            let status = await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(query: query, pages: pages)
             // A damaged count found on the way, when no warning gave it already.
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }
             return status
@@ -150,7 +142,7 @@ public enum Movies {
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
             session.offlineCatalogue = catalogue
-            return await EpisodesOneShot(session: session, console: console).run(target: target, season: season, json: json)
+            return await EpisodesOneShot(session: session, console: console, interrupts: runtime.interrupts).run(target: target, season: season, json: json)
         }
     }
 
@@ -169,12 +161,12 @@ public enum Movies {
     /// A page that fills in place on a terminal that can show it (stdout a terminal, colour
     /// allowed: not `NO_COLOR`, `--no-color` or `TERM=dumb`); plain lines otherwise.
     @MainActor
-    static func presenter(console: Console, directory: URL, moreHint: ((SearchPage) -> String?)?) -> any Presenter {
+    static func presenter(console: Console, directory: URL, terminal: Terminal, moreHint: ((SearchPage) -> String?)?) -> any Presenter {
         let plain = moreHint.map { TextPresenter(console: console, currentDirectory: directory, moreHint: $0) }
             ?? TextPresenter(console: console, currentDirectory: directory)
         guard console.style.enabled, Terminal.size() != nil else { return plain }
-        Terminal.shared.watchResizes()
-        return LivePresenter(plain: plain)
+        terminal.watchResizes()
+        return LivePresenter(plain: plain, terminal: terminal)
     }
 
     /// The line editor when a person types at a terminal (stdin and stdout both terminals,
@@ -182,14 +174,14 @@ public enum Movies {
     /// History is off, with one line, when its file is not a regular file or its folder is not to be trusted.
     /// - Parameter typing: called as the person starts each line (connections that aged out reopen).
     static func lineEditor(settings: Settings, environment: [String: String], directory: URL, console: Console,
-                           typing: (@Sendable () -> Void)? = nil) -> TerminalLineReader? {
-        guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb", Terminal.shared.start() else { return nil }
+                           terminal: Terminal, typing: (@Sendable () -> Void)? = nil) -> TerminalLineReader? {
+        guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb", terminal.start() else { return nil }
         var history = History.file(environment: environment).map { History(file: $0, secret: settings.apiKey) }
         if let problem = history?.problem {
             console.note(problem)
             history = nil
         }
-        return TerminalLineReader(prompt: Prompt.text, history: history, completer: .fileSystem(base: directory, home: settings.home.map { URL(fileURLWithPath: $0) }),
+        return TerminalLineReader(prompt: Prompt.text, terminal: terminal, history: history, completer: .fileSystem(base: directory, home: settings.home.map { URL(fileURLWithPath: $0) }),
                                   typing: typing)
     }
 

@@ -6,8 +6,8 @@ import OMDbKit
 struct Prompt {
     let session: Session
     let console: Console
-    /// Started by ``Movies/run(arguments:environment:)``; tests pass their own.
-    var interrupts: Interrupts = .shared
+    /// The runtime's, which catches the signals; tests leave the default, which catches none.
+    var interrupts = Interrupts()
 
     /// Lines from a pipe or a file (or a terminal without the editor), as they come.
     func run(lines: AsyncStream<String>) async {
@@ -73,8 +73,8 @@ struct Prompt {
 struct OneShot {
     let session: Session
     let console: Console
-    /// Started by ``Movies/run(arguments:environment:)``; tests pass their own.
-    var interrupts: Interrupts = .shared
+    /// The runtime's, which catches the signals; tests leave the default, which catches none.
+    var interrupts = Interrupts()
 
     func run(query: String, pages: Int) async -> Int32 {
         let session = self.session

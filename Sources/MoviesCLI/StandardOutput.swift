@@ -12,12 +12,11 @@ import Foundation
 /// a SIGTERM never cuts a line (a JSON object) in half. No stdio buffer sits in between, so
 /// nothing is lost when the process ends with `_exit`.
 final class StandardOutput: Sendable {
-    /// The process's stdout.
-    static let shared = StandardOutput(fileDescriptor: STDOUT_FILENO)
-
     private let fileDescriptor: Int32
-    // NSLock for `lock(before:)`: the stop path must not wait forever on a reader that never reads.
-    private let lock = NSLock()
+    // `lock(before:)`: the stop path must not wait forever on a reader that never reads.
+    // Recursive: the thread that stops the process holds it to the end and still gives the
+    // terminal back (``Terminal/restore()`` writes through here); every other thread waits.
+    private let lock = NSRecursiveLock()
 
     init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
 

@@ -10,10 +10,9 @@ import Synchronization
 /// The terminal the prompt runs on: its modes, its size, and the signals of job control.
 ///
 /// Every way out gives the terminal back as it was found: ``restore()`` is called by
-/// ``Interrupts/exitNow(_:)`` (quit, Ctrl-D, SIGTERM, SIGHUP, a closed stdout), and Ctrl-Z
+/// ``Runtime/exit(_:)`` (quit, Ctrl-D, SIGTERM, SIGHUP, a closed stdout), and Ctrl-Z
 /// restores before stopping and puts the mode back on `fg` (SIGCONT).
 final class Terminal: Sendable {
-    static let shared = Terminal()
 
     enum Mode: Sendable {
         /// As found.
@@ -47,6 +46,11 @@ final class Terminal: Sendable {
     private let sources = Mutex<[Int32: any DispatchSourceSignal]>([:])
     /// Signalled by SIGCONT after ``suspend()``.
     private let continued = DispatchSemaphore(value: 0)
+    /// Where escape codes and the line editor write: the same writer as the results, so a code
+    /// never lands inside a line being written.
+    private let output: StandardOutput
+
+    init(output: StandardOutput) { self.output = output }
 
     /// Columns and rows of the terminal on stdout, read now (it can change at any time);
     /// nil when stdout is not a terminal.
@@ -117,14 +121,14 @@ final class Terminal: Sendable {
             }
         }
         tcsetattr(STDIN_FILENO, TCSADRAIN, &settings)
-        if mode == .editing, previous != .editing { Self.write("\u{1B}[?2004h") }
-        if mode != .editing, previous == .editing { Self.write("\u{1B}[?2004l") }
+        if mode == .editing, previous != .editing { write("\u{1B}[?2004h") }
+        if mode != .editing, previous == .editing { write("\u{1B}[?2004l") }
     }
 
     /// Hides or shows the cursor (a live page hides it while it draws).
     func showCursor(_ shown: Bool) {
         state.withLock { $0.cursorHidden = !shown }
-        Self.write(shown ? "\u{1B}[?25h" : "\u{1B}[?25l")
+        write(shown ? "\u{1B}[?25h" : "\u{1B}[?25l")
     }
 
     /// The terminal as it was found: settings, cursor, paste mode. Safe to call at any time.
@@ -137,8 +141,8 @@ final class Terminal: Sendable {
             return (state.original, state.mode, state.cursorHidden)
         }
         guard var settings = original else { return }
-        if mode == .editing { Self.write("\u{1B}[?2004l") }
-        if hidden { Self.write("\u{1B}[?25h") }
+        if mode == .editing { write("\u{1B}[?2004l") }
+        if hidden { write("\u{1B}[?25h") }
         tcsetattr(STDIN_FILENO, TCSADRAIN, &settings)
     }
 
@@ -182,11 +186,12 @@ final class Terminal: Sendable {
         for handler in state.withLock({ Array($0.listeners.values) }) { handler(event) }
     }
 
-    /// Writes straight to stdout's descriptor, unbuffered (escape codes and the line editor).
-    static func write(_ text: String) { writeAll(STDOUT_FILENO, text) }
+    /// Writes escape codes or the line being edited to stdout. A failure is not reported here:
+    /// the next result written says it, through ``Console``.
+    func write(_ text: String) { _ = output.writeAll(text) }
 }
 
-/// Writes all of `text` to `descriptor`, retrying when a signal interrupts.
+/// Writes all of `text` to `descriptor` (the line reader's wake-up pipe), retrying when a signal interrupts.
 func writeAll(_ descriptor: Int32, _ text: String) {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {

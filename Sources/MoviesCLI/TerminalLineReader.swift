@@ -40,7 +40,7 @@ final class TerminalLineReader: @unchecked Sendable {
     /// Set by Ctrl-C (any thread): the keys typed ahead are dropped before the next line.
     private let dropTypedAhead = Atomic(false)
 
-    init(prompt: String, terminal: Terminal = .shared, history: History?, completer: Completer,
+    init(prompt: String, terminal: Terminal, history: History?, completer: Completer,
          typing: (@Sendable () -> Void)? = nil) {
         self.prompt = prompt
         self.typing = typing
@@ -124,7 +124,7 @@ final class TerminalLineReader: @unchecked Sendable {
             case .endOfInput where asking:
                 return finish(nil)
             case .interrupted where asking:
-                Terminal.write("^C")
+                terminal.write("^C")
                 return finish(nil)
             case .submit(let line):
                 if History.keeps(line, after: editor.history.last, secret: history?.secret) {
@@ -136,18 +136,18 @@ final class TerminalLineReader: @unchecked Sendable {
                 endOfInput = true
                 return finish(nil)
             case .interrupted:
-                Terminal.write("^C" + (layout?.leave() ?? "\r\n"))
+                terminal.write("^C" + (layout?.leave() ?? "\r\n"))
                 editor.reset()
                 startOver()
             case .clearScreen:
-                Terminal.write("\u{1B}[H\u{1B}[2J")
+                terminal.write("\u{1B}[H\u{1B}[2J")
                 startOver()
             case .suspend:
-                Terminal.write(layout?.leave() ?? "\r\n")
+                terminal.write(layout?.leave() ?? "\r\n")
                 terminal.suspend()
                 startOver()
             case .list(let choices):
-                Terminal.write((layout?.leave() ?? "\r\n") + choices.joined(separator: "  ") + "\r\n")
+                terminal.write((layout?.leave() ?? "\r\n") + choices.joined(separator: "  ") + "\r\n")
                 startOver()
             }
         }
@@ -178,7 +178,7 @@ final class TerminalLineReader: @unchecked Sendable {
     private func finish(_ line: String?) -> String? {
         // A Ctrl-C delivered late, after this line began, is not about the keys typed from now on.
         dropTypedAhead.store(false, ordering: .sequentiallyConsistent)
-        Terminal.write(layout?.leave() ?? "\r\n")
+        terminal.write(layout?.leave() ?? "\r\n")
         layout = nil
         terminal.set(.quiet)
         return line
@@ -193,7 +193,7 @@ final class TerminalLineReader: @unchecked Sendable {
         let (linePrompt, line) = editor.display(prompt: shownPrompt)
         let width = Terminal.size()?.columns ?? 80
         let (bytes, newLayout) = LineLayout.redraw(prompt: linePrompt, line: line, width: width, previous: layout)
-        Terminal.write(bytes)
+        terminal.write(bytes)
         layout = newLayout
     }
 

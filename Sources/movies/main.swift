@@ -16,6 +16,7 @@ if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
 }
 #endif
 
-let status = await Movies.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-// Waits for a poster write in progress, so none is left half-written.
-Movies.exit(status)
+let runtime = Runtime()
+let status = await Movies.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+                              runtime: runtime)
+runtime.exit(status)

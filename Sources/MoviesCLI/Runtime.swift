@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+import OMDbKit
+
+/// What the process has only one of: its stdout, its terminal, its signals, and the way out.
+/// `main` builds one and passes it to ``Movies/run(arguments:environment:runtime:)``; everything
+/// that writes to stdout, changes the terminal's modes or registers a command for Ctrl-C gets it
+/// from there, so the front end holds no process-wide singletons.
+public final class Runtime: Sendable {
+    /// stdout, the one writer of it: results, live pages and the line editor's escape codes alike.
+    let output: StandardOutput
+    let terminal: Terminal
+    let interrupts: Interrupts
+
+    /// The process's own stdout and stdin. Takes over nothing yet: signals are caught from
+    /// ``Movies/run(arguments:environment:runtime:)`` on.
+    public init() {
+        let output = StandardOutput(fileDescriptor: STDOUT_FILENO)
+        let terminal = Terminal(output: output)
+        self.output = output
+        self.terminal = terminal
+        interrupts = Interrupts(terminate: { status in Runtime.end(status, restoring: terminal) }, output: output)
+    }
+
+    /// Ends the process with `status`: the only way out, whether the run returned or a signal
+    /// or a closed stdout stopped it (``Interrupts/stop(status:message:)`` comes here too).
+    public func exit(_ status: Int32) -> Never {
+        Self.end(status, restoring: terminal)
+    }
+
+    /// Waits for poster writes in progress (none is left half-written) and for the day's count
+    /// (a request sent is counted even when the process ends right after it), gives the terminal
+    /// back as it was found, and ends. `_exit`, not `exit`: libcurl's thread and the signal
+    /// queues are still running, and exit handlers must not race them.
+    private static func end(_ status: Int32, restoring terminal: Terminal) -> Never {
+        PosterStore.finishWrites()
+        QuotaLedger.finishWrites()
+        terminal.restore()
+        fflush(stderr)
+        _exit(status)
+    }
+}
