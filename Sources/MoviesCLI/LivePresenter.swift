@@ -12,15 +12,12 @@ import OMDbKit
 @MainActor
 final class LivePresenter: Presenter {
     let plain: TextPresenter
-    /// Whether posters are being saved (a setting that can change between searches).
-    var postersOn: @MainActor () -> Bool = { false }
+    let terminal: Terminal
     /// The key's daily count for the status line (`requests today: 61 of 1,000`: the ledger's
     /// estimate, which reads no file, at every tick); `nil` when nothing is counted (offline).
-    /// The one number a person can act on: a count of this session's requests beside it only
-    /// raised the question which of the two was spent.
-    var requestsToday: @MainActor () -> String? = { nil }
+    /// The one number a person can act on, so this session's own count is not shown beside it.
+    private let budget: RequestBudget?
     private var today: String?
-    let terminal: Terminal
 
     private var page: LivePage?
     /// Lines drawn last time; the cursor sits at the start of the line below them.
@@ -40,9 +37,10 @@ final class LivePresenter: Presenter {
     /// At most one redraw per this long (about 30 a second), so a fast page does not flicker.
     static let frameInterval = Duration.milliseconds(33)
 
-    init(plain: TextPresenter, terminal: Terminal) {
+    init(plain: TextPresenter, terminal: Terminal, budget: RequestBudget?) {
         self.plain = plain
         self.terminal = terminal
+        self.budget = budget
     }
 
     var console: Console { plain.console }
@@ -55,14 +53,15 @@ final class LivePresenter: Presenter {
 
     func stopWaiting() { waitingLine.stop() }
 
-    func pageArrived(_ page: SearchPage, first: Int) {
+    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool) {
         waitingLine.stop()
         // Nothing to fill in: the plain lines say why the page is empty.
         guard !page.items.isEmpty else { plain.pageArrived(page, first: first); return }
-        self.page = LivePage(heading: TextPresenter.heading(for: page), first: first, items: page.items, postersOn: postersOn(), display: plain.display)
+        self.page = LivePage(heading: TextPresenter.heading(for: page), first: first, items: page.items, postersOn: savingPosters,
+                             display: plain.display)
         drawnWidths = []
         printedRows = nil
-        today = requestsToday()
+        today = budget?.pageStatus
         terminal.showCursor(false)
         listener = terminal.listen { event in
             Task { @MainActor [weak self] in
@@ -76,7 +75,7 @@ final class LivePresenter: Presenter {
                 try? await Task.sleep(for: .milliseconds(100))
                 guard let self else { return }
                 self.frame += 1
-                self.today = self.requestsToday()
+                self.today = self.budget?.pageStatus
                 self.draw()
             }
         }
@@ -94,7 +93,7 @@ final class LivePresenter: Presenter {
         ticker = nil
         if let listener { terminal.ignore(listener) }
         listener = nil
-        today = requestsToday()
+        today = budget?.pageStatus
         self.page?.finish(stopped: Task.isCancelled)
         draw()
         terminal.showCursor(true)

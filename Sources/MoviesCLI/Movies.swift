@@ -88,49 +88,37 @@ public enum Movies {
         case .interactive:
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
-            let presenter = self.presenter(console: console, directory: directory, terminal: runtime.terminal, moreHint: nil)
-            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
-                                  budget: budget)
-            session.offlineCatalogue = catalogue
-            if let live = presenter as? LivePresenter {
-                live.postersOn = { [unowned session] in session.settings.posters != nil }
-                live.requestsToday = { [unowned session] in session.budget?.pageStatus }
-            }
-            session.inlineImages = InlineImages.detect(settings.inlineImages, environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1)
-            session.opener = Opener.find(environment: environment)
+            let presenter = self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget, moreHint: nil)
             // At the prompt a poster may be wanted any time (`show N` draws it, `posters DIR` starts saving).
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: true) : nil
-            session.warmup = warmup
             // While the person types the first title, the connections open.
             warmup?.openAll()
-            let prompt = Prompt(session: session, console: console, interrupts: runtime.interrupts)
-            if let reader = lineEditor(settings: settings, environment: environment, directory: directory, console: console,
-                                       terminal: runtime.terminal, typing: { warmup?.openAll() }) {
-                await prompt.run(reader: reader)
+            let input: Prompt.Input = if let reader = lineEditor(settings: settings, environment: environment, directory: directory,
+                                                               console: console, terminal: runtime.terminal, typing: { warmup?.openAll() }) {
+                .editor(reader)
             } else {
-                await prompt.run(lines: LineReader.lines())
+                .lines(LineSource(LineReader.lines()))
             }
+            let prompt = Prompt(console: console, input: input, interrupts: runtime.interrupts)
+            let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
+                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup,
+                                  inlineImages: InlineImages.detect(settings.inlineImages, environment: environment,
+                                                                    outputIsTerminal: isatty(STDOUT_FILENO) == 1),
+                                  opener: Opener.find(environment: environment), confirm: prompt.confirm)
+            await prompt.run(session)
             return Status.success
         case let .search(query, pages, json):
             guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
-                : self.presenter(console: console, directory: directory, terminal: runtime.terminal, moreHint: { Self.pagesHint(after: $0, asked: pages) })
+                : self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,
+                                 moreHint: { Self.pagesHint(after: $0, asked: pages) }, quietInput: true)
+            let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil) : nil
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
-                                  budget: budget)
-            if let live = presenter as? LivePresenter {
-                live.postersOn = { [unowned session] in session.settings.posters != nil }
-                live.requestsToday = { [unowned session] in session.budget?.pageStatus }
-                // Keys typed meanwhile must not be echoed into the page (restored on exit).
-                if runtime.terminal.start() { runtime.terminal.set(.quiet) }
-            }
-            if settings.sendsKey {
-                let warmup = Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil)
-                session.warmup = warmup
-                // The search opens OMDb's host; the posters host opens meanwhile, not after the answer.
-                warmup.openPostersHost()
-            }
+                                  budget: budget, warmup: warmup)
+            // The search opens OMDb's host; the posters host opens meanwhile, not after the answer.
+            warmup?.openPostersHost()
             let status = await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(query: query, pages: pages)
             // A damaged count found on the way, when no warning gave it already.
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }
@@ -140,8 +128,8 @@ public enum Movies {
             guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
-                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory)
-            session.offlineCatalogue = catalogue
+                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory,
+                                  offlineCatalogue: catalogue)
             return await EpisodesOneShot(session: session, console: console, interrupts: runtime.interrupts).run(target: target, season: season, json: json)
         }
     }
@@ -160,13 +148,17 @@ public enum Movies {
 
     /// A page that fills in place on a terminal that can show it (stdout a terminal, colour
     /// allowed: not `NO_COLOR`, `--no-color` or `TERM=dumb`); plain lines otherwise.
+    /// - Parameter quietInput: keys typed while the page fills are not echoed into it (one-shot
+    ///   mode; the prompt's line editor sets the terminal's modes itself). Restored on exit.
     @MainActor
-    static func presenter(console: Console, directory: URL, terminal: Terminal, moreHint: ((SearchPage) -> String?)?) -> any Presenter {
+    static func presenter(console: Console, directory: URL, terminal: Terminal, budget: RequestBudget?,
+                          moreHint: ((SearchPage) -> String?)?, quietInput: Bool = false) -> any Presenter {
         let plain = moreHint.map { TextPresenter(console: console, currentDirectory: directory, moreHint: $0) }
             ?? TextPresenter(console: console, currentDirectory: directory)
         guard console.style.enabled, Terminal.size() != nil else { return plain }
         terminal.watchResizes()
-        return LivePresenter(plain: plain, terminal: terminal)
+        if quietInput, terminal.start() { terminal.set(.quiet) }
+        return LivePresenter(plain: plain, terminal: terminal, budget: budget)
     }
 
     /// The line editor when a person types at a terminal (stdin and stdout both terminals,

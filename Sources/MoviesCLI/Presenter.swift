@@ -4,8 +4,9 @@ import OMDbKit
 /// How a page of results reaches the person: rows at once, then each row's details as they come.
 @MainActor
 protocol Presenter {
-    /// The page's results arrived; `first` is the number of its first row.
-    func pageArrived(_ page: SearchPage, first: Int)
+    /// The page's results arrived; `first` is the number of its first row. `savingPosters`:
+    /// whether posters are being saved for it (a live page then gives each row a poster state).
+    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool)
     /// One row's record, or its poster, is in.
     func rowUpdated(_ update: MovieUpdate, number: Int)
     /// Every row of the page is in, or the load was stopped (Ctrl-C).
@@ -46,7 +47,7 @@ final class TextPresenter: Presenter {
         self.moreHint = moreHint
     }
 
-    func pageArrived(_ page: SearchPage, first: Int) {
+    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false) {
         let style = console.style
         console.out(style.bold(Self.heading(for: page)))
         if page.items.isEmpty {
@@ -139,7 +140,7 @@ final class JSONPresenter: Presenter {
 
     init(console: Console) { self.console = console }
 
-    func pageArrived(_ page: SearchPage, first: Int) { pending.removeAll() }
+    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false) { pending.removeAll() }
 
     func rowUpdated(_ update: MovieUpdate, number: Int) {
         var row = pending[number] ?? Row(item: update.item)

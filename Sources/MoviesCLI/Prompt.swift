@@ -4,31 +4,57 @@ import OMDbKit
 /// The interactive loop: a line at a time, each command in a task Ctrl-C can cancel.
 @MainActor
 struct Prompt {
-    let session: Session
+    /// Where the lines come from.
+    enum Input {
+        /// A person at a terminal, through the line editor, which draws the prompt itself.
+        case editor(TerminalLineReader)
+        /// A pipe or a file (or a terminal without the editor), as the lines come.
+        case lines(LineSource)
+    }
+
     let console: Console
+    let input: Input
     /// The runtime's, which catches the signals; tests leave the default, which catches none.
     var interrupts = Interrupts()
 
-    /// Lines from a pipe or a file (or a terminal without the editor), as they come.
-    func run(lines: AsyncStream<String>) async {
-        let source = LineSource(lines)
-        let console = self.console
-        await loop(drawsPrompt: false) {
-            await source.next()
-        } ask: { question in
-            console.writeErr(question)
-            return await source.next()
+    /// Asks a yes/no question (`save` before it replaces a file) and reads the answer: the next
+    /// line typed, read while the loop waits for that command, so it is never taken for a
+    /// command. `nil` when no one is there to answer (stdin is not a terminal).
+    var confirm: ((String) async -> Bool)? {
+        guard console.isInteractive else { return nil }
+        let ask = self.ask
+        return { question in
+            let answer = await ask(question)?.trimmingCharacters(in: .whitespaces).lowercased()
+            return answer == "y" || answer == "yes"
         }
     }
 
-    /// Lines from a person at a terminal, through the line editor, which draws the prompt itself.
-    func run(reader: TerminalLineReader) async {
-        interrupts.onEveryInterrupt { reader.interrupted() }
-        await loop(drawsPrompt: true) { await reader.nextLine() } ask: { await reader.answer($0) }
+    /// Reads lines and runs them in `session` until `quit` or the end of input.
+    func run(_ session: Session) async {
+        switch input {
+        case .editor(let reader):
+            interrupts.onEveryInterrupt { reader.interrupted() }
+            await loop(session, drawsPrompt: true) { await reader.nextLine() }
+        case .lines(let source):
+            await loop(session, drawsPrompt: false) { await source.next() }
+        }
     }
 
-    /// - Parameter ask: asks a question and reads its answer (`nil`: none).
-    private func loop(drawsPrompt: Bool, next: @escaping () async -> String?, ask: @escaping (String) async -> String?) async {
+    /// Asks a question and reads its answer (`nil`: none).
+    private var ask: (String) async -> String? {
+        switch input {
+        case .editor(let reader):
+            return { await reader.answer($0) }
+        case .lines(let source):
+            let console = self.console
+            return { question in
+                console.writeErr(question)
+                return await source.next()
+            }
+        }
+    }
+
+    private func loop(_ session: Session, drawsPrompt: Bool, next: () async -> String?) async {
         let console = self.console
         let interrupts = self.interrupts
         interrupts.whenIdle {
@@ -36,18 +62,9 @@ struct Prompt {
             if console.isInteractive, !drawsPrompt { console.writeErr(Prompt.text) }
         }
         if console.isInteractive { console.err(console.errorStyle.dim("Type a title to search, help for the commands.")) }
-        if console.isInteractive {
-            // `save` asks before it replaces a file: the answer is the next line typed, read
-            // while the loop waits for that command, so it is never taken for a command.
-            session.confirm = { question in
-                let answer = await ask(question)?.trimmingCharacters(in: .whitespaces).lowercased()
-                return answer == "y" || answer == "yes"
-            }
-        }
         if !drawsPrompt { showPrompt() }
         while let line = await next() {
             let command = Command(parsing: line)
-            let session = self.session
             // Busy before the task exists: a Ctrl-C from here on cancels this command.
             interrupts.begin()
             let task = Task { @MainActor in await session.handle(command) }

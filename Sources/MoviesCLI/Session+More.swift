@@ -137,8 +137,7 @@ extension Session {
         }
         guard let data = FileManager.default.contents(atPath: file.path) else { return }
         guard let sequence = InlineImages.sequence(for: data, using: kind, columns: min(24, console.width - 4)) else {
-            let shown = (presenter as? TextPresenter)?.display(file) ?? (presenter as? LivePresenter)?.plain.display(file) ?? safe(file.path)
-            console.note(InlineImages.refusal(for: data, using: kind, saved: shown))
+            console.note(InlineImages.refusal(for: data, using: kind, saved: presenter.display(file)))
             return
         }
         console.writeOut(sequence + "\n")

@@ -36,11 +36,11 @@ public final class Session {
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
     var inlineImages: InlineImages.Kind?
     /// What `open` runs.
-    var opener = Opener.find(environment: ProcessInfo.processInfo.environment)
+    var opener: Opener
     /// Asks a yes/no question and reads the answer; `nil` when no one can answer (stdin is not a terminal).
     var confirm: ((String) async -> Bool)?
     /// Opens connections before they are needed, and remembers the posters host; `nil` offline.
-    var warmup: Warmup?
+    let warmup: Warmup?
     /// The offline catalogue answering instead of OMDb, for what only it can say (which series
     /// it lists episodes of); `nil` when OMDb answers.
     var offlineCatalogue: Catalogue?
@@ -52,14 +52,25 @@ public final class Session {
     /// True when the current search has another page and the last load did not fail.
     var canLoadMore: Bool { !lastLoadFailed && (lastPage?.hasMore ?? false) }
 
+    /// Everything after `currentDirectory` is the prompt's (tests give what they exercise):
+    /// - Parameters:
+    ///   - opener: what `open` runs; by default none, so the address is printed.
+    ///   - confirm: asks before `save` replaces a file; `nil` refuses without asking.
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
-         budget: RequestBudget? = nil) {
+         budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil,
+         inlineImages: InlineImages.Kind? = nil, opener: Opener = Opener(executable: nil),
+         confirm: ((String) async -> Bool)? = nil) {
         self.budget = budget
         self.client = client
         self.settings = settings
         self.console = console
         self.presenter = presenter
         self.currentDirectory = currentDirectory
+        self.offlineCatalogue = offlineCatalogue
+        self.warmup = warmup
+        self.inlineImages = inlineImages
+        self.opener = opener
+        self.confirm = confirm
         prefetchesNextPage = settings.prefetch
         // The store lists its folder (and sweeps leftovers) in the background from now on,
         // beside the first search rather than before it.
@@ -247,7 +258,7 @@ public final class Session {
         let first = rows.count
         rows += page.items.map { Row(item: $0) }
         for item in page.items { exportLog.note(item) }
-        presenter.pageArrived(page, first: first + 1)
+        presenter.pageArrived(page, first: first + 1, savingPosters: settings.posters != nil)
         // While the person reads this page, the next one's search is already on its way: `more`
         // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.
         if prefetchesNextPage {
