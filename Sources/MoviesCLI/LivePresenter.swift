@@ -4,7 +4,7 @@ import OMDbKit
 /// A page on a terminal that fills in place: the rows at once, each with a marker (a spinner
 /// while it loads), then its plot and poster state as they come, and a status line under the
 /// page. Used only when stdout is a terminal with colour allowed (not `NO_COLOR`, not
-/// `TERM=dumb`); otherwise ``TextPresenter`` prints plain lines as before.
+/// `TERM=dumb`); otherwise ``TextPresenter`` prints plain lines.
 ///
 /// The page is redrawn from its top, which the cursor finds by moving up over the lines drawn
 /// last time: that only works while the whole page is on the screen, so a page taller than

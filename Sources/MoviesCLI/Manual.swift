@@ -49,7 +49,7 @@ enum Manual {
     /// The row's help, with where else its value comes from and its default.
     static func helpLine(for spec: OptionSpec) -> String {
         var extra: [String] = []
-        if spec.placeholder != nil || spec.readVariable != nil, let variable = spec.environment {
+        if spec.placeholder != nil, let variable = spec.environment {
             extra.append("$\(variable)" + (spec.dotEnv ? " or .env" : ""))
         }
         if spec.placeholder != nil, !spec.defaultText.isEmpty { extra.append("default \(spec.defaultText)") }

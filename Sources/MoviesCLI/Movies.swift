@@ -246,7 +246,7 @@ public enum Movies {
             console.error("The offline catalogue (catalogue.json) was not found beside movies (../share/movies) nor in ./Fixtures: reinstall with make install, or set MOVIES_CATALOGUE to its folder.")
             return nil
         }
-        // Only then: offline poster URLs stay as they always were unless a width needs Amazon's names.
+        // Amazon-style poster names only when a width needs them; otherwise the catalogue's URLs as they are.
         catalogue.amazonStylePosters = settings.posterWidth != .standard
         if announceOffline { console.note(offlineNotice(settings, titles: catalogue.count)) }
         return (OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout,

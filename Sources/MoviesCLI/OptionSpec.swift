@@ -46,10 +46,8 @@ struct OptionSpec: Sendable {
     var secret = false
     /// Left out of `--help`, the manual page, the completions and README (tools for the build).
     var hidden = false
+    /// Stores the value. A flag's variable (`NO_COLOR`, which Console checks) is only documented.
     let apply: Apply
-    /// For a flag whose variable holds a value (`MOVIES_PREFETCH=off` for `--no-prefetch`): reads
-    /// that value. A flag without it only documents its variable (`NO_COLOR`, which Console checks).
-    var readVariable: Apply?
     /// Whether the command line set it (then the environment and `.env` are not consulted).
     let isSet: @Sendable (Options) -> Bool
 
@@ -59,16 +57,11 @@ struct OptionSpec: Sendable {
         return placeholder.map { "\(names) \($0)" } ?? names
     }
 
-    /// Reads `text` into `options` through ``apply`` (a flag's variable through ``readVariable``).
-    /// A value that may be the key (the
-    /// secret row's, or any with the shape of one) is left out of the error message.
+    /// Reads `text` into `options` through ``apply``. A value that may be the key (the secret
+    /// row's, or any with the shape of one) is left out of the error message.
     func read(_ text: String?, into options: inout Options, source: String) throws(UsageError) {
         do {
-            if placeholder == nil, let text, let readVariable {
-                try readVariable(&options, text, source)
-            } else {
-                try apply(&options, text, source)
-            }
+            try apply(&options, text, source)
         } catch {
             guard let text, !text.isEmpty, secret || Options.mayBeAKey(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw error }
             throw UsageError(error.message.replacingOccurrences(of: "\"\(text)\"", with: "a value that looks like a key (not shown)")
@@ -103,10 +96,10 @@ struct OptionSpec: Sendable {
     /// A flag that turns on the `Bool` at `keyPath`.
     static func flag(_ name: String, short: String? = nil, help: String, default defaultText: String = "",
                      environment: String? = nil, dotEnv: Bool = false, scope: Scope = .everywhere, hidden: Bool = false,
-                     into keyPath: WritableKeyPath<Options, Bool> & Sendable, readVariable: Apply? = nil) -> OptionSpec {
+                     into keyPath: WritableKeyPath<Options, Bool> & Sendable) -> OptionSpec {
         OptionSpec(name: name, short: short, environment: environment, dotEnv: dotEnv, defaultText: defaultText, help: help,
                    scope: scope, hidden: hidden, apply: { options, _, _ in options[keyPath: keyPath] = true },
-                   readVariable: readVariable, isSet: { $0[keyPath: keyPath] })
+                   isSet: { $0[keyPath: keyPath] })
     }
 
     /// A flag that asks for something other than a search (`--help`, `--version`).

@@ -14,7 +14,7 @@ protocol Presenter {
     /// How a saved file is named to the person (`show`'s Poster line as well as the rows).
     func display(_ file: URL) -> String
     /// An answer is awaited: say so (`Searching OMDb for "alien"…`) until ``stopWaiting()``.
-    /// Only a live page does; plain and JSON output stay as they were.
+    /// Only a live page does; plain and JSON output show nothing while they wait.
     func startWaiting(_ text: String)
     /// The answer came (or failed): nothing of the waiting line is left.
     func stopWaiting()

@@ -87,7 +87,7 @@ extension Session {
                 }
             }
         }
-        // Said as typed: the temporary file's name (`nothere/.x.json.3fq….tmp`) meant nothing to anyone.
+        // The folder is named as typed: the temporary file's name (`nothere/.x.json.3fq….tmp`) means nothing to a person.
         let folder = url.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             hadFailure = true

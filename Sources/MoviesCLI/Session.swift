@@ -148,9 +148,8 @@ public final class Session {
     var source: String { settings.sendsKey ? "OMDb" : "the offline catalogue" }
 
     /// Fetches a page and shows it.
-    /// - Parameter query: the search, when OMDb's "no" may be answered by one more request (see ``recover(from:query:)``).
-    func load(recovering query: SearchQuery? = nil, _ fetchPage: () async throws -> SearchPage) async {
-        guard let page = await fetch(recovering: query, fetchPage) else { return }
+    func load(_ fetchPage: () async throws -> SearchPage) async {
+        guard let page = await fetch(fetchPage) else { return }
         await show(page)
     }
 

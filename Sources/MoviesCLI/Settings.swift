@@ -76,8 +76,8 @@ public struct Settings: Equatable {
         }
         var options = options
         var sources: [String: String] = [:]
-        // A flag's variable is read only when the row says how (NO_COLOR is Console's to check).
-        for spec in OptionSpec.all where spec.placeholder != nil || spec.readVariable != nil {
+        // Only options with a value read their variable: a flag's (NO_COLOR) is Console's to check.
+        for spec in OptionSpec.all where spec.placeholder != nil {
             guard let variable = spec.environment else { continue }
             if spec.isSet(options) { sources[spec.name] = spec.name; continue }
             for (values, source) in [(environment, variable), (spec.dotEnv ? dotEnv : [:], "\(variable) in .env")] {
@@ -166,11 +166,6 @@ public struct Settings: Equatable {
         return expanded.hasPrefix("/")
             ? URL(fileURLWithPath: expanded, isDirectory: true)
             : directory.appendingPathComponent(expanded, isDirectory: true)
-    }
-
-    /// Kept for callers that have no environment at hand: `~` is the process's `HOME`.
-    static func posterFolder(_ text: String, relativeTo directory: URL) -> URL {
-        posterFolder(text, relativeTo: directory, home: nil)
     }
 
     private static func defaultHome() -> String {

@@ -14,19 +14,13 @@ extension Settings {
         } else if let (text, source) = lookup(Variable.cache) {
             settings.cache = try parseSwitch(text, source: source)
         }
-        if let lifetime = options.cacheLifetime {
-            settings.cacheLifetime = lifetime
-        } else if let (text, source) = lookup(Variable.cacheLifetime) {
-            settings.cacheLifetime = try parseLifetime(text, source: source)
-        }
+        // MOVIES_CACHE_TTL and MOVIES_DAILY_LIMIT are their options' variables: the option table
+        // has read them into `options` already.
+        if let lifetime = options.cacheLifetime { settings.cacheLifetime = lifetime }
         if let (text, source) = lookup(Variable.cacheSize) {
             settings.cacheMaxBytes = try parseSize(text, source: source)
         }
-        if let limit = options.dailyLimit {
-            settings.dailyLimit = limit
-        } else if let (text, source) = lookup(Variable.dailyLimit) {
-            settings.dailyLimit = try parseDailyLimit(text, source: source)
-        }
+        if let limit = options.dailyLimit { settings.dailyLimit = limit }
     }
 }
 

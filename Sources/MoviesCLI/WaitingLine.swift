@@ -1,7 +1,7 @@
 import Foundation
 
-/// One line that says what is awaited, with a spinner, from Enter until the answer comes: a
-/// search, `more`, `show` or `episodes` otherwise left the screen still for as long as OMDb took.
+/// One line that says what is awaited, with a spinner, from Enter until the answer comes, so a
+/// search, `more`, `show` or `episodes` never leaves the screen still for as long as OMDb takes.
 /// Drawn on stdout's terminal on the line the answer will start on, and wiped before anything
 /// else is written there; only a live page (a terminal with colour allowed) has one.
 @MainActor

@@ -97,7 +97,7 @@ import Testing
         let expected = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent("p").standardizedFileURL.path
         #expect(try resolve(["--posters", "~/p"]).posters?.standardizedFileURL.path == expected)
         #expect(try resolve(["--posters", "~/p"], environment: ["HOME": ""]).posters?.standardizedFileURL.path == expected)
-        #expect(Settings.posterFolder("~/p", relativeTo: directory).standardizedFileURL.path == expected)
+        #expect(Settings.posterFolder("~/p", relativeTo: directory, home: nil).standardizedFileURL.path == expected)
     }
 
     @Test func descriptionDebugDescriptionAndDumpHideTheKey() throws {
