@@ -1,8 +1,8 @@
 import OMDbKit
 
 extension Movies {
-    /// The version of the `movies` tool.
-    public static let version = "0.2.0"
+    /// The version of the `movies` tool: the package's, written once in ``OMDbKit/version``.
+    public static var version: String { OMDbKit.version }
 
     /// What `movies --version` prints: `movies 0.2.0 (OMDbKit 0.2.0, Swift 6.3.1, Linux x86_64)`.
     /// All of it is known when compiling, so printing it costs nothing.
