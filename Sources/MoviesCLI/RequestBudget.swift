@@ -92,6 +92,12 @@ public struct RequestBudget: Sendable {
         return [notice, nearLimitWarning(usage, limit: limit)].compactMap { $0 }.joined(separator: "\n")
     }
 
+    /// ``warningIfDue()`` on ``FileWork``: asked after every command, it waits for this process's
+    /// count to be written and may read the file under its lock, which the main actor must not.
+    func warningAfterCommand() async -> String? {
+        await FileWork.run { [self] in warningIfDue() }
+    }
+
     private func nearLimitWarning(_ usage: QuotaUsage, limit: Int) -> String {
         let left = limit - usage.sent
         // Counted past the limit already (the first count of the day, or another program's): no "90 %", no "0 left".

@@ -55,7 +55,7 @@ extension Session {
             } catch {}
         }
         await presenter.pageFinished(page)
-        warnIfNearLimit()
+        await warnIfNearLimit()
         return true
     }
 
@@ -73,8 +73,8 @@ extension Session {
 
     /// Warns once a day (across processes) when the key's count reaches 90 % of its daily limit.
     /// Not after Ctrl-C: the prompt comes back at once, and the warning can wait for the next command.
-    func warnIfNearLimit() {
-        guard !Task.isCancelled else { return }
-        if let warning = budget?.warningIfDue() { console.err(console.errorStyle.yellow(warning)) }
+    func warnIfNearLimit() async {
+        guard !Task.isCancelled, let budget else { return }
+        if let warning = await budget.warningAfterCommand() { console.err(console.errorStyle.yellow(warning)) }
     }
 }

@@ -163,7 +163,7 @@ public final class Session {
             lastLoadFailed = true
             if let query, let error = error as? OMDbError, await recover(from: error, query: query) { return nil }
             report(error)
-            warnIfNearLimit()
+            await warnIfNearLimit()
             return nil
         }
     }
@@ -286,7 +286,7 @@ public final class Session {
         if Task.isCancelled {
             console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
         }
-        warnIfNearLimit()
+        await warnIfNearLimit()
     }
 
     // MARK: Details
@@ -311,7 +311,7 @@ public final class Session {
         } catch {
             report(error)
         }
-        warnIfNearLimit()
+        await warnIfNearLimit()
     }
 
     // MARK: Settings

@@ -22,23 +22,17 @@ extension DiskCache {
     /// `Cache-Control` (a day when there is none), or `override` when set. `Movie not found!`
     /// lives an hour at most. Every other error, and every non-JSON or non-200 answer, is never kept.
     public static func lifetime(of response: HTTPResponse, override: TimeInterval?) -> TimeInterval? {
-        guard response.statusCode == 200,
-              let envelope = try? JSONDecoder().decode(Envelope.self, from: response.body) else { return nil }
-        switch envelope.Response?.lowercased() {
-        case "true":
+        guard response.statusCode == 200 else { return nil }
+        do {
+            guard try OMDbAnswer.decode(Acknowledgement.self, from: response.body).Response?.isTrue == true else { return nil }
             let directives = CacheControl(response.headers["cache-control"])
             if directives.noStore { return nil }
             return min(override ?? directives.maxAge ?? defaultLifetime, maximumLifetime)
-        case "false" where envelope.Error?.trimmingCharacters(in: .whitespaces).lowercased() == "movie not found!":
+        } catch let envelope as OMDbEnvelope where envelope.message.trimmingCharacters(in: .whitespaces).lowercased() == "movie not found!" {
             return min(notFoundLifetime, override ?? notFoundLifetime)
-        default:
+        } catch {
             return nil
         }
-    }
-
-    private struct Envelope: Decodable {
-        let Response: String?
-        let Error: String?
     }
 }
 

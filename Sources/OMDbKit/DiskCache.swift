@@ -14,7 +14,8 @@ import Darwin
 /// never see half an entry; each entry carries its body's length and checksum, so a truncated or
 /// damaged one reads as a miss and the next answer replaces it. Posters are not kept here.
 ///
-/// Its methods are `async` and not isolated to any actor: the client's actor never waits on disk.
+/// Its methods are `async` and not isolated to any actor: they run on ``FileWork``, so neither the
+/// client's actor nor the cooperative pool ever waits on the disk.
 public final class DiskCache: Sendable {
     /// Where the entries are: `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
     public let folder: URL
@@ -77,6 +78,19 @@ public final class DiskCache: Sendable {
     /// The file's size is checked before it is read: a planted entry larger than any answer is
     /// never read, and nothing is read from a folder others could have planted it in.
     public func answer(for url: URL) async -> HTTPResponse? {
+        // A miss (every request of a new search) and an entry too large to be an answer are told
+        // by one `stat`, here: only an entry worth reading costs the trip to FileWork.
+        guard let bytes = Self.size(of: file(forKey: Self.key(for: url))), bytes <= maxBodyBytes + Self.headerAllowance else { return nil }
+        return await FileWork.run { self.readAnswer(for: url) }
+    }
+
+    /// The size `stat` gives, `nil` when there is no such file.
+    private static func size(of file: URL) -> Int? {
+        var info = stat()
+        return stat(file.path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
+    private func readAnswer(for url: URL) -> HTTPResponse? {
         let key = Self.key(for: url)
         guard AtomicFile.folderProblem(folder) == nil,
               let data = try? AtomicFile(file(forKey: key)).contents(upTo: maxBodyBytes + Self.headerAllowance),
@@ -90,6 +104,10 @@ public final class DiskCache: Sendable {
     /// Keeps `response` to `url` for as long as ``lifetime(of:override:)`` says; does nothing for
     /// answers that must not be kept. Failures to write are ignored: the cache is only a saving.
     public func store(_ response: HTTPResponse, for url: URL) async {
+        await FileWork.run { self.write(response, for: url) }
+    }
+
+    private func write(_ response: HTTPResponse, for url: URL) {
         guard response.body.count <= maxBodyBytes,
               let seconds = Self.lifetime(of: response, override: lifetime), seconds > 0 else { return }
         let key = Self.key(for: url)

@@ -1,15 +1,42 @@
 import Foundation
 
-/// An image's width in pixels, read from its header. Pure.
+/// An image's width in pixels, read from its header.
 ///
 /// Used to tell whether a poster already on disk is as wide as the width asked for; an image
-/// whose header cannot be read counts as wide enough (it is kept, not downloaded again).
+/// whose header cannot be read counts as wide enough (it is kept, not downloaded again). A file
+/// is never read whole: PNG, GIF and WebP say their width in their first 30 bytes, and a JPEG's
+/// segments are skipped by their lengths to its start-of-frame, nine bytes read per segment.
 enum ImageWidth {
+    /// The width of the image `data` holds. Pure.
     static func pixels(of data: Data) -> Int? {
-        let bytes = [UInt8](data)
-        func u16be(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
+        pixels(count: data.count) { range in
+            [UInt8](data[data.startIndex + range.lowerBound..<data.startIndex + range.upperBound])
+        }
+    }
+
+    /// The width of the image in `file`, reading only the bytes that say it; `nil` when the
+    /// file cannot be read or its header says none.
+    static func pixels(ofFile file: URL) -> Int? {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+        defer { try? handle.close() }
+        guard let end = try? handle.seekToEnd(), let count = Int(exactly: end) else { return nil }
+        return pixels(count: count) { range in
+            guard (try? handle.seek(toOffset: UInt64(range.lowerBound))) != nil,
+                  let data = try? handle.read(upToCount: range.count), data.count == range.count else { return nil }
+            return [UInt8](data)
+        }
+    }
+
+    /// Bytes the formats other than JPEG need: WebP's VP8X width ends at 27, inside the first 30.
+    private static let headerLength = 30
+
+    /// The width of an image of `count` bytes, asking `read` for the ranges it needs (always
+    /// within `0..<count`); `nil` from `read` ends the search.
+    private static func pixels(count: Int, read: (Range<Int>) -> [UInt8]?) -> Int? {
+        guard let bytes = read(0..<min(count, headerLength)) else { return nil }
+        func u16be(_ bytes: [UInt8], _ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
         func u16le(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-        switch ImageFormat(sniffing: data) {
+        switch ImageFormat(sniffing: Data(bytes)) {
         case .png?:
             // IHDR is always the first chunk: width is the big-endian UInt32 at 16.
             guard bytes.count >= 24 else { return nil }
@@ -19,12 +46,12 @@ enum ImageWidth {
         case .jpeg?:
             // Walk the segments to the first start-of-frame (SOF0…SOF15, not DHT, JPG or DAC).
             var offset = 2
-            while offset + 9 < bytes.count {
-                guard bytes[offset] == 0xFF else { return nil }
-                let marker = bytes[offset + 1]
+            while offset + 9 < count {
+                guard let segment = read(offset..<offset + 9), segment[0] == 0xFF else { return nil }
+                let marker = segment[1]
                 if marker == 0xFF { offset += 1; continue }
-                if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return u16be(offset + 7) }
-                offset += 2 + u16be(offset + 2)
+                if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return u16be(segment, 7) }
+                offset += 2 + u16be(segment, 2)
             }
             return nil
         case .webp?:

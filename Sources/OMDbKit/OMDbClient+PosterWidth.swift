@@ -31,9 +31,9 @@ extension PosterStore {
         return pixels >= width.minimumPixels
     }
 
-    /// ``isWideEnough(_:)`` for a file.
+    /// ``isWideEnough(_:)`` for a file, of which only the header is read.
     func isWideEnough(file: URL) -> Bool {
-        guard width != .standard, let data = FileManager.default.contents(atPath: file.path) else { return true }
-        return isWideEnough(data)
+        guard width != .standard, let pixels = ImageWidth.pixels(ofFile: file) else { return true }
+        return pixels >= width.minimumPixels
     }
 }

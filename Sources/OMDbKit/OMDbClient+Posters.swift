@@ -1,10 +1,14 @@
 import Foundation
 
 extension OMDbClient {
-    /// One poster load: a folder and a title.
+    /// One poster load, a folder and a title; or, without a folder, what a title's poster came to
+    /// in this session, whichever folder it went to.
     struct PosterKey: Hashable, Sendable {
-        let folder: String
+        let folder: String?
         let imdbID: String
+
+        /// A title's poster, whichever folder it went to.
+        static func title(_ imdbID: String) -> PosterKey { PosterKey(folder: nil, imdbID: imdbID) }
     }
 
     /// The poster of `item` in `store`: the file already there, else downloaded and streamed to
@@ -14,7 +18,7 @@ extension OMDbClient {
     /// - Throws: ``OMDbError`` (poster cases, HTTP and network) or `CancellationError`.
     public func poster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
         let key = PosterKey(folder: store.folder.path, imdbID: item.imdbID)
-        return try await posterLoads.value(for: key) { [sender] in
+        return try await posters.value(for: key) { [sender] in
             try await self.loadPoster(for: item, in: store, sender: sender)
         }
     }
@@ -23,25 +27,25 @@ extension OMDbClient {
     private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore, sender: RequestSender) async throws -> SavedPoster {
         let existing = await store.existingFile(for: item.imdbID)
         if let existing, store.isWideEnough(file: existing) {
-            await remember(.success(existing), posterOf: item.imdbID)
+            remember(.success(existing), posterOf: item.imdbID)
             return SavedPoster(file: existing, wasAlreadyThere: true)
         }
         let year = item.year?.text
-        switch await posterOutcome(item.imdbID) {
+        switch posters.remembered(.title(item.imdbID))?.map(\.file) {
         case .failure(let error)?:
             throw error
         case .success(let earlier)? where store.isWideEnough(file: earlier):
             // Saved into another folder earlier in this session: copy it, do not download it again.
             if let body = try? HTTPBody(contentsOf: earlier) {
                 let file = try await store.save(streaming: body, source: earlier.path, title: item.title, year: year, imdbID: item.imdbID)
-                await remember(.success(file), posterOf: item.imdbID)
+                remember(.success(file), posterOf: item.imdbID)
                 return SavedPoster(file: file, wasAlreadyThere: false)
             }
         case .success?, nil:
             break
         }
         guard let url = item.posterURL else {
-            await remember(.failure(.posterUnavailable), posterOf: item.imdbID)
+            remember(.failure(.posterUnavailable), posterOf: item.imdbID)
             throw OMDbError.posterUnavailable
         }
         do {
@@ -49,22 +53,19 @@ extension OMDbClient {
                 try await store.save(streaming: response.body, contentType: response.contentType, source: shown,
                                      title: item.title, year: year, imdbID: item.imdbID)
             }
-            await remember(.success(file), posterOf: item.imdbID)
+            remember(.success(file), posterOf: item.imdbID)
             // A wider poster replaces the narrower one, even when its format (and so its extension) differs.
             if let existing, existing.standardizedFileURL != file.standardizedFileURL { try? FileManager.default.removeItem(at: existing) }
             return SavedPoster(file: file, wasAlreadyThere: false, fallback: fallback)
         } catch let error as OMDbError {
-            if error.isPermanentPosterRefusal { await remember(.failure(error), posterOf: item.imdbID) }
+            if error.isPermanentPosterRefusal { remember(.failure(error), posterOf: item.imdbID) }
             throw error
         }
     }
 
-    private func posterOutcome(_ imdbID: String) -> Result<URL, OMDbError>? {
-        posters[imdbID]
-    }
-
-    private func remember(_ outcome: Result<URL, OMDbError>, posterOf imdbID: String) {
-        posters[imdbID] = outcome
+    /// Transient failures are never remembered: only a saved file or a refusal for good.
+    private nonisolated func remember(_ outcome: Result<URL, OMDbError>, posterOf imdbID: String) {
+        posters.remember(outcome.map { SavedPoster(file: $0, wasAlreadyThere: false) }, for: .title(imdbID))
     }
 }
 

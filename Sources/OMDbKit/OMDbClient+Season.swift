@@ -14,21 +14,10 @@ extension OMDbClient {
     /// - Throws: ``OMDbError/seasonNotFound(imdbID:season:)`` when OMDb answers
     ///   `Series or season not found!`, any other ``OMDbError``, or `CancellationError`.
     public func season(imdbID: String, number: Int) async throws -> Season {
-        let key = SeasonKey(imdbID: imdbID, number: number)
-        if let cached = seasons[key] { return try cached.get() }
-        return try await seasonLoads.value(for: key) { [sender, redactor] in
+        // Not found is an answer, not an accident: asking again costs quota for the same.
+        try await seasons.value(for: SeasonKey(imdbID: imdbID, number: number)) { [sender, redactor] in
             let (response, shown) = try await sender.api(.season(imdbID: imdbID, number: number))
-            let result = Result { () throws(OMDbError) -> Season in
-                try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, redactor: redactor)
-            }
-            // Not found is an answer, not an accident: asking again costs quota for the same.
-            if case .failure(let error) = result, !error.isNoResults { throw error }
-            await self.remember(result, for: key)
-            return try result.get()
+            return try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, redactor: redactor)
         }
-    }
-
-    private func remember(_ season: Result<Season, OMDbError>, for key: SeasonKey) {
-        seasons[key] = season
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 /// Searches OMDb page by page and fills in each result's record and poster.
 ///
 /// The actor holds the search cursor (query, filters, page, `totalResults`, the IDs already
-/// returned) and a session cache, so nothing is asked for twice: search pages by query and
-/// number, records by imdbID and plot length, posters by imdbID. Callers asking for the same
-/// thing at once share one request (``SingleFlight``). Requests themselves run off the actor
-/// through a ``RequestSender``: key at the edge, deadline, size limits, retries, a limit in flight.
+/// returned). What the session learnt is kept in one ``Memo`` per kind, so nothing is asked for
+/// twice: search pages by query and number, records by imdbID and plot length, seasons, posters.
+/// Callers asking for the same thing at once share one request. Requests themselves run off the
+/// actor through a ``RequestSender``: key at the edge, deadline, size limits, retries, a limit in flight.
 ///
 /// ```swift
 /// let client = OMDbClient(configuration: .init(apiKey: key), transport: try CurlTransport(maxConnectionsPerHost: 20))
@@ -93,17 +93,15 @@ public actor OMDbClient {
     private var cursor: Cursor?
     /// Bumped by every search: an answer for an older one must not move the cursor.
     private var generation = 0
-    private var pages: [PageKey: PageResult] = [:]
-    private let pageLoads = SingleFlight<PageKey, PageResult>()
+    /// Search pages by query and number. Failures are not remembered.
+    private let pages = Memo<PageKey, PageResult>()
     /// Records, and the lookups OMDb answered for good with "not found": neither is asked again.
-    private var records: [RecordKey: Result<Movie, OMDbError>] = [:]
-    private let recordLoads = SingleFlight<RecordKey, Movie>()
-    /// Posters saved, and those refused for good, by imdbID. Transient failures are never kept.
-    var posters: [String: Result<URL, OMDbError>] = [:]
-    let posterLoads = SingleFlight<PosterKey, SavedPoster>()
+    private let records = Memo<RecordKey, Movie>(isFinal: \.isNoResults)
     /// Season lists, and the ones OMDb answered "not found" for: neither is asked again.
-    var seasons: [SeasonKey: Result<Season, OMDbError>] = [:]
-    let seasonLoads = SingleFlight<SeasonKey, Season>()
+    let seasons = Memo<SeasonKey, Season>(isFinal: \.isNoResults)
+    /// One poster load per folder and title; the loads remember by hand what a title's poster
+    /// came to (saved where, or refused for good), under ``PosterKey/title(_:)``.
+    let posters = Memo<PosterKey, SavedPoster>(recall: .byHand)
 
     /// Requests handed to the transport for OMDb's API in this session, retries included
     /// (posters not included): what the daily quota counts.
@@ -147,7 +145,7 @@ public actor OMDbClient {
         let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
         generation += 1
         let mine = generation
-        pageLoads.cancelAll()
+        pages.cancelAll()
         cursor = nil
         let result = try await loadPage(query, number: 1)
         guard generation == mine else { throw CancellationError() }
@@ -202,7 +200,7 @@ public actor OMDbClient {
         guard let current = cursor else { return }
         let last = min(number, SearchPage.lastPage(forTotal: current.total))
         guard current.page < last else { return }
-        for page in (current.page + 1)...last where pages[PageKey(query: current.query, number: page)] == nil {
+        for page in (current.page + 1)...last where pages.remembered(PageKey(query: current.query, number: page)) == nil {
             // Failures are left for nextPage() to meet and report; a prefetch only saves time.
             Task { _ = try? await self.loadPage(current.query, number: page) }
         }
@@ -210,19 +208,11 @@ public actor OMDbClient {
 
     /// One page, from the cache or the network (one request however many ask at once).
     private func loadPage(_ query: SearchQuery, number: Int) async throws -> PageResult {
-        let key = PageKey(query: query, number: number)
-        if let cached = pages[key] { return cached }
-        return try await pageLoads.value(for: key) { [sender, redactor] in
+        try await pages.value(for: PageKey(query: query, number: number)) { [sender, redactor] in
             let (response, shown) = try await sender.api(.search(query, page: number))
             let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, redactor: redactor)
-            let result = PageResult(items: items, total: total)
-            await self.remember(result, for: key)
-            return result
+            return PageResult(items: items, total: total)
         }
-    }
-
-    private func remember(_ page: PageResult, for key: PageKey) {
-        pages[key] = page
     }
 
     // MARK: Records
@@ -230,24 +220,11 @@ public actor OMDbClient {
     /// The full record for `imdbID`, from the session cache when it was fetched before.
     /// - Throws: ``OMDbError`` or `CancellationError`.
     public func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
-        let key = RecordKey(imdbID: imdbID, plot: plot)
-        if let cached = records[key] { return try cached.get() }
-        return try await recordLoads.value(for: key) { [sender, redactor] in
-            do {
-                let (response, shown) = try await sender.api(.title(imdbID: imdbID, plot: plot))
-                let movie = try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, redactor: redactor)
-                await self.remember(.success(movie), for: key)
-                return movie
-            } catch let error as OMDbError where error.isNoResults {
-                // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
-                await self.remember(.failure(error), for: key)
-                throw error
-            }
+        // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
+        try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender, redactor] in
+            let (response, shown) = try await sender.api(.title(imdbID: imdbID, plot: plot))
+            return try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, redactor: redactor)
         }
-    }
-
-    private func remember(_ record: Result<Movie, OMDbError>, for key: RecordKey) {
-        records[key] = record
     }
 }
 

@@ -43,23 +43,26 @@ enum OMDbDecoding {
     /// - Parameter redactor: masks the key in error text the server wrote (it may echo the request).
     static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, query: String, url: String,
                                      redactor: Redactor? = nil) throws(OMDbError) -> T {
-        let decoder = JSONDecoder()
-        let body = WireRepair.json(response.body)
-        if let envelope = try? decoder.decode(Envelope.self, from: body), envelope.isFailure {
+        let payload: Result<T, any Error>
+        do {
+            payload = .success(try OMDbAnswer.decode(T.self, from: response.body))
+        } catch let envelope as OMDbEnvelope {
             // Kept as the server wrote it, but never a screenful: it ends up in one line of text.
-            let full = envelope.Error?.value ?? ""
+            let full = envelope.message
             let message = full.count > 200 ? String(full.prefix(200)) + "…" : full
             // Known texts are mapped as sent (a short key masked first could mangle them); only
             // unknown ones, shown as they came, are masked: the server may echo the request.
             let mapped = error(forMessage: message, status: response.statusCode, query: query)
             guard case .server(let text, let status) = mapped else { throw mapped }
             throw .server(message: redactor?.redact(text) ?? Redactor.maskAPIKeyParameters(text), status: status)
+        } catch {
+            payload = .failure(error)
         }
         guard (200..<300).contains(response.statusCode) else {
             throw .httpStatus(response.statusCode, url: url)
         }
         do {
-            return try decoder.decode(T.self, from: body)
+            return try payload.get()
         } catch {
             throw .invalidResponse(url: url, reason: describe(error))
         }

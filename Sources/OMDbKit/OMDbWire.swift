@@ -37,25 +37,26 @@ struct Lossy<Element: Decodable>: Decodable {
     }
 }
 
-/// OMDb's `Response`: the string `"False"`, or a JSON `false` as a rewriting proxy may send it.
+/// OMDb's `Response`: the string `"True"` or `"False"`, or a JSON boolean as a rewriting proxy may send it.
 struct WireFlag: Decodable {
-    let isFalse: Bool
+    /// `nil` for anything else.
+    let value: Bool?
+
+    var isFalse: Bool { value == false }
+    var isTrue: Bool { value == true }
 
     init(from decoder: any Decoder) {
         let container = try? decoder.singleValueContainer()
         if let flag = try? container?.decode(Bool.self) {
-            isFalse = !flag
+            value = flag
         } else {
-            isFalse = (try? container?.decode(String.self))?.lowercased() == "false"
+            switch (try? container?.decode(String.self))?.lowercased() {
+            case "true"?: value = true
+            case "false"?: value = false
+            default: value = nil
+            }
         }
     }
-}
-
-struct Envelope: Decodable {
-    let Response: WireFlag?
-    let Error: WireText?
-
-    var isFailure: Bool { Response?.isFalse == true }
 }
 
 struct SearchPayload: Decodable {

@@ -77,17 +77,11 @@ struct PosterFile {
         }
     }
 
-    /// ``commit(to:)`` on a thread of its own: `fsync` waits for the disk (tens of milliseconds for
-    /// a large poster), and on the cooperative pool's few threads that wait stalls every task, among
+    /// ``commit(to:)`` on ``FileWork``: `fsync` waits for the disk (tens of milliseconds for a
+    /// large poster), and on the cooperative pool's few threads that wait stalls every task, among
     /// them the writers of the next posters, whose bytes then pile up in memory.
     func commitOffPool(to destination: URL) async throws(OMDbError) {
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, OMDbError>, Never>) in
-            // A serial queue of its own runs on a thread of its own; an idle one is reused.
-            DispatchQueue(label: "movies.poster-commit").async {
-                continuation.resume(returning: Result { () throws(OMDbError) in try commit(to: destination) })
-            }
-        }
-        try outcome.get()
+        try await FileWork.run { Result { () throws(OMDbError) in try commit(to: destination) } }.get()
     }
 
     /// Closes and removes the temporary file: nothing is left of the write.

@@ -33,12 +33,12 @@ final class PosterIndex: Sendable {
     private let state = Mutex(State())
     let folder: URL
 
-    /// Starts listing `folder` on a Dispatch thread, never on the cooperative pool (a thread per
+    /// Starts listing `folder` on ``FileWork``, never on the cooperative pool (a thread per
     /// core: a long listing there would stall the requests), then hands the temporary files it
     /// found to `sweep`.
     init(folder: URL, listing: @escaping Listing = PosterIndex.names(in:_:), sweep: @escaping @Sendable ([String]) -> Void) {
         self.folder = folder
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        FileWork.start { [self] in
             var table = PosterNameTable()
             var temporaries: [String] = []
             listing(folder) { name in

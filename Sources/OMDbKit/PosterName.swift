@@ -34,7 +34,7 @@ public enum PosterName {
     static func idPart(_ imdbID: String) -> String {
         let id = clean(imdbID).replacingOccurrences(of: " ", with: "")
         if !id.isEmpty, id.utf8.count <= maxIDBytes { return id }
-        let hash = String(fnv1a(imdbID.utf8), radix: 16)
+        let hash = String(FNV1a.hash(imdbID.utf8), radix: 16)
         let head = truncated(id, toBytes: maxIDBytes - 17, byScalars: true)
         return (head.isEmpty ? "id" : head) + "~" + hash
     }
@@ -67,15 +67,5 @@ public enum PosterName {
             }
         }
         return result.trimmingCharacters(in: .whitespaces)
-    }
-
-    /// 64-bit FNV-1a: stable across runs and platforms, unlike `Hasher`.
-    private static func fnv1a(_ bytes: String.UTF8View) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
     }
 }

@@ -100,14 +100,14 @@ struct PosterNameTable: Sendable {
         return UnsafePointer(strrchr(name, 0x5B))
     }
 
-    /// FNV-1a: fast on short keys, and the same on every run.
+    /// ``FNV1a`` of a C string, read in place.
     static func fnv1a(_ text: UnsafePointer<CChar>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = FNV1a()
         var byte = text
         while byte.pointee != 0 {
-            hash = (hash ^ UInt64(UInt8(bitPattern: byte.pointee))) &* 0x100_0000_01b3
+            hash.add(UInt8(bitPattern: byte.pointee))
             byte += 1
         }
-        return hash
+        return hash.value
     }
 }

@@ -15,7 +15,7 @@ import Darwin
 /// count together and a crash never leaves half a file.
 ///
 /// ``recordRequestSent()`` returns at once: the count is kept in memory and written on a serial
-/// queue, off the caller's actor, so a page's twenty requests cost one or two writes, not twenty
+/// lane of ``FileWork``, off the caller's actor, so a page's twenty requests cost one or two writes, not twenty
 /// (each is a lock, a read and a rename). Reads wait for the writes already asked for.
 public final class QuotaLedger: Sendable {
     /// The folder holding the counts.
@@ -48,8 +48,8 @@ public final class QuotaLedger: Sendable {
 
     /// The free key's limit.
     public static let defaultDailyLimit = 1_000
-    /// Every ledger's writes, in the order they were asked for.
-    static let writes = DispatchQueue(label: "movies.quota-ledger")
+    /// Every ledger's writes, in the order they were asked for: a lane of ``FileWork``.
+    static let writes = FileWork.lane("movies.quota-ledger")
 
     /// - Parameter now: the clock; tests pass their own.
     public init(folder: URL, apiKey: String, dailyLimit: Int? = QuotaLedger.defaultDailyLimit,

@@ -54,7 +54,7 @@ struct RequestSender: Sendable {
             let body = try await streamed.body.collect(upTo: maxAnswerBytes)
             let response = HTTPResponse(statusCode: streamed.statusCode, body: body, headers: streamed.headers)
             // OMDb's own error envelope is an answer, whatever its status: never retried.
-            if RetryPolicy.isTransient(status: response.statusCode), !Self.isEnvelope(body) {
+            if RetryPolicy.isTransient(status: response.statusCode), OMDbAnswer.envelope(in: body) == nil {
                 return .retry(.httpStatus(response.statusCode, url: shown), after: RetryPolicy.retryAfter(response.headers["retry-after"]))
             }
             return .done(response)
@@ -122,12 +122,6 @@ struct RequestSender: Sendable {
         case (_, true): .unreachable(url: shown, reason: redactor.redact(error.reason))
         case (_, false): .posterDownloadFailed(url: shown, reason: redactor.redact(error.reason))
         }
-    }
-
-    /// True when the body is OMDb's `{"Response":"False",…}` envelope.
-    private static func isEnvelope(_ body: Data) -> Bool {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return false }
-        return (object["Response"] as? String)?.lowercased() == "false"
     }
 }
 

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// One load per key at a time, shared by every caller that asks while it runs: the one
-/// mechanism behind search pages, records and posters (after Go's `x/sync/singleflight`).
+/// One load per key at a time, shared by every caller that asks while it runs (after Go's
+/// `x/sync/singleflight`): what ``Memo`` is built on.
 ///
 /// - A caller joins under the same lock that starts and ends calls, so it either joins the call
 ///   in flight or starts the next one: never a second call for a key already loading.
@@ -10,7 +10,7 @@ import Synchronization
 /// - When the last waiter leaves, the load is cancelled and the call ends there: a caller that
 ///   comes later starts a fresh load instead of joining a cancelled one. So a caller that was
 ///   not cancelled never receives a `CancellationError` it did not cause (``cancelAll()`` aside).
-/// - Nothing is remembered once a call ends: caching is the owner's choice.
+/// - Nothing is remembered once a call ends: ``Memo`` remembers.
 final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Call {
         let id: Int

@@ -128,8 +128,3 @@ public enum TransportError: Error, Sendable, Equatable {
         }
     }
 }
-
-/// The library's version, shown by `movies --version`.
-public enum OMDbKit {
-    public static let version = "0.2.0"
-}

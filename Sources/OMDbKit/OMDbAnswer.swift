@@ -1,0 +1,64 @@
+import Foundation
+
+/// How every OMDb body is read, whoever reads it (the decoding, the disk cache, the retries):
+/// the payload, else OMDb's error envelope, else the decoding error rethrown (after isowords'
+/// `apiDecode`). One rule, so that what is kept, what is retried and what is shown agree.
+enum OMDbAnswer {
+    /// `body` as `T`, repaired first (``WireRepair``).
+    /// - Throws: ``OMDbEnvelope`` when the body is OMDb's `{"Response":"False",…}`, whatever
+    ///   `T` is; else the `DecodingError` of the payload.
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+        let decoder = JSONDecoder()
+        let body = WireRepair.json(body)
+        do {
+            return try decoder.decode(Payload<T>.self, from: body).value
+        } catch {
+            if let envelope = try? decoder.decode(Envelope.self, from: body), envelope.isFailure {
+                throw OMDbEnvelope(message: envelope.Error?.value ?? "")
+            }
+            throw error
+        }
+    }
+
+    /// The envelope, when `body` is one.
+    static func envelope(in body: Data) -> OMDbEnvelope? {
+        do {
+            _ = try decode(Acknowledgement.self, from: body)
+            return nil
+        } catch {
+            return error as? OMDbEnvelope
+        }
+    }
+}
+
+/// OMDb's error envelope, `{"Response":"False","Error":"Movie not found!"}`: an answer, not an
+/// accident, whatever the HTTP status (200 for lookups that found nothing, 401 for key problems).
+struct OMDbEnvelope: Error, Equatable {
+    /// The server's text as it came; empty when it sent none.
+    let message: String
+}
+
+/// Only OMDb's `Response` flag: what an answer says of itself.
+struct Acknowledgement: Decodable {
+    let Response: WireFlag?
+}
+
+/// A payload that is not an envelope. OMDb's payloads are read leniently (every field optional),
+/// so an envelope would otherwise pass for an empty payload.
+private struct Payload<T: Decodable>: Decodable {
+    let value: T
+
+    init(from decoder: any Decoder) throws {
+        if (try? Envelope(from: decoder))?.isFailure == true {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "OMDb's error envelope"))
+        }
+        value = try T(from: decoder)
+    }
+}
+
+private struct Envelope: Decodable {
+    let Response: WireFlag?
+    let Error: WireText?
+
+    var isFailure: Bool { Response?.isFalse == true }
+}

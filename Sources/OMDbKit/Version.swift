@@ -1,0 +1,5 @@
+/// The package's version: of the library, and of the `movies` tool built on it (one package,
+/// one version). Shown by `movies --version` and sent in the User-Agent.
+public enum OMDbKit {
+    public static let version = "0.2.0"
+}

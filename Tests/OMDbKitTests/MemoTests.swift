@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import OMDbKit
+
+/// A load that waits until released, counting how many times it started.
+private final class GatedLoad: Sendable {
+    private let state = Mutex((starts: 0, released: false))
+
+    var starts: Int { state.withLock { $0.starts } }
+
+    func release() { state.withLock { $0.released = true } }
+
+    func run<T>(_ outcome: () throws -> T) async throws -> T {
+        state.withLock { $0.starts += 1 }
+        // Sleeping, not yielding: a spinning test would starve the pool other suites run on.
+        while !state.withLock({ $0.released }) { try await Task.sleep(for: .milliseconds(1)) }
+        return try outcome()
+    }
+}
+
+/// Waits (a few seconds at most) until `condition` holds.
+private func eventually(_ condition: () -> Bool) async {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+}
+
+@Suite struct MemoTests {
+    @Test func joinedCallersShareOneLoadAndLaterCallersGetTheRememberedValue() async throws {
+        let memo = Memo<String, Int>()
+        let load = GatedLoad()
+        let callers = (0..<5).map { _ in Task { try await memo.value(for: "a") { try await load.run { 42 } } } }
+        await eventually { memo.waiters(for: "a") == callers.count }
+        load.release()
+        for caller in callers { #expect(try await caller.value == 42) }
+        #expect(try await memo.value(for: "a") { Issue.record("loaded again"); return 0 } == 42)
+        #expect(load.starts == 1)
+        #expect(memo.inFlight == 0)
+    }
+
+    @Test func aCancelledCallerLeavesAloneAndTheOthersGetTheValue() async throws {
+        let memo = Memo<String, Int>()
+        let load = GatedLoad()
+        let leaver = Task { try await memo.value(for: "a") { try await load.run { 7 } } }
+        let stayer = Task { try await memo.value(for: "a") { try await load.run { 7 } } }
+        await eventually { memo.waiters(for: "a") == 2 }
+        leaver.cancel()
+        await #expect(throws: CancellationError.self) { try await leaver.value }
+        load.release()
+        #expect(try await stayer.value == 7)
+        #expect(load.starts == 1)
+    }
+
+    @Test func aFinalFailureIsRememberedAndNotAskedAgain() async throws {
+        let memo = Memo<String, Int>(isFinal: \.isNoResults)
+        let loads = Mutex(0)
+        for _ in 0..<3 {
+            await #expect(throws: OMDbError.notFound(query: "x")) {
+                try await memo.value(for: "x") { () throws -> Int in
+                    loads.withLock { $0 += 1 }
+                    throw OMDbError.notFound(query: "x")
+                }
+            }
+        }
+        #expect(loads.withLock { $0 } == 1)
+        #expect(memo.remembered("x") != nil)
+    }
+
+    @Test(arguments: [OMDbError.httpStatus(503, url: "u"), .timedOut(url: "u", seconds: 1), .unreachable(url: "u", reason: "refused")])
+    func aTransientFailureIsForgottenSoTheNextCallerTriesAgain(failure: OMDbError) async throws {
+        let memo = Memo<String, Int>(isFinal: \.isNoResults)
+        await #expect(throws: failure) { try await memo.value(for: "x") { () throws -> Int in throw failure } }
+        #expect(memo.remembered("x") == nil)
+        #expect(try await memo.value(for: "x") { 3 } == 3)
+        #expect(try await memo.value(for: "x") { Issue.record("loaded again"); return 0 } == 3)
+    }
+
+    @Test func cancelAllEndsTheLoadsInFlightAndKeepsWhatWasRemembered() async throws {
+        let memo = Memo<Int, String>()
+        #expect(try await memo.value(for: 1) { "one" } == "one")
+        let load = GatedLoad()
+        let waiting = Task { try await memo.value(for: 2) { try await load.run { "late" } } }
+        await eventually { memo.waiters(for: 2) == 1 }
+        memo.cancelAll()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        await eventually { memo.inFlight == 0 }
+        #expect(memo.remembered(2) == nil)
+        #expect(try await memo.value(for: 1) { Issue.record("loaded again"); return "" } == "one")
+        // A later caller starts afresh rather than join the cancelled load.
+        #expect(try await memo.value(for: 2) { "two" } == "two")
+    }
+
+    @Test func rememberingByHandLoadsEveryTimeAndKeepsOnlyWhatTheOwnerSays() async throws {
+        let memo = Memo<String, Int>(recall: .byHand, isFinal: { _ in true })
+        let loads = Mutex(0)
+        for _ in 0..<2 {
+            #expect(try await memo.value(for: "a") { loads.withLock { $0 += 1 }; return 1 } == 1)
+        }
+        await #expect(throws: OMDbError.posterUnavailable) {
+            try await memo.value(for: "a") { () throws -> Int in throw OMDbError.posterUnavailable }
+        }
+        #expect(loads.withLock { $0 } == 2)
+        #expect(memo.remembered("a") == nil)
+        memo.remember(.success(9), for: "b")
+        #expect(try memo.remembered("b")?.get() == 9)
+    }
+}
