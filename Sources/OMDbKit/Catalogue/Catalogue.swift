@@ -73,8 +73,9 @@ public struct Catalogue: Sendable {
             }
         }
         candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent("Fixtures"))
+        // This file is Sources/OMDbKit/Catalogue/Catalogue.swift: four levels below the checkout.
         candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures"))
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures"))
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("catalogue.json").path) }
     }
 
