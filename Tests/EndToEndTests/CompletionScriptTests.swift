@@ -37,7 +37,9 @@ import Testing
         """#
         let outcome = try await run(try #require(Self.shell("bash")), ["--norc", "--noprofile", "-c", script])
         #expect(outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix(6) == [
-            "--type", "movie series episode any", "full", "posters-a", "search episodes quota cache completions manpage", "bash zsh fish",
+            "--type", "movie series episode any", "full", "posters-a",
+            // Issue 18: `show` is a command, so the shell offers it.
+            "search show episodes quota cache completions manpage", "bash zsh fish",
         ])
     }
 

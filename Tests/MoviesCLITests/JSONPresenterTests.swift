@@ -10,6 +10,9 @@ import Testing
         return try #require(parsed as? [String: Any], "not a JSON object: \(line)")
     }
 
+    /// The fields every line gained in issue 18.
+    static let recordKeys = RecordJSON.fields(nil).map(\.name)
+
     static func item(_ id: String, _ title: String, year: String? = "1999", poster: URL? = nil) -> SearchItem {
         SearchItem(imdbID: id, title: title, year: year.map(ReleaseYear.init), type: .movie, posterURL: poster)
     }
@@ -18,7 +21,11 @@ import Testing
         let stub = StubTransport(records: ["tt0000001": ["Title": "A", "imdbID": "tt0000001", "Plot": "It happens."]])
         let update = try #require(await updates(stub.client(), for: [Self.item("tt0000001", "A")]).first)
         #expect(JSONPresenter.line(update, number: 3, page: 1)
-            == #"{"imdbID":"tt0000001","title":"A","year":"1999","type":"movie","plot":"It happens.","poster":null,"page":1,"rank":3}"#)
+            == #"{"imdbID":"tt0000001","title":"A","year":"1999","type":"movie","plot":"It happens.","poster":null,"#
+            // Issue 18: a search line carries every field of the record, as movies show --json does.
+            + #""rated":null,"released":null,"runtimeMinutes":null,"genre":null,"director":null,"writer":null,"actors":null,"#
+            + #""language":null,"country":null,"awards":null,"posterURL":null,"ratings":[],"metascore":null,"imdbRating":null,"#
+            + #""imdbVotes":null,"totalSeasons":null,"dvd":null,"boxOffice":null,"production":null,"website":null,"page":1,"rank":3}"#)
     }
 
     @Test func keysAndNullsFollowEachOutcome() async throws {
@@ -37,7 +44,8 @@ import Testing
         let got = await updates(stub.client(), for: items, posters: PosterStore(folder: folder))
         #expect(got.count == 3)
         let objects = try got.enumerated().map { try Self.object(JSONPresenter.line($0.element, number: $0.offset + 1, page: 1)) }
-        let keys = ["imdbID", "title", "year", "type", "plot", "poster", "page", "rank"]
+        // Issue 18: the record's fields besides (all null when there is no record).
+        let keys = ["imdbID", "title", "year", "type", "plot", "poster", "page", "rank"] + Self.recordKeys
 
         let full = objects[0]
         #expect(Set(full.keys) == Set(keys))
@@ -68,7 +76,7 @@ import Testing
         let stub = StubTransport()
         let update = try #require(await updates(stub.client(), for: [Self.item("tt0000009", "Gone")]).first)
         let object = try Self.object(JSONPresenter.line(update, number: 1, page: 2))
-        #expect(Set(object.keys) == ["imdbID", "title", "year", "type", "plot", "poster", "plotError", "page", "rank"])
+        #expect(Set(object.keys) == Set(["imdbID", "title", "year", "type", "plot", "poster", "plotError", "page", "rank"] + Self.recordKeys))
         #expect(object["poster"] is NSNull)
         #expect(object["page"] as? Int == 2)
     }

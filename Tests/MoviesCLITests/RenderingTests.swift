@@ -28,9 +28,11 @@ import Testing
             let title = row.item.title + (row.item.year.map { " (\($0.text))" } ?? "")
             // The listing line: number, title, type and ID.
             #expect(lines.contains("\(label) \(title)  \(row.item.type)  \(row.item.imdbID)"), "no row line for \(number)")
-            // The completed row: number and title, then its plot wrapped under it.
+            // The completed row: number, title and ratings, then its plot wrapped under it.
             let plot = try #require(row.movie?.plot, "row \(number) has no plot")
-            let block = (["\(label) \(title)"] + wrap(plot, width: 80, indent: "     ")).joined(separator: "\n") + "\n"
+            // Issue 18: the title line gains the record's ratings, when it has any.
+            let ratings = try #require(row.movie.map { RatingsSummary($0).text(parts: 3) })
+            let block = (["\(label) \(title)" + (ratings.isEmpty ? "" : "  " + ratings)] + wrap(plot, width: 80, indent: "     ")).joined(separator: "\n") + "\n"
             #expect(out.contains(block), "row \(number)'s plot is not printed under it")
         }
     }

@@ -8,9 +8,25 @@ import Testing
         return (response.statusCode, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:])
     }
 
+    /// The fixture's objects with their string fields only (`Ratings` is a list).
+    static func stringFields(of data: Data) throws -> [[String: String]] {
+        let objects = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        return objects.map { $0.compactMapValues { $0 as? String } }
+    }
+
+    /// OMDb's `Ratings` list comes back as it is in the fixture, beside the string fields.
+    @Test func ratingsComeBackAsOMDbsList() throws {
+        let record = answer(["apikey": "k", "i": "tt0076759"]).object
+        let ratings = try #require(record["Ratings"] as? [[String: String]])
+        #expect(ratings.first == ["Source": "Internet Movie Database", "Value": "8.6/10"])
+        #expect(ratings.map { $0["Source"] } == ["Internet Movie Database", "Rotten Tomatoes", "Metacritic"])
+        #expect(record["imdbRating"] as? String == "8.6")
+        #expect(answer(["apikey": "k", "i": "tt0098503"]).object["Ratings"] == nil)
+    }
+
     @Test func holdsAtLeastTwoHundredTitlesWithUniqueIDs() throws {
         #expect(catalogue.count >= 200)
-        let raw = try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures.appendingPathComponent("catalogue.json"))) as! [[String: String]]
+        let raw = try Self.stringFields(of: Data(contentsOf: fixtures.appendingPathComponent("catalogue.json")))
         let ids = raw.compactMap { $0["imdbID"] }
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.wholeMatch(of: /tt\d{7,8}/) != nil })
@@ -59,7 +75,7 @@ import Testing
     }
 
     @Test func fullPlotFallsBackToShort() throws {
-        let raw = try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures.appendingPathComponent("catalogue.json"))) as! [[String: String]]
+        let raw = try Self.stringFields(of: Data(contentsOf: fixtures.appendingPathComponent("catalogue.json")))
         let withFull = try #require(raw.first { $0["FullPlot"] != "N/A" })
         let withoutFull = try #require(raw.first { $0["FullPlot"] == "N/A" })
         #expect(answer(["apikey": "k", "i": withFull["imdbID"]!, "plot": "full"]).object["Plot"] as? String == withFull["FullPlot"])

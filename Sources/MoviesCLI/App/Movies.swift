@@ -131,6 +131,12 @@ public enum Movies {
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory,
                                   offlineCatalogue: catalogue)
             return await EpisodesOneShot(session: session, console: console, interrupts: runtime.interrupts).run(target: target, season: season, json: json)
+        case let .show(target, json):
+            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
+            guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
+            let session = Session(client: client, settings: settings, console: console,
+                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory, budget: budget)
+            return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run { await session.showOne(target, json: json) }
         }
     }
 
@@ -142,7 +148,7 @@ public enum Movies {
         case .completions(let shell): String(Completions.script(for: shell).dropLast())
         case .manPage: String(Manual.manPage.dropLast())
         case .optionsMarkdown: Manual.optionsMarkdown
-        case .interactive, .search, .episodes, .quota, .cache: nil
+        case .interactive, .search, .episodes, .show, .quota, .cache: nil
         }
     }
 

@@ -19,15 +19,17 @@ extension Command {
         case "save", "save!":
             var file = rest
             var force = word == "save!"
-            if file.hasSuffix(" --force") || file == "--force" {
-                force = true
-                file = String(file.dropLast("--force".count)).trimmingCharacters(in: .whitespaces)
+            var session = false
+            // `--force` and `--session` after the file, in either order.
+            while let flag = ["--force", "--session"].first(where: { file.hasSuffix(" " + $0) || file == $0 }) {
+                if flag == "--force" { force = true } else { session = true }
+                file = String(file.dropLast(flag.count)).trimmingCharacters(in: .whitespaces)
             }
             file = unquoted(file)
             guard !file.trimmingCharacters(in: .whitespaces).isEmpty else {
-                return .invalid(hint: "save needs a file: save movies.json, save movies.csv or save movies.md")
+                return .invalid(hint: "save needs a file: save movies.json, save movies.csv or save movies.md (add --session for everything shown this session)")
             }
-            return .save(file, force: force)
+            return .save(file, force: force, session: session)
         case "open":
             guard let number = Int(rest), number >= 1 else {
                 return .invalid(hint: "open takes a result number, such as open 3" + (rest.isEmpty ? "" : searchInstead))

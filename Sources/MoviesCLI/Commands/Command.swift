@@ -6,6 +6,9 @@ public enum Command: Equatable, Sendable {
     case search(String)
     case more
     case show(Int)
+    /// An IMDb ID or an IMDb title link (`tt0076759`, `https://www.imdb.com/title/tt0076759/`), alone
+    /// or after `show`: that title's details, looked up by its ID.
+    case showTitle(imdbID: String)
     /// `posters DIR`; `nil` is `posters off`.
     case posters(String?)
     /// `posters` alone: where posters go now.
@@ -14,8 +17,9 @@ public enum Command: Equatable, Sendable {
     case postersAt(String, width: PosterWidth)
     /// `episodes N [SEASON]`: the episodes of result N's season (`nil`: season 1).
     case episodes(Int, season: Int?)
-    /// `save FILE`; `force` (`save! FILE`, `save FILE --force`) replaces an existing file.
-    case save(String, force: Bool)
+    /// `save FILE`: the current search's rows; `session` (`save FILE --session`): every movie this
+    /// session showed. `force` (`save! FILE`, `save FILE --force`) replaces an existing file.
+    case save(String, force: Bool, session: Bool = false)
     /// `open N`: result N's IMDb page in the browser.
     case open(Int)
     /// `nil` is `type any`.
@@ -50,6 +54,12 @@ public enum Command: Equatable, Sendable {
             self = .invalid(hint: "unknown command \"\(trimmed)\": type help for the commands, or search TEXT to search for it")
             return
         }
+        // Pasted from a browser: a title's ID or link is looked up, never searched for as text.
+        switch IMDbReference(trimmed) {
+        case .title(let id)?: self = .showTitle(imdbID: id); return
+        case .notATitle(let why)?: self = .invalid(hint: why); return
+        case nil: break
+        }
         guard Command.words.contains(word) || word == "?" else {
             // Search for what will be shown: a NUL or an Escape (arrow keys where there is no
             // line editing) made "No results for "matrix"" about a search for something else.
@@ -79,6 +89,11 @@ public enum Command: Equatable, Sendable {
         case "show":
             if let number = Int(rest), number >= 1 {
                 self = .show(number)
+            } else if let reference = IMDbReference(rest) {
+                switch reference {
+                case .title(let id): self = .showTitle(imdbID: id)
+                case .notATitle(let why): self = .invalid(hint: why)
+                }
             } else {
                 self = .invalid(hint: "show takes a result number, such as show 3" + (rest.isEmpty ? "" : searchInstead))
             }
@@ -145,13 +160,17 @@ public enum Command: Equatable, Sendable {
       search TEXT       search for TEXT even when it starts with a command word
       more              load the next page of results
       show N            everything about result N: full plot, ratings, director, actors, runtime, genre
+      tt0076759, LINK   an IMDb ID or a title's IMDb link (pasted from a browser): everything about
+                        that title, as show N; show tt0076759 says the same
       posters DIR       save posters into DIR (created if missing); posters off to stop; posters to see where
       posters DIR W     the same, W pixels wide: 300 (OMDb's), 600, 1000 or original; a wider poster
                         replaces the narrower file (names never carry the width); if the wider one
                         fails, OMDb's own is saved and the row says so
       episodes N [S]    the episodes of season S (default 1) of result N, a series; show and open take their numbers
-      save FILE         save every movie shown so far to FILE: .json, .csv or .md by its extension;
-                        an existing file is never replaced silently: save! FILE (or save FILE --force) replaces it
+      save FILE         save the current search's rows (every page loaded, with their ratings) to FILE:
+                        .json, .csv or .md by its extension; save FILE --session saves every movie shown
+                        this session; an existing file is never replaced silently: save! FILE (or save
+                        FILE --force) replaces it
       open N            open result N's IMDb page with the system's opener (or print its address)
       type T            filter next searches: movie, series, episode or any
       year YYYY         filter next searches by year, or year any

@@ -1,7 +1,7 @@
 import Foundation
 import OMDbKit
 
-/// Every movie shown in this session, in the order first shown, for `save FILE`.
+/// Every movie shown in this session, in the order first shown, for `save FILE --session`.
 /// One entry per imdbID; later news (a record, a poster, `show`'s full plot) updates it in place.
 struct ExportLog {
     /// One movie as saved.
@@ -15,6 +15,9 @@ struct ExportLog {
 
     private(set) var entries: [Entry] = []
     private var index: [String: Int] = [:]
+
+    /// What is known of `imdbID`, when it was shown.
+    func entry(for imdbID: String) -> Entry? { index[imdbID].map { entries[$0] } }
 
     /// Adds `item`, or updates what is known of it; `nil` arguments keep what was known.
     mutating func note(_ item: SearchItem, movie: Movie? = nil, poster: URL? = nil, episode: Episode? = nil) {
@@ -44,13 +47,17 @@ enum ExportFormat: String, CaseIterable {
     }
 
     /// The columns, in order: what a person wants in a list of films, plot and poster path included.
-    static let columns = ["imdbID", "title", "year", "type", "released", "runtime", "genre", "director", "imdbRating", "plot", "poster"]
+    /// The other ratings come last, so that the columns files had before keep their places.
+    static let columns = ["imdbID", "title", "year", "type", "released", "runtime", "genre", "director", "imdbRating", "plot", "poster",
+                          "rottenTomatoes", "metacritic"]
 
     static func values(_ entry: ExportLog.Entry) -> [String?] {
         let movie = entry.movie
+        let ratings = movie.map(RatingsSummary.init)
         return [entry.item.imdbID, movie?.title ?? entry.item.title, (movie?.year ?? entry.item.year)?.text,
                 (movie?.type ?? entry.item.type).description, movie?.released ?? entry.episode?.released, movie?.runtime, movie?.genre,
-                movie?.director, movie?.imdbRating ?? entry.episode?.imdbRating, movie?.plot, entry.poster?.path]
+                movie?.director, ratings?.imdb ?? entry.episode?.imdbRating, movie?.plot, entry.poster?.path,
+                ratings?.rottenTomatoes, ratings?.metacritic]
     }
 
     /// The file's bytes for `entries`.

@@ -25,7 +25,7 @@ extension Session {
             }
             let first = rows.count + 1
             for episode in list.episodes {
-                rows.append(Row(item: episode.searchItem))
+                rows.append(Row(item: episode.searchItem, isEpisode: true))
                 exportLog.note(episode.searchItem, episode: episode)
             }
             for line in EpisodeList.lines(list, first: first, style: console.style) { console.out(line) }
@@ -57,9 +57,11 @@ extension Session {
 
     // MARK: Export
 
-    /// Writes every movie shown so far to `file`, in the format its extension names, atomically.
+    /// Writes the current search's rows (every page of it loaded), or with `session` every movie
+    /// shown so far, to `file`, in the format its extension names, atomically. Rows whose record
+    /// never came (stopped by Ctrl-C) are left out, and said to be.
     /// An existing file is replaced only when `force` is set or the person says yes at a terminal.
-    func save(_ file: String, force: Bool) async {
+    func save(_ file: String, force: Bool, session wholeSession: Bool = false) async {
         let url = URL(fileURLWithPath: Settings.posterFolder(file, relativeTo: currentDirectory, home: settings.home).path)
         guard let format = ExportFormat(file: url) else {
             console.err("save writes .json, .csv or .md files: give \"\(safe(file))\" one of those extensions.")
@@ -67,6 +69,14 @@ extension Session {
         }
         guard !exportLog.entries.isEmpty else {
             console.err("Nothing to save yet: search for a title first.")
+            return
+        }
+        let (entries, leftOut) = wholeSession ? (exportLog.entries, 0) : currentSearchEntries()
+        guard !entries.isEmpty else {
+            let shown = exportLog.entries.count
+            let others = " save \(safe(file)) --session saves the \(shown) movie\(shown == 1 ? "" : "s") shown this session."
+            console.err(leftOut > 0 ? "Nothing to save: none of the \(leftOut) rows of this search loaded." + others
+                        : "No search on screen to save: search for a title first." + others)
             return
         }
         var isFolder: ObjCBool = false
@@ -97,12 +107,28 @@ extension Session {
         }
         do throws(AtomicFile.Problem) {
             // A temporary file of its own in the same folder, then rename(2); a symlink is written through.
-            try AtomicFile(url).write(format.render(exportLog.entries), permissions: 0o666)
-            console.out("Saved \(exportLog.entries.count) movies to \(safe(url.path)).")
+            try AtomicFile(url).write(format.render(entries), permissions: 0o666)
+            let left = leftOut == 0 ? "" : " \(leftOut) row\(leftOut == 1 ? "" : "s") that never loaded \(leftOut == 1 ? "was" : "were") left out."
+            console.out("Saved \(entries.count) movie\(entries.count == 1 ? "" : "s") to \(safe(url.path))." + left)
         } catch {
             hadFailure = true
             console.error("Could not save \(safe(file)): \(safe(error.reason)). Check that its folder can be written.")
         }
+    }
+
+    /// The current search's rows whose record came (a failed lookup included: its title, year
+    /// and type are known), with what `show` added since; and how many never loaded.
+    func currentSearchEntries() -> (entries: [ExportLog.Entry], leftOut: Int) {
+        var entries: [ExportLog.Entry] = []
+        var seen: Set<String> = []
+        var leftOut = 0
+        for row in rows where !row.isEpisode {
+            guard row.loaded else { leftOut += 1; continue }
+            guard seen.insert(row.item.imdbID).inserted else { continue }
+            entries.append(exportLog.entry(for: row.item.imdbID)
+                ?? ExportLog.Entry(item: row.item, movie: row.movie, poster: row.poster?.file))
+        }
+        return (entries, leftOut)
     }
 
     // MARK: Open
@@ -124,23 +150,30 @@ extension Session {
     /// Draws result `number`'s poster when the terminal can: the file saved for it, or saved now
     /// when a poster folder is set.
     func drawPoster(of number: Int) async {
-        guard let kind = inlineImages else { return }
-        var file = rows[number - 1].poster?.file
-        if file == nil, let store = posterStore {
-            let saved = try? await client.poster(for: rows[number - 1].item, in: store)
-            rows[number - 1].poster = saved
-            file = saved?.file
+        rows[number - 1].poster = await drawPoster(of: rows[number - 1].item, saved: rows[number - 1].poster)
+    }
+
+    /// Draws `item`'s poster when the terminal can: `saved`, or saved now when a poster folder is set.
+    /// - Returns: the poster saved for it, if any.
+    @discardableResult
+    func drawPoster(of item: SearchItem, saved: SavedPoster?) async -> SavedPoster? {
+        guard let kind = inlineImages else { return saved }
+        var saved = saved
+        if saved == nil, let store = posterStore {
+            saved = try? await client.poster(for: item, in: store)
         }
+        let file = saved?.file
         guard let file else {
             if settings.posters == nil { console.note("(posters DIR to save posters and see them here)") }
-            return
+            return saved
         }
-        guard let data = FileManager.default.contents(atPath: file.path) else { return }
+        guard let data = FileManager.default.contents(atPath: file.path) else { return saved }
         guard let sequence = InlineImages.sequence(for: data, using: kind, columns: min(24, console.width - 4)) else {
             console.note(InlineImages.refusal(for: data, using: kind, saved: presenter.display(file)))
-            return
+            return saved
         }
         console.writeOut(sequence + "\n")
+        return saved
     }
 
     /// Row `number`, or `nil` after saying why there is none.

@@ -42,7 +42,7 @@ extension Session {
         let item = SearchItem(movie)
         let page = SearchPage(query: query, number: 1, totalResults: 1, items: [item], shownSoFar: 1)
         lastPage = page
-        rows = [Row(item: item, movie: movie)]
+        rows = [Row(item: item, movie: movie, loaded: true)]
         presenter.pageArrived(page, first: 1, savingPosters: settings.posters != nil)
         presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)
         if let store = posterStore {

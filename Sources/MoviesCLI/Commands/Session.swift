@@ -11,6 +11,10 @@ public final class Session {
         let item: SearchItem
         var movie: Movie?
         var poster: SavedPoster?
+        /// The record's answer came, a failure included; false while loading and after Ctrl-C.
+        var loaded = false
+        /// An episode listed by `episodes`: numbered with the search's rows, but not one of them.
+        var isEpisode = false
     }
 
     let client: OMDbClient
@@ -95,6 +99,7 @@ public final class Session {
         case .search(let text): await search(text)
         case .more: await more()
         case .show(let number): await show(number)
+        case .showTitle(let id): await show(imdbID: id)
         case .posters(let folder): setPosters(folder)
         case .postersStatus:
             console.out(settings.posters.map {
@@ -102,7 +107,7 @@ public final class Session {
             } ?? "Posters are off: posters DIR to save them.")
         case let .postersAt(folder, width): setPosters(folder, width: width)
         case let .episodes(number, season): await episodes(number, season: season)
-        case let .save(file, force): await save(file, force: force)
+        case let .save(file, force, wholeSession): await save(file, force: force, session: wholeSession)
         case .open(let number): await open(number)
         case .type(let type):
             settings.type = type
@@ -272,6 +277,7 @@ public final class Session {
             case .record(let result):
                 done += 1
                 rows[row].movie = try? result.get()
+                rows[row].loaded = true
                 if case .failure(let error) = result, !error.isNoResults { hadFailure = true }
                 if case .failure(.quotaExhausted) = result { quotaSpent = true }
             case .poster(let result):

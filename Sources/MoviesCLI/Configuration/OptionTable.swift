@@ -48,7 +48,7 @@ extension OptionSpec {
         .value("--daily-limit", "N", help: "the key's requests a day, or unlimited", default: "1000",
                environment: Settings.Variable.dailyLimit, dotEnv: true, into: \.dailyLimit, parse: parseDailyLimit),
         .value("--pages", "N", help: "load N pages, from 1 to 100", default: "1", scope: .commands(["search"]), into: \.pages, parse: parsePages),
-        .flag("--json", help: "one JSON object per line", default: "text", scope: .commands(["search", "episodes"]), into: \.json),
+        .flag("--json", help: "one JSON object per line", default: "text", scope: .commands(["search", "episodes", "show"]), into: \.json),
         .value("--season", "S", help: "the season to list", default: "1", scope: .commands(["episodes"]), into: \.season, parse: parseSeason),
         .flag("--no-color", help: "no colour (also when NO_COLOR is set or output is not a terminal)",
               default: "colour on a terminal", environment: "NO_COLOR", into: \.noColor),
@@ -68,6 +68,8 @@ extension CommandSpec {
     /// The words that pick a one-shot command; without one, `movies` runs the prompt.
     static let all: [CommandSpec] = [
         CommandSpec(name: "search", arguments: "QUERY...", help: "one search for scripts; results on stdout"),
+        CommandSpec(name: "show", arguments: "IMDBID|LINK|TITLE",
+                    help: "one title's details for scripts: by IMDb ID or link, or OMDb's match for that exact title (with --year, --type); --json for every field"),
         CommandSpec(name: "episodes", arguments: "IMDBID|QUERY", help: "a season's episodes; a QUERY means the first series a search finds"),
         CommandSpec(name: "quota", arguments: "", help: "requests sent today with the key (UTC day)"),
         CommandSpec(name: "cache", arguments: "[clear]", help: "the answers kept on disk; clear empties it", values: ["clear"]),

@@ -18,6 +18,8 @@ public struct Options: Equatable {
         case search(query: String, pages: Int, json: Bool)
         /// `movies episodes IMDBID|QUERY [--season S]`: one season's episodes, then exit.
         case episodes(target: String, season: Int, json: Bool)
+        /// `movies show IMDBID|LINK|TITLE [--json]`: one title's details, then exit.
+        case show(target: String, json: Bool)
         case help
         case version
         /// `movies completions SHELL`: the completion script.
@@ -127,6 +129,12 @@ public struct Options: Equatable {
             let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
             guard !target.isEmpty else { throw UsageError("episodes needs a series: movies episodes IMDBID|QUERY [--season S]") }
             mode = .episodes(target: target, season: season ?? 1, json: json)
+        case "show":
+            let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            guard !target.isEmpty else { throw UsageError("show needs a title: movies show IMDBID|LINK|TITLE [--json]") }
+            // A link to a person or a list is refused before any request is spent on it.
+            if case .notATitle(let why)? = IMDbReference(target) { throw UsageError(why) }
+            mode = .show(target: target, json: json)
         case "completions":
             let shells = Shell.allCases.map(\.rawValue).joined(separator: ", ")
             guard words.count == 2, let shell = Shell(rawValue: words[1]) else {

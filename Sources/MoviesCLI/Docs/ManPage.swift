@@ -13,7 +13,7 @@ extension Manual {
         ]
         for command in CommandSpec.all {
             page += [".br", ".B movies \(command.name)", (command.arguments.isEmpty ? "" : "\\fI\(roff(command.arguments))\\fR ")
-                + (command.name == "search" ? "[\\fIoptions\\fR]" : "")]
+                + (["search", "show"].contains(command.name) ? "[\\fIoptions\\fR]" : "")]
         }
         page += [
             ".SH DESCRIPTION",
@@ -52,7 +52,7 @@ extension Manual {
         }
         page += [
             ".SH EXAMPLES",
-            ".nf", roff("movies --posters ~/posters"), roff("movies search star wars --pages 2 --json --offline"),
+            ".nf", roff("movies --posters ~/posters"), roff("movies search star wars --pages 2 --json --offline"), roff("movies show https://www.imdb.com/title/tt0076759/ --json"),
             roff("movies completions bash > ~/.local/share/bash-completion/completions/movies"), ".fi",
             ".SH SEE ALSO", "https://www.omdbapi.com/",
         ]

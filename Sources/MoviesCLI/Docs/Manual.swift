@@ -9,8 +9,8 @@ enum Manual {
     /// Exit statuses and what they mean, for `--help` and the manual page.
     static let exitStatuses: [(status: String, meaning: String)] = [
         ("0", "success, including a search with no results, and leaving the prompt"),
-        ("1", "a failure at run time: key rejected, quota spent, server unreachable"),
-        ("2", "a usage error: unknown option, bad value, movies search or episodes with no key, a key shorter than 8 characters"),
+        ("1", "a failure at run time: key rejected, quota spent, server unreachable; movies show found no such title"),
+        ("2", "a usage error: unknown option, bad value, movies search, show or episodes with no key, a key shorter than 8 characters"),
         ("130", "interrupted by Ctrl-C"),
         ("141", "stdout was closed by its reader (as by head)"),
         ("143, 129", "stopped by SIGTERM or SIGHUP"),
@@ -22,7 +22,7 @@ enum Manual {
     static var helpText: String {
         let usage = [("movies [options]", "the prompt: type a title, more, show N, help, quit")]
             + CommandSpec.all.map { command in
-                let options = command.name == "search" ? "[options]" : ""
+                let options = ["search", "show"].contains(command.name) ? "[options]" : ""
                 return ([("movies " + command.name), command.arguments, options].filter { !$0.isEmpty }.joined(separator: " "), command.help)
             }
         let options = OptionSpec.visible.map { ($0.synopsis, helpLine(for: $0)) }

@@ -95,7 +95,8 @@ struct LivePage {
         case (nil, false): marker = style.cyan(String(Self.spinner[frame % Self.spinner.count]))
         }
         let tag = postersOn && layout.posterInline ? posterTag(row) : ""
-        var lines = [marker + " " + Self.titleLine(row.item, number: row.number, tag: tag, width: room - 2, style: style)]
+        let ratings = (try? row.record?.get()).map(RatingsSummary.init)
+        var lines = [marker + " " + Self.titleLine(row.item, number: row.number, tag: tag, ratings: ratings, width: room - 2, style: style)]
 
         var plot: [String]
         switch row.record {
@@ -164,11 +165,14 @@ struct LivePage {
         return Self.clip(style.dim(plain), plain: plain, width: room)
     }
 
-    /// A row's first line in `width` columns: `  3. Title (1984)  movie  tt0090190` and the tag.
+    /// A row's first line in `width` columns: `  3. Title (1984)  movie  tt0090190`, its ratings
+    /// once its record is in (`  IMDb 8.6 · RT 93% · MC 90`), and the tag.
     /// The title gives way first (shortened, with an ellipsis): the year, the type and the ID
-    /// are what tell two rows apart, so they stay whole; on a screen too narrow even for them,
-    /// the tag goes, then the type, and only then is the line cut.
-    static func titleLine(_ item: SearchItem, number: Int, tag: String, width: Int, style: Style) -> String {
+    /// are what tell two rows apart, so they stay whole. The ratings come after the ID and give
+    /// way before it: Metacritic, then Rotten Tomatoes, then IMDb's, rather than a title cut
+    /// shorter than 20 columns. On a screen too narrow even for the rest, the tag goes, then the
+    /// type, and only then is the line cut.
+    static func titleLine(_ item: SearchItem, number: Int, tag: String, ratings: RatingsSummary? = nil, width: Int, style: Style) -> String {
         let label = TextPresenter.numberLabel(number) + " "
         let title = safe(item.title)
         let year = item.year.map { " (\(safe($0.text)))" } ?? ""
@@ -176,11 +180,15 @@ struct LivePage {
         let id = "  \(safe(item.imdbID))"
         // The fewest columns a title is given before something else gives way.
         let titleRoom = min(displayWidth(title), 8)
-        for (type, tag) in [(type, tag), (type, ""), ("", "")] {
-            let fixed = displayWidth(label) + displayWidth(year) + displayWidth(type) + displayWidth(id) + displayWidth(tag)
-            guard width - fixed >= titleRoom else { continue }
+        let parts = ratings?.parts.count ?? 0
+        let withRatings = stride(from: parts, to: 0, by: -1).map { count in
+            (type, tag, "  " + (ratings?.text(parts: count) ?? ""), min(displayWidth(title), 20))
+        }
+        for (type, tag, rated, room) in withRatings + [(type, tag, "", titleRoom), (type, "", "", titleRoom), ("", "", "", titleRoom)] {
+            let fixed = displayWidth(label) + displayWidth(year) + displayWidth(type) + displayWidth(id) + displayWidth(rated) + displayWidth(tag)
+            guard width - fixed >= room else { continue }
             let shown = clip(title, plain: title, width: width - fixed, ellipsis: true)
-            return style.bold(label + shown + year) + style.dim(type + id) + style.dim(tag)
+            return style.bold(label + shown + year) + style.dim(type + id) + (rated.isEmpty ? "" : style.yellow(rated)) + style.dim(tag)
         }
         let plain = label + title + year + id
         return clip(style.bold(plain), plain: plain, width: width)

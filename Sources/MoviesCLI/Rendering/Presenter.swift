@@ -65,7 +65,8 @@ final class TextPresenter: Presenter {
         let indent = String(repeating: " ", count: Self.numberWidth + 2)
         switch update.part {
         case .record(let record):
-            console.out(Self.numberLabel(number) + " " + style.bold(Self.titleAndYear(update.item)))
+            let ratings = (try? record.get()).map { RatingsSummary($0).text(parts: 3) } ?? ""
+            console.out(Self.numberLabel(number) + " " + style.bold(Self.titleAndYear(update.item)) + (ratings.isEmpty ? "" : "  " + style.yellow(ratings)))
             switch record {
             case .success(let movie):
                 if let plot = movie.plot {
@@ -162,8 +163,19 @@ final class JSONPresenter: Presenter {
     /// The full path, as the `poster` field has it.
     func display(_ file: URL) -> String { safe(file.path) }
 
-    /// `{"imdbID":…,"title":…,"year":…,"type":…,"plot":…|null,"poster":…|null,…}`
+    /// `{"imdbID":…,"title":…,"year":…,"type":…,"plot":…|null,"poster":…|null,…,"page":1,"rank":3}`
     static func line(_ row: Row, number: Int, page: Int) -> String {
+        "{" + members(row).joined(separator: ",") + ",\"page\":\(page),\"rank\":\(number)}"
+    }
+
+    /// `movies show --json`: one record, the fields of a search line without its page and rank.
+    static func object(_ row: Row) -> String {
+        "{" + members(row).joined(separator: ",") + "}"
+    }
+
+    /// `"name":value` for the row's fields: the first six as they always were, then every field
+    /// of the record (``RecordJSON``), then what went wrong.
+    private static func members(_ row: Row) -> [String] {
         var fields: [(String, String?)] = [
             ("imdbID", row.item.imdbID), ("title", row.item.title), ("year", row.item.year?.text),
             ("type", row.item.type.description),
@@ -187,11 +199,12 @@ final class JSONPresenter: Presenter {
             errors.append(("posterError", error.description))
         case nil: fields.append(("poster", nil))
         }
-        let body = (fields + errors).map { "\(encode($0.0)):\($0.1.map(encode) ?? "null")" }
-        return "{" + body.joined(separator: ",") + ",\"page\":\(page),\"rank\":\(number)}"
+        let record = RecordJSON.fields(try? row.record?.get()).map { "\(encode($0.name)):\($0.value)" }
+        return fields.map { "\(encode($0.0)):\($0.1.map(encode) ?? "null")" } + record
+            + errors.map { "\(encode($0.0)):\($0.1.map(encode) ?? "null")" }
     }
 
-    static func encode(_ text: String) -> String {
+    nonisolated static func encode(_ text: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let data = (try? encoder.encode(text)) ?? Data("\"\"".utf8)

@@ -83,7 +83,7 @@ struct RatingRow: Decodable {
 struct MoviePayload: Decodable {
     let Title, Year, Rated, Released, Runtime, Genre, Director, Writer, Actors, Plot: WireText?
     let Language, Country, Awards, Poster, Metascore, imdbRating, imdbVotes, imdbID, `Type`: WireText?
-    let totalSeasons, BoxOffice: WireText?
+    let totalSeasons, BoxOffice, DVD, Production, Website: WireText?
     /// Lossy as a whole too: `"Ratings":{}` or `"Ratings":"N/A"` drops the ratings, not the record.
     let Ratings: Lossy<[Lossy<RatingRow>]>?
 
@@ -100,7 +100,8 @@ struct MoviePayload: Decodable {
                 return Rating(source: source, value: value)
             },
             metascore: present(Metascore?.value), imdbRating: present(imdbRating?.value), imdbVotes: present(imdbVotes?.value),
-            totalSeasons: present(totalSeasons?.value), boxOffice: present(BoxOffice?.value))
+            totalSeasons: present(totalSeasons?.value), boxOffice: present(BoxOffice?.value),
+            dvd: present(DVD?.value), production: present(Production?.value), website: present(Website?.value))
     }
 }
 

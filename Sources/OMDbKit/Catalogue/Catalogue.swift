@@ -7,9 +7,11 @@ import Foundation
 /// It backs the offline mode (through ``CatalogueTransport``) and the fake OMDb server in tests,
 /// so both behave alike.
 public struct Catalogue: Sendable {
-    /// One title: OMDb's by-ID fields as strings, plus `FullPlot`.
+    /// One title: OMDb's by-ID fields as strings, plus `FullPlot`, and its `Ratings` when it has them.
     struct Entry: Sendable {
         let fields: [String: String]
+        /// OMDb's `Ratings`: `[{"Source": "Rotten Tomatoes", "Value": "93%"}…]`.
+        var ratings: [[String: String]]? = nil
         let words: [String]
         let year: ReleaseYear?
         var imdbID: String { fields["imdbID"] ?? "" }
@@ -32,12 +34,16 @@ public struct Catalogue: Sendable {
     static let commonWords: Set<String> = ["a", "an", "the", "of", "and", "in", "on", "to", "up", "at", "by", "for", "is", "it", "i"]
 
     /// Reads `catalogue.json` in `folder`.
-    /// - Throws: when the file is missing or not a JSON array of string-valued objects.
+    /// - Throws: when the file is missing or not a JSON array of objects whose values are strings
+    ///   (`Ratings` aside: a list of `Source` and `Value` strings, as OMDb sends it).
     public init(folder: URL) throws {
         self.folder = folder
         let data = try Data(contentsOf: folder.appendingPathComponent("catalogue.json"))
-        let raw = try JSONDecoder().decode([[String: String]].self, from: data)
-        entries = raw.map { Entry(fields: $0, words: Catalogue.words($0["Title"] ?? ""), year: $0["Year"].map(ReleaseYear.init)) }
+        let raw = try JSONDecoder().decode([CatalogueRecord].self, from: data)
+        entries = raw.map {
+            Entry(fields: $0.fields, ratings: $0.ratings, words: Catalogue.words($0.fields["Title"] ?? ""),
+                  year: $0.fields["Year"].map(ReleaseYear.init))
+        }
         byID = Dictionary(entries.enumerated().map { ($1.imdbID, $0) }, uniquingKeysWith: { first, _ in first })
         seasons = try CatalogueSeasons(folder: folder)
     }
@@ -150,9 +156,10 @@ public struct Catalogue: Sendable {
         }
         guard let index = byID[id] else { return Self.error("Error getting data.") }
         let entry = entries[index]
-        var record = entry.fields
+        var record: [String: Any] = entry.fields
+        if let ratings = entry.ratings { record["Ratings"] = ratings }
         if let total = seasons.totalSeasons(of: id) { record["totalSeasons"] = total }
-        let full = record.removeValue(forKey: "FullPlot")
+        let full = record.removeValue(forKey: "FullPlot") as? String
         if plot?.lowercased() == "full", let full, full != "N/A" { record["Plot"] = full }
         record["Poster"] = posterURL(entry, base: posterBase)
         record["Response"] = "True"
@@ -209,6 +216,29 @@ public struct Catalogue: Sendable {
     static func json(_ object: [String: Any], status: Int = 200) -> HTTPResponse {
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return HTTPResponse(statusCode: status, body: body, contentType: "application/json; charset=utf-8")
+    }
+}
+
+/// One object of `catalogue.json`: string fields, and `Ratings` as OMDb's list.
+private struct CatalogueRecord: Decodable {
+    let fields: [String: String]
+    let ratings: [[String: String]]?
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        var fields: [String: String] = [:]
+        for key in container.allKeys where key.stringValue != "Ratings" {
+            fields[key.stringValue] = try container.decode(String.self, forKey: key)
+        }
+        self.fields = fields
+        ratings = try container.decodeIfPresent([[String: String]].self, forKey: Key(stringValue: "Ratings"))
     }
 }
 

@@ -177,4 +177,8 @@ public struct Movie: Sendable, Hashable {
     /// Series only.
     public let totalSeasons: String?
     public let boxOffice: String?
+    /// Movies only, as OMDb sends them: the DVD release date, the studio, the official site.
+    public let dvd: String?
+    public let production: String?
+    public let website: String?
 }

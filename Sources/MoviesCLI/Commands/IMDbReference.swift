@@ -1,0 +1,64 @@
+import Foundation
+
+/// One title named the way IMDb names it: an ID (`tt0076759`) or a link to its page, as people
+/// paste them from a browser (`https://www.imdb.com/title/tt0076759/`, `m.imdb.com/title/tt0076759/reviews?ref_=…`).
+/// Pure: text in, the ID or why there is none out.
+enum IMDbReference: Equatable {
+    /// A title's ID, lower-cased: `tt0076759`.
+    case title(String)
+    /// An IMDb link to something other than a title (a person, a list, a search): why it cannot be looked up.
+    case notATitle(String)
+
+    /// `nil` when `text` is neither an IMDb ID nor an IMDb link: it is then a title to search for.
+    init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let id = Self.titleID(trimmed) {
+            self = .title(id)
+            return
+        }
+        guard let (host, path) = Self.imdbLink(trimmed) else { return nil }
+        // `/title/tt…/…`, also under a language (`/fr/title/tt…/`).
+        let parts = path.split(separator: "/").map(String.init)
+        if let at = parts.firstIndex(of: "title"), at <= 1 {
+            if at + 1 < parts.count, let id = Self.titleID(parts[at + 1]) {
+                self = .title(id)
+            } else {
+                self = .notATitle("\(Self.shown(trimmed)) names no title: a title's IMDb link reads \(host)/title/tt0076759/.")
+            }
+            return
+        }
+        let page = parts.first { ["name", "list", "company", "user", "event", "chart", "find", "search", "news", "video", "gallery"].contains($0) }
+        let what = switch page {
+        case "name": "a person's page"
+        case "list": "a list"
+        case "company": "a company's page"
+        case "user": "a user's page"
+        case "find", "search": "a search"
+        case nil: "not a title's page"
+        case let other?: "a page of \(other)"
+        }
+        self = .notATitle("\(Self.shown(trimmed)) is \(what) on IMDb, not a title's: give a title's link (imdb.com/title/tt…), its ID (tt0076759) or its name.")
+    }
+
+    /// `tt` and 7 or 8 digits (any case), lower-cased; `nil` for anything else.
+    static func titleID(_ text: String) -> String? {
+        text.wholeMatch(of: /[tT][tT]\d{7,8}/) == nil ? nil : text.lowercased()
+    }
+
+    /// The host and path of a link to IMDb (`imdb.com` or any of its subdomains: `www.`, `m.`),
+    /// with or without `http(s)://`; `nil` for anything that is not one.
+    private static func imdbLink(_ text: String) -> (host: String, path: String)? {
+        guard !text.contains(where: \.isWhitespace) else { return nil }
+        let lowered = text.lowercased()
+        let withScheme = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? text : "https://" + text
+        guard let components = URLComponents(string: withScheme), let host = components.host?.lowercased(),
+              host == "imdb.com" || host.hasSuffix(".imdb.com") else { return nil }
+        return (host, components.path)
+    }
+
+    /// The link as typed, cut short and without control characters: it is quoted back in a message.
+    private static func shown(_ text: String) -> String {
+        let clean = safe(text)
+        return clean.count > 80 ? String(clean.prefix(79)) + "…" : clean
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import OMDbKit
+import Testing
+@testable import MoviesCLI
+
+/// Issue 18: an IMDb ID or link is a title to look up, not text to search; `save` writes the
+/// search on screen; ratings on a row's title line.
+@MainActor
+@Suite struct ShowTitleTests {
+    @Test(arguments: [
+        "tt0076759", "TT0076759", " tt0076759 ",
+        "https://www.imdb.com/title/tt0076759/", "https://imdb.com/title/tt0076759", "http://m.imdb.com/title/tt0076759/",
+        "https://www.imdb.com/title/tt0076759/reviews?ref_=tt_urv", "www.imdb.com/title/tt0076759/fullcredits/",
+        "imdb.com/title/tt0076759", "m.imdb.com/title/tt0076759/?ref_=nv_sr_srsg_0", "https://www.imdb.com/fr/title/tt0076759/",
+    ])
+    func anIDOrATitleLinkNamesTheTitle(text: String) {
+        #expect(IMDbReference(text) == .title("tt0076759"))
+        #expect(Command(parsing: text) == .showTitle(imdbID: "tt0076759"))
+        #expect(Command(parsing: "show " + text) == .showTitle(imdbID: "tt0076759"))
+    }
+
+    @Test(arguments: [
+        ("https://www.imdb.com/name/nm0000148/", "a person's page"),
+        ("imdb.com/list/ls055592025/", "a list"),
+        ("https://www.imdb.com/find/?q=star", "a search"),
+        ("https://www.imdb.com/title/", "names no title"),
+    ])
+    func aLinkToSomethingElseSaysItIsNotATitle(link: String, words: String) throws {
+        guard case .notATitle(let why)? = IMDbReference(link) else { Issue.record("\(link) read as a title or as text"); return }
+        #expect(why.contains(words) && why.contains("tt"), "\(why)")
+        #expect(Command(parsing: link) == .invalid(hint: why))
+        #expect(throws: UsageError(why)) { try Options.parse(["show", link]) }
+    }
+
+    @Test(arguments: ["star wars", "tt123", "tt0076759x", "https://example.com/title/tt0076759/", "notimdb.com/title/tt0076759"])
+    func anythingElseIsText(text: String) {
+        #expect(IMDbReference(text) == nil)
+    }
+
+    @Test func saveTakesSessionAndForceInEitherOrder() {
+        #expect(Command(parsing: "save out.json") == .save("out.json", force: false, session: false))
+        #expect(Command(parsing: "save out.json --session") == .save("out.json", force: false, session: true))
+        #expect(Command(parsing: "save! out.json --session") == .save("out.json", force: true, session: true))
+        #expect(Command(parsing: "save out.json --session --force") == .save("out.json", force: true, session: true))
+        #expect(Command(parsing: "save out.json --force --session") == .save("out.json", force: true, session: true))
+    }
+
+    /// Before: `tt0076759` was searched as text and answered "No results".
+    @Test func anIDAtThePromptShowsTheTitlesDetailsAndKeepsTheSearch() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        await session.handle(.search("alien"))
+        let rows = session.rows.count
+        capture.clear()
+        await session.handle(Command(parsing: "https://m.imdb.com/title/tt0076759/reviews"))
+        #expect(capture.err == "")
+        #expect(capture.outLines.first == "Star Wars: Episode IV - A New Hope (1977)  movie  tt0076759")
+        #expect(capture.out.contains("Director: George Lucas"))
+        #expect(capture.out.contains("Rotten Tomatoes 93%"))
+        #expect(session.rows.count == rows)
+        capture.clear()
+        await session.handle(Command(parsing: "tt9999999"))
+        #expect(capture.err == "The offline catalogue has no title with the IMDb ID tt9999999: check the ID or the link.\n")
+    }
+
+    // MARK: save
+
+    /// Before: `save` wrote every row of the session (other searches, episode lists).
+    @Test func saveWritesTheCurrentSearchAndSessionWritesEverything() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        let session = try catalogueSession(capture, directory: folder)
+        await session.handle(.search("alien"))
+        let alien = session.rows.map(\.item.imdbID)
+        await session.handle(.search("star wars"))
+        await session.handle(.more)
+        let starWars = session.rows.map(\.item.imdbID)
+        #expect(starWars.count == 16)
+        await session.handle(.episodes(12, season: nil))   // tt0458290, a series with no episode list offline
+        await session.handle(.showTitle(imdbID: "tt0133093"))
+        capture.clear()
+
+        await session.handle(Command(parsing: "save now.json"))
+        #expect(capture.out == "Saved 16 movies to \(folder.appendingPathComponent("now.json").path).\n")
+        let now = try Self.saved(folder.appendingPathComponent("now.json"))
+        #expect(now.map { $0["imdbID"] as? String } == starWars)
+        let first = try #require(now.first)
+        #expect(first["imdbRating"] as? String == "8.6" && first["rottenTomatoes"] as? String == "93%" && first["metacritic"] as? String == "90")
+
+        capture.clear()
+        await session.handle(Command(parsing: "save all.json --session"))
+        let all = try Self.saved(folder.appendingPathComponent("all.json")).compactMap { $0["imdbID"] as? String }
+        #expect(Set(all) == Set(alien + starWars + ["tt0133093"]))
+        #expect(capture.out == "Saved \(all.count) movies to \(folder.appendingPathComponent("all.json").path).\n")
+    }
+
+    /// Rows whose record never came (Ctrl-C) are left out, and counted.
+    @Test func rowsThatNeverLoadedAreLeftOutAndCounted() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        let session = try catalogueSession(capture, directory: folder)
+        await session.handle(.search("star wars"))
+        session.rows[3].loaded = false
+        session.rows[7].loaded = false
+        capture.clear()
+        await session.handle(.save("out.csv", force: false))
+        #expect(capture.out == "Saved 8 movies to \(folder.appendingPathComponent("out.csv").path). 2 rows that never loaded were left out.\n")
+        for index in session.rows.indices { session.rows[index].loaded = false }
+        capture.clear()
+        await session.handle(.save("none.csv", force: false))
+        #expect(capture.err.hasPrefix("Nothing to save: none of the 10 rows of this search loaded."))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none.csv").path))
+    }
+
+    static func saved(_ file: URL) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
+    }
+
+    // MARK: Ratings on a row
+
+    static let item = SearchItem(imdbID: "tt0076759", title: "Star Wars: Episode IV - A New Hope", year: ReleaseYear("1977"), type: .movie, posterURL: nil)
+    static let ratings = RatingsSummary(imdb: "8.6", rottenTomatoes: "93%", metacritic: "90")
+
+    @Test func aRowShowsEveryRatingWhereTheWidthAllows() {
+        let line = LivePage.titleLine(Self.item, number: 1, tag: "", ratings: Self.ratings, width: 120, style: .plain)
+        #expect(line == "  1. Star Wars: Episode IV - A New Hope (1977)  movie  tt0076759  IMDb 8.6 · RT 93% · MC 90")
+    }
+
+    /// The ratings give way before the ID, the type and the year, from the end: the ID is never cut.
+    @Test(arguments: [
+        (92, "  IMDb 8.6 · RT 93% · MC 90"), (76, "  IMDb 8.6 · RT 93%"), (60, "  IMDb 8.6"), (55, ""), (40, ""),
+    ])
+    func ratingsAreCutBeforeTheID(width: Int, tail: String) {
+        let line = LivePage.titleLine(Self.item, number: 1, tag: "", ratings: Self.ratings, width: width, style: .plain)
+        #expect(displayWidth(line) <= width, "\(line)")
+        #expect(line.hasSuffix("(1977)  movie  tt0076759" + tail), "\(line)")
+    }
+
+    @Test func ratingsComeFromTheRecordsListOrItsFields() async throws {
+        let stub = StubTransport(records: ["tt0000001": ["Title": "A", "imdbID": "tt0000001", "imdbRating": "7.1", "Metascore": "64"]])
+        let movie = try await stub.client().movie(imdbID: "tt0000001")
+        #expect(RatingsSummary(movie) == RatingsSummary(imdb: "7.1", rottenTomatoes: nil, metacritic: "64"))
+        #expect(RatingsSummary(movie).text(parts: 3) == "IMDb 7.1 · MC 64")
+    }
+}
