@@ -19,8 +19,10 @@ let package = Package(
         .target(name: "CCurl"),
         // The live transport: libcurl's multi interface on a thread of its own.
         .target(name: "OMDbCurl", dependencies: ["OMDbKit", "CCurl"]),
+        // Posters drawn in a terminal: a baseline JPEG decoder, half blocks, the iTerm2 and kitty protocols.
+        .target(name: "TerminalImages", dependencies: ["OMDbKit"]),
         // The front end: options, configuration, commands, rendering, the prompt. No networking of its own.
-        .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCurl"]),
+        .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCurl", "TerminalImages"]),
         // `main` only wires the two together.
         .executableTarget(name: "movies", dependencies: ["MoviesCLI"]),
         // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only.
@@ -30,7 +32,7 @@ let package = Package(
         .executableTarget(name: "movies-bench", dependencies: ["FakeOMDb", "OMDbKit", "movies"]),
         .testTarget(name: "FakeOMDbTests", dependencies: ["FakeOMDb"]),
         .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "OMDbCurl", "FakeOMDb"]),
-        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit", "OMDbCurl"]),
+        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit", "OMDbCurl", "TerminalImages"]),
         // Runs the built `movies` with piped stdin; depending on it makes `swift test` build it.
         .testTarget(name: "EndToEndTests", dependencies: ["movies", "FakeOMDb", "OMDbKit"]),
     ],

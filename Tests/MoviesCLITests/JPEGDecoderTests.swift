@@ -2,6 +2,7 @@ import Foundation
 import OMDbKit
 import Testing
 @testable import MoviesCLI
+@testable import TerminalImages
 
 /// The baseline JPEG decoder against libjpeg's decoding of the same fixtures (through Pillow,
 /// `Fixtures/make-jpeg-reference.py`), within a tolerance: the IDCT and chroma upsampling differ.

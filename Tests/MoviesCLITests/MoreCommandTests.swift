@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import TerminalImages
 import Testing
 @testable import MoviesCLI
 

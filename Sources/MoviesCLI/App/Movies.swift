@@ -1,6 +1,7 @@
 import Foundation
 import OMDbCurl
 import OMDbKit
+import TerminalImages
 
 /// The `movies` command: reads the command line, settles the configuration, and runs the
 /// prompt or the one-shot search. `main` calls ``run(arguments:environment:runtime:)`` and

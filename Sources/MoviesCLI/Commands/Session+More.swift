@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import TerminalImages
 
 /// `episodes`, `save`, `open`, and posters drawn by `show`.
 extension Session {

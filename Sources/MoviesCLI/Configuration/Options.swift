@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import TerminalImages
 
 /// A mistake in how the tool was called: exit status 2, with a one-line message.
 public struct UsageError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import TerminalImages
 
 /// Everything a run needs, resolved in order: command-line options, then the environment,
 /// then `.env` in the working directory, then defaults.

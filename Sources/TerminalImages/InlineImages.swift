@@ -10,7 +10,7 @@ public enum InlineImages {
     }
 
     /// How an image reaches the screen.
-    enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
         /// iTerm2's `OSC 1337 ; File=…`: any image format, bytes as they are (iTerm2, WezTerm, VS Code).
         case iterm
         /// kitty's graphics protocol, `a=T,f=100`: PNG only (kitty, Ghostty).
@@ -21,7 +21,7 @@ public enum InlineImages {
 
     /// The protocol to draw with, or `nil` for none. Never one when stdout is not a terminal,
     /// whatever the setting: escape sequences in a file or a pipe are garbage.
-    static func detect(_ setting: Setting, environment: [String: String], outputIsTerminal: Bool) -> Kind? {
+    public static func detect(_ setting: Setting, environment: [String: String], outputIsTerminal: Bool) -> Kind? {
         guard outputIsTerminal else { return nil }
         switch setting {
         case .off: return nil
@@ -45,7 +45,7 @@ public enum InlineImages {
     /// The bytes that draw `image` with `kind`, or `nil` when that kind cannot take the
     /// image's format (kitty takes PNG only).
     /// - Parameter columns: how wide half blocks draw (the other protocols let the terminal size the image).
-    static func sequence(for image: Data, using kind: Kind, columns: Int = 24) -> String? {
+    public static func sequence(for image: Data, using kind: Kind, columns: Int = 24) -> String? {
         switch kind {
         case .blocks:
             guard ImageFormat(sniffing: image) == .jpeg, let pixels = try? JPEGDecoder.decode(image) else { return nil }
@@ -74,7 +74,7 @@ public enum InlineImages {
     /// Why a poster was not drawn, in a person's words, and where it is: `poster not drawn: only
     /// JPEG posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`.
     /// - Parameter saved: the poster's file as shown.
-    static func refusal(for image: Data, using kind: Kind, saved: String) -> String {
+    public static func refusal(for image: Data, using kind: Kind, saved: String) -> String {
         let format = ImageFormat(sniffing: image)
         let why: String
         switch (kind, format) {
