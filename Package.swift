@@ -12,9 +12,12 @@ let package = Package(
         .executable(name: "movies", targets: ["movies"]),
     ],
     targets: [
+        // Files written safely (exclusive temporaries, fsync, rename, locks; folders that are ours),
+        // the XDG folders, and the one executor for blocking file work. Knows nothing of OMDb.
+        .target(name: "Files"),
         // The library: client actor, models, posters, errors, offline catalogue. No terminal code,
         // no network code: requests go through the OMDbTransport seam.
-        .target(name: "OMDbKit"),
+        .target(name: "OMDbKit", dependencies: ["Files"]),
         // libcurl's functions, found with dlopen/dlsym and called with the right argument types.
         .target(name: "CCurl"),
         // The live transport: libcurl's multi interface on a thread of its own.
@@ -22,7 +25,7 @@ let package = Package(
         // Posters drawn in a terminal: a baseline JPEG decoder, half blocks, the iTerm2 and kitty protocols.
         .target(name: "TerminalImages", dependencies: ["OMDbKit"]),
         // The front end: options, configuration, commands, rendering, the prompt. No networking of its own.
-        .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCurl", "TerminalImages"]),
+        .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCurl", "TerminalImages", "Files"]),
         // `main` only wires the two together.
         .executableTarget(name: "movies", dependencies: ["MoviesCLI"]),
         // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only.
@@ -31,8 +34,8 @@ let package = Package(
         // Depending on `movies` makes SwiftPM build it alongside.
         .executableTarget(name: "movies-bench", dependencies: ["FakeOMDb", "OMDbKit", "movies"]),
         .testTarget(name: "FakeOMDbTests", dependencies: ["FakeOMDb"]),
-        .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "OMDbCurl", "FakeOMDb"]),
-        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit", "OMDbCurl", "TerminalImages"]),
+        .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "OMDbCurl", "FakeOMDb", "Files"]),
+        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit", "OMDbCurl", "TerminalImages", "Files"]),
         // Runs the built `movies` with piped stdin; depending on it makes `swift test` build it.
         .testTarget(name: "EndToEndTests", dependencies: ["movies", "FakeOMDb", "OMDbKit"]),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Files
 @testable import OMDbKit
 import Testing
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Dispatch
+@testable import Files
 import Foundation
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Files
 import OMDbKit
 import TerminalImages
 

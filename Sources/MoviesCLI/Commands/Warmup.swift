@@ -1,4 +1,5 @@
 import Foundation
+import Files
 import OMDbKit
 
 /// Opens the connections a search needs before it needs them, so that a page costs its round

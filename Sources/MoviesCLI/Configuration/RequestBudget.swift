@@ -1,4 +1,5 @@
 import Foundation
+import Files
 import OMDbKit
 
 /// What a run spends of the key's daily quota and what saves it: the disk cache and the daily

@@ -1,4 +1,5 @@
 import Foundation
+import Files
 import OMDbKit
 
 /// The prompt's history file: `$XDG_STATE_HOME/movies/history` (by default

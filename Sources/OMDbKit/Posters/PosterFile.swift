@@ -1,4 +1,5 @@
 import Foundation
+import Files
 import Synchronization
 #if canImport(Glibc)
 import Glibc

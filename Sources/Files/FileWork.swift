@@ -12,7 +12,7 @@ import Dispatch
 /// share the pool that has a thread per core, where one item blocked on a lock stalls the rest.
 package enum FileWork {
     /// Starts `work` on a thread that may block, and returns at once.
-    static func start(_ work: @escaping @Sendable () -> Void) {
+    package static func start(_ work: @escaping @Sendable () -> Void) {
         DispatchQueue(label: "movies.file-work", qos: .userInitiated).async(execute: work)
     }
 
@@ -28,7 +28,7 @@ package enum FileWork {
 
     /// A lane: work that must happen in order (one item at a time, in the order asked) on a
     /// thread that may block.
-    static func lane(_ label: String) -> DispatchQueue {
+    package static func lane(_ label: String) -> DispatchQueue {
         DispatchQueue(label: label, qos: .userInitiated)
     }
 }

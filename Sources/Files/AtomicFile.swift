@@ -75,7 +75,7 @@ public struct AtomicFile: Sendable {
     }
 
     /// ``write(_:permissions:modified:sync:)`` with the temporary files' names given (tests plant files there).
-    func write(_ bytes: Data, permissions: mode_t, modified: Date?, sync: Bool, names: some Sequence<String>) throws(Problem) {
+    package func write(_ bytes: Data, permissions: mode_t, modified: Date?, sync: Bool, names: some Sequence<String>) throws(Problem) {
         let target = try resolved()
         var info = stat()
         let exists = lstat(target.path, &info) == 0
@@ -203,7 +203,7 @@ public struct AtomicFile: Sendable {
     }
 
     /// ``url`` with every symlink of its last part followed, even to a target not made yet.
-    func resolved() throws(Problem) -> URL {
+    package func resolved() throws(Problem) -> URL {
         var path = url.path
         for _ in 0..<32 {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -218,7 +218,7 @@ public struct AtomicFile: Sendable {
         throw .system(url.path, ELOOP)
     }
 
-    static func kindIfNotRegular(_ mode: mode_t) -> String? {
+    package static func kindIfNotRegular(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: nil
         case S_IFDIR: "a folder"
