@@ -22,10 +22,13 @@ let package = Package(
         .target(name: "CCurl"),
         // The live transport: libcurl's multi interface on a thread of its own.
         .target(name: "OMDbCurl", dependencies: ["OMDbKit", "CCurl"]),
+        // A line editor for any prompt: keys, the line and its layout, history, completion, terminal
+        // modes and signals. Knows nothing of OMDb; the tool injects its completer and history file.
+        .target(name: "LineEditing", dependencies: ["Files"]),
         // Posters drawn in a terminal: a baseline JPEG decoder, half blocks, the iTerm2 and kitty protocols.
         .target(name: "TerminalImages", dependencies: ["OMDbKit"]),
         // The front end: options, configuration, commands, rendering, the prompt. No networking of its own.
-        .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCurl", "TerminalImages", "Files"]),
+        .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
         // `main` only wires the two together.
         .executableTarget(name: "movies", dependencies: ["MoviesCLI"]),
         // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only.
@@ -35,7 +38,7 @@ let package = Package(
         .executableTarget(name: "movies-bench", dependencies: ["FakeOMDb", "OMDbKit", "movies"]),
         .testTarget(name: "FakeOMDbTests", dependencies: ["FakeOMDb"]),
         .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "OMDbCurl", "FakeOMDb", "Files"]),
-        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit", "OMDbCurl", "TerminalImages", "Files"]),
+        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
         // Runs the built `movies` with piped stdin; depending on it makes `swift test` build it.
         .testTarget(name: "EndToEndTests", dependencies: ["movies", "FakeOMDb", "OMDbKit"]),
     ],

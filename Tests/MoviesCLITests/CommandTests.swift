@@ -3,6 +3,7 @@ import OMDbKit
 import Synchronization
 import Testing
 @testable import MoviesCLI
+@testable import LineEditing
 
 @Suite struct CommandTests {
     @Test(arguments: [

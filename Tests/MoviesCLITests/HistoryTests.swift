@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 @testable import MoviesCLI
+@testable import LineEditing
 
 /// The history file: where it is, what it keeps, and two writers at once.
 @Suite struct HistoryTests {
     @Test func theFileFollowsXDGStateHomeAndCanBeTurnedOff() {
-        #expect(History.file(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])?.path == "/s/movies/history")
-        #expect(History.file(environment: ["HOME": "/h"])?.path == "/h/.local/state/movies/history")
-        #expect(History.file(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])?.path == "/h/.local/state/movies/history")
-        #expect(History.file(environment: ["HOME": "/h", "MOVIES_HISTORY": "off"]) == nil)
-        #expect(History.file(environment: ["HOME": "/h", "MOVIES_HISTORY": "/elsewhere/h"])?.path == "/elsewhere/h")
+        #expect(HistoryFile.url(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])?.path == "/s/movies/history")
+        #expect(HistoryFile.url(environment: ["HOME": "/h"])?.path == "/h/.local/state/movies/history")
+        #expect(HistoryFile.url(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])?.path == "/h/.local/state/movies/history")
+        #expect(HistoryFile.url(environment: ["HOME": "/h", "MOVIES_HISTORY": "off"]) == nil)
+        #expect(HistoryFile.url(environment: ["HOME": "/h", "MOVIES_HISTORY": "/elsewhere/h"])?.path == "/elsewhere/h")
     }
 
     @Test(arguments: [
@@ -108,7 +109,7 @@ import Darwin
         let fifo = folder.appendingPathComponent("history")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let history = History(file: fifo, secret: nil)
-        #expect(history.problem == "History is off for this session: \(fifo.path): it is a FIFO, not a file. Set MOVIES_HISTORY to a file, or to off to keep none.")
+        #expect(HistoryFile.problem(of: history) == "History is off for this session: \(fifo.path): it is a FIFO, not a file. Set MOVIES_HISTORY to a file, or to off to keep none.")
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             _ = history.load()
@@ -128,7 +129,7 @@ import Darwin
 
     /// As root, MOVIES_HISTORY=/dev/null replaced the device with a 0600 file of the session's lines.
     @Test func aDeviceIsNoHistory() {
-        #expect(History(file: URL(fileURLWithPath: "/dev/null"), secret: nil).problem?.contains("it is a device, not a file") == true)
+        #expect(HistoryFile.problem(of: History(file: URL(fileURLWithPath: "/dev/null"), secret: nil))?.contains("it is a device, not a file") == true)
     }
 
     /// Dotfiles keep the history elsewhere: the link stays, its target gets the lines.
@@ -169,7 +170,7 @@ import Darwin
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
         #expect(chmod(shared.path, 0o777) == 0 && chown(shared.path, 65_534, 65_534) == 0)
         let history = History(file: shared.appendingPathComponent("history"), secret: nil)
-        #expect(history.problem?.contains("can be written by others and belongs to someone else (user 65534)") == true)
+        #expect(HistoryFile.problem(of: history)?.contains("can be written by others and belongs to someone else (user 65534)") == true)
         history.add("alien")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: shared.path)) ?? []).isEmpty)
     }

@@ -1,10 +1,11 @@
 import Testing
 @testable import MoviesCLI
+@testable import LineEditing
 
 /// The line editor without a terminal: bytes in, line and cursor out.
 @Suite struct LineEditorTests {
     /// Feeds `bytes` (as a terminal sends them) and returns the editor and the last outcome.
-    private func type(_ bytes: String, history: [String] = [], completer: Completer = Completer()) -> (LineEditor, LineEditor.Outcome?) {
+    private func type(_ bytes: String, history: [String] = [], completer: Completer = CommandCompletion.completer { _ in [] }) -> (LineEditor, LineEditor.Outcome?) {
         var decoder = KeyDecoder()
         var editor = LineEditor(history: history, completer: completer)
         var last: LineEditor.Outcome?
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func tabCompletesCommandsValuesAndFolders() {
-        let folders = Completer { directory in directory == "" ? ["shots", "shorts", "other", ".hidden"] : directory == "shots/" ? ["inner"] : [] }
+        let folders = CommandCompletion.completer { directory in directory == "" ? ["shots", "shorts", "other", ".hidden"] : directory == "shots/" ? ["inner"] : [] }
         #expect(type("ty\t").0.buffer.text == "type ")
         #expect(type("type mo\t").0.buffer.text == "type movie ")
         #expect(type("plot f\t").0.buffer.text == "plot full ")

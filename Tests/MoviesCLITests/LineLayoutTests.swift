@@ -1,5 +1,6 @@
 import Testing
 @testable import MoviesCLI
+@testable import LineEditing
 
 /// Where the prompt and line land when they wrap.
 @Suite struct LineLayoutTests {

@@ -2,6 +2,7 @@ import Foundation
 import OMDbKit
 import Testing
 @testable import MoviesCLI
+@testable import LineEditing
 
 /// The lines of a live page, without a terminal.
 @MainActor

@@ -2,6 +2,7 @@ import Foundation
 import OMDbKit
 import Testing
 @testable import MoviesCLI
+@testable import LineEditing
 
 /// Issue 18: an IMDb ID or link is a title to look up, not text to search; `save` writes the
 /// search on screen; ratings on a row's title line.

@@ -2,6 +2,7 @@ import Foundation
 import OMDbCurl
 import OMDbKit
 import TerminalImages
+import LineEditing
 
 /// The `movies` command: reads the command line, settles the configuration, and runs the
 /// prompt or the one-shot search. `main` calls ``run(arguments:environment:runtime:)`` and
@@ -175,12 +176,12 @@ public enum Movies {
     static func lineEditor(settings: Settings, environment: [String: String], directory: URL, console: Console,
                            terminal: Terminal, typing: (@Sendable () -> Void)? = nil) -> TerminalLineReader? {
         guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb", terminal.start() else { return nil }
-        var history = History.file(environment: environment).map { History(file: $0, secret: settings.apiKey) }
-        if let problem = history?.problem {
+        var history = HistoryFile.url(environment: environment).map { History(file: $0, secret: settings.apiKey) }
+        if let problem = history.flatMap(HistoryFile.problem(of:)) {
             console.note(problem)
             history = nil
         }
-        return TerminalLineReader(prompt: Prompt.text, terminal: terminal, history: history, completer: .fileSystem(base: directory, home: settings.home.map { URL(fileURLWithPath: $0) }),
+        return TerminalLineReader(prompt: Prompt.text, terminal: terminal, history: history, completer: CommandCompletion.fileSystem(base: directory, home: settings.home.map { URL(fileURLWithPath: $0) }),
                                   typing: typing)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import LineEditing
 
 /// The interactive loop: a line at a time, each command in a task Ctrl-C can cancel.
 @MainActor

@@ -4,6 +4,7 @@
 @preconcurrency import Darwin
 #endif
 import OMDbKit
+import LineEditing
 
 /// What the process has only one of: its stdout, its terminal, its signals, and the way out.
 /// `main` builds one and passes it to ``Movies/run(arguments:environment:runtime:)``; everything
@@ -19,7 +20,7 @@ public final class Runtime: Sendable {
     /// ``Movies/run(arguments:environment:runtime:)`` on.
     public init() {
         let output = StandardOutput(fileDescriptor: STDOUT_FILENO)
-        let terminal = Terminal(output: output)
+        let terminal = Terminal(write: { _ = output.writeAll($0) })
         self.output = output
         self.terminal = terminal
         interrupts = Interrupts(terminate: { status in Runtime.end(status, restoring: terminal) }, output: output)

@@ -4,6 +4,7 @@
 @preconcurrency import Darwin
 #endif
 import Foundation
+import LineEditing
 
 /// stdout, written with `write(2)` and checked: every text goes out whole, in one write loop
 /// under a lock, or the failure is returned with its `errno`.

@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import LineEditing
 
 /// What a live page shows: every row's state and the lines that draw it at a given width.
 /// A value with no I/O, so tests can check the lines a page gives at each step.

@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import LineEditing
 
 /// A page on a terminal that fills in place: the rows at once, each with a marker (a spinner
 /// while it loads), then its plot and poster state as they come, and a status line under the

@@ -1,4 +1,5 @@
 import Foundation
+import LineEditing
 
 /// One line that says what is awaited, with a spinner, from Enter until the answer comes, so a
 /// search, `more`, `show` or `episodes` never leaves the screen still for as long as OMDb takes.

@@ -1,45 +1,36 @@
 import Foundation
 import Files
-import OMDbKit
 
-/// The prompt's history file: `$XDG_STATE_HOME/movies/history` (by default
-/// `~/.local/state/movies/history`), one line per entry, oldest first, mode 0600.
+/// The prompt's history file: one line per entry, oldest first, mode 0600 (where it is, the tool decides).
 ///
 /// Every addition rereads the file, appends, keeps the last ``limit`` entries and replaces the
 /// file (an ``AtomicFile``: a temporary file renamed over it), all under an exclusive `flock` on a
 /// lock file beside it: two sessions at once interleave their lines and never corrupt the file.
 /// A symlink there (history kept with one's dotfiles) is written through; anything else that is
 /// not a regular file (`/dev/null`, a FIFO) is no history at all.
-/// `MOVIES_HISTORY=off` turns it off; any other value is the file to use.
-struct History: Sendable {
-    static let limit = 1_000
+public struct History: Sendable {
+    public static let limit = 1_000
     /// The most read from the file's end: ``limit`` lines of 256 bytes each.
-    static let tailBytes: UInt64 = 256 << 10
+    public static let tailBytes: UInt64 = 256 << 10
 
-    let file: URL
+    public let file: URL
     /// Never written: a line holding it is kept out of the file.
-    let secret: String?
+    public let secret: String?
 
-    /// Where history goes for `environment`, or nil when turned off (or no home is known).
-    static func file(environment: [String: String]) -> URL? {
-        switch environment["MOVIES_HISTORY"] {
-        case "off", "0", "no", "false": return nil
-        case let path? where !path.isEmpty: return URL(fileURLWithPath: path)
-        default: break
-        }
-        return XDGFolder.state.url(environment: environment).appendingPathComponent("history")
+    public init(file: URL, secret: String?) {
+        self.file = file
+        self.secret = secret
     }
 
-    /// The one line that turns history off for the session, when the file is not a regular file
-    /// (a device, a FIFO, a folder) or sits in a folder others could plant files in; `nil` when usable.
-    var problem: String? {
-        guard let problem = AtomicFile(file).kindProblem() ?? AtomicFile.folderProblem(file.deletingLastPathComponent()) else { return nil }
-        return "History is off for this session: \(safe(problem.path)): \(safe(problem.reason)). Set MOVIES_HISTORY to a file, or to off to keep none."
+    /// Why the file cannot be history: not a regular file (a device, a FIFO, a folder), or in a
+    /// folder others could plant files in; `nil` when usable.
+    public var problem: AtomicFile.Problem? {
+        AtomicFile(file).kindProblem() ?? AtomicFile.folderProblem(file.deletingLastPathComponent())
     }
 
     /// True when `line` belongs in history after `previous`: not empty, not a repeat, not
     /// starting with a space (a way to keep a line out, as in shells), not holding the key.
-    static func keeps(_ line: String, after previous: String?, secret: String?) -> Bool {
+    public static func keeps(_ line: String, after previous: String?, secret: String?) -> Bool {
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty, line != previous,
               !line.hasPrefix(" "), !line.contains("\n") else { return false }
         if let secret, !secret.isEmpty, line.contains(secret) { return false }
@@ -56,7 +47,7 @@ struct History: Sendable {
     /// tool, a script appending to it) took 20 s to read before the prompt came, and again at
     /// every line entered.
     /// A FIFO is never opened for reading in a way that waits for a writer (it hung the start).
-    func load() -> [String] {
+    public func load() -> [String] {
         guard let (data, isCut) = (try? AtomicFile(file).tail(Int(Self.tailBytes))) ?? nil else { return [] }
         // Split as bytes: far quicker than as Characters, where "\r\n" is also one Character.
         var lines = data.split(separator: UInt8(ascii: "\n"))
@@ -69,7 +60,7 @@ struct History: Sendable {
 
     /// Adds `line` if ``keeps(_:after:secret:)`` allows it. Failures are silent: history is a
     /// convenience, and a read-only home must not stop the prompt.
-    func add(_ line: String) {
+    public func add(_ line: String) {
         let target = AtomicFile(file)
         do throws(AtomicFile.Problem) {
             try AtomicFile.prepareFolder(file.deletingLastPathComponent())

@@ -11,8 +11,8 @@ import Synchronization
 /// Reads stdin on a thread of its own (never the cooperative pool), one line per
 /// ``nextLine()``: the prompt is drawn only when asked for, so it never lands in the middle of
 /// a command's output. Raw mode only while a line is typed; ``Terminal/Mode/quiet`` between.
-final class TerminalLineReader: @unchecked Sendable {
-    let prompt: String
+public final class TerminalLineReader: @unchecked Sendable {
+    public let prompt: String
     private let terminal: Terminal
     private let history: History?
     private let requests = DispatchSemaphore(value: 0)
@@ -40,7 +40,7 @@ final class TerminalLineReader: @unchecked Sendable {
     /// Set by Ctrl-C (any thread): the keys typed ahead are dropped before the next line.
     private let dropTypedAhead = Atomic(false)
 
-    init(prompt: String, terminal: Terminal, history: History?, completer: Completer,
+    public init(prompt: String, terminal: Terminal, history: History?, completer: Completer,
          typing: (@Sendable () -> Void)? = nil) {
         self.prompt = prompt
         self.typing = typing
@@ -66,16 +66,16 @@ final class TerminalLineReader: @unchecked Sendable {
     }
 
     /// The next line, or nil after Ctrl-D on an empty line (or the end of input).
-    func nextLine() async -> String? { await request(question: nil) }
+    public func nextLine() async -> String? { await request(question: nil) }
 
     /// The answer to `question`, typed on a line of its own whose prompt is the question (not the
     /// command prompt); kept out of history, and with no history or completion to recall. `nil`
     /// for Ctrl-C, Ctrl-D or the end of input.
-    func answer(_ question: String) async -> String? { await request(question: question) }
+    public func answer(_ question: String) async -> String? { await request(question: question) }
 
     /// Ctrl-C: lines typed ahead (read from the terminal, not yet started) are dropped, not run
     /// one after another once the command stops.
-    func interrupted() { dropTypedAhead.store(true, ordering: .sequentiallyConsistent) }
+    public func interrupted() { dropTypedAhead.store(true, ordering: .sequentiallyConsistent) }
 
     private func request(question: String?) async -> String? {
         await withCheckedContinuation { continuation in

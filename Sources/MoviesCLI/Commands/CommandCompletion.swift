@@ -1,18 +1,12 @@
 import Foundation
+import LineEditing
 
-/// What Tab offers: command words at the start of a line, the values of `type` and `plot`,
-/// and folders after `posters`.
-struct Completer: Sendable {
-    /// The folders (names only) inside `directory`; the real one lists the file system.
-    let folders: @Sendable (_ directory: String) -> [String]
-
-    init(folders: @escaping @Sendable (String) -> [String] = { _ in [] }) {
-        self.folders = folders
-    }
-
-    /// Lists folders on disk, relative to `base`, `~` meaning `home`.
+/// The prompt's completions: command words at the start of a line, the values of `type` and
+/// `plot`, and folders after `posters`.
+enum CommandCompletion {
+    /// The completer the line editor gets, listing folders on disk relative to `base` (`~` is `home`).
     static func fileSystem(base: URL, home: URL?) -> Completer {
-        Completer { directory in
+        completer { directory in
             var path = directory.isEmpty ? "." : directory
             if path == "~" || path.hasPrefix("~/"), let home { path = home.path + path.dropFirst() }
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
@@ -24,10 +18,15 @@ struct Completer: Sendable {
         }
     }
 
+    /// A completer whose folders (names only) inside a directory come from `folders`.
+    static func completer(folders: @escaping @Sendable (_ directory: String) -> [String]) -> Completer {
+        Completer { before in complete(before, folders: folders) }
+    }
+
     /// Completions of the word that ends `before` (the text left of the cursor): where that
     /// word starts (in characters), and the full replacements for it, each with the space or
     /// slash that follows.
-    func complete(_ before: String) -> (start: Int, choices: [String]) {
+    static func complete(_ before: String, folders: (String) -> [String]) -> (start: Int, choices: [String]) {
         let words = before.split(separator: " ", omittingEmptySubsequences: false)
         let current = String(words.last ?? "")
         let start = before.count - current.count
@@ -51,12 +50,5 @@ struct Completer: Sendable {
         default:
             return (start, [])
         }
-    }
-
-    /// A choice as listed under the line: a folder's own name (with its slash), a word without its space.
-    static func shown(_ choice: String) -> String {
-        if choice.hasSuffix(" ") { return String(choice.dropLast()) }
-        let name = choice.dropLast().split(separator: "/").last.map(String.init) ?? ""
-        return name + "/"
     }
 }

@@ -12,9 +12,9 @@ import Synchronization
 /// Every way out gives the terminal back as it was found: ``restore()`` is called by
 /// ``Runtime/exit(_:)`` (quit, Ctrl-D, SIGTERM, SIGHUP, a closed stdout), and Ctrl-Z
 /// restores before stopping and puts the mode back on `fg` (SIGCONT).
-final class Terminal: Sendable {
+public final class Terminal: Sendable {
 
-    enum Mode: Sendable {
+    public enum Mode: Sendable {
         /// As found.
         case original
         /// Raw, for the line editor: every key comes to us, Ctrl-C and Ctrl-Z included.
@@ -24,7 +24,7 @@ final class Terminal: Sendable {
     }
 
     /// What listeners hear about.
-    enum Event: Sendable {
+    public enum Event: Sendable {
         /// SIGWINCH: lay out again.
         case resized
         /// Back from Ctrl-Z: the screen may hold anything, draw again.
@@ -46,15 +46,15 @@ final class Terminal: Sendable {
     private let sources = Mutex<[Int32: any DispatchSourceSignal]>([:])
     /// Signalled by SIGCONT after ``suspend()``.
     private let continued = DispatchSemaphore(value: 0)
-    /// Where escape codes and the line editor write: the same writer as the results, so a code
-    /// never lands inside a line being written.
-    private let output: StandardOutput
+    /// Where escape codes and the line editor write: the tool passes the writer of its results,
+    /// so a code never lands inside a line being written.
+    private let output: @Sendable (String) -> Void
 
-    init(output: StandardOutput) { self.output = output }
+    public init(write: @escaping @Sendable (String) -> Void) { output = write }
 
     /// Columns and rows of the terminal on stdout, read now (it can change at any time);
     /// nil when stdout is not a terminal.
-    static func size() -> (columns: Int, rows: Int)? {
+    public static func size() -> (columns: Int, rows: Int)? {
         var size = winsize()
         guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
@@ -63,7 +63,7 @@ final class Terminal: Sendable {
     /// Remembers stdin's settings and takes over SIGTSTP, SIGCONT and SIGWINCH. False when
     /// stdin is not a terminal. Later calls do nothing.
     @discardableResult
-    func start() -> Bool {
+    public func start() -> Bool {
         var settings = termios()
         guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else { return false }
         let first = state.withLock { state -> Bool in
@@ -76,12 +76,12 @@ final class Terminal: Sendable {
     }
 
     /// Takes SIGWINCH only (a live page on a terminal whose stdin is not one).
-    func watchResizes() { watchSignals([SIGWINCH]) }
+    public func watchResizes() { watchSignals([SIGWINCH]) }
 
     private func watchSignals(_ numbers: [Int32]) {
         sources.withLock { sources in
             for number in numbers where sources[number] == nil {
-                // The handlers must be @Sendable (see Interrupts.start).
+                // The handlers must be @Sendable: without it the first signal traps (runtime isolation check).
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 switch number {
                 case SIGTSTP:
@@ -99,7 +99,7 @@ final class Terminal: Sendable {
     }
 
     /// Puts stdin in `mode`. Bracketed paste is on only while editing.
-    func set(_ mode: Mode) {
+    public func set(_ mode: Mode) {
         let (original, previous) = state.withLock { state in
             defer { state.mode = mode }
             return (state.original, state.mode)
@@ -126,13 +126,13 @@ final class Terminal: Sendable {
     }
 
     /// Hides or shows the cursor (a live page hides it while it draws).
-    func showCursor(_ shown: Bool) {
+    public func showCursor(_ shown: Bool) {
         state.withLock { $0.cursorHidden = !shown }
         write(shown ? "\u{1B}[?25h" : "\u{1B}[?25l")
     }
 
     /// The terminal as it was found: settings, cursor, paste mode. Safe to call at any time.
-    func restore() {
+    public func restore() {
         let (original, mode, hidden) = state.withLock { state in
             defer {
                 state.mode = .original
@@ -149,7 +149,7 @@ final class Terminal: Sendable {
     /// Ctrl-Z: the terminal back as found, then stop until `fg`; then the mode we were in.
     /// Blocks the calling thread until then: the stop can take effect a moment after `kill`
     /// returns, so nothing may be drawn or set before SIGCONT says we run again.
-    func suspend() {
+    public func suspend() {
         state.withLock { state in state.suspendedIn = (state.mode, state.cursorHidden) }
         restore()
         kill(getpid(), SIGSTOP)
@@ -170,7 +170,7 @@ final class Terminal: Sendable {
     }
 
     /// Calls `handler` (on any thread) on each event until ``ignore(_:)``.
-    func listen(_ handler: @escaping @Sendable (Event) -> Void) -> Int {
+    public func listen(_ handler: @escaping @Sendable (Event) -> Void) -> Int {
         state.withLock { state in
             state.nextListener += 1
             state.listeners[state.nextListener] = handler
@@ -178,7 +178,7 @@ final class Terminal: Sendable {
         }
     }
 
-    func ignore(_ token: Int) {
+    public func ignore(_ token: Int) {
         _ = state.withLock { $0.listeners.removeValue(forKey: token) }
     }
 
@@ -188,7 +188,7 @@ final class Terminal: Sendable {
 
     /// Writes escape codes or the line being edited to stdout. A failure is not reported here:
     /// the next result written says it, through ``Console``.
-    func write(_ text: String) { _ = output.writeAll(text) }
+    public func write(_ text: String) { output(text) }
 }
 
 /// Writes all of `text` to `descriptor` (the line reader's wake-up pipe), retrying when a signal interrupts.

@@ -1,0 +1,25 @@
+import Foundation
+
+/// What Tab offers: the tool gives the completions of the word that ends the text left of the
+/// cursor (its commands, their values, folders), the editor inserts or lists them.
+public struct Completer: Sendable {
+    /// Where that word starts (in characters), and the full replacements for it, each with the
+    /// space or slash that follows.
+    public typealias Complete = @Sendable (_ before: String) -> (start: Int, choices: [String])
+
+    private let completions: Complete
+
+    /// - Parameter complete: the tool's completions; by default none.
+    public init(_ complete: @escaping Complete = { _ in (0, []) }) {
+        completions = complete
+    }
+
+    func complete(_ before: String) -> (start: Int, choices: [String]) { completions(before) }
+
+    /// A choice as listed under the line: a folder's own name (with its slash), a word without its space.
+    static func shown(_ choice: String) -> String {
+        if choice.hasSuffix(" ") { return String(choice.dropLast()) }
+        let name = choice.dropLast().split(separator: "/").last.map(String.init) ?? ""
+        return name + "/"
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Terminal columns `text` takes: the one measure of width the renderer uses (wrapping,
+/// clipping, the line editor's cursor). Counted per character as a person sees it (a grapheme
+/// cluster): 2 for East Asian Wide and Fullwidth characters and emoji, 0 for a character made
+/// only of zero-width scalars (combining marks, U+200B, joiners, variation selectors), 1 otherwise.
+/// A cluster is as wide as its widest scalar, not the sum: `e` + U+0301 is one column, and an
+/// emoji sequence joined by U+200D is the one emoji it draws.
+public func displayWidth(_ text: some StringProtocol) -> Int {
+    text.reduce(0) { $0 + displayWidth($1) }
+}
+
+public func displayWidth(_ character: Character) -> Int {
+    let scalars = character.unicodeScalars
+    // An emoji asked for as a picture (U+FE0F) takes two columns, whatever its base.
+    if scalars.contains(where: { $0.value == 0xFE0F }), scalars.contains(where: { $0.properties.isEmoji }) { return 2 }
+    return scalars.reduce(0) { max($0, displayWidth($1)) }
+}
+
+public func displayWidth(_ scalar: Unicode.Scalar) -> Int {
+    let value = scalar.value
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
+    // Variation selectors, zero-width space, Hangul medial vowels and final consonants (they join the syllable before).
+    if (0xFE00...0xFE0F).contains(value) || value == 0x200B || (0x1160...0x11FF).contains(value) { return 0 }
+    if scalar.properties.isEmojiPresentation { return 2 }
+    for range in wideRanges where range.contains(value) { return 2 }
+    return 1
+}
+
+/// East Asian Wide (W) and Fullwidth (F) blocks.
+private let wideRanges: [ClosedRange<UInt32>] = [
+    0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+    0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+    0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+]
