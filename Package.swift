@@ -18,6 +18,8 @@ let package = Package(
         // The library: client actor, models, posters, errors, offline catalogue. No terminal code,
         // no network code: requests go through the OMDbTransport seam.
         .target(name: "OMDbKit", dependencies: ["Files"]),
+        // The offline catalogue (Fixtures/catalogue.json): a transport that answers as OMDb would.
+        .target(name: "OMDbCatalogue", dependencies: ["OMDbKit"]),
         // libcurl's functions, found with dlopen/dlsym and called with the right argument types.
         .target(name: "CCurl"),
         // The live transport: libcurl's multi interface on a thread of its own.
@@ -28,19 +30,19 @@ let package = Package(
         // Posters drawn in a terminal: a baseline JPEG decoder, half blocks, the iTerm2 and kitty protocols.
         .target(name: "TerminalImages", dependencies: ["OMDbKit"]),
         // The front end: options, configuration, commands, rendering, the prompt. No networking of its own.
-        .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
+        .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCatalogue", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
         // `main` only wires the two together.
         .executableTarget(name: "movies", dependencies: ["MoviesCLI"]),
         // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only.
-        .target(name: "FakeOMDb", dependencies: ["OMDbKit", "OMDbCurl"]),
+        .target(name: "FakeOMDb", dependencies: ["OMDbKit", "OMDbCatalogue", "OMDbCurl"]),
         // `swift run -c release movies-bench`: the built `movies` against a fake OMDb with a fixed latency.
         // Depending on `movies` makes SwiftPM build it alongside.
-        .executableTarget(name: "movies-bench", dependencies: ["FakeOMDb", "OMDbKit", "movies"]),
+        .executableTarget(name: "movies-bench", dependencies: ["FakeOMDb", "OMDbKit", "OMDbCatalogue", "movies"]),
         .testTarget(name: "FakeOMDbTests", dependencies: ["FakeOMDb"]),
-        .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "OMDbCurl", "FakeOMDb", "Files"]),
-        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
+        .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "OMDbCatalogue", "OMDbCurl", "FakeOMDb", "Files"]),
+        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit", "OMDbCatalogue", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
         // Runs the built `movies` with piped stdin; depending on it makes `swift test` build it.
-        .testTarget(name: "EndToEndTests", dependencies: ["movies", "FakeOMDb", "OMDbKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["movies", "FakeOMDb", "OMDbKit", "OMDbCatalogue"]),
     ],
     swiftLanguageModes: [.v6]
 )

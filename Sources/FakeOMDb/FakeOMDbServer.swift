@@ -2,6 +2,7 @@ import Foundation
 import OMDbCurl
 import OMDbKit
 import Synchronization
+import OMDbCatalogue
 
 /// A fake OMDb on 127.0.0.1: the offline ``Catalogue`` served over real HTTP, with its posters,
 /// plus a hook to inject faults (statuses, HTML bodies, delays, dropped connections).

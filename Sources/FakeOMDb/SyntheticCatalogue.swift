@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import OMDbCatalogue
 
 extension Catalogue {
     /// A catalogue of `titles` made-up titles, `Bench Title 1` to `Bench Title N`, that all match

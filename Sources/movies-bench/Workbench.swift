@@ -6,6 +6,7 @@ import Darwin
 import FakeOMDb
 import Foundation
 import OMDbKit
+import OMDbCatalogue
 
 /// What one run of a case measured.
 struct Measurement {

@@ -2,6 +2,7 @@ import FakeOMDb
 import Foundation
 import OMDbKit
 import Testing
+@testable import OMDbCatalogue
 
 let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures"))
 

@@ -2,6 +2,7 @@ import FakeOMDb
 import Foundation
 import OMDbKit
 import Testing
+@testable import OMDbCatalogue
 
 /// What the built tool says about keys, URLs and files (issue 16): started as a process, each
 /// test with its own folder, against the fake OMDb server when it needs the network.

@@ -3,6 +3,7 @@ import Foundation
 import OMDbKit
 import Synchronization
 import Testing
+@testable import OMDbCatalogue
 
 /// What makes a page fast, checked by behaviour (requests, their order, how many at once) and
 /// never by wall-clock time. Each test runs the built `movies` against its own fake OMDb server.

@@ -3,6 +3,7 @@ import OMDbKit
 import TerminalImages
 import Testing
 @testable import MoviesCLI
+@testable import OMDbCatalogue
 
 /// `episodes`, `save`, `open` and posters drawn by `show`, in a session over the catalogue or a stub.
 @MainActor

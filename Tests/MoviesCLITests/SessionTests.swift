@@ -2,6 +2,7 @@ import Foundation
 import OMDbKit
 import Testing
 @testable import MoviesCLI
+@testable import OMDbCatalogue
 
 @MainActor
 @Suite struct SessionTests {

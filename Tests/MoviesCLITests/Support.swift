@@ -3,6 +3,7 @@ import OMDbKit
 import Synchronization
 import Testing
 @testable import MoviesCLI
+@testable import OMDbCatalogue
 
 /// Collects what a `Console` writes, stdout and stderr apart.
 final class Capture: Sendable {

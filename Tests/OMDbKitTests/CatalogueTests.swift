@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OMDbKit
+@testable import OMDbCatalogue
 
 @Suite struct CatalogueTests {
     private func answer(_ items: [String: String]) -> (status: Int, object: [String: Any]) {

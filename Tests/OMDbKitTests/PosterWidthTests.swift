@@ -2,6 +2,7 @@ import FakeOMDb
 import Foundation
 @testable import OMDbKit
 import Testing
+@testable import OMDbCatalogue
 
 /// Wider posters: the URL rewrite, the fallback to OMDb's URL, and the file a wider one replaces.
 @Suite struct PosterWidthTests {

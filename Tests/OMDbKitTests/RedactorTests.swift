@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OMDbKit
+@testable import OMDbCatalogue
 
 /// The key is masked whatever its length, and nothing that holds it prints it.
 @Suite struct RedactorTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OMDbKit
+@testable import OMDbCatalogue
 
 @Suite struct RetryPolicyTests {
     @Test(arguments: [(1, 0.0, Duration.zero), (1, 0.5, .milliseconds(125)), (2, 0.5, .milliseconds(250)), (3, 0.999, .milliseconds(999)),

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OMDbKit
 import Synchronization
+@testable import OMDbCatalogue
 
 /// A transport backed by a closure: the test decides every answer, handed out in chunks.
 struct ClosureTransport: OMDbTransport {

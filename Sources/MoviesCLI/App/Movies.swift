@@ -3,6 +3,7 @@ import OMDbCurl
 import OMDbKit
 import TerminalImages
 import LineEditing
+import OMDbCatalogue
 
 /// The `movies` command: reads the command line, settles the configuration, and runs the
 /// prompt or the one-shot search. `main` calls ``run(arguments:environment:runtime:)`` and

@@ -2,6 +2,7 @@ import Foundation
 import Files
 import OMDbKit
 import TerminalImages
+import OMDbCatalogue
 
 /// `episodes`, `save`, `open`, and posters drawn by `show`.
 extension Session {

@@ -1,6 +1,7 @@
 import Foundation
 import OMDbKit
 import TerminalImages
+import OMDbCatalogue
 
 /// The state of one run of the front end: the client, the filters, the poster folder and the
 /// results shown so far. Each command is one call to ``handle(_:)``; cancelling the task that

@@ -1,4 +1,5 @@
 import Foundation
+import OMDbKit
 
 /// The seasons the offline catalogue knows, read from `episodes.json` beside `catalogue.json`:
 /// `{"tt…": {"totalSeasons": "5", "seasons": {"1": [{"Episode", "Title", "Released",

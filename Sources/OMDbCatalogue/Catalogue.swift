@@ -1,4 +1,5 @@
 import Foundation
+import OMDbKit
 
 /// An OMDb-shaped catalogue read from `Fixtures/`, answering requests with OMDb's own semantics:
 /// word matching, 10 results a page, `totalResults`, the `type` and `y` filters, `plot=short|full`,
@@ -79,9 +80,9 @@ public struct Catalogue: Sendable {
             }
         }
         candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent("Fixtures"))
-        // This file is Sources/OMDbKit/Catalogue/Catalogue.swift: four levels below the checkout.
+        // This file is Sources/OMDbCatalogue/Catalogue.swift: three levels below the checkout.
         candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures"))
+            .deletingLastPathComponent().appendingPathComponent("Fixtures"))
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("catalogue.json").path) }
     }
 
