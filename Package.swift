@@ -35,14 +35,16 @@ let package = Package(
         .executableTarget(name: "movies", dependencies: ["MoviesCLI"]),
         // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only.
         .target(name: "FakeOMDb", dependencies: ["OMDbKit", "OMDbCatalogue", "OMDbCurl"]),
+        // What every test suite uses: latches and waits with deadlines that fail, temporary folders.
+        .target(name: "TestSupport"),
         // `swift run -c release movies-bench`: the built `movies` against a fake OMDb with a fixed latency.
         // Depending on `movies` makes SwiftPM build it alongside.
         .executableTarget(name: "movies-bench", dependencies: ["FakeOMDb", "OMDbKit", "OMDbCatalogue", "movies"]),
-        .testTarget(name: "FakeOMDbTests", dependencies: ["FakeOMDb"]),
-        .testTarget(name: "OMDbKitTests", dependencies: ["OMDbKit", "OMDbCatalogue", "OMDbCurl", "FakeOMDb", "Files"]),
-        .testTarget(name: "MoviesCLITests", dependencies: ["MoviesCLI", "OMDbKit", "OMDbCatalogue", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
+        .testTarget(name: "FakeOMDbTests", dependencies: ["TestSupport", "FakeOMDb"]),
+        .testTarget(name: "OMDbKitTests", dependencies: ["TestSupport", "OMDbKit", "OMDbCatalogue", "OMDbCurl", "FakeOMDb", "Files"]),
+        .testTarget(name: "MoviesCLITests", dependencies: ["TestSupport", "MoviesCLI", "OMDbKit", "OMDbCatalogue", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
         // Runs the built `movies` with piped stdin; depending on it makes `swift test` build it.
-        .testTarget(name: "EndToEndTests", dependencies: ["movies", "FakeOMDb", "OMDbKit", "OMDbCatalogue"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "movies", "FakeOMDb", "OMDbKit", "OMDbCatalogue"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The scripts `movies completions SHELL` prints, loaded into real bash, zsh and fish (started
 /// as processes): each loads without error and completes `--ty` to `--type`. A shell that is
@@ -12,7 +13,7 @@ import Testing
 
     /// Runs `script` in `shell` with `$MOVIES` set to the built binary, in a folder holding `posters-a/`.
     func run(_ shell: URL, _ arguments: [String]) async throws -> MoviesProcess.Outcome {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("posters-a"), withIntermediateDirectories: true)
             let outcome = try await MoviesProcess.run(arguments, directory: folder,
                                                       environment: ["MOVIES": MoviesProcess.executable.path], executable: shell)

@@ -3,6 +3,7 @@ import Foundation
 import OMDbKit
 import Testing
 @testable import OMDbCatalogue
+import TestSupport
 
 let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures"))
 
@@ -10,7 +11,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
 /// fake OMDb server on 127.0.0.1.
 @Suite struct EndToEndProcessTests {
     @Test func offlineSessionSearchMoreShowQuitSavesPosters() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["--posters", "shots"], lines: ["star wars", "more", "show 1", "quit"], directory: folder)
             #expect(outcome.status == 0)
             #expect(outcome.stderr.contains("Offline catalogue (no API key)"))
@@ -33,7 +34,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func sessionAgainstTheFakeServerAsksForNothingTwice() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let outcome = try await MoviesProcess.run(
@@ -56,7 +57,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func oneShotJSONPrintsOneObjectPerMovie() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["search", "star", "wars", "--pages", "2", "--json", "--offline", "--posters", "out"], directory: folder)
             #expect(outcome.status == 0)
             let lines = outcome.stdout.split(separator: "\n")
@@ -77,7 +78,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func zeroResultsIsSuccessWithNothingOnStdout() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["search", "qqqzzzxx", "--offline", "--json"], directory: folder)
             #expect(outcome.status == 0)
             #expect(outcome.stdout.isEmpty)
@@ -88,7 +89,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     /// Both one-shot modes: episodes quietly answered from the offline catalogue (a hostile pass).
     @Test(arguments: [["search", "alien"], ["episodes", "tt0098936"]])
     func oneShotWithoutAKeyNamesEveryWayToGiveOne(arguments: [String]) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(arguments, directory: folder)
             #expect(outcome.status == 2)
             for word in ["OMDB_API_KEY", ".env", "--offline"] { #expect(outcome.stderr.contains(word)) }
@@ -97,7 +98,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func rejectedKeyFailsWithStatusOneAndDoesNotLeakIt() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let outcome = try await MoviesProcess.run(["search", "alien", "--base-url", server.baseURL.absoluteString, "--api-key", "wrongkey77"], directory: folder)
@@ -108,7 +109,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func quotaSpentFailsWithStatusOne() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue) { _ in .json(#"{"Response":"False","Error":"Request limit reached!"}"#, status: 401) }
             defer { server.shutdown() }
             let outcome = try await MoviesProcess.run(["search", "alien", "--base-url", server.baseURL.absoluteString], directory: folder,
@@ -119,7 +120,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func serverDownFailsWithStatusOneAndNoKey() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             let base = server.baseURL.absoluteString
             server.shutdown()
@@ -135,7 +136,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     @Test(arguments: [["--type", "nonsense"], ["search", "x", "--pages", "0"], ["--bogus"], ["--timeout", "0.5"], ["--year", "84"], ["search"], ["find", "x"],
                       ["--posters", ""], ["--posters="], ["search", "x", "--offline", "--posters", ""]])
     func usageErrorsExitTwoWithOneLine(arguments: [String]) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(arguments, directory: folder)
             #expect(outcome.status == 2)
             #expect(outcome.stderr.hasPrefix("error: "))
@@ -146,7 +147,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
 
     @Test(arguments: [["-apikey=sekrit1234", "search", "x"], ["--api-key=", "sekrit1234"], ["--api-key", "sekrit1234", "--base-url", "http://omdb.example/"]])
     func usageErrorsAboutTheKeyNeverShowIt(arguments: [String]) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(arguments, directory: folder)
             #expect(outcome.status == 2)
             #expect(outcome.stderr.hasPrefix("error: ") && outcome.stderr.split(separator: "\n").count == 1)
@@ -155,7 +156,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func helpAndVersion() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let help = try await MoviesProcess.run(["--help"], directory: folder)
             #expect(help.status == 0)
             #expect(help.stdout.contains("Usage:") && help.stdout.contains("--api-key KEY") && help.stdout.contains("Exit status"))
@@ -168,7 +169,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func dotEnvInTheWorkingFolderSuppliesKeyAndAddress() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             try """
@@ -191,7 +192,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func everyBadLineGetsAHintAndThePromptGoesOn() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run([], lines: ["", "   ", "more", "show 2", "show", "type nonsense", "year 84", "/nope", "the",
                                                               "posters /dev/null/x", "search show", "help", "exit"], directory: folder)
             #expect(outcome.status == 0)
@@ -210,7 +211,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func noEscapeCodesWhenPipedOrNoColor() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["search", "alien", "--offline"], directory: folder, environment: ["NO_COLOR": "1", "TERM": "xterm-256color"])
             #expect(outcome.status == 0)
             #expect(!outcome.stdout.isEmpty)
@@ -219,7 +220,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func ctrlCWhileLoadingStopsThePageAndThePromptGoesOn() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try serverWithSlowRecords()
             defer { server.shutdown() }
             let movies = try await promptMidPage(server: server, folder: folder)
@@ -247,7 +248,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     /// coming. The tool must not die of SIGPIPE: it stops quietly, exits 141, leaves no partial file.
     @Test(arguments: [1, 3, 6])
     func closedOutputStopsQuietlyWith141AndLeavesNoPartialPoster(linesRead: Int) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let movies = try MoviesProcess(["search", "star", "--offline", "--pages", "4", "--posters", "pp"], directory: folder,
                                            closeOutputAfterLines: linesRead)
             let outcome = await movies.finish(timeout: .seconds(30))
@@ -263,7 +264,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     /// finish, and the process exits 128 + the signal at once (records take a minute to come).
     @Test(arguments: [SIGTERM, SIGHUP])
     func terminationSignalMidPageExitsWith128PlusSignalAndLeavesNoPartialPoster(signal: Int32) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try serverWithSlowRecords()
             defer { server.shutdown() }
             let movies = try await promptMidPage(server: server, folder: folder)
@@ -282,7 +283,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
 
     /// Ctrl-C during a one-shot search cancels it: "Interrupted." and status 130, as before.
     @Test func ctrlCDuringAOneShotSearchExits130() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue) { request in
                 request.queryItems.contains { $0.name == "i" } ? ServerResponse(body: Data("{}".utf8), delay: .seconds(60)) : nil
             }
@@ -302,7 +303,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
 
     /// `~` is the HOME the tool was given, for --posters, MOVIES_POSTERS and the posters command.
     @Test func tildeInPosterFoldersIsTheGivenHome() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let home = folder.appendingPathComponent("fakehome")
             let option = try await MoviesProcess.run(["search", "toxic avenger", "--offline", "--posters", "~/a"], directory: folder,
                                                      environment: ["HOME": home.path])
@@ -320,7 +321,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     @Test func postersWithAnEmptyFolderAtThePromptIsAHint() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["--offline"], lines: ["posters \"\"", "posters", "quit"], directory: folder)
             #expect(outcome.status == 0)
             #expect(outcome.stderr.contains("posters needs a folder"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension Tag {
     /// Tests that take seconds: `swift test --skip slow`-style filters can leave them out.
@@ -27,7 +28,7 @@ extension Tag {
 
     @Test(.enabled(if: makeTool != nil, "make is not installed"))
     func installedMoviesAnswersOfflineFromAnywhereAndUninstallLeavesThePrefixAsItWas() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let prefix = folder.appendingPathComponent("prefix")
             // A prefix that already holds something of its own, which must survive.
             try FileManager.default.createDirectory(at: prefix.appendingPathComponent("share/man"), withIntermediateDirectories: true)

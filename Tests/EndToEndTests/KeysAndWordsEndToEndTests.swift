@@ -3,6 +3,7 @@ import Foundation
 import OMDbKit
 import Testing
 @testable import OMDbCatalogue
+import TestSupport
 
 /// What the built tool says about keys, URLs and files (issue 16): started as a process, each
 /// test with its own folder, against the fake OMDb server when it needs the network.
@@ -11,7 +12,7 @@ import Testing
     /// no request sent. Offline, where no key is sent, it is not asked about.
     @Test(arguments: [["search", "alien", "--api-key", "k"], ["--api-key", "abc1234"]])
     func aKeyShorterThanOMDbsIsRefusedBeforeAnyRequest(arguments: [String]) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let outcome = try await MoviesProcess.run(arguments + ["--base-url", server.baseURL.absoluteString], lines: ["alien", "quit"], directory: folder)
@@ -28,7 +29,7 @@ import Testing
 
     /// A password in `--base-url` is masked in every message, like the key.
     @Test func aPasswordInTheBaseURLIsNeverShown() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(.failure(404)))
             defer { server.shutdown() }
             let base = server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "http://alice:S3cr3tPW@")
@@ -44,7 +45,7 @@ import Testing
 @Suite struct PagesHintEndToEndTests {
     /// The way to more results is said once, after the last page, not under page 1 while page 2 follows.
     @Test func theHintComesOnceAfterTheLastPage() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let catalogue = try Catalogue.synthetic(titles: 80, in: folder.appendingPathComponent("catalogue"))
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
@@ -57,7 +58,7 @@ import Testing
 
     /// The quota spent on page 1: said once, and the pages after it are not loaded.
     @Test func aQuotaSpentMidwayIsSaidOnceAndStopsThePagesNotStarted() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let catalogue = try Catalogue.synthetic(titles: 80, in: folder.appendingPathComponent("catalogue"))
             let server = try FakeOMDbServer(catalogue: catalogue, fault: { request in
                 request.recordID.map { $0 >= "tt0100005" } == true ? ServerResponse.limitReached : nil
@@ -77,7 +78,7 @@ import Testing
     /// With a proxy in the environment, a plain-http request that carries the key goes direct: a
     /// proxy would read it whole, key included (the hostile pass saw 11 such requests at one).
     @Test(arguments: ["http_proxy", "ALL_PROXY"]) func theKeyNeverGoesToAProxyInClearText(variable: String) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let proxy = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(status: 502, body: Data("proxy".utf8)) }
@@ -94,7 +95,7 @@ import Testing
     /// A base URL whose host hides escapes (`%1b]0;…%07`, `%1b[2J`) is named in printable text:
     /// a cloned project's .env must not set the window title or clear the screen.
     @Test func aBaseURLHostIsShownPrintable() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             try Data("OMDB_API_KEY=\(FakeOMDbServer.validKey)\nOMDB_BASE_URL=https://x%1b%5d0;PWNED%07%1b%5b2J.invalid/\n".utf8)
                 .write(to: folder.appendingPathComponent(".env"))
             let outcome = try await MoviesProcess.run(["search", "alien", "--timeout", "1"], directory: folder)
@@ -106,7 +107,7 @@ import Testing
     /// The posters host is opened only when posters will be fetched, and only the one the same
     /// base URL showed last: another server's answer never decides what this one opens.
     @Test func thePostersHostIsOpenedOnlyForPostersAndOnlyAsThisBaseURLShowedIt() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let posters = try FakeOMDbServer(catalogue: catalogue)

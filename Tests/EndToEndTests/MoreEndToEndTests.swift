@@ -2,12 +2,13 @@ import FakeOMDb
 import Foundation
 import OMDbKit
 import Testing
+import TestSupport
 
 /// The built `movies` (its own process, piped stdin) with episodes, wider posters, inline images,
 /// save and open, over the offline catalogue or the fake OMDb server on 127.0.0.1.
 @Suite struct MoreEndToEndProcessTests {
     @Test func episodesOneShotPrintsJSONInEpisodeOrder() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["episodes", "tt0098936", "--json", "--offline"], directory: folder)
             #expect(outcome.status == 0)
             let objects = try outcome.stdout.split(separator: "\n").map {
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func episodesOneShotTakesAQueryAndASeasonFromTheFakeServer() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let outcome = try await MoviesProcess.run(["episodes", "breaking", "bad", "--season", "2", "--base-url", server.baseURL.absoluteString],
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func episodesOfAMissingSeasonSaySo() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["episodes", "tt0411008", "--season", "7", "--offline"], directory: folder)
             #expect(outcome.stdout == "")
             // Offline, the catalogue says what it lists, not OMDb's "show N says how many" (issue 16).
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func widerPosterFallsBackAndTheRowSaysSo() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             var amazon = catalogue
             amazon.amazonStylePosters = true
             let server = try FakeOMDbServer(catalogue: amazon) { request in
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func sessionSavesOpensAndNeverDrawsIntoAPipe() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let record = folder.appendingPathComponent("opened.txt")
             let opener = folder.appendingPathComponent("fake-opener")
             try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)

@@ -158,14 +158,3 @@ private final class Collected: @unchecked Sendable {
     }
 }
 
-/// A fresh working folder for one run (no .env unless the test writes one).
-func withWorkingFolder<T>(_ body: (URL) async throws -> T) async rethrows -> T {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("movies-e2e-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    return try await body(folder)
-}
-
-func files(in folder: URL) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-}

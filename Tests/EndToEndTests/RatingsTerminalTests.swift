@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 18: a live row's title line gains its ratings when its record arrives, on a real
 /// pseudo-terminal rendered by pyte; on a narrow one they give way before the ID.
@@ -10,7 +11,7 @@ struct RatingsTerminalTests {
     }
 
     @Test func aRowShowsItsRatingsAfterItsID() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(["--offline"], directory: folder, columns: 100, rows: 45, steps: [
                 .wait("movies>"), .send("star wars" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),
             ])
@@ -25,7 +26,7 @@ struct RatingsTerminalTests {
 
     @Test(arguments: [(80, "tt0076759  IMDb 8.6 · RT 93% · MC 90"), (64, "tt0076759  IMDb 8.6"), (50, "tt0076759")])
     func onANarrowScreenTheRatingsGoBeforeTheID(columns: Int, ending: String) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(["--offline"], directory: folder, columns: columns, rows: 45, steps: [
                 .wait("movies>"), .send("star wars" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),
             ])

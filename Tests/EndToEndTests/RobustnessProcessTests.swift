@@ -2,6 +2,7 @@ import FakeOMDb
 import Foundation
 import OMDbKit
 import Testing
+import TestSupport
 
 /// The built `movies` against what a broken server, a full disk, a closed stdout, a bad posters
 /// path or a careless `.env` can do: a clear line and the right status, never a trap.
@@ -13,7 +14,7 @@ import Testing
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "no /dev/full here (Linux has one)"), arguments: [["--json"], []])
     func resultsWrittenToAFullDiskFailWithStatusOneAndOneLine(format: [String]) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["search", "star", "wars", "--offline"] + format, directory: folder,
                                                       stdoutRedirect: "> /dev/full")
             #expect(outcome.exited)
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func aClosedStdoutFailsWithStatusOneAndOneLine() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["search", "star", "wars", "--offline", "--json"], directory: folder,
                                                       stdoutRedirect: ">&-")
             #expect(outcome.exited)
@@ -39,7 +40,7 @@ import Testing
 
     @Test(arguments: ["plain-file", "plain-file/sub"])
     func postersIntoAFileAreRefusedBeforeAnyRequest(path: String) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             try Data("x".utf8).write(to: folder.appendingPathComponent("plain-file"))
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
@@ -68,7 +69,7 @@ import Testing
     /// A CA file that is a FIFO (or a folder) is named in one line, at once: libcurl would open
     /// the FIFO and wait on it, holding every request until each timed out three times.
     @Test func aCAFileThatIsNotAFileIsNamedAtOnce() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let fifo = folder.appendingPathComponent("ca.pem").path
             #expect(mkfifo(fifo, 0o600) == 0)
             let outcome = try await MoviesProcess.run(["search", "alien", "--timeout", "30"], directory: folder,
@@ -85,7 +86,7 @@ import Testing
     /// No libcurl to load: one line that names the library and what to do, status 1, no trap;
     /// the offline catalogue needs no libcurl and still answers.
     @Test func withoutLibcurlSearchingOMDbSaysWhichLibraryIsMissingAndOfflineStillWorks() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let missing = "/nonexistent/libcurl.so.4"
             let outcome = try await MoviesProcess.run(["search", "alien"], directory: folder,
                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey, "MOVIES_LIBCURL": missing])
@@ -104,7 +105,7 @@ import Testing
     /// as long as it flows, and every call into the session (a cancel, a new task) waits for that
     /// queue: a row whose caller waited for that was stuck for good, and so was the search.
     @Test func postersThatFloodWithoutEndAreRefusedAndTheSearchEnds() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let chunk = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 0x5A, count: 64 * 1024 - 4)
             let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(ServerResponse(headers: ["Content-Type": "image/jpeg"], body: chunk, flood: true), where: FaultPlan.posters))
             defer { server.shutdown() }
@@ -126,7 +127,7 @@ import Testing
 
     @Test(arguments: ["\"9223372036854775807\"", "\"-5\"", "1e308"])
     func anAbsurdTotalIsOneLineAndStatusOneNotATrap(total: String) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue) { _ in
                 .json(#"{"Search":[{"Title":"A","Year":"2000","imdbID":"tt0000001","Type":"movie","Poster":"N/A"}],"totalResults":\#(total),"Response":"True"}"#)
             }
@@ -144,7 +145,7 @@ import Testing
     /// Page 2 is answered with no rows, page 3 with an error: the empty page says so, and the
     /// hint after the failure names the page that failed.
     @Test func anEmptyPageIsSaidAndTheHintAfterAFailedPageIsTrue() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let rows = #"{"Title":"Odd Year","Year":1999,"imdbID":"tt0000001","Type":"movie","Poster":"N/A"},{"Title":"B","Year":"2001","imdbID":"tt0000002"}"#
             let server = try FakeOMDbServer(catalogue: catalogue) { request in
                 switch request.queryItems.first(where: { $0.name == "page" })?.value {
@@ -170,7 +171,7 @@ import Testing
     // MARK: .env
 
     @Test func unreadableDotEnvLinesAreNotedByNumberWithoutTheirText() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             try Data("\u{FEFF}OMDB_API_KEY=\"\(FakeOMDbServer.validKey)\"\r\nexport\tOMDB_BASE_URL=\(server.baseURL.absoluteString)\r\nMOVIES_POSTERS=\"sekrit-path\r\n".utf8)
@@ -190,7 +191,7 @@ import Testing
     /// run detached in a session of its own with a clean signal mask, and be reaped when it ends.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads /proc (Linux)"))
     func anOpenerThatKeepsRunningIsDetachedWithCleanSignalsAndReaped() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let pidFile = folder.appendingPathComponent("opener.pid")
             let opener = folder.appendingPathComponent("slow-opener")
             try "#!/bin/sh\necho $$ > '\(pidFile.path).new' && mv '\(pidFile.path).new' '\(pidFile.path)'\nexec sleep 600\n"

@@ -1,6 +1,7 @@
 import FakeOMDb
 import Foundation
 import Testing
+import TestSupport
 
 /// What a live page shows on a real pseudo-terminal rendered by pyte (issue 16): rows that keep
 /// their identity at 80 columns, a status line that fits, a redraw that survives a narrowing
@@ -16,7 +17,7 @@ struct ScreenTerminalTests {
     /// roomy layout (50 rows) and in the tightest (24 rows: the poster's state on the title line).
     @Test(arguments: [50, 24])
     func eightyColumnsKeepEveryRowsYearTypeAndID(rows: Int) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(["--offline", "--posters", "p"], directory: folder, columns: 80, rows: rows, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),
             ])
@@ -35,7 +36,7 @@ struct ScreenTerminalTests {
 
     /// The status line fits: whole parts, and requests only where the key's are counted.
     @Test func theStatusLineSaysTheDaysCountOnlyWhereOneIsKept() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let online = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
@@ -58,7 +59,7 @@ struct ScreenTerminalTests {
     /// Narrowed mid-page on a terminal that rewraps long lines: the redraw goes up over every
     /// row the old lines now take, so no piece of the old page is left above the new one.
     @Test func narrowingARewrappingWindowMidPageLeavesNoStaleLines() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(900))
             defer { server.shutdown() }
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
@@ -88,7 +89,7 @@ struct ScreenTerminalTests {
     /// From Enter to OMDb's answer, one line says what is awaited, with a spinner; the page then
     /// takes its place (and nothing of it is left). Before, the screen stayed still meanwhile.
     @Test func aSearchSaysWhatItAwaitsUntilTheAnswerComes() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let gate = ServerGate()
             let server = try heldServer(gate) { request in request.queryItems.contains { $0.name == "s" } }
             defer { server.shutdown() }
@@ -113,7 +114,7 @@ struct ScreenTerminalTests {
     /// awaited, a status line under the rows printed so far turns its spinner and counts.
     /// Before, nothing moved until the first row was done.
     @Test func aPageTallerThanTheScreenShowsItsStatusWhileRowsAreAwaited() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let gate = ServerGate()
             let server = try heldServer(gate) { request in request.queryItems.contains { $0.name == "i" } }
             defer { server.shutdown() }
@@ -139,7 +140,7 @@ struct ScreenTerminalTests {
     /// broke them: `…put it in .en` / `v.`), and with a key in .env, `--offline` says the key is
     /// not used instead of asking for one.
     @Test func theFirstScreenBreaksLinesBetweenWordsAndSaysWhatBecomesOfTheKey() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let noKey = try await TerminalDriver.run([], directory: folder, columns: 100, rows: 20, steps: [.wait("movies>"), .snapshot("start")])
             #expect(noKey.ok, "\(noKey.error ?? "")\n\(noKey.shown())")
             #expect(Array(noKey.snapshot("start").prefix(3)) == [
@@ -163,7 +164,7 @@ struct ScreenTerminalTests {
     /// A row's poster state says `no poster` once when OMDb has none (not `no poster: no poster
     /// (N/A)`), and a plot cut to fit ends after a whole word (not `schemes t…`).
     @Test func posterStatesAndCutPlotsReadAsWords() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             // 40 rows: one plot line a row, so most plots are cut.
             let outcome = try await TerminalDriver.run(["--offline", "--posters", "p"], directory: folder, columns: 100, rows: 40, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),

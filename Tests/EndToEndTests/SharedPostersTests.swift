@@ -1,11 +1,12 @@
 import FakeOMDb
 import Foundation
 import Testing
+import TestSupport
 
 /// Two runs of the built `movies` sharing one posters folder, over the fake OMDb on 127.0.0.1.
 @Suite struct SharedPostersFolderProcessTests {
     @Test func twoRunsSharingAPostersFolderBothSaveEveryPosterAndLeaveNoTemporaryFile() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             // The first download of each poster stalls after its first bytes until the second run is
             // done: the first run holds its temporary files open while the second starts, sweeps the
             // folder for leftovers and saves the same posters.

@@ -2,6 +2,7 @@ import FakeOMDb
 import Foundation
 import OMDbKit
 import Testing
+import TestSupport
 
 /// Issue 18 in the built `movies` (its own process): `movies show` by ID, link or exact title
 /// over the fake OMDb server on 127.0.0.1 and the offline catalogue, and an ID typed at the prompt.
@@ -17,7 +18,7 @@ import Testing
 
     /// Every field OMDb gives, read back as JSON: numbers as numbers, N/A as null, ratings as a list.
     @Test func showByLinkPrintsOneObjectWithEveryFieldAndNumbersAsNumbers() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let outcome = try await run(["show", "https://www.imdb.com/title/tt0076759/?ref_=fn_al_tt_1", "--json", "--posters", "p"],
@@ -49,7 +50,7 @@ import Testing
 
     /// A title goes through OMDb's exact-title lookup (`t=`) with its year and type.
     @Test func showByTitleWithAYearAsksForThatExactTitle() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let outcome = try await run(["show", "Star", "Wars:", "Episode", "V", "-", "The", "Empire", "Strikes", "Back", "--year", "1980", "--type", "movie"],
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func notFoundFailsWithTheReason() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let byID = try await run(["show", "tt9999999", "--json"], server: server, in: folder)
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func noKeyIsAUsageErrorAndANamePageIsNotATitle() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let noKey = try await MoviesProcess.run(["show", "tt0076759"], directory: folder)
             #expect(noKey.status == 2)
             #expect(noKey.stderr.contains("OMDB_API_KEY") && noKey.stdout.isEmpty)
@@ -94,7 +95,7 @@ import Testing
     /// At the prompt, an ID and then links to it (with and without `www.`, `m.`, a trailing path)
     /// show the title, for one request. Before, each was searched as text: "No results".
     @Test func idsAndLinksAtThePromptCostOneRequest() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let outcome = try await run([], lines: ["tt0076759", "https://imdb.com/title/tt0076759", "https://www.imdb.com/title/tt0076759/",

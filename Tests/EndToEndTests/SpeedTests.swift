@@ -4,13 +4,14 @@ import OMDbKit
 import Synchronization
 import Testing
 @testable import OMDbCatalogue
+import TestSupport
 
 /// What makes a page fast, checked by behaviour (requests, their order, how many at once) and
 /// never by wall-clock time. Each test runs the built `movies` against its own fake OMDb server.
 @Suite struct SpeedProcessTests {
     /// Page 1 alone: one search, ten records and ten posters, all at once.
     @Test func aPageFansOutAtOnceAndAsksForNothingTwice() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             // Every answer waits until ten requests are in flight: only a fan-out gets past it quickly.
             let barrier = Barrier(count: 10)
             let server = try FakeOMDbServer(catalogue: Catalogue.synthetic(titles: 30, in: folder.appendingPathComponent("catalogue")),
@@ -32,7 +33,7 @@ import Testing
 
     /// `--pages 5`: the searches for pages 2-5 go out while page 1's rows are still loading.
     @Test func pagesTwoToFiveAreAskedBeforePageOnesRowsComplete() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             // Page 1's records, and the search for page 2, are held until the search for page 5
             // has arrived: only searches sent together, beside page 1's rows, pass. A hold that runs
             // out (60 s, far past any machine's delay) fails the test.
@@ -66,7 +67,7 @@ import Testing
     /// `--pages 5 --concurrency 20`: the rows of at most two pages load at once (the page being
     /// shown and the next), so a long `--pages` does not hold hundreds of tasks waiting at the gate.
     @Test func rowsLoadAtMostTwoPagesAheadAtConcurrencyTwenty() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             // Page 1's records are held until page 2's records and posters have all been asked for
             // (page 2's posters would queue behind page 3's records at the gate, were those queued).
             // Until then no record of page 3 may be asked for: page 1 is still loading.
@@ -105,7 +106,7 @@ import Testing
     /// The prompt fetches the next page's search while a page is shown; `more` uses it and
     /// asks for nothing again; nothing past the last page is fetched.
     @Test func thePromptPrefetchesTheNextPageOnceAndNeverPastTheLast() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: Catalogue.synthetic(titles: 25, in: folder.appendingPathComponent("catalogue")))
             defer { server.shutdown() }
             let movies = try MoviesProcess(server.arguments, directory: folder)
@@ -133,7 +134,7 @@ import Testing
 
     @Test(arguments: [(["--no-prefetch"], [:]), ([], ["MOVIES_PREFETCH": "off"])] as [([String], [String: String])])
     func prefetchCanBeSwitchedOff(arguments: [String], environment: [String: String]) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: Catalogue.synthetic(titles: 25, in: folder.appendingPathComponent("catalogue")))
             defer { server.shutdown() }
             let movies = try MoviesProcess(server.arguments + arguments, directory: folder, environment: environment)
@@ -154,7 +155,7 @@ import Testing
 
     /// `--concurrency 1` is honoured: one request at a time, the sequential baseline.
     @Test func concurrencyOneSendsOneRequestAtATime() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: Catalogue.synthetic(titles: 30, in: folder.appendingPathComponent("catalogue")),
                                             latency: .milliseconds(20), posterBytes: 2_000)
             defer { server.shutdown() }

@@ -2,6 +2,7 @@ import FakeOMDb
 import Foundation
 import OMDbKit
 import Testing
+import TestSupport
 
 /// The disk cache, the daily count and OMDb's "no" answers, through the built `movies` against the
 /// fake OMDb server on 127.0.0.1, each run with its own XDG folders.
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func aSearchRepeatedInAnotherProcessCostsNoRequest() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let first = try await Self.run(["search", "toxic"], server: server, in: folder)
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func processesRunningAtOnceCountEveryRequest() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let arguments = ["--base-url", server.baseURL.absoluteString, "--no-cache"]
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func cacheShowsAndClearEmptiesTheFolder() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             _ = try await Self.run(["search", "toxic"], server: server, in: folder)
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func theOfflineCatalogueUsesNoCache() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["search", "toxic", "--offline"], directory: folder, environment: Self.environment(folder))
             #expect(outcome.status == 0)
             #expect(files(in: folder.appendingPathComponent("xdg-cache/movies")).isEmpty)
@@ -91,7 +92,7 @@ import Testing
     }
 
     @Test func helpShowsTheCountAndTheWarningComesOnceADay() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let limit = ["MOVIES_DAILY_LIMIT": "12"]
@@ -104,7 +105,7 @@ import Testing
     }
 
     @Test func aSpentQuotaSaysWhatStillWorks() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue) { request in
                 request.queryItems.contains { $0.name == "s" && $0.value == "alien" }
                     ? .json(#"{"Response":"False","Error":"Request limit reached!"}"#, status: 401) : nil
@@ -122,7 +123,7 @@ import Testing
     }
 
     @Test func tooManyResultsShowsTheExactTitleFirst() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let outcome = try await Self.run([], server: server, in: folder, lines: ["up", "show 1", "type series", "it", "quit"])
@@ -140,7 +141,7 @@ import Testing
     }
 
     @Test func notFoundWithPunctuationSearchesOnceWithout() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             // As OMDb may: a query with punctuation finds nothing.
             let server = try FakeOMDbServer(catalogue: catalogue) { request in
                 let text = request.queryItems.first { $0.name == "s" }?.value ?? ""
@@ -156,7 +157,7 @@ import Testing
     }
 
     @Test func aRefusedKeyNamesActivationAndTheCDN() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let outcome = try await Self.run(["search", "alien"], server: server, in: folder, ["OMDB_API_KEY": "not-active-yet"])

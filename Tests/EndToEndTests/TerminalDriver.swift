@@ -1,5 +1,6 @@
 import FakeOMDb
 import Foundation
+import TestSupport
 
 /// Runs `Tests/TerminalDriver/drive.py`: the built `movies` on a pseudo-terminal, its output
 /// rendered by pyte (a VT100 screen), so tests assert the screen a person sees.

@@ -1,6 +1,7 @@
 import FakeOMDb
 import Foundation
 import Testing
+import TestSupport
 
 /// Keys as a terminal sends them.
 enum Keys {
@@ -27,7 +28,7 @@ func rowNumbers(_ lines: [String]) -> [Int] {
 @Suite(.serialized, .enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
 struct TerminalProcessTests {
     @Test func editingInTheMiddleOfALineSearchesForWhatIsShown() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("toxc" + Keys.left + "i"), .wait("movies> toxic"), .send(Keys.enter),
                 .wait("Results for \"toxic\""), .wait("Showing 10 of 10"), .snapshot("end"),
@@ -38,10 +39,10 @@ struct TerminalProcessTests {
     }
 
     @Test func aLineLongerThanTheTerminalWrapsAndStillEdits() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(directory: folder, columns: 30, rows: 12, steps: [
                 .wait("movies>"), .send("a very long title that wraps around"), .wait("wraps around"),
-                .send("\u{01}Z\u{05}!"), .snapshot("edited"), .send(Keys.ctrlU), .waitGone("wraps"), .snapshot("cleared"),
+                .send("\u{01}Z\u{05}!"), .wait("around!"), .snapshot("edited"), .send(Keys.ctrlU), .waitGone("wraps"), .snapshot("cleared"),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let edited = outcome.snapshot("edited")
@@ -56,7 +57,7 @@ struct TerminalProcessTests {
     /// The width is read at every use: after the window narrows, `show` wraps at the new width
     /// (a plot wrapped at the old one would be cut by the terminal, mid-word and unindented).
     @Test func showWrapsAtTheWidthTheWindowHasNow() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(directory: folder, columns: 100, rows: 40, steps: [
                 .wait("movies>"), .resize(columns: 44, rows: 40), .send("alien" + Keys.enter), .wait("Showing 5 of 5"),
                 .send(Keys.ctrlL + "show 1" + Keys.enter), .wait("IMDb:"), .snapshot("shown"),
@@ -74,7 +75,7 @@ struct TerminalProcessTests {
     /// the live presenter once dropped the line.
     @Test(arguments: [[:], ["NO_COLOR": "1"]])
     func showNamesTheSavedPosterOnEveryKindOfTerminal(environment: [String: String]) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(["--posters", "pp"], directory: folder, environment: environment, rows: 40, steps: [
                 .wait("movies>"), .send("toxic avenger" + Keys.enter), .wait("Showing 4 of 4"),
                 .send(Keys.ctrlL + "show 1" + Keys.enter), .wait("IMDb:"), .snapshot("shown"),
@@ -85,7 +86,7 @@ struct TerminalProcessTests {
     }
 
     @Test func historyIsRecalledInTheNextRunAndKeptPrivate() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let first = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("alien" + Keys.enter), .wait("Results for \"alien\""), .wait("movies>"),
                 .send(" not kept" + Keys.enter), .wait("\"not kept\""), .send("quit" + Keys.enter), .exit(),
@@ -107,7 +108,7 @@ struct TerminalProcessTests {
     /// `save` over a file asks on a line of its own, prompted by the question (an answer typed at
     /// `movies>` looked like a command), and the answers stay out of history, saved or recalled.
     @Test func theReplaceQuestionIsItsOwnLineAndItsAnswersStayOutOfHistory() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             try Data("old".utf8).write(to: folder.appendingPathComponent("out.json"))
             let question = "out.json exists. Replace it? (y/N)"
             // Each step clears the screen and waits for that first: text still shown from a step
@@ -135,7 +136,7 @@ struct TerminalProcessTests {
     }
 
     @Test func ctrlRFindsAnEarlierLineAndEnterRunsIt() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let state = folder.appendingPathComponent("state/movies")
             try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
             try "star wars\ntoxic\nalien\n".write(to: state.appendingPathComponent("history"), atomically: true, encoding: .utf8)
@@ -148,7 +149,7 @@ struct TerminalProcessTests {
     }
 
     @Test func tabCompletesCommandsValuesAndFolders() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("shots-here"), withIntermediateDirectories: true)
             let outcome = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("ty" + Keys.tab), .wait("movies> type"), .send("mo" + Keys.tab), .wait("movies> type movie"),
@@ -161,7 +162,7 @@ struct TerminalProcessTests {
     }
 
     @Test func livePageFillsInPlaceWithOneLinePerTitle() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(700))
             defer { server.shutdown() }
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
@@ -186,7 +187,7 @@ struct TerminalProcessTests {
     }
 
     @Test func aResizeMidPageLaysTheRowsOutAgainAtTheNewWidth() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(900))
             defer { server.shutdown() }
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
@@ -204,7 +205,7 @@ struct TerminalProcessTests {
     }
 
     @Test func aNarrowScreenGetsTheHeadingOnceNotOncePerRedraw() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(700))
             defer { server.shutdown() }
             // 36 columns: the status line ("⠋ plots 0/10 · requests today: 11 of 1,000") is wider.
@@ -220,7 +221,7 @@ struct TerminalProcessTests {
     }
 
     @Test func ctrlCMidPageKeepsWhatArrivedAndGivesAPromptOnAFreshLine() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
             defer { server.shutdown() }
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
@@ -240,7 +241,7 @@ struct TerminalProcessTests {
     /// running and drops every line typed ahead: none of them is searched, and `quit` typed next
     /// does not wait behind them (it waited behind a minute of searches here).
     @Test func ctrlCDropsTheLinesTypedAhead() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
             defer { server.shutdown() }
             let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
@@ -259,7 +260,7 @@ struct TerminalProcessTests {
     /// A Ctrl-C that comes as a key (typed while the prompt reads, behind lines pasted at once)
     /// drops the lines before it too: it was read only after all of them had run.
     @Test func aCtrlCTypedBehindPastedLinesDropsThem() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(200))
             defer { server.shutdown() }
             let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
@@ -277,7 +278,7 @@ struct TerminalProcessTests {
     /// The same on a terminal without the line editor (`TERM=dumb`): lines typed ahead were read
     /// ahead into the tool, so Ctrl-C, which empties only the terminal's queue, did not drop them.
     @Test func ctrlCDropsTheLinesTypedAheadWithoutTheEditor() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
             defer { server.shutdown() }
             let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
@@ -296,7 +297,7 @@ struct TerminalProcessTests {
     /// Every way out leaves the terminal's settings exactly as they were (`stty -g`).
     @Test(arguments: ["quit", "ctrl-d", "TERM", "HUP"])
     func terminalSettingsAreRestoredOnEveryWayOut(_ way: String) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let leave: [TerminalDriver.Step] = switch way {
             case "quit": [.send(Keys.ctrlU + "quit" + Keys.enter)]
             case "ctrl-d": [.send(Keys.ctrlU + Keys.ctrlD)]
@@ -315,7 +316,7 @@ struct TerminalProcessTests {
 
     /// Ctrl-Z gives the terminal back as found while stopped; `fg` (SIGCONT) brings raw mode back.
     @Test func ctrlZRestoresTheTerminalAndContinuingEditsAgain() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("tox"), .wait("movies> tox"), .send(Keys.ctrlZ), .stopped(), .stty("stopped"),
                 .signal("CONT"), .send("ic"), .wait("movies> toxic"), .stty("continued"), .send(Keys.enter), .wait("Results for \"toxic\""),
@@ -329,7 +330,7 @@ struct TerminalProcessTests {
     /// Ctrl-Z while a page is still filling in: stopped with the terminal as found (echo on, cursor
     /// shown); `fg` (SIGCONT) and the page goes on filling in place, then the prompt edits again.
     @Test func ctrlZMidPageRestoresTheTerminalAndThePageGoesOn() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(2))
             defer { server.shutdown() }
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
@@ -352,7 +353,7 @@ struct TerminalProcessTests {
     /// SIGTERM or SIGHUP while a live page is drawing: settings back as found, cursor shown.
     @Test(arguments: ["TERM", "HUP"])
     func aSignalMidPageLeavesTheTerminalAsFound(_ signal: String) async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
             defer { server.shutdown() }
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
@@ -369,7 +370,7 @@ struct TerminalProcessTests {
     }
 
     @Test func withNoColorThePageIsPlainLines() async throws {
-        try await withWorkingFolder { folder in
+        try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(directory: folder, environment: ["NO_COLOR": "1"], rows: 50, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("Showing 10 of 10"), .snapshot("end"),
             ])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MoviesCLI
+import TestSupport
 
 @Suite struct DotEnvTests {
     @Test func readsPlainPairs() {

@@ -7,6 +7,7 @@ import Glibc
 import Darwin
 #endif
 @testable import MoviesCLI
+import TestSupport
 
 /// `save FILE`: JSON, CSV and Markdown parsed back, and an existing file never replaced silently.
 @MainActor

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import MoviesCLI
 @testable import LineEditing
+import TestSupport
 
 /// The history file: where it is, what it keeps, and two writers at once.
 @Suite struct HistoryTests {

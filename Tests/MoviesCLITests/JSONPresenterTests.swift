@@ -2,6 +2,7 @@ import Foundation
 import OMDbKit
 import Testing
 @testable import MoviesCLI
+import TestSupport
 
 @MainActor
 @Suite struct JSONPresenterTests {

@@ -4,6 +4,7 @@ import TerminalImages
 import Testing
 @testable import MoviesCLI
 @testable import OMDbCatalogue
+import TestSupport
 
 /// `episodes`, `save`, `open` and posters drawn by `show`, in a session over the catalogue or a stub.
 @MainActor

@@ -3,6 +3,7 @@ import OMDbKit
 import Testing
 @testable import MoviesCLI
 @testable import OMDbCatalogue
+import TestSupport
 
 @MainActor
 @Suite struct SessionTests {

@@ -3,6 +3,7 @@ import OMDbKit
 import Testing
 @testable import MoviesCLI
 @testable import LineEditing
+import TestSupport
 
 /// Issue 18: an IMDb ID or link is a title to look up, not text to search; `save` writes the
 /// search on screen; ratings on a row's title line.

@@ -2,6 +2,7 @@ import Foundation
 import OMDbKit
 import Testing
 @testable import MoviesCLI
+import TestSupport
 
 /// Cache and quota settings, commands, and the answers to OMDb's "no", without a process.
 @Suite struct SpendingTests {

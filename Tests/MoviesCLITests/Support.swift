@@ -31,17 +31,6 @@ extension Array where Element == String {
     func dropLastIfEmpty() -> [String] { last == "" ? Array(dropLast()) : self }
 }
 
-/// A fresh, empty folder of its own; the caller removes it with `removeFolder`.
-func makeTemporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("MoviesCLITests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
-func removeFolder(_ url: URL) {
-    try? FileManager.default.removeItem(at: url)
-}
 
 /// A client over the offline catalogue in `Fixtures/`.
 func catalogueClient() throws -> OMDbClient {

@@ -2,6 +2,7 @@ import Foundation
 import OMDbKit
 import Testing
 @testable import MoviesCLI
+import TestSupport
 
 /// What the person typed, shown back: never an escape code on the terminal.
 @MainActor

@@ -2,6 +2,7 @@ import Foundation
 @testable import Files
 @testable import OMDbKit
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

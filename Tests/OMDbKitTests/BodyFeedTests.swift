@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 /// A body fed from the transport's own thread: paused past its high-water mark until the reader
 /// catches up, written in place once a sink reads it, and stopped whenever the reader gives up.

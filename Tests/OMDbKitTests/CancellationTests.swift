@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import OMDbKit
 import Synchronization
+import TestSupport
 
 @Suite struct CancellationTests {
     /// Records for which `held(id)` wait for `release` (or their cancellation, which `cancelled` logs);

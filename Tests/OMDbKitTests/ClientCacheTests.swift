@@ -3,6 +3,7 @@ import Foundation
 @testable import OMDbKit
 import Synchronization
 import Testing
+import TestSupport
 
 /// The client with a disk cache and a request counter, over the fake OMDb server on 127.0.0.1.
 @Suite struct ClientCacheTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import OMDbKit
 import Synchronization
+import TestSupport
 
 /// A fake search backend: `total` results named by number, pages of 10, optional duplicates.
 private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = nil, log: RequestLog) -> ClosureTransport {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import OMDbKit
 import Synchronization
+import TestSupport
 
 /// What a library user meets when calling the client from several tasks at once.
 @Suite struct ConcurrencyTests {

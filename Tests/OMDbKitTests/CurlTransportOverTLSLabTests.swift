@@ -3,6 +3,7 @@ import Foundation
 import OMDbCurl
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 /// Over real TLS 1.3 and HTTP/2 (`Tests/Lab/omdb_lab.py`: two hosts, a throwaway CA trusted
 /// through `CURL_CA_BUNDLE`): a page costs one TCP connection and one TLS handshake per host,

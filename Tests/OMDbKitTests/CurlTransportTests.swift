@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 /// What makes the libcurl transport fast, checked by counting, not timing: connections per host
 /// per page, warm-ups that carry no key, transfers paused and resumed, a cancel that touches

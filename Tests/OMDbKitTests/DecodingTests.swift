@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 /// Every recorded OMDb response (copied from ../shared/omdb-samples into Fixtures/omdb-samples).
 let sampleFiles: [String] = files(in: fixtures.appendingPathComponent("omdb-samples"))

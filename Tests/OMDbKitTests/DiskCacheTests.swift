@@ -1,6 +1,7 @@
 import Foundation
 @testable import OMDbKit
 import Testing
+import TestSupport
 
 @Suite struct DiskCacheTests {
     static let page = URL(string: "http://127.0.0.1:9/?s=alien&page=1&apikey=secret-key-42")!

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 /// Records the waits a retry policy asked for, without waiting.
 final class RecordedSleeps: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 @Suite struct ImageWidthTests {
     /// A JPEG whose start-of-frame, 1234 pixels wide, comes after an APP1 segment of `padding` bytes.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 /// The live libcurl transport against the fake OMDb on 127.0.0.1: real sockets, each test its own server.
 @Suite struct LiveTransportOverFakeServerTests {

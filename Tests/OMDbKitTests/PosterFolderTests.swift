@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OMDbKit
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 /// A store lists its folder once, in the background, and answers every lookup from that listing.
 @Suite struct PosterIndexTests {

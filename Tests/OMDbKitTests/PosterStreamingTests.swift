@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OMDbKit
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

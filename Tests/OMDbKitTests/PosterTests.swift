@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 @Suite struct PosterNameTests {
     @Test(arguments: [

@@ -3,6 +3,7 @@ import Foundation
 @testable import OMDbKit
 import Testing
 @testable import OMDbCatalogue
+import TestSupport
 
 /// Wider posters: the URL rewrite, the fallback to OMDb's URL, and the file a wider one replaces.
 @Suite struct PosterWidthTests {

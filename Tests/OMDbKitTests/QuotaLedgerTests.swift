@@ -1,6 +1,7 @@
 import Foundation
 @testable import OMDbKit
 import Testing
+import TestSupport
 
 @Suite struct QuotaLedgerTests {
     /// 2026-11-22 23:59:58 UTC.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 /// Yields `count` times: a cheap way to let other tasks interleave here.
 func yieldTimes(_ count: Int) async {

@@ -48,18 +48,6 @@ func json(_ text: String, status: Int = 200) -> HTTPResponse {
     HTTPResponse(statusCode: status, body: Data(text.utf8), contentType: "application/json")
 }
 
-/// A folder of its own for one test, removed at the end.
-func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async rethrows -> T {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("omdbkit-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    return try await body(folder)
-}
-
-/// Names of every file in a folder, sorted.
-func files(in folder: URL) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-}
 
 /// A client over the offline catalogue, counting requests.
 func catalogueClient(log: RequestLog = RequestLog(), key: String = CatalogueTransport.apiKey) -> OMDbClient {
@@ -112,14 +100,3 @@ final class TestClock: Sendable {
     var now: @Sendable () -> Date { { self.time.withLock { $0 } } }
 }
 
-/// The most memory this test process ever had resident, in bytes (`getrusage`): reading a file
-/// of gigabytes raises it by as much, whatever the machine's speed.
-func peakResidentBytes() -> Int {
-    var usage = rusage()
-    getrusage(0, &usage)  // RUSAGE_SELF (an enum on Glibc, a constant on Darwin)
-    #if canImport(Darwin)
-    return Int(usage.ru_maxrss)          // bytes
-    #else
-    return Int(usage.ru_maxrss) * 1_024  // kilobytes
-    #endif
-}

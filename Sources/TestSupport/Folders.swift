@@ -1,0 +1,36 @@
+import Foundation
+
+/// A folder of its own for one test, removed at the end, whatever the test did.
+public func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async rethrows -> T {
+    let folder = try? makeTemporaryFolder()
+    defer { folder.map(removeFolder) }
+    return try await body(folder ?? FileManager.default.temporaryDirectory)
+}
+
+/// A fresh, empty folder of its own; the caller removes it with ``removeFolder(_:)``.
+public func makeTemporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("movies-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+public func removeFolder(_ url: URL) {
+    try? FileManager.default.removeItem(at: url)
+}
+
+/// Names of every file in a folder, sorted.
+public func files(in folder: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+}
+
+/// The most memory this test process ever had resident, in bytes (`getrusage`): reading a file
+/// of gigabytes raises it by as much, whatever the machine's speed.
+public func peakResidentBytes() -> Int {
+    var usage = rusage()
+    getrusage(0, &usage)  // RUSAGE_SELF (an enum on Glibc, a constant on Darwin)
+    #if canImport(Darwin)
+    return Int(usage.ru_maxrss)          // bytes
+    #else
+    return Int(usage.ru_maxrss) * 1_024  // kilobytes
+    #endif
+}
