@@ -6,19 +6,19 @@ extension Session {
     // MARK: Episodes
 
     /// Lists season `season` (default 1) of result `number`, a series, as new numbered rows.
-    func episodes(_ number: Int, season: Int?) async {
-        guard let row = row(number, for: "episodes") else { return }
+    func episodes(_ number: Int, season: Int?) async -> ExitStatus {
+        guard let row = row(number, for: "episodes") else { return .success }
         if row.item.type != .series {
             console.err("Result \(number) is a \(safe(row.item.type.description)), not a series: episodes takes the number of a series.")
-            return
+            return .success
         }
-        await listSeason(of: row.item.imdbID, season: season ?? 1, title: row.item.title)
+        return await listSeason(of: row.item.imdbID, season: season ?? 1, title: row.item.title)
     }
 
     /// Asks OMDb for the season and shows its episodes, numbered on from the rows already shown.
-    /// - Returns: the season, or `nil` when it failed (already reported).
+    /// - Returns: `.failure` when that failed at run time (already reported).
     @discardableResult
-    func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> Season? {
+    func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> ExitStatus {
         do {
             let list = try await presenter.waiting("Asking \(source) for season \(season) of \(safe(title ?? seriesID))…") {
                 try await client.season(imdbID: seriesID, number: season)
@@ -29,10 +29,9 @@ extension Session {
                 exportLog.note(episode.searchItem, episode: episode)
             }
             for line in EpisodeList.lines(list, first: first, style: console.style) { console.out(line) }
-            return list
+            return .success
         } catch {
-            report(error)
-            return nil
+            return report(error)
         }
     }
 
@@ -61,15 +60,17 @@ extension Session {
     /// shown so far, to `file`, in the format its extension names, atomically. Rows whose record
     /// never came (stopped by Ctrl-C) are left out, and said to be.
     /// An existing file is replaced only when `force` is set or the person says yes at a terminal.
-    func save(_ file: String, force: Bool, session wholeSession: Bool = false) async {
+    /// - Returns: `.failure` when the file could not be written; a refusal (no extension, a folder,
+    ///   an existing file kept) is an answer, not a failure.
+    func save(_ file: String, force: Bool, session wholeSession: Bool = false) async -> ExitStatus {
         let url = URL(fileURLWithPath: Settings.posterFolder(file, relativeTo: currentDirectory, home: settings.home).path)
         guard let format = ExportFormat(file: url) else {
             console.err("save writes .json, .csv or .md files: give \"\(safe(file))\" one of those extensions.")
-            return
+            return .success
         }
         guard !exportLog.entries.isEmpty else {
             console.err("Nothing to save yet: search for a title first.")
-            return
+            return .success
         }
         let (entries, leftOut) = wholeSession ? (exportLog.entries, 0) : currentSearchEntries()
         guard !entries.isEmpty else {
@@ -77,42 +78,42 @@ extension Session {
             let others = " save \(safe(file)) --session saves the \(shown) movie\(shown == 1 ? "" : "s") shown this session."
             console.err(leftOut > 0 ? "Nothing to save: none of the \(leftOut) rows of this search loaded." + others
                         : "No search on screen to save: search for a title first." + others)
-            return
+            return .success
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
             if isFolder.boolValue {
                 console.err("\"\(safe(file))\" is a folder: give save a file name, such as save \(safe(file))/movies.\(url.pathExtension).")
-                return
+                return .success
             }
             // A device or a FIFO is never replaced by a file (nor written to: a FIFO would hang the prompt).
             if let problem = AtomicFile(url).kindProblem() {
                 console.err("\(safe(file)) is not a file (\(safe(problem.reason))), so nothing was saved: give save the name of a file.")
-                return
+                return .success
             }
             if !force {
                 guard let confirm, await confirm("\(safe(file)) exists. Replace it? (y/N) ") else {
                     console.err("\(safe(file)) exists, so nothing was saved: save! \(safe(file)) (or save \(safe(file)) --force) replaces it.")
-                    return
+                    return .success
                 }
             }
         }
         // The folder is named as typed: the temporary file's name (`nothere/.x.json.3fq….tmp`) means nothing to a person.
         let folder = url.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            hadFailure = true
             let typed = (file as NSString).deletingLastPathComponent
             console.error("Nothing was saved: there is no folder \(safe(typed.isEmpty ? folder.standardizedFileURL.path : typed)). Create it first, or give save another path.")
-            return
+            return .failure
         }
         do throws(AtomicFile.Problem) {
             // A temporary file of its own in the same folder, then rename(2); a symlink is written through.
             try AtomicFile(url).write(format.render(entries), permissions: 0o666)
             let left = leftOut == 0 ? "" : " \(leftOut) row\(leftOut == 1 ? "" : "s") that never loaded \(leftOut == 1 ? "was" : "were") left out."
             console.out("Saved \(entries.count) movie\(entries.count == 1 ? "" : "s") to \(safe(url.path))." + left)
+            return .success
         } catch {
-            hadFailure = true
             console.error("Could not save \(safe(file)): \(safe(error.reason)). Check that its folder can be written.")
+            return .failure
         }
     }
 

@@ -5,8 +5,9 @@ import OMDbKit
 extension Session {
     /// At the prompt, for an IMDb ID or link: the title's details, as `show N` gives them. The
     /// current search stays current (`more`, `show N`, `save` go on with it); `save --session` has the title.
-    func show(imdbID: String) async {
-        guard let movie = await lookUp(.title(imdbID), plot: .full) else { return }
+    func show(imdbID: String) async -> ExitStatus {
+        let (found, status) = await lookUp(.title(imdbID), plot: .full)
+        guard let movie = found else { return status }
         let item = SearchItem(movie)
         let saved = rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster
         exportLog.note(item, movie: movie)
@@ -17,31 +18,33 @@ extension Session {
             exportLog.note(item, poster: poster.file)
         }
         await warnIfNearLimit()
+        return .success
     }
 
     /// `movies show ID|LINK|TITLE`: the title's details, or with `json` one object of every field
     /// OMDb gives (the record's fields as search's `--json` lines name them). With a poster folder,
     /// its poster is saved too. Not found fails (exit status 1), with the reason.
-    func showOne(_ target: String, json: Bool) async {
+    func showOne(_ target: String, json: Bool) async -> ExitStatus {
         let reference = IMDbReference(target)
-        guard let movie = await lookUp(reference ?? .notATitle(target), exactTitle: reference == nil ? target : nil, plot: settings.plot) else {
-            return
-        }
+        let (found, lookUpStatus) = await lookUp(reference ?? .notATitle(target), exactTitle: reference == nil ? target : nil,
+                                                 plot: settings.plot)
+        guard let movie = found else { return lookUpStatus }
         let item = SearchItem(movie)
+        var status = ExitStatus.success
         var poster: Result<SavedPoster, OMDbError>?
         if let store = posterStore {
             do {
                 poster = .success(try await client.poster(for: item, in: store))
             } catch let error as OMDbError {
                 poster = .failure(error)
-                if case .posterNotWritten = error { hadFailure = true }
+                if case .posterNotWritten = error { status = .failure }
             } catch {
                 return report(error)
             }
         }
         if json {
             console.out(JSONPresenter.object(JSONPresenter.Row(item: item, record: .success(movie), poster: poster)))
-            return
+            return status
         }
         for line in Details.lines(for: movie, poster: try? poster?.get(), console: console, display: presenter.display) {
             console.out(line)
@@ -49,31 +52,31 @@ extension Session {
         if case .failure(let error)? = poster {
             console.note(error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.description))
         }
+        return status
     }
 
     /// The record `reference` names (or, with `exactTitle`, OMDb's match for that title with the
-    /// type and year filters), or `nil` after saying why there is none. Every "no" is a failure here:
-    /// one title was asked for by name, and a script must know it did not get it.
-    private func lookUp(_ reference: IMDbReference, exactTitle: String? = nil, plot: PlotLength) async -> Movie? {
+    /// type and year filters); or `nil` after saying why there is none, with how that went. Every
+    /// "no" is a failure here: one title was asked for by name, and a script must know it did not get it.
+    private func lookUp(_ reference: IMDbReference, exactTitle: String? = nil,
+                        plot: PlotLength) async -> (movie: Movie?, status: ExitStatus) {
         do {
             if let exactTitle {
                 let query = SearchQuery(text: exactTitle, type: settings.type, year: settings.year)
-                return try await presenter.waiting("Asking \(source) for the title \"\(safe(exactTitle))\"…") {
+                return (try await presenter.waiting("Asking \(source) for the title \"\(safe(exactTitle))\"…") {
                     try await client.movie(exactTitle: query, plot: plot)
-                }
+                }, .success)
             }
             switch reference {
             case .notATitle(let why):
-                hadFailure = true
                 console.err(why)
-                return nil
+                return (nil, .failure)
             case .title(let id):
-                return try await presenter.waiting("Asking \(source) about \(id)…") {
+                return (try await presenter.waiting("Asking \(source) about \(id)…") {
                     try await client.movie(imdbID: id, plot: plot)
-                }
+                }, .success)
             }
         } catch let error as OMDbError where error.isNoResults {
-            hadFailure = true
             let who = settings.sendsKey ? "OMDb has" : "The offline catalogue has"
             if case .title(let id) = reference, exactTitle == nil {
                 console.err("\(who) no title with the IMDb ID \(id): check the ID or the link.")
@@ -82,11 +85,11 @@ extension Session {
                 console.err("\(who) no title that is exactly \"\(safe(exactTitle))\"" + (filters.isEmpty ? "" : " (\(filters.joined(separator: ", ")))")
                             + ": movies search \(safe(exactTitle)) lists the titles with those words.")
             } else {
-                report(error)
+                _ = report(error)
             }
+            return (nil, .failure)
         } catch {
-            report(error)
+            return (nil, report(error))
         }
-        return nil
     }
 }

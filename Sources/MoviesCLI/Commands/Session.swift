@@ -25,8 +25,11 @@ public final class Session {
     let budget: RequestBudget?
     var settings: Settings
     var rows: [Row] = []
-    /// Set when something failed at run time (not "no results"): the one-shot mode exits 1.
-    var hadFailure = false
+    /// How the commands so far went: a failure at run time (not "no results") stands, and a
+    /// one-shot run exits with it.
+    private(set) var outcome: ExitStatus = .success
+    /// True once a command failed at run time.
+    var hadFailure: Bool { outcome != .success }
     /// The last page shown, for `more`.
     var lastPage: SearchPage?
 
@@ -81,12 +84,18 @@ public final class Session {
         _ = posterStore
     }
 
-    /// Runs one command. Returns false when the person asked to leave.
+    /// Runs one command and records its outcome. Returns false when the person asked to leave.
     @discardableResult
     func handle(_ command: Command) async -> Bool {
+        if case .quit = command { return false }
+        outcome = outcome.combined(with: await run(command))
+        return true
+    }
+
+    /// Runs one command: `.failure` when something failed at run time.
+    private func run(_ command: Command) async -> ExitStatus {
         switch command {
-        case .nothing: break
-        case .quit: return false
+        case .nothing, .quit: break
         case .help:
             console.out(Command.help(width: console.width))
             if let line = requestsToday { console.out(line) }
@@ -96,18 +105,18 @@ public final class Session {
             console.out(clear ? budget.clearCache() : budget.cacheReport)
         // Hints quote what was typed: shown like network text, so no escape code reaches the terminal.
         case .invalid(let hint): console.err(safe(hint))
-        case .search(let text): await search(text)
-        case .more: await more()
-        case .show(let number): await show(number)
-        case .showTitle(let id): await show(imdbID: id)
+        case .search(let text): return await search(text)
+        case .more: return await more()
+        case .show(let number): return await show(number)
+        case .showTitle(let id): return await show(imdbID: id)
         case .posters(let folder): setPosters(folder)
         case .postersStatus:
             console.out(settings.posters.map {
                 "Posters are saved in \(safe($0.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide.")
             } ?? "Posters are off: posters DIR to save them.")
         case let .postersAt(folder, width): setPosters(folder, width: width)
-        case let .episodes(number, season): await episodes(number, season: season)
-        case let .save(file, force, wholeSession): await save(file, force: force, session: wholeSession)
+        case let .episodes(number, season): return await episodes(number, season: season)
+        case let .save(file, force, wholeSession): return await save(file, force: force, session: wholeSession)
         case .open(let number): await open(number)
         case .type(let type):
             settings.type = type
@@ -119,7 +128,7 @@ public final class Session {
             settings.plot = plot
             console.out("Plots in results: \(plot.rawValue).")
         }
-        return true
+        return .success
     }
 
     // MARK: Searching
@@ -127,55 +136,57 @@ public final class Session {
     /// Starts a search and shows its first `pages` pages. Past the first, the searches for pages
     /// 2…N go out together as soon as page 1 gives the total, and every page's rows are fetched
     /// the moment the page arrives, so the pages overlap; the output stays in page order.
-    func search(_ text: String, pages count: Int = 1) async {
+    func search(_ text: String, pages count: Int = 1) async -> ExitStatus {
         let (type, year) = (settings.type, settings.year)
         // The new search owns `more` and `show` from now on, even if it fails.
         rows.removeAll()
         lastPage = nil
         let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
         let waiting = "Searching \(source) for \"\(safe(query.text))\"…"
-        guard let first = await fetch(recovering: query, { [client, presenter] in
+        let (first, status) = await fetch(recovering: query, { [client, presenter] in
             try await presenter.waiting(waiting) { try await client.search(text, type: type, year: year) }
-        }) else { return }
-        if count > 1 {
-            await showPages(first, through: count)
-        } else {
-            await show(first)
-        }
+        })
+        guard let first else { return status }
+        return count > 1 ? await showPages(first, through: count) : await show(first)
     }
 
-    func more() async {
+    func more() async -> ExitStatus {
         let waiting = lastPage.map { "Loading page \($0.number + 1) of \"\(safe($0.query.text))\" from \(source)…" } ?? "Loading…"
-        await load { [client, presenter] in try await presenter.waiting(waiting) { try await client.nextPage() } }
+        return await load { [client, presenter] in try await presenter.waiting(waiting) { try await client.nextPage() } }
     }
 
     /// Who answers, for the line shown while an answer is awaited.
     var source: String { settings.sendsKey ? "OMDb" : "the offline catalogue" }
 
     /// Fetches a page and shows it.
-    func load(_ fetchPage: () async throws -> SearchPage) async {
-        guard let page = await fetch(fetchPage) else { return }
-        await show(page)
+    func load(_ fetchPage: () async throws -> SearchPage) async -> ExitStatus {
+        let (page, status) = await fetch(fetchPage)
+        guard let page else { return status }
+        return await show(page)
     }
 
-    /// The page, or `nil` when it failed (then reported, or answered by ``recover(from:query:)``).
-    private func fetch(recovering query: SearchQuery? = nil, _ fetchPage: () async throws -> SearchPage) async -> SearchPage? {
+    /// The page; or `nil` when it failed (then reported, or answered by ``recover(from:query:)``),
+    /// with how that went.
+    private func fetch(recovering query: SearchQuery? = nil,
+                       _ fetchPage: () async throws -> SearchPage) async -> (page: SearchPage?, status: ExitStatus) {
         do {
             let page = try await fetchPage()
             lastLoadFailed = false
-            return page
+            return (page, .success)
         } catch {
             lastLoadFailed = true
-            if let query, let error = error as? OMDbError, await recover(from: error, query: query) { return nil }
-            report(error)
+            if let query, let error = error as? OMDbError, let recovered = await recover(from: error, query: query) {
+                return (nil, recovered)
+            }
+            let status = report(error)
             await warnIfNearLimit()
-            return nil
+            return (nil, status)
         }
     }
 
     /// Page 1 is in: pages 2…`count` are loaded together, each page's rows start as soon as it
     /// arrives (within ``pagesLoadingAhead``), and the pages are shown one after another as they complete.
-    private func showPages(_ first: SearchPage, through count: Int) async {
+    private func showPages(_ first: SearchPage, through count: Int) async -> ExitStatus {
         let (plot, store, window) = (settings.plot, posterStore, Self.pagesLoadingAhead(concurrency: settings.concurrency))
         await client.prefetch(through: count)
         let firstUpdates = client.details(for: first.items, plot: plot, posters: store)
@@ -209,17 +220,17 @@ public final class Session {
             producer.cancel()
             shownFeed.finish()
         }
-        await show(first, updates: firstUpdates)
+        var status = await show(first, updates: firstUpdates)
         shownFeed.yield(())
         for await next in later {
             guard !Task.isCancelled, !quotaSpent else { break }
             switch next {
             case .success(let (page, updates)):
                 lastLoadFailed = false
-                await show(page, updates: updates)
+                status = status.combined(with: await show(page, updates: updates))
             case .failure(let error):
                 lastLoadFailed = true
-                report(error)
+                status = status.combined(with: report(error))
                 // The pages before it were shown without the hint, as more were to follow:
                 // `--pages` counts from the first, so the way on is the page that failed.
                 if let shown = lastPage, shown.hasMore, !quotaSpent {
@@ -228,6 +239,7 @@ public final class Session {
             }
             shownFeed.yield(())
         }
+        return status
     }
 
     /// How many pages' rows may load at once in `--pages N`: enough to keep `concurrency`
@@ -255,7 +267,7 @@ public final class Session {
     /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
     /// in as its record and poster arrive.
     /// - Parameter updates: the page's details, when they were started before it was its turn.
-    private func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil) async {
+    private func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil) async -> ExitStatus {
         let updates = updates ?? client.details(for: page.items, plot: settings.plot, posters: posterStore)
         lastPage = page
         warmup?.remember(postersOf: page)
@@ -271,6 +283,7 @@ public final class Session {
         }
 
         var done = 0
+        var status = ExitStatus.success
         for await update in updates {
             let row = first + update.index
             switch update.part {
@@ -278,11 +291,11 @@ public final class Session {
                 done += 1
                 rows[row].movie = try? result.get()
                 rows[row].loaded = true
-                if case .failure(let error) = result, !error.isNoResults { hadFailure = true }
+                if case .failure(let error) = result, !error.isNoResults { status = .failure }
                 if case .failure(.quotaExhausted) = result { quotaSpent = true }
             case .poster(let result):
                 rows[row].poster = try? result.get()
-                if case .failure(.posterNotWritten) = result { hadFailure = true }
+                if case .failure(.posterNotWritten) = result { status = .failure }
             }
             exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
             presenter.rowUpdated(update, number: row + 1)
@@ -293,17 +306,19 @@ public final class Session {
             console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
         }
         await warnIfNearLimit()
+        return status
     }
 
     // MARK: Details
 
-    func show(_ number: Int) async {
-        guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return }
+    func show(_ number: Int) async -> ExitStatus {
+        guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return .success }
         guard number <= rows.count else {
             console.err("There is no result \(number): choose 1 to \(rows.count)" + (canLoadMore ? ", or type more for the next page." : "."))
-            return
+            return .success
         }
         let row = rows[number - 1]
+        var status = ExitStatus.success
         do {
             let movie = try await presenter.waiting("Asking \(source) about \(TextPresenter.titleAndYear(row.item))…") {
                 try await client.movie(imdbID: row.item.imdbID, plot: .full)
@@ -315,9 +330,10 @@ public final class Session {
             }
             await drawPoster(of: number)
         } catch {
-            report(error)
+            status = report(error)
         }
         await warnIfNearLimit()
+        return status
     }
 
     // MARK: Settings
@@ -370,32 +386,38 @@ public final class Session {
         return filters.isEmpty ? "" : " Filters in use: \(filters.joined(separator: ", "))."
     }
 
-    func report(_ error: any Error) {
+    /// Says what went wrong. Returns `.failure` for a failure at run time; "no results", no
+    /// more pages and Ctrl-C are answers, not failures.
+    func report(_ error: any Error) -> ExitStatus {
         switch error {
         case is CancellationError:
             console.note("Stopped.")
+            return .success
         case let error as OMDbError:
             switch error {
             case let .seasonNotFound(imdbID, season):
                 console.err(offlineCatalogue.map { Self.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.description))
+                return .success
             case .notFound:
                 console.err(safe(error.description) + filtersInUse)
+                return .success
             case .tooManyResults:
                 // The search did not run: a script should know.
-                hadFailure = true
                 console.err(safe(error.description) + filtersInUse)
+                return .failure
             case .noMorePages, .noSearchYet:
                 console.err(safe(error.description))
+                return .success
             case .quotaExhausted:
-                hadFailure = true
                 console.error(safe(budget?.limitMessage ?? error.description))
+                return .failure
             default:
-                hadFailure = true
                 console.error(safe(error.description))
+                return .failure
             }
         default:
-            hadFailure = true
             console.error(safe(String(describing: error)))
+            return .failure
         }
     }
 }
