@@ -176,14 +176,4 @@ extension Session {
         console.writeOut(sequence + "\n")
         return saved
     }
-
-    /// Row `number`, or `nil` after saying why there is none.
-    private func row(_ number: Int, for command: String) -> Row? {
-        guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return nil }
-        guard number <= rows.count else {
-            console.err("There is no result \(number): \(command) takes 1 to \(rows.count).")
-            return nil
-        }
-        return rows[number - 1]
-    }
 }

@@ -1,13 +1,8 @@
 import Foundation
 import OMDbKit
 
-// MARK: - When OMDb says no: the one request that may still help, and the daily count
-
-extension Session {
-    /// `requests today: 37 of 1,000 (UTC day)`, for `help` and a status line; `nil` when nothing
-    /// is counted (offline catalogue, no key).
-    public var requestsToday: String? { budget?.statusLine }
-
+/// When OMDb says no to a search: the one request that may still help.
+extension SearchController {
     /// Answers OMDb's "no" to a search with one more request when one can help: the exact title
     /// for `Too many results.`, the query without punctuation for `Movie not found!`.
     /// Returns how that went when it showed something (results, or the second search's own
@@ -68,12 +63,5 @@ extension Session {
         }
         let plain = result.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return plain.isEmpty || plain == text ? nil : plain
-    }
-
-    /// Warns once a day (across processes) when the key's count reaches 90 % of its daily limit.
-    /// Not after Ctrl-C: the prompt comes back at once, and the warning can wait for the next command.
-    func warnIfNearLimit() async {
-        guard !Task.isCancelled, let budget else { return }
-        if let warning = await budget.warningAfterCommand() { console.err(console.errorStyle.yellow(warning)) }
     }
 }
