@@ -174,7 +174,7 @@ public enum Movies {
     /// writable: said before any download, not after every poster failed.
     @MainActor
     static func postersFolderIsUsable(_ settings: Settings, console: Console) -> Bool {
-        guard let folder = settings.posters, let problem = Session.posterFolderProblem(folder) else { return true }
+        guard let folder = settings.posters, let problem = SettingsCommands.posterFolderProblem(folder) else { return true }
         console.error("Cannot save posters in \(safe(folder.path)): \(problem). Choose another folder with --posters (or MOVIES_POSTERS).")
         return false
     }

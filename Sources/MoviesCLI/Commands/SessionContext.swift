@@ -71,7 +71,7 @@ final class SessionContext {
         case let error as OMDbError:
             switch error {
             case let .seasonNotFound(imdbID, season):
-                console.err(offlineCatalogue.map { Session.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.description))
+                console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.description))
                 return .success
             case .notFound:
                 console.err(safe(error.description) + filtersInUse)

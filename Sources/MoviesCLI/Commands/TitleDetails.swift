@@ -1,21 +1,54 @@
 import Foundation
 import OMDbKit
 
-/// One title by its IMDb ID or link, or by its exact title: at the prompt and in `movies show`.
-extension Session {
+/// `show N`, an IMDb ID or link at the prompt, and `movies show`: one title's details, with
+/// its poster drawn when the terminal can.
+@MainActor
+struct TitleDetails: SessionPart {
+    let context: SessionContext
+    let searchController: SearchController
+    /// How posters are drawn; `nil`: they are not.
+    let inlineImages: InlineImages.Kind?
+
+    /// Result `number`'s full record.
+    func show(_ number: Int) async -> ExitStatus {
+        guard !searchController.rows.isEmpty else { console.err("No results yet: search for a title first."); return .success }
+        guard number <= searchController.rows.count else {
+            console.err("There is no result \(number): choose 1 to \(searchController.rows.count)" + (searchController.canLoadMore ? ", or type more for the next page." : "."))
+            return .success
+        }
+        let row = searchController.rows[number - 1]
+        var status = ExitStatus.success
+        do {
+            let movie = try await presenter.waiting("Asking \(source) about \(TextPresenter.titleAndYear(row.item))…") {
+                try await client.movie(imdbID: row.item.imdbID, plot: .full)
+            }
+            context.exportLog.note(row.item, movie: movie)
+            for line in Details.lines(for: movie, poster: row.poster, console: console, display: presenter.display,
+                                      number: number) {
+                console.out(line)
+            }
+            await drawPoster(of: number)
+        } catch {
+            status = report(error)
+        }
+        await warnIfNearLimit()
+        return status
+    }
+
     /// At the prompt, for an IMDb ID or link: the title's details, as `show N` gives them. The
     /// current search stays current (`more`, `show N`, `save` go on with it); `save --session` has the title.
     func show(imdbID: String) async -> ExitStatus {
         let (found, status) = await lookUp(.title(imdbID), plot: .full)
         guard let movie = found else { return status }
         let item = SearchItem(movie)
-        let saved = rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster
-        exportLog.note(item, movie: movie)
+        let saved = searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster
+        context.exportLog.note(item, movie: movie)
         for line in Details.lines(for: movie, poster: saved, console: console, display: presenter.display) {
             console.out(line)
         }
         if let poster = await drawPoster(of: item, saved: saved) {
-            exportLog.note(item, poster: poster.file)
+            context.exportLog.note(item, poster: poster.file)
         }
         await warnIfNearLimit()
         return .success
@@ -91,5 +124,36 @@ extension Session {
         } catch {
             return (nil, report(error))
         }
+    }
+
+    // MARK: Posters on screen
+
+    /// Draws result `number`'s poster when the terminal can: the file saved for it, or saved now
+    /// when a poster folder is set.
+    func drawPoster(of number: Int) async {
+        searchController.rows[number - 1].poster = await drawPoster(of: searchController.rows[number - 1].item, saved: searchController.rows[number - 1].poster)
+    }
+
+    /// Draws `item`'s poster when the terminal can: `saved`, or saved now when a poster folder is set.
+    /// - Returns: the poster saved for it, if any.
+    @discardableResult
+    func drawPoster(of item: SearchItem, saved: SavedPoster?) async -> SavedPoster? {
+        guard let kind = inlineImages else { return saved }
+        var saved = saved
+        if saved == nil, let store = posterStore {
+            saved = try? await client.poster(for: item, in: store)
+        }
+        let file = saved?.file
+        guard let file else {
+            if settings.posters == nil { console.note("(posters DIR to save posters and see them here)") }
+            return saved
+        }
+        guard let data = FileManager.default.contents(atPath: file.path) else { return saved }
+        guard let sequence = InlineImages.sequence(for: data, using: kind, columns: min(24, console.width - 4)) else {
+            console.note(InlineImages.refusal(for: data, using: kind, saved: presenter.display(file)))
+            return saved
+        }
+        console.writeOut(sequence + "\n")
+        return saved
     }
 }
