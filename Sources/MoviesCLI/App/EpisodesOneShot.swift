@@ -9,7 +9,7 @@ struct EpisodesOneShot {
     let console: Console
     let interrupts: Interrupts
 
-    func run(target: String, season: Int, json: Bool) async -> Int32 {
+    func run(target: String, season: Int, json: Bool) async -> ExitStatus {
         let session = self.session
         let console = self.console
         return await OneShot(session: session, console: console, interrupts: interrupts).run {
@@ -20,19 +20,18 @@ struct EpisodesOneShot {
                     guard let first = page.items.first else { throw OMDbError.notFound(query: target) }
                     seriesID = first.imdbID
                 } catch {
-                    session.report(error)
-                    return
+                    return session.report(error)
                 }
             }
             guard json else {
-                await session.listSeason(of: seriesID, season: season)
-                return
+                return await session.listSeason(of: seriesID, season: season)
             }
             do {
                 let list = try await session.client.season(imdbID: seriesID, number: season)
                 for episode in list.episodes { console.out(Self.line(episode, in: list)) }
+                return .success
             } catch {
-                session.report(error)
+                return session.report(error)
             }
         }
     }

@@ -20,8 +20,8 @@ import Synchronization
 /// - SIGPIPE is ignored, so a write to a closed pipe fails with EPIPE instead of killing us.
 final class Interrupts: Sendable {
     private struct State {
-        /// The command now running, once its task is registered.
-        var task: Task<Bool, Never>?
+        /// Cancels the command now running, once its task is registered.
+        var cancel: (@Sendable () -> Void)?
         /// A command is starting or running (set before its task exists).
         var busy = false
         /// Ctrl-C came while busy but before the task was registered: cancel it on registration.
@@ -35,7 +35,7 @@ final class Interrupts: Sendable {
 
     private let state: Mutex<State>
     private let sources = Mutex<[any DispatchSourceSignal]>([])
-    private let terminate: @Sendable (Int32) -> Never
+    private let terminate: @Sendable (ExitStatus) -> Never
     private let output: StandardOutput?
 
     /// - Parameters:
@@ -43,7 +43,7 @@ final class Interrupts: Sendable {
     ///   - terminate: how ``stop(status:message:)`` ends the process (``Runtime/exit(_:)``'s steps).
     ///   - output: the stdout whose line in progress a stop lets finish; `nil` for none (tests).
     init(whenIdle: (@Sendable () -> Void)? = nil,
-         terminate: @escaping @Sendable (Int32) -> Never = { _exit($0) }, output: StandardOutput? = nil) {
+         terminate: @escaping @Sendable (ExitStatus) -> Never = { _exit($0.code) }, output: StandardOutput? = nil) {
         self.state = Mutex(State(whenIdle: whenIdle))
         self.terminate = terminate
         self.output = output
@@ -62,7 +62,7 @@ final class Interrupts: Sendable {
                 if number == SIGINT {
                     source.setEventHandler { @Sendable [self] in self.interrupt() }
                 } else {
-                    source.setEventHandler { @Sendable [self] in self.stop(status: 128 + number) }
+                    source.setEventHandler { @Sendable [self] in self.stop(status: ExitStatus(signal: number) ?? .terminated) }
                 }
                 source.resume()
                 sources.append(source)
@@ -92,9 +92,9 @@ final class Interrupts: Sendable {
 
     /// The command's task, registered after ``begin()``. Cancelled at once when Ctrl-C
     /// (or ``stop(status:)``) came in between.
-    func running(_ task: Task<Bool, Never>) {
+    func running<Value: Sendable>(_ task: Task<Value, Never>) {
         let cancelNow = state.withLock { state in
-            state.task = task
+            state.cancel = { task.cancel() }
             state.busy = true
             defer { state.cancelOnRegistration = false }
             return state.cancelOnRegistration || state.stopping
@@ -105,7 +105,7 @@ final class Interrupts: Sendable {
     /// The command is over: the prompt is idle again.
     func finished() {
         state.withLock { state in
-            state.task = nil
+            state.cancel = nil
             state.busy = false
             state.cancelOnRegistration = false
         }
@@ -113,10 +113,10 @@ final class Interrupts: Sendable {
 
     /// Ctrl-C.
     func interrupt() {
-        enum Action { case cancel(Task<Bool, Never>), later, idle((@Sendable () -> Void)?) }
+        enum Action { case cancel(@Sendable () -> Void), later, idle((@Sendable () -> Void)?) }
         state.withLock { $0.always }?()
         let action: Action = state.withLock { state in
-            if let task = state.task { return .cancel(task) }
+            if let cancel = state.cancel { return .cancel(cancel) }
             if state.busy {
                 state.cancelOnRegistration = true
                 return .later
@@ -124,7 +124,7 @@ final class Interrupts: Sendable {
             return .idle(state.whenIdle)
         }
         switch action {
-        case .cancel(let task): task.cancel()
+        case .cancel(let cancel): cancel()
         case .later: break
         case .idle(let handler): handler?()
         }
@@ -132,12 +132,12 @@ final class Interrupts: Sendable {
 
     /// stdout's reader went away (a write failed with EPIPE): stop quietly with status 141.
     func outputClosed() -> Never {
-        stop(status: Movies.Status.outputClosed)
+        stop(status: .outputClosed)
     }
 
     /// A write to stdout failed otherwise (`code` is its errno): say so in one line, stop with status 1.
     func outputFailed(_ code: Int32) -> Never {
-        stop(status: Movies.Status.failure,
+        stop(status: .failure,
              message: "error: the results could not be written to standard output (\(StandardOutput.reason(code))): "
                  + (code == EBADF ? "run with standard output open, to a file or a pipe." : code == ENOSPC
                     ? "free some space, or write them elsewhere." : "write them elsewhere.") + "\n")
@@ -150,13 +150,13 @@ final class Interrupts: Sendable {
     /// start), writes `message` to stderr, and ends the process with `status` through `terminate`.
     /// Only the first call does this; a later one, from another thread, waits for the first to
     /// end the process.
-    func stop(status: Int32, message: String? = nil) -> Never {
-        let (task, first) = state.withLock { state in
+    func stop(status: ExitStatus, message: String? = nil) -> Never {
+        let (cancel, first) = state.withLock { state in
             defer { state.stopping = true }
-            return (state.task, !state.stopping)
+            return (state.cancel, !state.stopping)
         }
         guard first else { Self.waitForExit() }
-        task?.cancel()
+        cancel?()
         output?.finish()
         if let message { fputs(message, stderr) }
         terminate(status)

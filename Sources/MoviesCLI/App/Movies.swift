@@ -9,28 +9,15 @@ import OMDbCatalogue
 /// prompt or the one-shot search. `main` calls ``run(arguments:environment:runtime:)`` and
 /// exits with its status through ``Runtime/exit(_:)``.
 public enum Movies {
-    /// Exit statuses.
-    public enum Status {
-        public static let success: Int32 = 0
-        /// Something failed at run time: key rejected, quota spent, server unreachable.
-        public static let failure: Int32 = 1
-        /// The tool was called wrongly.
-        public static let usage: Int32 = 2
-        /// Stopped by Ctrl-C.
-        public static let interrupted: Int32 = 130
-        /// stdout was closed by its reader (`movies search … | head`): 128 + SIGPIPE.
-        public static let outputClosed: Int32 = 141
-        /// Stopped by SIGHUP (129) or SIGTERM (143): 128 + the signal.
-        public static let hangUp: Int32 = 129
-        public static let terminated: Int32 = 143
-    }
+    /// Exit statuses, by the name README's table and the manual use.
+    public typealias Status = ExitStatus
 
-    /// Runs the tool and returns its exit status. Takes over the process's signals first
+    /// Runs the tool and returns how it ended. Takes over the process's signals first
     /// (SIGPIPE ignored; SIGINT, SIGTERM, SIGHUP caught: see ``Interrupts``), so call it only
     /// from `main`. A SIGTERM, SIGHUP or closed stdout ends the process from within, through
     /// ``Runtime/exit(_:)``, with 128 + the signal; this then never returns.
     @MainActor
-    public static func run(arguments: [String], environment: [String: String], runtime: Runtime) async -> Int32 {
+    public static func run(arguments: [String], environment: [String: String], runtime: Runtime) async -> ExitStatus {
         StandardOutput.holdClosedStandardStreams()
         let interrupts = runtime.interrupts
         interrupts.start()
@@ -43,7 +30,7 @@ public enum Movies {
     }
 
     @MainActor
-    private static func runCommand(arguments: [String], environment: [String: String], runtime: Runtime) async -> Int32 {
+    private static func runCommand(arguments: [String], environment: [String: String], runtime: Runtime) async -> ExitStatus {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let options: Options
         do {
@@ -190,7 +177,7 @@ public enum Movies {
     /// writable: said before any download, not after every poster failed.
     @MainActor
     static func postersFolderIsUsable(_ settings: Settings, console: Console) -> Bool {
-        guard let folder = settings.posters, let problem = Session.posterFolderProblem(folder) else { return true }
+        guard let folder = settings.posters, let problem = SettingsCommands.posterFolderProblem(folder) else { return true }
         console.error("Cannot save posters in \(safe(folder.path)): \(problem). Choose another folder with --posters (or MOVIES_POSTERS).")
         return false
     }

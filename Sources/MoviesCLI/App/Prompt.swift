@@ -86,7 +86,7 @@ struct Prompt {
     }
 }
 
-/// `movies search …`: one search, then `--pages - 1` more pages.
+/// `movies search …`, `movies show …`: one command, then exit with its outcome.
 @MainActor
 struct OneShot {
     let session: Session
@@ -94,7 +94,8 @@ struct OneShot {
     /// The runtime's, which catches the signals; tests leave the default, which catches none.
     var interrupts = Interrupts()
 
-    func run(query: String, pages: Int) async -> Int32 {
+    /// One search, then `pages - 1` more pages.
+    func run(query: String, pages: Int) async -> ExitStatus {
         let session = self.session
         // Exactly the pages asked for: no page past them is fetched in the background.
         session.prefetchesNextPage = false
@@ -103,21 +104,18 @@ struct OneShot {
         }
     }
 
-    /// Runs `work` in a task Ctrl-C cancels; the exit status says how it went.
-    func run(_ work: @escaping @MainActor () async -> Void) async -> Int32 {
+    /// Runs `work` in a task Ctrl-C cancels: `.interrupted` when it was, else what `work` returned.
+    func run(_ work: @escaping @MainActor () async -> ExitStatus) async -> ExitStatus {
         let interrupts = self.interrupts
         interrupts.begin()
-        let task = Task { @MainActor () -> Bool in
-            await work()
-            return true
-        }
+        let task = Task { @MainActor in await work() }
         interrupts.running(task)
-        _ = await task.value
+        let status = await task.value
         interrupts.finished()
         if task.isCancelled {
             console.err("Interrupted.")
-            return Movies.Status.interrupted
+            return .interrupted
         }
-        return session.hadFailure ? Movies.Status.failure : Movies.Status.success
+        return status
     }
 }

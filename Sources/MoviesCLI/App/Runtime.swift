@@ -28,7 +28,7 @@ public final class Runtime: Sendable {
 
     /// Ends the process with `status`: the only way out, whether the run returned or a signal
     /// or a closed stdout stopped it (``Interrupts/stop(status:message:)`` comes here too).
-    public func exit(_ status: Int32) -> Never {
+    public func exit(_ status: ExitStatus) -> Never {
         Self.end(status, restoring: terminal)
     }
 
@@ -36,11 +36,11 @@ public final class Runtime: Sendable {
     /// (a request sent is counted even when the process ends right after it), gives the terminal
     /// back as it was found, and ends. `_exit`, not `exit`: libcurl's thread and the signal
     /// queues are still running, and exit handlers must not race them.
-    private static func end(_ status: Int32, restoring terminal: Terminal) -> Never {
+    private static func end(_ status: ExitStatus, restoring terminal: Terminal) -> Never {
         PosterStore.finishWrites()
         QuotaLedger.finishWrites()
         terminal.restore()
         fflush(stderr)
-        _exit(status)
+        _exit(status.code)
     }
 }

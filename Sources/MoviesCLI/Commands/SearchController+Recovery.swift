@@ -1,42 +1,36 @@
 import Foundation
 import OMDbKit
 
-// MARK: - When OMDb says no: the one request that may still help, and the daily count
-
-extension Session {
-    /// `requests today: 37 of 1,000 (UTC day)`, for `help` and a status line; `nil` when nothing
-    /// is counted (offline catalogue, no key).
-    public var requestsToday: String? { budget?.statusLine }
-
+/// When OMDb says no to a search: the one request that may still help.
+extension SearchController {
     /// Answers OMDb's "no" to a search with one more request when one can help: the exact title
     /// for `Too many results.`, the query without punctuation for `Movie not found!`.
-    /// Returns true when it showed something (results, or the second search's own error).
-    func recover(from error: OMDbError, query: SearchQuery) async -> Bool {
+    /// Returns how that went when it showed something (results, or the second search's own
+    /// error); `nil` when it did not try.
+    func recover(from error: OMDbError, query: SearchQuery) async -> ExitStatus? {
         switch error {
         case .tooManyResults:
             return await showExactTitle(query)
         case .notFound:
-            guard let plain = Self.withoutPunctuation(query.text) else { return false }
+            guard let plain = Self.withoutPunctuation(query.text) else { return nil }
             console.note("No results for \"\(safe(query.text))\": searching for \"\(safe(plain))\" instead, without the punctuation (one more request).")
-            await load { [client] in try await client.search(plain, type: query.type, year: query.year) }
-            return true
+            return await load { [client] in try await client.search(plain, type: query.type, year: query.year) }
         default:
-            return false
+            return nil
         }
     }
 
     /// OMDb's match for exactly this title (`t=`, same filters), shown as the only row, with a
-    /// line saying why. False when there is none: the "too many results" error then stands.
-    private func showExactTitle(_ query: SearchQuery) async -> Bool {
+    /// line saying why. `nil` when there is none: the "too many results" error then stands.
+    private func showExactTitle(_ query: SearchQuery) async -> ExitStatus? {
         let movie: Movie
         do {
             movie = try await client.movie(exactTitle: query, plot: settings.plot)
         } catch let error as OMDbError where error.isNoResults {
-            return false
+            return nil
         } catch {
             // A spent quota, a refused key, a network failure: more to the point than "too many results".
-            report(error)
-            return true
+            return report(error)
         }
         console.note("Too many results for \"\(safe(query.text))\" to list: here is OMDb's match for that exact title. To search further, add a word, a type or a year.")
         let item = SearchItem(movie)
@@ -56,7 +50,7 @@ extension Session {
         }
         await presenter.pageFinished(page)
         await warnIfNearLimit()
-        return true
+        return .success
     }
 
     /// The query with apostrophes dropped and other punctuation and symbols turned into spaces
@@ -69,12 +63,5 @@ extension Session {
         }
         let plain = result.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return plain.isEmpty || plain == text ? nil : plain
-    }
-
-    /// Warns once a day (across processes) when the key's count reaches 90 % of its daily limit.
-    /// Not after Ctrl-C: the prompt comes back at once, and the warning can wait for the next command.
-    func warnIfNearLimit() async {
-        guard !Task.isCancelled, let budget else { return }
-        if let warning = await budget.warningAfterCommand() { console.err(console.errorStyle.yellow(warning)) }
     }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import OMDbKit
+import OMDbCatalogue
+
+/// `episodes N [SEASON]` and `movies episodes`: one season of a series, as new numbered rows.
+@MainActor
+struct EpisodesCommand: SessionPart {
+    let context: SessionContext
+    let searchController: SearchController
+
+    /// Lists season `season` (default 1) of result `number`, a series, as new numbered rows.
+    func episodes(_ number: Int, season: Int?) async -> ExitStatus {
+        guard let row = searchController.row(number, for: "episodes") else { return .success }
+        if row.item.type != .series {
+            console.err("Result \(number) is a \(safe(row.item.type.description)), not a series: episodes takes the number of a series.")
+            return .success
+        }
+        return await listSeason(of: row.item.imdbID, season: season ?? 1, title: row.item.title)
+    }
+
+    /// Asks OMDb for the season and shows its episodes, numbered on from the rows already shown.
+    /// - Returns: `.failure` when that failed at run time (already reported).
+    @discardableResult
+    func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> ExitStatus {
+        do {
+            let list = try await presenter.waiting("Asking \(source) for season \(season) of \(safe(title ?? seriesID))…") {
+                try await client.season(imdbID: seriesID, number: season)
+            }
+            let first = searchController.rows.count + 1
+            for episode in list.episodes {
+                searchController.rows.append(SearchController.Row(item: episode.searchItem, isEpisode: true))
+                context.exportLog.note(episode.searchItem, episode: episode)
+            }
+            for line in EpisodeList.lines(list, first: first, style: console.style) { console.out(line) }
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// Why the offline catalogue has no list of season `season` of `seriesID`: it lists the
+    /// episodes of a few series only. Said as it is (OMDb's own message sent the person to
+    /// `show N` for the number of seasons, which cannot help here).
+    static func missingSeason(_ season: Int, of seriesID: String, in catalogue: Catalogue) -> String {
+        let title = safe(catalogue.title(of: seriesID) ?? seriesID)
+        let listed = catalogue.listedSeasons(of: seriesID)
+        guard !listed.isEmpty else {
+            return "The offline catalogue has no episode lists for \(title): it has them only for \(Self.inWords(catalogue.seriesWithEpisodes.map(safe)))."
+        }
+        return "The offline catalogue lists the episodes of \(title) for season\(listed.count == 1 ? "" : "s") "
+            + "\(Self.inWords(listed.map(String.init))) only, not season \(season)."
+    }
+
+    /// `A`, `A and B`, `A, B and C`.
+    static func inWords(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import OMDbKit
+import Files
+
+/// `save FILE`: the current search (or with `--session` every movie shown) to a JSON, CSV or
+/// Markdown file, written atomically.
+@MainActor
+struct SaveCommand: SessionPart {
+    let context: SessionContext
+    let searchController: SearchController
+    /// Asks before an existing file is replaced; `nil` refuses without asking.
+    let confirm: ((String) async -> Bool)?
+
+    /// Writes the current search's rows (every page of it loaded), or with `session` every movie
+    /// shown so far, to `file`, in the format its extension names, atomically. Rows whose record
+    /// never came (stopped by Ctrl-C) are left out, and said to be.
+    /// An existing file is replaced only when `force` is set or the person says yes at a terminal.
+    /// - Returns: `.failure` when the file could not be written; a refusal (no extension, a folder,
+    ///   an existing file kept) is an answer, not a failure.
+    func save(_ file: String, force: Bool, session wholeSession: Bool = false) async -> ExitStatus {
+        let url = URL(fileURLWithPath: Settings.posterFolder(file, relativeTo: context.currentDirectory, home: settings.home).path)
+        guard let format = ExportFormat(file: url) else {
+            console.err("save writes .json, .csv or .md files: give \"\(safe(file))\" one of those extensions.")
+            return .success
+        }
+        guard !context.exportLog.entries.isEmpty else {
+            console.err("Nothing to save yet: search for a title first.")
+            return .success
+        }
+        let (entries, leftOut) = wholeSession ? (context.exportLog.entries, 0) : currentSearchEntries()
+        guard !entries.isEmpty else {
+            let shown = context.exportLog.entries.count
+            let others = " save \(safe(file)) --session saves the \(shown) movie\(shown == 1 ? "" : "s") shown this session."
+            console.err(leftOut > 0 ? "Nothing to save: none of the \(leftOut) rows of this search loaded." + others
+                        : "No search on screen to save: search for a title first." + others)
+            return .success
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+            if isFolder.boolValue {
+                console.err("\"\(safe(file))\" is a folder: give save a file name, such as save \(safe(file))/movies.\(url.pathExtension).")
+                return .success
+            }
+            // A device or a FIFO is never replaced by a file (nor written to: a FIFO would hang the prompt).
+            if let problem = AtomicFile(url).kindProblem() {
+                console.err("\(safe(file)) is not a file (\(safe(problem.reason))), so nothing was saved: give save the name of a file.")
+                return .success
+            }
+            if !force {
+                guard let confirm, await confirm("\(safe(file)) exists. Replace it? (y/N) ") else {
+                    console.err("\(safe(file)) exists, so nothing was saved: save! \(safe(file)) (or save \(safe(file)) --force) replaces it.")
+                    return .success
+                }
+            }
+        }
+        // The folder is named as typed: the temporary file's name (`nothere/.x.json.3fq….tmp`) means nothing to a person.
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            let typed = (file as NSString).deletingLastPathComponent
+            console.error("Nothing was saved: there is no folder \(safe(typed.isEmpty ? folder.standardizedFileURL.path : typed)). Create it first, or give save another path.")
+            return .failure
+        }
+        do throws(AtomicFile.Problem) {
+            // A temporary file of its own in the same folder, then rename(2); a symlink is written through.
+            try AtomicFile(url).write(format.render(entries), permissions: 0o666)
+            let left = leftOut == 0 ? "" : " \(leftOut) row\(leftOut == 1 ? "" : "s") that never loaded \(leftOut == 1 ? "was" : "were") left out."
+            console.out("Saved \(entries.count) movie\(entries.count == 1 ? "" : "s") to \(safe(url.path))." + left)
+            return .success
+        } catch {
+            console.error("Could not save \(safe(file)): \(safe(error.reason)). Check that its folder can be written.")
+            return .failure
+        }
+    }
+
+    /// The current search's rows whose record came (a failed lookup included: its title, year
+    /// and type are known), with what `show` added since; and how many never loaded.
+    func currentSearchEntries() -> (entries: [ExportLog.Entry], leftOut: Int) {
+        var entries: [ExportLog.Entry] = []
+        var seen: Set<String> = []
+        var leftOut = 0
+        for row in searchController.rows where !row.isEpisode {
+            guard row.loaded else { leftOut += 1; continue }
+            guard seen.insert(row.item.imdbID).inserted else { continue }
+            entries.append(context.exportLog.entry(for: row.item.imdbID)
+                ?? ExportLog.Entry(item: row.item, movie: row.movie, poster: row.poster?.file))
+        }
+        return (entries, leftOut)
+    }
+}

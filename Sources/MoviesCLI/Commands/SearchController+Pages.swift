@@ -1,0 +1,69 @@
+import Foundation
+import OMDbKit
+
+/// `--pages N`: pages 2…N loaded together, shown in order.
+extension SearchController {
+    /// Page 1 is in: pages 2…`count` are loaded together, each page's rows start as soon as it
+    /// arrives (within ``pagesLoadingAhead``), and the pages are shown one after another as they complete.
+    func showPages(_ first: SearchPage, through count: Int) async -> ExitStatus {
+        let (plot, store, window) = (settings.plot, posterStore, Self.pagesLoadingAhead(concurrency: settings.concurrency))
+        await client.prefetch(through: count)
+        let firstUpdates = client.details(for: first.items, plot: plot, posters: store)
+        // A page's updates wait in its stream until the pages before it are shown. Dropping the
+        // streams (Ctrl-C, a failed page) cancels the work they stand for.
+        let (later, feed) = AsyncStream.makeStream(of: Result<(SearchPage, AsyncStream<MovieUpdate>), any Error>.self)
+        // One token each time a page is shown: the producer starts a page's rows only while fewer
+        // than `window` pages are loading, so `--pages 30` does not hold 600 tasks waiting at the gate.
+        let (shown, shownFeed) = AsyncStream.makeStream(of: Void.self)
+        let producer = Task { [client] in
+            var page = first
+            var pagesShown = 0
+            var tokens = shown.makeAsyncIterator()
+            while page.number < count, page.hasMore, !Task.isCancelled {
+                do {
+                    page = try await client.nextPage()
+                    while page.number - 1 - pagesShown >= window {
+                        guard await tokens.next() != nil else { break }
+                        pagesShown += 1
+                    }
+                    guard !Task.isCancelled else { break }
+                    feed.yield(.success((page, client.details(for: page.items, plot: plot, posters: store))))
+                } catch {
+                    feed.yield(.failure(error))
+                    break
+                }
+            }
+            feed.finish()
+        }
+        defer {
+            producer.cancel()
+            shownFeed.finish()
+        }
+        var status = await show(first, updates: firstUpdates)
+        shownFeed.yield(())
+        for await next in later {
+            guard !Task.isCancelled, !quotaSpent else { break }
+            switch next {
+            case .success(let (page, updates)):
+                lastLoadFailed = false
+                status = status.combined(with: await show(page, updates: updates))
+            case .failure(let error):
+                lastLoadFailed = true
+                status = status.combined(with: report(error))
+                // The pages before it were shown without the hint, as more were to follow:
+                // `--pages` counts from the first, so the way on is the page that failed.
+                if let shown = lastPage, shown.hasMore, !quotaSpent {
+                    console.out(console.style.dim("Use --pages \(shown.number + 1) to see more."))
+                }
+            }
+            shownFeed.yield(())
+        }
+        return status
+    }
+
+    /// How many pages' rows may load at once in `--pages N`: enough to keep `concurrency`
+    /// requests busy (a page is 20: 10 records, 10 posters), plus the one being shown.
+    static func pagesLoadingAhead(concurrency: Int) -> Int {
+        max(2, (concurrency + 19) / 20 + 1)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import OMDbKit
+
+/// The current search and its numbered rows: `search`, `more` and `--pages` load pages, show
+/// them and fill their rows in as records and posters arrive. Cancelling the task that runs a
+/// load (Ctrl-C) stops it and keeps what already arrived.
+@MainActor
+final class SearchController: SessionPart {
+    /// One numbered result and what is known of it so far.
+    struct Row {
+        let item: SearchItem
+        var movie: Movie?
+        var poster: SavedPoster?
+        /// The record's answer came, a failure included; false while loading and after Ctrl-C.
+        var loaded = false
+        /// An episode listed by `episodes`: numbered with the search's rows, but not one of them.
+        var isEpisode = false
+    }
+
+    let context: SessionContext
+    var rows: [Row] = []
+    /// The last page shown, for `more`.
+    var lastPage: SearchPage?
+    /// Set when the last page load failed, so `--pages` stops instead of asking again.
+    var lastLoadFailed = false
+    /// Set when OMDb said the key's daily quota is spent: `--pages` shows no page after this one
+    /// (each would only say so again, and spend nothing but time).
+    var quotaSpent = false
+    /// When a page is shown, fetch the next page's search in the background (the prompt, unless
+    /// switched off). The one-shot mode knows how many pages it wants and asks for exactly those.
+    var prefetchesNextPage: Bool
+
+    init(context: SessionContext) {
+        self.context = context
+        prefetchesNextPage = context.settings.prefetch
+    }
+
+    /// True when the current search has another page and the last load did not fail.
+    var canLoadMore: Bool { !lastLoadFailed && (lastPage?.hasMore ?? false) }
+
+    /// Starts a search and shows its first `pages` pages. Past the first, the searches for pages
+    /// 2…N go out together as soon as page 1 gives the total, and every page's rows are fetched
+    /// the moment the page arrives, so the pages overlap; the output stays in page order.
+    func search(_ text: String, pages count: Int = 1) async -> ExitStatus {
+        let (type, year) = (settings.type, settings.year)
+        // The new search owns `more` and `show` from now on, even if it fails.
+        rows.removeAll()
+        lastPage = nil
+        let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
+        let waiting = "Searching \(source) for \"\(safe(query.text))\"…"
+        let (first, status) = await fetch(recovering: query, { [client, presenter] in
+            try await presenter.waiting(waiting) { try await client.search(text, type: type, year: year) }
+        })
+        guard let first else { return status }
+        return count > 1 ? await showPages(first, through: count) : await show(first)
+    }
+
+    func more() async -> ExitStatus {
+        let waiting = lastPage.map { "Loading page \($0.number + 1) of \"\(safe($0.query.text))\" from \(source)…" } ?? "Loading…"
+        return await load { [client, presenter] in try await presenter.waiting(waiting) { try await client.nextPage() } }
+    }
+
+    /// Fetches a page and shows it.
+    func load(_ fetchPage: () async throws -> SearchPage) async -> ExitStatus {
+        let (page, status) = await fetch(fetchPage)
+        guard let page else { return status }
+        return await show(page)
+    }
+
+    /// The page; or `nil` when it failed (then reported, or answered by ``recover(from:query:)``),
+    /// with how that went.
+    private func fetch(recovering query: SearchQuery? = nil,
+                       _ fetchPage: () async throws -> SearchPage) async -> (page: SearchPage?, status: ExitStatus) {
+        do {
+            let page = try await fetchPage()
+            lastLoadFailed = false
+            return (page, .success)
+        } catch {
+            lastLoadFailed = true
+            if let query, let error = error as? OMDbError, let recovered = await recover(from: error, query: query) {
+                return (nil, recovered)
+            }
+            let status = report(error)
+            await warnIfNearLimit()
+            return (nil, status)
+        }
+    }
+
+    /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
+    /// in as its record and poster arrive.
+    /// - Parameter updates: the page's details, when they were started before it was its turn.
+    func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil) async -> ExitStatus {
+        let updates = updates ?? client.details(for: page.items, plot: settings.plot, posters: posterStore)
+        lastPage = page
+        context.warmup?.remember(postersOf: page)
+        let first = rows.count
+        rows += page.items.map { Row(item: $0) }
+        for item in page.items { context.exportLog.note(item) }
+        presenter.pageArrived(page, first: first + 1, savingPosters: settings.posters != nil)
+        // While the person reads this page, the next one's search is already on its way: `more`
+        // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.
+        if prefetchesNextPage {
+            let (client, next) = (client, page.number + 1)
+            Task { await client.prefetch(through: next) }
+        }
+
+        var done = 0
+        var status = ExitStatus.success
+        for await update in updates {
+            let row = first + update.index
+            switch update.part {
+            case .record(let result):
+                done += 1
+                rows[row].movie = try? result.get()
+                rows[row].loaded = true
+                if case .failure(let error) = result, !error.isNoResults { status = .failure }
+                if case .failure(.quotaExhausted) = result { quotaSpent = true }
+            case .poster(let result):
+                rows[row].poster = try? result.get()
+                if case .failure(.posterNotWritten) = result { status = .failure }
+            }
+            context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
+            presenter.rowUpdated(update, number: row + 1)
+        }
+        // The page is finished (and a live page let go of the screen) before the note is printed.
+        await presenter.pageFinished(page)
+        if Task.isCancelled {
+            console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
+        }
+        await warnIfNearLimit()
+        return status
+    }
+
+    /// Row `number`, or `nil` after saying why there is none.
+    func row(_ number: Int, for command: String) -> Row? {
+        guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return nil }
+        guard number <= rows.count else {
+            console.err("There is no result \(number): \(command) takes 1 to \(rows.count).")
+            return nil
+        }
+        return rows[number - 1]
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import OMDbKit
+import OMDbCatalogue
+
+/// What every command of a session shares: the client, the screen, the filters and poster
+/// folder in force, the log `save` writes from, and the one way errors and the daily count are told.
+@MainActor
+final class SessionContext {
+    let client: OMDbClient
+    let console: Console
+    let presenter: any Presenter
+    let currentDirectory: URL
+    /// The disk cache and the daily count; `nil` in tests that need neither.
+    let budget: RequestBudget?
+    /// Opens connections before they are needed, and remembers the posters host; `nil` offline.
+    let warmup: Warmup?
+    var settings: Settings
+    /// Every movie shown so far, for `save`.
+    var exportLog = ExportLog()
+    /// The offline catalogue answering instead of OMDb, for what only it can say (which series
+    /// it lists episodes of); `nil` when OMDb answers.
+    var offlineCatalogue: Catalogue?
+
+    init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
+         budget: RequestBudget?, offlineCatalogue: Catalogue?, warmup: Warmup?) {
+        self.client = client
+        self.settings = settings
+        self.console = console
+        self.presenter = presenter
+        self.currentDirectory = currentDirectory
+        self.budget = budget
+        self.offlineCatalogue = offlineCatalogue
+        self.warmup = warmup
+    }
+
+    /// Who answers, for the line shown while an answer is awaited.
+    var source: String { settings.sendsKey ? "OMDb" : "the offline catalogue" }
+
+    // MARK: Posters
+
+    /// One store per folder for the whole session: it keeps one index of the folder, so a folder
+    /// of many files is listed once, not once a page (nor again when only the width changes).
+    var posterStore: PosterStore? {
+        guard let folder = settings.posters?.standardizedFileURL else { return nil }
+        if let store = currentStore, store.folder == folder {
+            if store.width == settings.posterWidth { return store }
+            currentStore = store.atWidth(settings.posterWidth)
+            return currentStore
+        }
+        let store = PosterStore(folder: folder, width: settings.posterWidth)
+        currentStore = store
+        return store
+    }
+
+    private var currentStore: PosterStore?
+
+    // MARK: Errors
+
+    /// Filters are easy to forget: name them when a search finds nothing.
+    private var filtersInUse: String {
+        let filters = [settings.type.map { "type \($0.rawValue)" }, settings.year.map { "year \($0)" }].compactMap { $0 }
+        return filters.isEmpty ? "" : " Filters in use: \(filters.joined(separator: ", "))."
+    }
+
+    /// Says what went wrong. Returns `.failure` for a failure at run time; "no results", no
+    /// more pages and Ctrl-C are answers, not failures.
+    func report(_ error: any Error) -> ExitStatus {
+        switch error {
+        case is CancellationError:
+            console.note("Stopped.")
+            return .success
+        case let error as OMDbError:
+            switch error {
+            case let .seasonNotFound(imdbID, season):
+                console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.description))
+                return .success
+            case .notFound:
+                console.err(safe(error.description) + filtersInUse)
+                return .success
+            case .tooManyResults:
+                // The search did not run: a script should know.
+                console.err(safe(error.description) + filtersInUse)
+                return .failure
+            case .noMorePages, .noSearchYet:
+                console.err(safe(error.description))
+                return .success
+            case .quotaExhausted:
+                console.error(safe(budget?.limitMessage ?? error.description))
+                return .failure
+            default:
+                console.error(safe(error.description))
+                return .failure
+            }
+        default:
+            console.error(safe(String(describing: error)))
+            return .failure
+        }
+    }
+
+    // MARK: The daily count
+
+    /// `requests today: 37 of 1,000 (UTC day)`, for `help` and a status line; `nil` when nothing
+    /// is counted (offline catalogue, no key).
+    var requestsToday: String? { budget?.statusLine }
+
+    /// Warns once a day (across processes) when the key's count reaches 90 % of its daily limit.
+    /// Not after Ctrl-C: the prompt comes back at once, and the warning can wait for the next command.
+    func warnIfNearLimit() async {
+        guard !Task.isCancelled, let budget else { return }
+        if let warning = await budget.warningAfterCommand() { console.err(console.errorStyle.yellow(warning)) }
+    }
+}
+
+/// A part of a session that works in its ``SessionContext``: the search controller and the
+/// command handlers. The shortcuts keep their code reading as it would in one type.
+@MainActor
+protocol SessionPart {
+    var context: SessionContext { get }
+}
+
+extension SessionPart {
+    var client: OMDbClient { context.client }
+    var console: Console { context.console }
+    var presenter: any Presenter { context.presenter }
+    var settings: Settings { context.settings }
+    var source: String { context.source }
+    var posterStore: PosterStore? { context.posterStore }
+    func report(_ error: any Error) -> ExitStatus { context.report(error) }
+    func warnIfNearLimit() async { await context.warnIfNearLimit() }
+}

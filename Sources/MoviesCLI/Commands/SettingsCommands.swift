@@ -1,0 +1,70 @@
+import Foundation
+import OMDbKit
+
+/// The commands that change what later searches do: `posters`, `type`, `year`, `plot`.
+@MainActor
+struct SettingsCommands: SessionPart {
+    let context: SessionContext
+
+    /// `posters` with no folder: where posters go, or that they are off.
+    func showPosters() {
+        console.out(settings.posters.map {
+            "Posters are saved in \(safe($0.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide.")
+        } ?? "Posters are off: posters DIR to save them.")
+    }
+
+    func setType(_ type: SearchType?) {
+        context.settings.type = type
+        console.out("Next searches: \(type.map { $0 == .series ? "series only" : "\($0.rawValue)s only" } ?? "any type").")
+    }
+
+    func setYear(_ year: Int?) {
+        context.settings.year = year
+        console.out("Next searches: \(year.map { "year \($0)" } ?? "any year").")
+    }
+
+    func setPlot(_ plot: PlotLength) {
+        context.settings.plot = plot
+        console.out("Plots in results: \(plot.rawValue).")
+    }
+
+    /// - Parameter width: the new width; `nil` keeps the current one.
+    func setPosters(_ folder: String?, width: PosterWidth? = nil) {
+        guard let folder else {
+            context.settings.posters = nil
+            console.out("Posters are off.")
+            return
+        }
+        guard !folder.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            console.error("\"\(safe(folder))\" holds control characters (such as Escape), which make a folder name that cannot be shown or typed: choose a name without them.")
+            return
+        }
+        let url = Settings.posterFolder(folder, relativeTo: context.currentDirectory, home: settings.home)
+        let stay = "Posters stay \(settings.posters.map { "in \(safe($0.path))" } ?? "off")."
+        if let problem = Self.posterFolderProblem(url) {
+            console.error("Cannot use \"\(safe(folder))\" for posters: \(problem). \(stay)")
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            context.settings.posters = url
+            if let width { context.settings.posterWidth = width }
+            _ = posterStore   // starts the new folder's listing and sweep now, not at the next search
+            console.out("Posters will be saved in \(safe(url.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide."))
+        } catch {
+            console.error("Cannot use \"\(safe(folder))\" for posters: \(safe(PosterStore.describe(fileError: error))). \(stay)")
+        }
+    }
+
+    /// Why `folder` cannot hold posters (a file, under a file, not writable), or `nil` when it can:
+    /// asked before any download, so a bad folder is refused up front and not after every poster failed.
+    static func posterFolderProblem(_ folder: URL) -> String? {
+        do {
+            try PosterStore.checkFolder(folder)
+            return nil
+        } catch {
+            if case .posterNotWritten(_, let reason) = error { return safe(reason) }
+            return safe(error.description)
+        }
+    }
+}

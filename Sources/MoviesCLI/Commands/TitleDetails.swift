@@ -1,0 +1,160 @@
+import Foundation
+import OMDbKit
+import TerminalImages
+
+/// `show N`, an IMDb ID or link at the prompt, and `movies show`: one title's details, with
+/// its poster drawn when the terminal can.
+@MainActor
+struct TitleDetails: SessionPart {
+    let context: SessionContext
+    let searchController: SearchController
+    /// How posters are drawn; `nil`: they are not.
+    let inlineImages: InlineImages.Kind?
+
+    /// Result `number`'s full record.
+    func show(_ number: Int) async -> ExitStatus {
+        guard !searchController.rows.isEmpty else { console.err("No results yet: search for a title first."); return .success }
+        guard number <= searchController.rows.count else {
+            console.err("There is no result \(number): choose 1 to \(searchController.rows.count)" + (searchController.canLoadMore ? ", or type more for the next page." : "."))
+            return .success
+        }
+        let row = searchController.rows[number - 1]
+        var status = ExitStatus.success
+        do {
+            let movie = try await presenter.waiting("Asking \(source) about \(TextPresenter.titleAndYear(row.item))…") {
+                try await client.movie(imdbID: row.item.imdbID, plot: .full)
+            }
+            context.exportLog.note(row.item, movie: movie)
+            for line in Details.lines(for: movie, poster: row.poster, console: console, display: presenter.display,
+                                      number: number) {
+                console.out(line)
+            }
+            await drawPoster(of: number)
+        } catch {
+            status = report(error)
+        }
+        await warnIfNearLimit()
+        return status
+    }
+
+    /// At the prompt, for an IMDb ID or link: the title's details, as `show N` gives them. The
+    /// current search stays current (`more`, `show N`, `save` go on with it); `save --session` has the title.
+    func show(imdbID: String) async -> ExitStatus {
+        let (found, status) = await lookUp(.title(imdbID), plot: .full)
+        guard let movie = found else { return status }
+        let item = SearchItem(movie)
+        let saved = searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster
+        context.exportLog.note(item, movie: movie)
+        for line in Details.lines(for: movie, poster: saved, console: console, display: presenter.display) {
+            console.out(line)
+        }
+        if let poster = await drawPoster(of: item, saved: saved) {
+            context.exportLog.note(item, poster: poster.file)
+        }
+        await warnIfNearLimit()
+        return .success
+    }
+
+    /// `movies show ID|LINK|TITLE`: the title's details, or with `json` one object of every field
+    /// OMDb gives (the record's fields as search's `--json` lines name them). With a poster folder,
+    /// its poster is saved too. Not found fails (exit status 1), with the reason.
+    func showOne(_ target: String, json: Bool) async -> ExitStatus {
+        let reference = IMDbReference(target)
+        let (found, lookUpStatus) = await lookUp(reference ?? .notATitle(target), exactTitle: reference == nil ? target : nil,
+                                                 plot: settings.plot)
+        guard let movie = found else { return lookUpStatus }
+        let item = SearchItem(movie)
+        var status = ExitStatus.success
+        var poster: Result<SavedPoster, OMDbError>?
+        if let store = posterStore {
+            do {
+                poster = .success(try await client.poster(for: item, in: store))
+            } catch let error as OMDbError {
+                poster = .failure(error)
+                if case .posterNotWritten = error { status = .failure }
+            } catch {
+                return report(error)
+            }
+        }
+        if json {
+            console.out(JSONPresenter.object(JSONPresenter.Row(item: item, record: .success(movie), poster: poster)))
+            return status
+        }
+        for line in Details.lines(for: movie, poster: try? poster?.get(), console: console, display: presenter.display) {
+            console.out(line)
+        }
+        if case .failure(let error)? = poster {
+            console.note(error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.description))
+        }
+        return status
+    }
+
+    /// The record `reference` names (or, with `exactTitle`, OMDb's match for that title with the
+    /// type and year filters); or `nil` after saying why there is none, with how that went. Every
+    /// "no" is a failure here: one title was asked for by name, and a script must know it did not get it.
+    private func lookUp(_ reference: IMDbReference, exactTitle: String? = nil,
+                        plot: PlotLength) async -> (movie: Movie?, status: ExitStatus) {
+        do {
+            if let exactTitle {
+                let query = SearchQuery(text: exactTitle, type: settings.type, year: settings.year)
+                return (try await presenter.waiting("Asking \(source) for the title \"\(safe(exactTitle))\"…") {
+                    try await client.movie(exactTitle: query, plot: plot)
+                }, .success)
+            }
+            switch reference {
+            case .notATitle(let why):
+                console.err(why)
+                return (nil, .failure)
+            case .title(let id):
+                return (try await presenter.waiting("Asking \(source) about \(id)…") {
+                    try await client.movie(imdbID: id, plot: plot)
+                }, .success)
+            }
+        } catch let error as OMDbError where error.isNoResults {
+            let who = settings.sendsKey ? "OMDb has" : "The offline catalogue has"
+            if case .title(let id) = reference, exactTitle == nil {
+                console.err("\(who) no title with the IMDb ID \(id): check the ID or the link.")
+            } else if let exactTitle, case .notFound = error {
+                let filters = [settings.type.map { "type \($0.rawValue)" }, settings.year.map { "year \($0)" }].compactMap { $0 }
+                console.err("\(who) no title that is exactly \"\(safe(exactTitle))\"" + (filters.isEmpty ? "" : " (\(filters.joined(separator: ", ")))")
+                            + ": movies search \(safe(exactTitle)) lists the titles with those words.")
+            } else {
+                _ = report(error)
+            }
+            return (nil, .failure)
+        } catch {
+            return (nil, report(error))
+        }
+    }
+
+    // MARK: Posters on screen
+
+    /// Draws result `number`'s poster when the terminal can: the file saved for it, or saved now
+    /// when a poster folder is set.
+    func drawPoster(of number: Int) async {
+        searchController.rows[number - 1].poster = await drawPoster(of: searchController.rows[number - 1].item, saved: searchController.rows[number - 1].poster)
+    }
+
+    /// Draws `item`'s poster when the terminal can: `saved`, or saved now when a poster folder is set.
+    /// - Returns: the poster saved for it, if any.
+    @discardableResult
+    func drawPoster(of item: SearchItem, saved: SavedPoster?) async -> SavedPoster? {
+        guard let kind = inlineImages else { return saved }
+        var saved = saved
+        if saved == nil, let store = posterStore {
+            saved = try? await client.poster(for: item, in: store)
+        }
+        let file = saved?.file
+        guard let file else {
+            if settings.posters == nil { console.note("(posters DIR to save posters and see them here)") }
+            return saved
+        }
+        guard let data = FileManager.default.contents(atPath: file.path) else { return saved }
+        guard let sequence = InlineImages.sequence(for: data, using: kind, columns: min(24, console.width - 4)) else {
+            console.note(InlineImages.refusal(for: data, using: kind, saved: presenter.display(file)))
+            return saved
+        }
+        console.writeOut(sequence + "\n")
+        return saved
+    }
+}
