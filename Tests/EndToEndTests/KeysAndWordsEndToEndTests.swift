@@ -108,10 +108,19 @@ import TestSupport
     /// base URL showed last: another server's answer never decides what this one opens.
     @Test func thePostersHostIsOpenedOnlyForPostersAndOnlyAsThisBaseURLShowedIt() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue)
-            defer { server.shutdown() }
             let posters = try FakeOMDbServer(catalogue: catalogue)
             defer { posters.shutdown() }
+            // In the last run the search's answer waits (20 s at most) for the warm-up to arrive, so
+            // that a process ending fast cannot end the warm-up before it reaches the posters host.
+            let holdForWarmUp = Latch()
+            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+                if holdForWarmUp.isOpen, request.queryItems.contains(where: { $0.name == "s" }) {
+                    let deadline = ContinuousClock.now + .seconds(20)
+                    while posters.warmUps.isEmpty, ContinuousClock.now < deadline { usleep(2_000) }
+                }
+                return nil
+            }
+            defer { server.shutdown() }
             let state = folder.appendingPathComponent("state/movies")
             try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let environment = ["OMDB_API_KEY": FakeOMDbServer.validKey, "XDG_STATE_HOME": folder.appendingPathComponent("state").path]
@@ -124,6 +133,7 @@ import TestSupport
             _ = try await MoviesProcess.run(["search", "star", "wars", "--base-url", server.baseURL.absoluteString], directory: folder, environment: environment)
             #expect(posters.warmUps.isEmpty)
             // Both: opened, with no key (the run above remembered its own posters' host: set it again).
+            holdForWarmUp.open()
             try Data("\(server.baseURL.absoluteString) \(posters.baseURL.absoluteString)\n".utf8).write(to: state.appendingPathComponent("posters-host"))
             _ = try await MoviesProcess.run(["search", "star", "wars", "--posters", "p", "--base-url", server.baseURL.absoluteString], directory: folder, environment: environment)
             #expect(posters.warmUps.count == 1)
