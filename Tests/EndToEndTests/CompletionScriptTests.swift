@@ -59,7 +59,7 @@ import TestSupport
         #expect(parts.first == ["--type"])
         #expect(parts.dropFirst().first.map(Set.init) == ["movie", "series", "episode", "any"])
         #expect(parts.dropFirst(2).first == ["posters-a/"])
-        #expect(parts.last.map(Set.init) == ["search", "episodes", "quota", "cache", "completions", "manpage"])
+        #expect(parts.last.map(Set.init) == ["search", "show", "episodes", "quota", "cache", "completions", "manpage"])
     }
 
     @Test(.enabled(if: shell("zsh") != nil, "zsh is not installed"))
