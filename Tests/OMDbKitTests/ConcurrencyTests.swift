@@ -13,13 +13,17 @@ import TestSupport
 
     @Test func twoCallersForOneRecordShareOneRequest() async throws {
         let log = RequestLog()
+        // The answer waits until both callers are in: the second joins the first's request.
+        let bothIn = Latch()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
             log.record(url)
-            try await Task.sleep(for: .milliseconds(200))
+            try await bothIn.wait(for: "the second caller to join")
             return record(url.query("i")!)
         })
         async let first = client.movie(imdbID: "tt0000001")
         async let second = client.movie(imdbID: "tt0000001")
+        try await waitUntil("both callers to wait on one load") { client.records.waiters(for: .init(imdbID: "tt0000001", plot: .short)) == 2 }
+        bothIn.open()
         let (a, b) = try await (first, second)
         #expect(a == b)
         #expect(log.all.count == 1)

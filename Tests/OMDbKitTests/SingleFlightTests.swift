@@ -105,16 +105,21 @@ func yieldTimes(_ count: Int) async {
 
     @Test func twoNextPageCallsAtOnceShareOneRequestAndBothGetThePage() async throws {
         let log = RequestLog()
+        // Page 2's answer waits until both callers wait on its one load.
+        let bothIn = Latch()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
             log.record(url)
             let page = Int(url.query("page") ?? "1")!
-            if page == 2 { try await Task.sleep(for: .milliseconds(100)) }
+            if page == 2 { try await bothIn.wait(for: "the second nextPage to join") }
             let rows = (0..<10).map { #"{"Title":"t","imdbID":"tt\#(String(format: "%07d", page * 100 + $0))","Type":"movie"}"# }
             return json(#"{"Search":[\#(rows.joined(separator: ","))],"totalResults":"30","Response":"True"}"#)
         })
         _ = try await client.search("film")
         async let first = client.nextPage()
         async let second = client.nextPage()
+        let page2 = OMDbClient.PageKey(query: SearchQuery(text: "film", type: nil, year: nil), number: 2)
+        try await waitUntil("both nextPage calls to wait on page 2") { client.pages.waiters(for: page2) == 2 }
+        bothIn.open()
         let (a, b) = try await (first, second)
         #expect(a.number == 2 && b.number == 2)
         #expect(a.items.map(\.imdbID) == b.items.map(\.imdbID))

@@ -94,9 +94,9 @@ public actor OMDbClient {
     /// Bumped by every search: an answer for an older one must not move the cursor.
     private var generation = 0
     /// Search pages by query and number. Failures are not remembered.
-    private let pages = Memo<PageKey, PageResult>()
+    nonisolated let pages = Memo<PageKey, PageResult>()
     /// Records, and the lookups OMDb answered for good with "not found": neither is asked again.
-    private let records = Memo<RecordKey, Movie>(isFinal: \.isNoResults)
+    nonisolated let records = Memo<RecordKey, Movie>(isFinal: \.isNoResults)
     /// Season lists, and the ones OMDb answered "not found" for: neither is asked again.
     let seasons = Memo<SeasonKey, Season>(isFinal: \.isNoResults)
     /// One poster load per folder and title; the loads remember by hand what a title's poster
