@@ -176,14 +176,3 @@ import Darwin
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: shared.path)) ?? []).isEmpty)
     }
 }
-
-/// The most memory this test process ever had resident, in bytes (`getrusage`).
-private func peakResidentBytes() -> Int {
-    var usage = rusage()
-    getrusage(0, &usage)  // RUSAGE_SELF (an enum on Glibc, a constant on Darwin)
-    #if canImport(Darwin)
-    return Int(usage.ru_maxrss)          // bytes
-    #else
-    return Int(usage.ru_maxrss) * 1_024  // kilobytes
-    #endif
-}
