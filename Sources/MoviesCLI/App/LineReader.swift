@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Reads stdin on a thread of its own (a blocking `readLine` must never sit on the
+/// cooperative pool) and hands the lines over. Ends at end of input.
+enum LineReader {
+    /// Lines as they come from a pipe or a file (read ahead: a script runs on after a Ctrl-C);
+    /// from a terminal, one line each time one is asked for, so lines typed ahead stay in the
+    /// terminal's queue, which the terminal empties when Ctrl-C sends its signal.
+    static func lines() -> AsyncStream<String> {
+        isatty(STDIN_FILENO) == 1 ? linesOnDemand() : linesReadAhead()
+    }
+
+    private static func linesOnDemand() -> AsyncStream<String> {
+        let asked = DispatchSemaphore(value: 0)
+        let waiting = Mutex<CheckedContinuation<String?, Never>?>(nil)
+        let thread = Thread {
+            while true {
+                asked.wait()
+                let line = readLine(strippingNewline: true)
+                waiting.withLock { $0.take() }?.resume(returning: line)
+                if line == nil { return }
+            }
+        }
+        thread.name = "movies.stdin"
+        thread.start()
+        let ended = Atomic(false)
+        return AsyncStream(unfolding: {
+            guard !ended.load(ordering: .sequentiallyConsistent) else { return nil }
+            let line = await withCheckedContinuation { continuation in
+                waiting.withLock { $0 = continuation }
+                asked.signal()
+            }
+            if line == nil { ended.store(true, ordering: .sequentiallyConsistent) }
+            return line
+        })
+    }
+
+    private static func linesReadAhead() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        let thread = Thread {
+            while let line = readLine(strippingNewline: true) {
+                continuation.yield(line)
+            }
+            continuation.finish()
+        }
+        thread.name = "movies.stdin"
+        thread.start()
+        return stream
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import OMDbKit
+import LineEditing
+
+/// `movies search …`, `movies show …`: one command, then exit with its outcome.
+@MainActor
+struct OneShot {
+    let session: Session
+    let console: Console
+    /// The runtime's, which catches the signals; tests leave the default, which catches none.
+    var interrupts = Interrupts()
+
+    /// One search, then `pages - 1` more pages.
+    func run(query: String, pages: Int) async -> ExitStatus {
+        let session = self.session
+        // Exactly the pages asked for: no page past them is fetched in the background.
+        session.prefetchesNextPage = false
+        return await run {
+            await session.search(query, pages: pages)
+        }
+    }
+
+    /// Runs `work` in a task Ctrl-C cancels: `.interrupted` when it was, else what `work` returned.
+    func run(_ work: @escaping @MainActor () async -> ExitStatus) async -> ExitStatus {
+        let interrupts = self.interrupts
+        interrupts.begin()
+        let task = Task { @MainActor in await work() }
+        interrupts.running(task)
+        let status = await task.value
+        interrupts.finished()
+        if task.isCancelled {
+            console.err("Interrupted.")
+            return .interrupted
+        }
+        return status
+    }
+}
