@@ -131,8 +131,10 @@ import TestSupport
     }
 
     /// The ratings give way before the ID, the type and the year, from the end: the ID is never cut.
+    /// Rotten Tomatoes and Metacritic go before the title is shortened (76 columns: the whole title
+    /// and IMDb's rating), IMDb's before the title is cut below 20 columns.
     @Test(arguments: [
-        (92, "  IMDb 8.6 · RT 93% · MC 90"), (76, "  IMDb 8.6 · RT 93%"), (60, "  IMDb 8.6"), (55, ""), (40, ""),
+        (92, "  IMDb 8.6 · RT 93% · MC 90"), (84, "  IMDb 8.6 · RT 93%"), (76, "  IMDb 8.6"), (60, "  IMDb 8.6"), (55, ""), (40, ""),
     ])
     func ratingsAreCutBeforeTheID(width: Int, tail: String) {
         let line = LivePage.titleLine(Self.item, number: 1, tag: "", ratings: Self.ratings, width: width, style: .plain)

@@ -170,8 +170,8 @@ struct LivePage {
     /// once its record is in (`  IMDb 8.6 · RT 93% · MC 90`), and the tag.
     /// The title gives way first (shortened, with an ellipsis): the year, the type and the ID
     /// are what tell two rows apart, so they stay whole. The ratings come after the ID and give
-    /// way before it: Metacritic, then Rotten Tomatoes, then IMDb's, rather than a title cut
-    /// shorter than 20 columns. On a screen too narrow even for the rest, the tag goes, then the
+    /// way before it and before the title: Metacritic and Rotten Tomatoes show only beside the
+    /// whole title, IMDb's as long as the title keeps 20 columns. On a screen too narrow even for the rest, the tag goes, then the
     /// type, and only then is the line cut.
     static func titleLine(_ item: SearchItem, number: Int, tag: String, ratings: RatingsSummary? = nil, width: Int, style: Style) -> String {
         let label = TextPresenter.numberLabel(number) + " "
@@ -182,8 +182,10 @@ struct LivePage {
         // The fewest columns a title is given before something else gives way.
         let titleRoom = min(displayWidth(title), 8)
         let parts = ratings?.parts.count ?? 0
+        // IMDb's rating as long as the title keeps 20 columns; Rotten Tomatoes and Metacritic only
+        // beside the whole title: a title cut to "Star Wars: Episode…" no longer tells rows apart.
         let withRatings = stride(from: parts, to: 0, by: -1).map { count in
-            (type, tag, "  " + (ratings?.text(parts: count) ?? ""), min(displayWidth(title), 20))
+            (type, tag, "  " + (ratings?.text(parts: count) ?? ""), count > 1 ? displayWidth(title) : min(displayWidth(title), 20))
         }
         for (type, tag, rated, room) in withRatings + [(type, tag, "", titleRoom), (type, "", "", titleRoom), ("", "", "", titleRoom)] {
             let fixed = displayWidth(label) + displayWidth(year) + displayWidth(type) + displayWidth(id) + displayWidth(rated) + displayWidth(tag)
