@@ -71,18 +71,20 @@ enum ExportFormat: String, CaseIterable {
             let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
             return data + Data("\n".utf8)
         case .csv:
-            // RFC 4180: CRLF line ends; a field with a comma, quote or line break is quoted, its quotes doubled.
-            let lines = ([Self.columns] + rows.map { $0.map { $0 ?? "" } }).map { fields in
+            // RFC 4180: CRLF line ends; a field with a comma, quote or line break is quoted, its quotes
+            // doubled (by scalar: "\r\n" is one Character, equal to neither "\r" nor "\n"). Text
+            // from the network is made printable first: a file that is `cat` must not drive the terminal.
+            let lines = ([Self.columns] + rows.map { $0.map { $0.map(PrintableText.clean) ?? "" } }).map { fields in
                 fields.map { field in
-                    field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                    field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
                         ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
                 }.joined(separator: ",")
             }
             return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
         case .markdown:
             func cell(_ text: String?) -> String {
-                (text ?? "").replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
-                    .components(separatedBy: .newlines).joined(separator: " ")
+                PrintableText.clean((text ?? "").components(separatedBy: .newlines).joined(separator: " "))
+                    .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
             }
             var lines = ["| " + Self.columns.joined(separator: " | ") + " |",
                          "|" + Array(repeating: " --- |", count: Self.columns.count).joined()]

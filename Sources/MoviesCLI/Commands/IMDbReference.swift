@@ -42,7 +42,7 @@ enum IMDbReference: Equatable {
 
     /// `tt` and 7 or 8 digits (any case), lower-cased; `nil` for anything else.
     static func titleID(_ text: String) -> String? {
-        text.wholeMatch(of: /[tT][tT]\d{7,8}/) == nil ? nil : text.lowercased()
+        text.wholeMatch(of: /[tT][tT][0-9]{7,8}/) == nil ? nil : text.lowercased()
     }
 
     /// The host and path of a link to IMDb (`imdb.com` or any of its subdomains: `www.`, `m.`),

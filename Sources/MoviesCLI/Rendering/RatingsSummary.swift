@@ -23,9 +23,17 @@ struct RatingsSummary: Equatable {
             guard let text else { return nil }
             return text.hasSuffix(suffix) ? String(text.dropLast(suffix.count)) : text
         }
-        imdb = movie.imdbRating ?? without("/10", rating("Internet Movie Database"))
-        rottenTomatoes = rating("Rotten Tomatoes")
-        metacritic = without("/100", rating("Metacritic")) ?? movie.metascore
+        // Shown only when they read as what they claim to be: 0-10, 0-100 %, 0-100.
+        imdb = (movie.imdbRating ?? without("/10", rating("Internet Movie Database"))).flatMap { Self.within($0, 10) }
+        rottenTomatoes = without("%", rating("Rotten Tomatoes")).flatMap { Self.within($0, 100) }.map { $0 + "%" }
+        metacritic = (without("/100", rating("Metacritic")) ?? movie.metascore).flatMap { Self.within($0, 100) }
+    }
+
+    /// `text` when it is a plain decimal from 0 to `limit` (`8.6`, `93`), else nil (`1e309`, `-5`, `NaN`).
+    static func within(_ text: String, _ limit: Double) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.wholeMatch(of: /[0-9]{1,3}(\.[0-9]{1,2})?/) != nil, let value = Double(trimmed), value <= limit else { return nil }
+        return trimmed
     }
 
     /// The parts a title line shows, most telling first: `IMDb 8.6`, `RT 93%`, `MC 90`.

@@ -35,9 +35,11 @@ enum RecordJSON {
     /// `121 min` → `121`; `2 h 1 min`, `1h 30min` → minutes; `nil` for any other text.
     static func minutes(_ runtime: String) -> String? {
         let text = runtime.lowercased().replacingOccurrences(of: " ", with: "")
-        if let match = text.wholeMatch(of: /(\d{1,5})min/) { return String(Int(match.1)!) }
-        if let match = text.wholeMatch(of: /(\d{1,3})h(?:(\d{1,2})min)?/) {
-            return String(Int(match.1)! * 60 + (match.2.map { Int($0)! } ?? 0))
+        // ASCII digits only: `\d` also takes ١٢١ or １２, which `Int` does not read.
+        if let match = text.wholeMatch(of: /([0-9]{1,5})min/), let minutes = Int(match.1) { return String(minutes) }
+        if let match = text.wholeMatch(of: /([0-9]{1,3})h(?:([0-9]{1,2})min)?/), let hours = Int(match.1) {
+            guard let minutes = match.2.map({ Int($0) }) ?? 0, minutes < 60 else { return nil }
+            return String(hours * 60 + minutes)
         }
         return nil
     }
@@ -53,7 +55,7 @@ enum RecordJSON {
     /// `8.6` → `8.6`; `nil` unless a plain decimal (no exponent, no sign: JSON takes it as it is).
     static func decimal(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.wholeMatch(of: /\d{1,3}(\.\d{1,3})?/) != nil, let value = Double(trimmed) else { return nil }
+        guard trimmed.wholeMatch(of: /[0-9]{1,3}(\.[0-9]{1,3})?/) != nil, let value = Double(trimmed) else { return nil }
         return value == value.rounded() && !trimmed.contains(".") ? String(Int(value)) : trimmed
     }
 }

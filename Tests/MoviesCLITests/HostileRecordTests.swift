@@ -1,0 +1,46 @@
+import Foundation
+@testable import MoviesCLI
+@testable import OMDbKit
+import Testing
+
+/// What a hostile or broken record must not do to `--json`, rows and `save` (found by the hostile
+/// pass on `movies show` and ratings): crash, draw on the terminal, or break a file's format.
+@Suite struct HostileRecordTests {
+    private func movie(_ fields: String) throws -> Movie {
+        let json = #"{"Title":"T","Year":"2000","imdbID":"tt0000001","Type":"movie","Response":"True",\#(fields)}"#
+        return try OMDbDecoding.movie(HTTPResponse(statusCode: 200, body: Data(json.utf8)), imdbID: "tt0000001", url: "u")
+    }
+
+    /// `\d` takes ١٢١ and １２, which `Int` does not read: `--json` trapped (exit 132).
+    @Test(arguments: [("١٢١ min", nil), ("１２ min", nil), ("121 min", "121"), ("2 h 1 min", "121"), ("1h 99min", nil), ("N/A", nil)])
+    func runtimeInAnyDigitsIsMinutesOrNull(runtime: String, minutes: String?) {
+        #expect(RecordJSON.minutes(runtime) == minutes)
+    }
+
+    @Test func ratingsOnARowAreShownOnlyWhenTheyReadAsRatings() throws {
+        let hostile = try movie(#""imdbRating":"1e309","Ratings":[{"Source":"Rotten Tomatoes","Value":"-5%"},{"Source":"Metacritic","Value":"NaN/100"}]"#)
+        #expect(RatingsSummary(hostile).parts.isEmpty)
+        let fine = try movie(#""imdbRating":"8.6","Ratings":[{"Source":"Rotten Tomatoes","Value":"93%"},{"Source":"Metacritic","Value":"90/100"}]"#)
+        #expect(RatingsSummary(fine).parts == ["IMDb 8.6", "RT 93%", "MC 90"])
+    }
+
+    @Test func anIDInOtherDigitsIsNoID() {
+        #expect(IMDbReference("tt００76759") == nil)
+        #expect(IMDbReference("tt0076759") == .title("tt0076759"))
+    }
+
+    /// A title with CR LF (one Character in Swift) went unquoted, and escape codes went raw into
+    /// the CSV and Markdown files, where `cat` would run them.
+    @Test(arguments: [ExportFormat.csv, .markdown])
+    func savedFilesHoldNoEscapeCodesAndKeepTheirShape(format: ExportFormat) throws {
+        let item = SearchItem(imdbID: "tt0000001", title: "Line1\r\nLine2 \u{1B}]0;PWNED\u{07}\u{1B}[2J\u{202E}", year: ReleaseYear("2000"), type: .movie, posterURL: nil)
+        let text = String(decoding: format.render([ExportLog.Entry(item: item, movie: try movie(#""Director":"=HYPERLINK(1)\u001b[31m""#))]), as: UTF8.self)
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E }, "\(text.debugDescription)")
+        // The header and one row: a line break in a field no longer splits the row.
+        #expect(text.split(whereSeparator: \.isNewline).count == (format == .csv ? 2 : 3), "\(text.debugDescription)")
+    }
+
+    @Test func theArabicLetterMarkIsABidiControl() {
+        #expect(PrintableText.clean("a\u{061C}b") == "ab")
+    }
+}
