@@ -74,7 +74,7 @@ enum ExportFormat: String, CaseIterable {
             // RFC 4180: CRLF line ends; a field with a comma, quote or line break is quoted, its quotes
             // doubled (by scalar: "\r\n" is one Character, equal to neither "\r" nor "\n"). Text
             // from the network is made printable first: a file that is `cat` must not drive the terminal.
-            let lines = ([Self.columns] + rows.map { $0.map { $0.map(PrintableText.clean) ?? "" } }).map { fields in
+            let lines = ([Self.columns] + rows.map { $0.map { $0.map { PrintableText.clean($0, keepingLineBreaks: true) } ?? "" } }).map { fields in
                 fields.map { field in
                     field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
                         ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field

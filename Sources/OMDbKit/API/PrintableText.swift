@@ -4,11 +4,17 @@ import Foundation
 public enum PrintableText {
     /// `text` without control characters (C0, DEL, C1: so no escape sequences) or bidirectional
     /// overrides; tabs and line breaks become spaces and runs of white space fold to one.
-    public static func clean(_ text: String) -> String {
+    /// - Parameter keepingLineBreaks: keep `\n` and `\r` as they are (a CSV field quotes them).
+    public static func clean(_ text: String, keepingLineBreaks: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
         var lastWasSpace = false
         for scalar in text.unicodeScalars {
             var mapped: Unicode.Scalar? = scalar
+            if keepingLineBreaks, scalar == "\n" || scalar == "\r" {
+                scalars.append(scalar)
+                lastWasSpace = false
+                continue
+            }
             if scalar.properties.isWhitespace {
                 mapped = " "
             } else if scalar.properties.generalCategory == .control || isBidiControl(scalar) {
