@@ -32,8 +32,7 @@ final class CurlEngine: Sendable {
     nonisolated(unsafe) private let share: OpaquePointer
     /// The transfers in libcurl's hands, by easy handle. Engine thread only.
     nonisolated(unsafe) private var active: [OpaquePointer: CurlTransfer] = [:]
-    /// New connections opened so far, and transfers paused for a reader behind (for tests and the benchmark).
-    private let connections = Atomic<Int>(0)
+    /// Transfers paused for a reader behind (for tests).
     let pauses = Atomic<Int>(0)
 
     /// - Parameter maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 needs one).
@@ -64,9 +63,6 @@ final class CurlEngine: Sendable {
             ccurl_multi_wakeup(multi)
         }
     }
-
-    /// Connections libcurl opened so far.
-    var connectionsOpened: Int { connections.load(ordering: .relaxed) }
 
     // MARK: The engine's thread
 
@@ -119,10 +115,7 @@ final class CurlEngine: Sendable {
 
     private func finished(_ transfer: CurlTransfer, result: Int32) {
         guard let easy = transfer.easy else { return }
-        var opened = 0
-        ccurl_easy_getinfo_long(easy, CCURLINFO_NUM_CONNECTS, &opened)
-        connections.add(opened, ordering: .relaxed)
-        if result == CCURLE_OK, let next = transfer.redirectTarget() {
+        if result == CCURLE_OK, let next = transfer.redirect {
             // Another request of the same transfer: same handle, same caller.
             ccurl_multi_remove_handle(multi, easy)
             transfer.follow(to: next)

@@ -37,7 +37,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var status = 0
     private var headers: [String: String] = [:]
     private var headersDone = false
-    private var redirect: URL?
+    /// Where a finished 3xx leads, when it is to be followed.
+    private(set) var redirect: URL?
     private var redirects = 0
     private var feed: BodyFeed?
     private var paused = false
@@ -225,9 +226,6 @@ final class CurlTransfer: @unchecked Sendable {
         paused = false
         ccurl_easy_pause(easy, CCURLPAUSE_CONT)
     }
-
-    /// Where a finished 3xx leads, when it is to be followed.
-    func redirectTarget() -> URL? { redirect }
 
     /// Points the handle at the redirect's target, for the engine to add it again.
     func follow(to next: URL) {

@@ -55,11 +55,6 @@ public final class CurlTransport: OMDbTransport {
         engine.post(.stop)
     }
 
-    /// libcurl's own version text, for `movies --version`.
-    public static var libraryVersion: String? {
-        (try? CurlLibrary.load()).flatMap { ccurl_version().map { String(cString: $0) } }
-    }
-
     public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
         try Task.checkCancellation()
         noteUse(of: url)
@@ -70,7 +65,8 @@ public final class CurlTransport: OMDbTransport {
     /// (no key, no query), unless one was opened or used there lately. Never retried; its answer
     /// and its failure are ignored.
     public func preconnect(_ url: URL) {
-        guard let origin = Self.origin(of: url), let root = URL(string: origin + "/") else { return }
+        guard let root = url.httpOrigin else { return }
+        let origin = root.absoluteString
         let stale = warmed.withLock { warmed -> Bool in
             let now = ContinuousClock.now
             if let last = warmed[origin], now - last < Self.connectionFreshness { return false }
@@ -81,14 +77,11 @@ public final class CurlTransport: OMDbTransport {
         engine.post(.start(CurlTransfer(url: root, setup: setup, engine: engine, isWarmUp: true)))
     }
 
-    /// Connections libcurl opened so far, in this transport (for tests and the benchmark).
-    public var connectionsOpened: Int { engine.connectionsOpened }
-
     /// Times a transfer was paused because its reader was behind (for tests).
     public var pauses: Int { engine.pauses.load(ordering: .relaxed) }
 
     private func noteUse(of url: URL) {
-        guard let origin = Self.origin(of: url) else { return }
+        guard let origin = url.httpOrigin?.absoluteString else { return }
         warmed.withLock { $0[origin] = .now }
     }
 
@@ -104,12 +97,5 @@ public final class CurlTransport: OMDbTransport {
         case S_IFSOCK: return "a socket"
         default: return "not a regular file"
         }
-    }
-
-    /// `scheme://host:port` (port only when given), lower-cased; nil for a URL without a host.
-    static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host?.lowercased() else { return nil }
-        let bracketed = host.contains(":") ? "[\(host)]" : host
-        return "\(scheme)://\(bracketed)" + (url.port.map { ":\($0)" } ?? "")
     }
 }

@@ -45,7 +45,7 @@ import TestSupport
     @Test func aWarmUpOpensTheConnectionWithoutTheKeyAndIsNotCounted() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue)
         defer { server.shutdown() }
-        let counted = Counter()
+        let counted = RequestCounter()
         let client = OMDbClient.live(Self.configuration(server, concurrency: 1, counted: { counted.add() }))
         // OMDb's host and the posters host are one server here: one warm-up, not two.
         client.preconnect(postersHost: server.baseURL.appendingPathComponent("posters/x.jpg"))
@@ -81,7 +81,7 @@ import TestSupport
         let server = try FakeOMDbServer(catalogue: catalogue)
         let closed = server.baseURL
         server.shutdown()
-        let counted = Counter()
+        let counted = RequestCounter()
         let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: closed, timeout: 5,
                                            retry: quickRetries, onAPIRequestSent: { counted.add() }))
         await #expect {
@@ -176,12 +176,6 @@ extension CurlTransportOverFakeServerTests {
     }
 }
 
-/// Counts calls from any thread.
-final class Counter: Sendable {
-    private let count = Atomic(0)
-    func add() { count.add(1, ordering: .relaxed) }
-    var value: Int { count.load(ordering: .relaxed) }
-}
 
 /// Which redirects a request carrying the key may follow: its own origin, or the upgrade of it to
 /// https on the usual ports; never another host or port (the key would go there).

@@ -68,7 +68,6 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 #define CCURLINFO_RESPONSE_CODE 0x200002
 #define CCURLINFO_SIZE_DOWNLOAD_T 0x600008
 #define CCURLINFO_CONTENT_LENGTH_DOWNLOAD_T 0x60000F
-#define CCURLINFO_NUM_CONNECTS 0x20001A
 #define CCURLINFO_HTTP_VERSION 0x20002E
 
 // Result codes (CURLcode) the transport tells apart.

@@ -35,7 +35,7 @@ struct Warmup: Sendable {
         if client.configuration.baseURL == OMDbClient.Configuration.defaultBaseURL {
             return OMDbClient.Configuration.defaultPostersHost
         }
-        return entries()[baseURL].flatMap(Self.origin(of:))
+        return entries()[baseURL].flatMap { URL(string: $0)?.httpOrigin }
     }
 
     /// Opens OMDb's host and the posters host (at the prompt, as it starts and as a line is begun).
@@ -52,12 +52,13 @@ struct Warmup: Sendable {
     /// Keeps the origin of `page`'s posters for this base URL's next run, when it is not OMDb's.
     func remember(postersOf page: SearchPage) {
         guard client.configuration.baseURL != OMDbClient.Configuration.defaultBaseURL,
-              let origin = page.items.lazy.compactMap(\.posterURL).compactMap(Self.origin(of:)).first else { return }
+              let origin = page.items.lazy.compactMap(\.posterURL?.httpOrigin).first else { return }
         var entries = entries()
         guard entries[baseURL] != origin.absoluteString else { return }
         entries[baseURL] = origin.absoluteString
-        let kept = entries.sorted { $0.key == baseURL ? true : ($1.key == baseURL ? false : $0.key < $1.key) }.prefix(Self.remembered)
-        let text = kept.map { "\($0.key) \($0.value)\n" }.joined()
+        // This base URL's line first, then the others, at most `remembered` in all.
+        let others = entries.filter { $0.key != baseURL }.sorted { $0.key < $1.key }.prefix(Self.remembered - 1)
+        let text = ([(key: baseURL, value: origin.absoluteString)] + others).map { "\($0.key) \($0.value)\n" }.joined()
         // A hint, not a record: a folder that cannot be trusted or written only costs the next run a round trip.
         guard (try? AtomicFile.prepareFolder(file.deletingLastPathComponent())) != nil else { return }
         try? AtomicFile(file).write(Data(text.utf8), sync: false)
@@ -73,16 +74,5 @@ struct Warmup: Sendable {
             entries[String(fields[0])] = String(fields[1])
         }
         return entries
-    }
-
-    /// `scheme://host[:port]/` of an http(s) URL: nothing of its user, path or query.
-    static func origin(of url: URL) -> URL? {
-        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty else { return nil }
-        let bracketed = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "\(scheme)://\(bracketed)" + (url.port.map { ":\($0)" } ?? "") + "/")
-    }
-
-    static func origin(of text: String) -> URL? {
-        URL(string: text).flatMap(origin(of:))
     }
 }
