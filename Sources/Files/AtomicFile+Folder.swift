@@ -26,10 +26,12 @@ extension AtomicFile {
         return try body()
     }
 
-    /// Makes `folder` (mode 0700, with any folders above it) when missing; refuses one it may not trust.
-    /// - Throws: ``Problem/unsafeFolder(path:owner:)`` (see ``folderProblem(_:user:)``), or why it could not be made.
+    /// Makes `folder` (mode 0700, with any folders above it) when missing; refuses one it may not
+    /// trust, and tightens one of the user's own that others may write in to 0700.
+    /// - Throws: ``Problem/unsafeFolder(path:owner:)`` or ``Problem/untrusted(path:reason:advice:)``
+    ///   (see ``FileTrust``), or why it could not be made.
     public static func prepareFolder(_ folder: URL, user: uid_t = geteuid()) throws(Problem) {
-        if let problem = folderProblem(folder, user: user) { throw problem }
+        if let problem = folderProblem(folder, user: user, tighten: true) { throw problem }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -39,18 +41,18 @@ extension AtomicFile {
         if let problem = folderProblem(folder, user: user) { throw problem }
     }
 
-    /// Why files in `folder` cannot be trusted: it is not a folder, or others may write in it and
-    /// it is neither `user`'s nor root's with the sticky bit (`/tmp`), so anyone could plant or
-    /// swap its files. `nil` for a folder that can be trusted, or none at all.
-    public static func folderProblem(_ folder: URL, user: uid_t = geteuid()) -> Problem? {
+    /// Why files in `folder` cannot be trusted (``FileTrust``): it is not a folder, it is someone
+    /// else's, or others may write in it and it is not sticky (`/tmp`) and the user's or root's.
+    /// `nil` for a folder that can be trusted, or none at all. With `tighten`, a folder of the
+    /// user's own that others may write in is made 0700 first rather than refused.
+    public static func folderProblem(_ folder: URL, user: uid_t = geteuid(), tighten: Bool = false) -> Problem? {
         var info = stat()
         guard stat(folder.path, &info) == 0 else { return nil }
-        if (info.st_mode & S_IFMT) != S_IFDIR {
-            return .failed(path: folder.path, reason: "it is \(kindIfNotRegular(info.st_mode) ?? "a file"), not a folder")
+        do throws(Problem) {
+            _ = try OpenFolder(folder, user: user, tighten: tighten)
+            return nil
+        } catch {
+            return error
         }
-        let writableByOthers = info.st_mode & (S_IWGRP | S_IWOTH) != 0
-        let sticky = info.st_mode & S_ISVTX != 0
-        guard writableByOthers, info.st_uid != user, !(info.st_uid == 0 && sticky) else { return nil }
-        return .unsafeFolder(path: folder.path, owner: UInt32(info.st_uid))
     }
 }

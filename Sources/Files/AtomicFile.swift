@@ -9,12 +9,14 @@ import Darwin
 /// entries and files written by `save`.
 ///
 /// A write goes to a temporary file created exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, under a name
-/// no one can guess) in the target's folder, is synced, then renamed over the target: readers see
-/// the old file or the new, and a symlink planted where the temporary file goes is never written
-/// through. A symlink at the target itself (a history kept with one's dotfiles) is followed: its
-/// target is replaced and the link stays. Anything at the target that is not a regular file (a
-/// device such as `/dev/null`, a FIFO, a folder) is refused, never replaced. Reads check the
-/// file's kind and size before reading, and never read more than they were told to.
+/// no one can guess) in the target's folder, is synced, then renamed over the target, all through
+/// the folder's descriptor (``OpenFolder``): readers see the old file or the new, and a symlink
+/// planted where the temporary file goes is never written through. A symlink at the target itself
+/// (a history kept with one's dotfiles) is followed only as ``FileTrust`` allows: the user's own,
+/// naming a file that is there; its target is replaced and the link stays. Anything at the target
+/// that is not a regular file (a device such as `/dev/null`, a FIFO, a folder) is refused, never
+/// replaced. Reads check whose the file is, its kind and its size before reading, and never read
+/// more than they were told to.
 public struct AtomicFile: Sendable {
     /// The path as given (perhaps a symlink).
     public let url: URL
@@ -36,6 +38,8 @@ public struct AtomicFile: Sendable {
         case unsafeFolder(path: String, owner: UInt32)
         /// A system call failed: `reason` is its `strerror`.
         case failed(path: String, reason: String)
+        /// ``FileTrust`` refuses it: `reason` says why, `advice` what to do (`chmod go-w …`).
+        case untrusted(path: String, reason: String, advice: String)
 
         /// `/dev/null: it is a device, not a file`.
         public var description: String { "\(path): \(reason)" }
@@ -43,7 +47,8 @@ public struct AtomicFile: Sendable {
         /// The file or folder concerned.
         public var path: String {
             switch self {
-            case let .notARegularFile(path, _), let .tooLarge(path, _, _), let .unsafeFolder(path, _), let .failed(path, _): path
+            case let .notARegularFile(path, _), let .tooLarge(path, _, _), let .unsafeFolder(path, _), let .failed(path, _),
+                 let .untrusted(path, _, _): path
             }
         }
 
@@ -54,6 +59,16 @@ public struct AtomicFile: Sendable {
             case let .tooLarge(_, bytes, limit): "it holds \(bytes) bytes, more than the \(limit) read"
             case let .unsafeFolder(_, owner): "it can be written by others and belongs to someone else (user \(owner))"
             case let .failed(_, reason): reason
+            case let .untrusted(_, reason, _): reason
+            }
+        }
+
+        /// What to do about it, when a person can: `chmod go-w /srv/x`; `nil` otherwise.
+        public var advice: String? {
+            switch self {
+            case let .untrusted(_, _, advice): advice
+            case let .unsafeFolder(path, _): "move it out of the way, or use a folder of your own (not \(path))"
+            default: nil
             }
         }
 
@@ -76,36 +91,28 @@ public struct AtomicFile: Sendable {
 
     /// ``write(_:permissions:modified:sync:)`` with the temporary files' names given (tests plant files there).
     package func write(_ bytes: Data, permissions: mode_t, modified: Date?, sync: Bool, names: some Sequence<String>) throws(Problem) {
-        let target = try resolved()
-        var info = stat()
-        let exists = lstat(target.path, &info) == 0
-        if exists, let kind = Self.kindIfNotRegular(info.st_mode) { throw .notARegularFile(path: target.path, kind: kind) }
-        let folder = target.deletingLastPathComponent()
-        var temporary = ""
-        var fd: Int32 = -1
-        for name in names.prefix(16) {
-            temporary = folder.appendingPathComponent(name).path
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else { throw .system(temporary) }
+        guard let target = try target(replacing: true) else { throw .system(url.deletingLastPathComponent().path, ENOENT) }
+        let folder = target.folder
+        let (fd, temporary) = try folder.createExclusive(names: names, permissions: permissions)
+        let temporaryPath = folder.url.appendingPathComponent(temporary).path
         var closed = false
         defer { if !closed { close(fd) } }
         do throws(Problem) {
-            if exists, fchmod(fd, info.st_mode & 0o7777) != 0 { throw .system(temporary) }
-            try Self.writeAll(bytes, to: fd, path: temporary)
+            // The old file's mode, never its set-id bits: the new file is this user's.
+            if let info = target.info, fchmod(fd, info.st_mode & 0o777) != 0 { throw .system(temporaryPath) }
+            try Self.writeAll(bytes, to: fd, path: temporaryPath)
             if let modified {
                 let seconds = modified.timeIntervalSince1970.rounded(.down)
                 let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((modified.timeIntervalSince1970 - seconds) * 1e9))
                 var times = [time, time]
-                if futimens(fd, &times) != 0 { throw .system(temporary) }
+                if futimens(fd, &times) != 0 { throw .system(temporaryPath) }
             }
-            if sync, fsync(fd) != 0 { throw .system(temporary) }
+            if sync, fsync(fd) != 0 { throw .system(temporaryPath) }
             closed = true
-            if close(fd) != 0 { throw .system(temporary) }
-            if rename(temporary, target.path) != 0 { throw .system(target.path) }
+            if close(fd) != 0 { throw .system(temporaryPath) }
+            if !folder.rename(temporary, to: target.name) { throw .system(target.url.path) }
         } catch {
-            unlink(temporary)
+            folder.remove(temporary)
             throw error
         }
     }
@@ -158,10 +165,11 @@ public struct AtomicFile: Sendable {
         return (try Self.read(fd, from: start, count: count, path: url.path), start > 0)
     }
 
-    /// Opened without blocking (a FIFO would wait for a writer), then checked as what it is, not
-    /// as what its name says.
+    /// Opened without blocking (a FIFO would wait for a writer) and never through a symlink the
+    /// rule refuses, then checked as what it is, not as what its name says, and whose it is.
     private func openForReading() throws(Problem) -> (Int32, Int)? {
-        let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard let target = try target(replacing: false), target.info != nil else { return nil }
+        let fd = target.folder.open(target.name, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw .system(url.path)
@@ -169,6 +177,8 @@ public struct AtomicFile: Sendable {
         var info = stat()
         guard fstat(fd, &info) == 0 else { let code = errno; close(fd); throw .system(url.path, code) }
         if let kind = Self.kindIfNotRegular(info.st_mode) { close(fd); throw .notARegularFile(path: url.path, kind: kind) }
+        // Swapped since it was looked at: checked again, as opened.
+        if let problem = FileTrust.fileProblem(target.url.path, info, in: target.folder.info, user: geteuid()) { close(fd); throw problem }
         return (fd, Int(info.st_size))
     }
 
@@ -194,28 +204,18 @@ public struct AtomicFile: Sendable {
 
     // MARK: What is there
 
-    /// Whether something other than a regular file is at ``url`` (a symlink's target counted):
-    /// `nil` for a regular file or nothing at all.
-    public func kindProblem() -> Problem? {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
-        return Self.kindIfNotRegular(info.st_mode).map { .notARegularFile(path: url.path, kind: $0) }
+    /// Why ``url`` would not be read (`replacing`: replaced) as ``FileTrust`` and its kind decide:
+    /// a link someone else owns or that names nothing, a file not the user's, or no regular file.
+    /// `nil` for a file that can be used, or nothing at all.
+    public func problem(replacing: Bool) -> Problem? {
+        do throws(Problem) { _ = try target(replacing: replacing); return nil } catch { return error }
     }
 
-    /// ``url`` with every symlink of its last part followed, even to a target not made yet.
-    package func resolved() throws(Problem) -> URL {
-        var path = url.path
-        for _ in 0..<32 {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = readlink(path, &buffer, buffer.count - 1)
-            if length < 0 {
-                if errno == EINVAL || errno == ENOENT { return URL(fileURLWithPath: path) }
-                throw .system(path)
-            }
-            let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            path = link.hasPrefix("/") ? link : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(link).path
-        }
-        throw .system(url.path, ELOOP)
+    /// The file a read or write of ``url`` really reaches, symlinks followed as ``target(replacing:user:)`` does;
+    /// `nil` when there is none yet. Asked before a file is replaced, so the question names it.
+    public func existingFile() throws(Problem) -> URL? {
+        guard let target = try target(replacing: true), target.info != nil else { return nil }
+        return target.url
     }
 
     package static func kindIfNotRegular(_ mode: mode_t) -> String? {

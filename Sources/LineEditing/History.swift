@@ -22,10 +22,11 @@ public struct History: Sendable {
         self.secret = secret
     }
 
-    /// Why the file cannot be history: not a regular file (a device, a FIFO, a folder), or in a
-    /// folder others could plant files in; `nil` when usable.
+    /// Why the file cannot be history: not a regular file (a device, a FIFO, a folder), or not
+    /// one ``FileTrust`` trusts (someone else's, in a folder others could plant files in, a link
+    /// to nothing); `nil` when usable. A folder of the user's own open to others is tightened.
     public var problem: AtomicFile.Problem? {
-        AtomicFile(file).kindProblem() ?? AtomicFile.folderProblem(file.deletingLastPathComponent())
+        AtomicFile.folderProblem(file.deletingLastPathComponent(), tighten: true) ?? AtomicFile(file).problem(replacing: false)
     }
 
     /// True when `line` belongs in history after `previous`: not empty, not a repeat, not

@@ -49,7 +49,7 @@ import Darwin
             let fifo = folder.appendingPathComponent("fifo")
             #expect(mkfifo(fifo.path, 0o600) == 0)
             let file = AtomicFile(fifo)
-            #expect(file.kindProblem() == .notARegularFile(path: fifo.path, kind: "a FIFO"))
+            #expect(file.problem(replacing: false) == .notARegularFile(path: fifo.path, kind: "a FIFO"))
             // Opened without waiting for a writer: this returns at once.
             #expect(problem { _ = try file.contents(upTo: 100) } == .notARegularFile(path: fifo.path, kind: "a FIFO"))
             #expect(problem { try file.write(Data("x".utf8)) } == .notARegularFile(path: fifo.path, kind: "a FIFO"))
@@ -82,8 +82,14 @@ import Darwin
             let shared = folder.appendingPathComponent("shared")
             try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
             #expect(chmod(shared.path, 0o777) == 0)
-            // Ours: used. Someone else's (seen as another user): refused.
+            // Ours: tightened to 0700 when the tool makes it ready, refused (named) otherwise.
+            #expect(AtomicFile.folderProblem(shared) == .untrusted(path: shared.path, reason: "others can write in it", advice: "chmod go-w \(shared.path)"))
+            #expect(chmod(shared.path, 0o777) == 0)
+            try AtomicFile.prepareFolder(shared)
+            #expect(try FileManager.default.attributesOfItem(atPath: shared.path)[.posixPermissions] as? Int == 0o700)
             #expect(AtomicFile.folderProblem(shared) == nil)
+            #expect(chmod(shared.path, 0o777) == 0)
+            // Someone else's (seen as another user): refused.
             let stranger = geteuid() &+ 4_242
             #expect(AtomicFile.folderProblem(shared, user: stranger) == .unsafeFolder(path: shared.path, owner: UInt32(geteuid())))
             #expect(problem { try AtomicFile.prepareFolder(shared, user: stranger) } == .unsafeFolder(path: shared.path, owner: UInt32(geteuid())))

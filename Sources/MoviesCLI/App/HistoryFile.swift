@@ -18,6 +18,6 @@ enum HistoryFile {
     /// The one line that turns history off for the session, or nil when `history` is usable.
     static func problem(of history: History) -> String? {
         guard let problem = history.problem else { return nil }
-        return "History is off for this session: \(safe(problem.path)): \(safe(problem.reason)). Set MOVIES_HISTORY to a file, or to off to keep none."
+        return "History is off for this session: \(safe(problem.path)): \(safe(problem.reason))\(problem.advice.map { " (\(safe($0)))" } ?? ""). Set MOVIES_HISTORY to a file, or to off to keep none."
     }
 }

@@ -35,41 +35,55 @@ struct SaveCommand: SessionPart {
                         : "No search on screen to save: search for a title first." + others)
             return .success
         }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
-            if isFolder.boolValue {
-                console.err("\"\(safe(file))\" is a folder: give save a file name, such as save \(safe(file))/movies.\(url.pathExtension).")
-                return .success
-            }
-            // A device or a FIFO is never replaced by a file (nor written to: a FIFO would hang the prompt).
-            if let problem = AtomicFile(url).kindProblem() {
-                console.err("\(safe(file)) is not a file (\(safe(problem.reason))), so nothing was saved: give save the name of a file.")
-                return .success
-            }
-            if !force {
-                guard let confirm, await confirm("\(safe(file)) exists. Replace it? (y/N) ") else {
-                    console.err("\(safe(file)) exists, so nothing was saved: save! \(safe(file)) (or save \(safe(file)) --force) replaces it.")
-                    return .success
+        // The file that will really be written: a symlink is followed only when it is the user's and
+        // names a file that is there (as cp would); one planted by someone else is refused, never followed.
+        let existing: URL?
+        do throws(AtomicFile.Problem) {
+            existing = try AtomicFile(url).existingFile()
+        } catch {
+            if case .notARegularFile(let path, let kind) = error {
+                if kind == "a folder", path == url.path {
+                    console.err("\"\(safe(file))\" is a folder: give save a file name, such as save \(safe(file))/movies.\(url.pathExtension).")
+                } else {
+                    // A device or a FIFO is never replaced by a file (nor written to: a FIFO would hang the prompt).
+                    let reached = path == url.path ? "" : "\(safe(path)): "
+                    console.err("\(safe(file)) is not a file (\(reached)\(safe(error.reason))), so nothing was saved: give save the name of a file.")
                 }
+                return .success
+            }
+            console.error("Nothing was saved: \(safe(error.path)): \(safe(error.reason)). \(safe(Self.capitalized(error.advice ?? "give save another path"))).")
+            return .failure
+        }
+        if let existing, !force {
+            let named = existing.path == url.path ? safe(file) : "\(safe(file)) (a link to \(safe(existing.path)))"
+            guard let confirm, await confirm("\(named) exists. Replace it? (y/N) ") else {
+                console.err("\(named) exists, so nothing was saved: save! \(safe(file)) (or save \(safe(file)) --force) replaces it.")
+                return .success
             }
         }
         // The folder is named as typed: the temporary file's name (`nothere/.x.json.3fq….tmp`) means nothing to a person.
         let folder = url.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             let typed = (file as NSString).deletingLastPathComponent
             console.error("Nothing was saved: there is no folder \(safe(typed.isEmpty ? folder.standardizedFileURL.path : typed)). Create it first, or give save another path.")
             return .failure
         }
         do throws(AtomicFile.Problem) {
-            // A temporary file of its own in the same folder, then rename(2); a symlink is written through.
+            // A temporary file of its own in the same folder, then renameat(2); the user's own link is written through.
             try AtomicFile(url).write(format.render(entries), permissions: 0o666)
             let left = leftOut == 0 ? "" : " \(leftOut) row\(leftOut == 1 ? "" : "s") that never loaded \(leftOut == 1 ? "was" : "were") left out."
             console.out("Saved \(entries.count) movie\(entries.count == 1 ? "" : "s") to \(safe(url.path))." + left)
             return .success
         } catch {
-            console.error("Could not save \(safe(file)): \(safe(error.reason)). Check that its folder can be written.")
+            console.error("Could not save \(safe(file)): \(safe(error.reason)). \(safe(Self.capitalized(error.advice ?? "check that its folder can be written"))).")
             return .failure
         }
+    }
+
+    /// `Chmod go-w …` reads oddly: only a sentence of words gets a capital.
+    static func capitalized(_ advice: String) -> String {
+        advice.hasPrefix("chmod") ? advice : advice.prefix(1).uppercased() + advice.dropFirst()
     }
 
     /// The current search's rows whose record came (a failed lookup included: its title, year

@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one rule for what on disk may steer the tool (`.env`, cache entries, the daily count, the
+/// history, the posters-host file, the offline catalogue) and which folders it writes into, as
+/// OpenSSH's `StrictModes` and git's `safe.directory` decide.
+///
+/// Trusted means: owned by the user or by root, not writable by group or others, in a folder
+/// that is trusted too, unless that folder is sticky (`/tmp`) and the file is the user's own.
+/// Ownership is checked here, never left to the kernel (`fs.protected_symlinks` is often off).
+package enum FileTrust {
+    static func ownerIsTrusted(_ owner: uid_t, user: uid_t) -> Bool { owner == user || owner == 0 }
+
+    static func openToOthers(_ info: stat) -> Bool { info.st_mode & (S_IWGRP | S_IWOTH) != 0 }
+
+    /// Others may write in it, but only remove what is theirs: a file of the user's own there is safe.
+    static func isStickyOpen(_ info: stat) -> Bool { openToOthers(info) && info.st_mode & S_ISVTX != 0 }
+
+    /// Why the folder `info` describes cannot be trusted with files, `nil` when it can.
+    /// A folder of the user's own open to others is refused here: ``AtomicFile/prepareFolder(_:user:)``
+    /// tightens the tool's own folders before asking.
+    static func folderProblem(_ path: String, _ info: stat, user: uid_t) -> AtomicFile.Problem? {
+        if info.st_mode & S_IFMT != S_IFDIR {
+            return .failed(path: path, reason: "it is \(AtomicFile.kindIfNotRegular(info.st_mode) ?? "a file"), not a folder")
+        }
+        let owner = info.st_uid
+        if openToOthers(info) {
+            // `/tmp`, or a sticky folder of the user's own: its files are checked one by one.
+            if isStickyOpen(info), ownerIsTrusted(owner, user: user) { return nil }
+            if owner != user { return .unsafeFolder(path: path, owner: UInt32(owner)) }
+            return .untrusted(path: path, reason: "others can write in it", advice: "chmod go-w \(path)")
+        }
+        guard ownerIsTrusted(owner, user: user) else {
+            return .untrusted(path: path, reason: "it belongs to someone else (user \(owner))", advice: "move it out of the way, or use a folder of your own")
+        }
+        return nil
+    }
+
+    /// Why the file or symlink `info` describes (in a folder `folder` describes, already trusted)
+    /// cannot be trusted, `nil` when it can. `replacing`: it is only to be replaced, never read,
+    /// so its mode does not matter, only whose it is where others may plant it.
+    static func fileProblem(_ path: String, _ info: stat, in folder: stat, user: uid_t, replacing: Bool = false) -> AtomicFile.Problem? {
+        let owner = info.st_uid
+        let isLink = info.st_mode & S_IFMT == S_IFLNK
+        if isStickyOpen(folder), owner != user {
+            return .untrusted(path: path, reason: "it lies in a folder anyone can write in, and it is not yours (user \(owner))",
+                              advice: "remove it, or use a folder of your own")
+        }
+        if isLink || !replacing, !ownerIsTrusted(owner, user: user) {
+            return .untrusted(path: path, reason: "it belongs to someone else (user \(owner))", advice: "remove it, or use a file of your own")
+        }
+        if !isLink, !replacing, openToOthers(info) {
+            return .untrusted(path: path, reason: "others can change it", advice: "chmod go-w \(path)")
+        }
+        return nil
+    }
+}
