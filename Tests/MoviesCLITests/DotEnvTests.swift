@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 @testable import MoviesCLI
 import TestSupport
@@ -129,5 +134,33 @@ import TestSupport
         let parsed = DotEnv.read(from: folder)
         #expect(parsed.values == ["OK": "1"])
         #expect(parsed.warnings.map(\.line) == [2])
+    }
+
+    /// Issue 21, finding 2: a `.env` someone else owns, or others can change, or in a folder anyone
+    /// can write in, steers nothing (base URL, key, posters folder, cache, limit), and one line says why.
+    @Test func aDotEnvOthersCouldHavePlantedIsNotUsed() throws {
+        guard let stranger = OtherUser.uid() else { return }
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let file = folder.appendingPathComponent(".env")
+        try Data("OMDB_BASE_URL=http://127.0.0.1:9/\nMOVIES_POSTERS=/root/.ssh\n".utf8).write(to: file)
+        OtherUser.give(file, to: stranger)
+        var parsed = DotEnv.read(from: folder)
+        #expect(parsed.values.isEmpty)
+        #expect(parsed.notices == ["Not using \(file.path): it belongs to someone else (user \(stranger)); remove it, or use a file of your own."])
+        // Ours, but others can change it.
+        OtherUser.give(file, to: geteuid())
+        #expect(chmod(file.path, 0o666) == 0)
+        parsed = DotEnv.read(from: folder)
+        #expect(parsed.values.isEmpty)
+        #expect(parsed.notices == ["Not using \(file.path): others can change it; chmod go-w \(file.path)."])
+        // Ours, in a folder anyone can write in and that is not sticky.
+        #expect(chmod(file.path, 0o600) == 0)
+        #expect(chmod(folder.path, 0o777) == 0)
+        parsed = DotEnv.read(from: folder)
+        #expect(parsed.values.isEmpty)
+        #expect(parsed.notices == ["Not using \(folder.path): others can write in it; chmod go-w \(folder.path)."])
+        #expect(chmod(folder.path, 0o755) == 0)
+        #expect(DotEnv.read(from: folder).values["MOVIES_POSTERS"] == "/root/.ssh")
     }
 }

@@ -50,7 +50,7 @@ public enum Movies {
             settings = try Settings.resolve(options, environment: environment, dotEnv: dotEnv.values, currentDirectory: directory)
         } catch {
             let console = Console.standard(environment: environment, runtime: runtime)
-            for warning in dotEnv.warnings { console.note(warning.description) }
+            for notice in dotEnv.notices { console.note(notice) }
             console.error(error.message)
             return Status.usage
         }
@@ -61,7 +61,7 @@ public enum Movies {
         }
         let budget = RequestBudget(settings: settings)
         // Line numbers only: a skipped line may hold the key.
-        for warning in dotEnv.warnings { console.note(warning.description) }
+        for notice in dotEnv.notices { console.note(notice) }
         for notice in settings.notices + budget.notices { console.note(notice) }
 
         switch options.mode {

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// Reads a `.env` file the way dotenv users expect: `KEY=VALUE` lines, `#` comments,
@@ -12,6 +13,15 @@ public enum DotEnv {
         /// Later lines win over earlier ones with the same key.
         public var values: [String: String] = [:]
         public var warnings: [Warning] = []
+        /// Why the file was not read at all (``FileTrust``: someone else's, others can change it or
+        /// plant it, not a file): it may have been planted to steer the tool, so none of it is used.
+        public var refused: AtomicFile.Problem?
+
+        /// The lines to say at the start: the refusal, then each line skipped.
+        public var notices: [String] {
+            let refusal = refused.map { "Not using \(safe($0.path)): \(safe($0.reason))\($0.advice.map { "; \(safe($0))" } ?? "")." }
+            return (refusal.map { [$0] } ?? []) + warnings.map(\.description)
+        }
     }
 
     /// One line skipped, and why.
@@ -30,10 +40,18 @@ public enum DotEnv {
     /// The variables in `directory/.env`, or none when there is no such file.
     public static func load(from directory: URL) -> [String: String] { read(from: directory).values }
 
-    /// The variables in `directory/.env` and the lines skipped; nothing when there is no such file.
+    /// No `.env` is larger: a larger file is not one.
+    static let maximumBytes = 64 * 1_024
+
+    /// The variables in `directory/.env` and the lines skipped; nothing when there is no such file,
+    /// and nothing but why when it is one ``FileTrust`` refuses.
     public static func read(from directory: URL) -> Parsed {
-        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(".env").path) else { return Parsed() }
-        return read(data)
+        do throws(AtomicFile.Problem) {
+            guard let data = try AtomicFile(directory.appendingPathComponent(".env")).contents(upTo: maximumBytes) else { return Parsed() }
+            return read(data)
+        } catch {
+            return Parsed(refused: error)
+        }
     }
 
     /// The variables in a file's bytes and the lines skipped.
