@@ -43,9 +43,12 @@ static struct {
     int (*share_cleanup)(ccurl_share *);
 } curl;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+// The first ccurl_load loads libcurl, under this lock; later ones read what came of it under it
+// too. (pthread_once cannot take the path as an argument: a path kept in a global beside it was
+// written by every caller, unsynchronised, while the first one's load read it.)
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static int load_attempted;
 static char load_failure[512] = "libcurl was not loaded";
-static const char *preferred_library;
 
 static const char *const library_names[] = {
 #if defined(__APPLE__)
@@ -66,7 +69,7 @@ static const char *const library_names[] = {
         }                                                                                        \
     } while (0)
 
-static void load(void) {
+static void load(const char *preferred_library) {
     void *library = NULL;
     const char *found = NULL;
     if (preferred_library) {
@@ -107,7 +110,7 @@ static void load(void) {
     RESOLVE(share_init, "curl_share_init");
     RESOLVE(share_setopt, "curl_share_setopt");
     RESOLVE(share_cleanup, "curl_share_cleanup");
-    // Not thread-safe in libcurl: here, under pthread_once, before any handle exists.
+    // Not thread-safe in libcurl: here, under load_lock, once, before any handle exists.
     if (curl.global_init(CCURL_GLOBAL_ALL) != 0) {
         snprintf(load_failure, sizeof load_failure, "%s could not be initialised", found);
         return;
@@ -116,11 +119,15 @@ static void load(void) {
 }
 
 int ccurl_load(const char *path, char *reason, size_t size) {
-    preferred_library = path && *path ? path : NULL;
-    pthread_once(&load_once, load);
-    if (load_failure[0] == '\0') return 0;
-    if (reason && size) snprintf(reason, size, "%s", load_failure);
-    return 1;
+    pthread_mutex_lock(&load_lock);
+    if (!load_attempted) {
+        load_attempted = 1;
+        load(path && *path ? path : NULL);
+    }
+    int failed = load_failure[0] != '\0';
+    if (failed && reason && size) snprintf(reason, size, "%s", load_failure);
+    pthread_mutex_unlock(&load_lock);
+    return failed;
 }
 
 const char *ccurl_version(void) { return curl.version(); }

@@ -34,10 +34,15 @@ final class CurlEngine: Sendable {
     nonisolated(unsafe) private var active: [OpaquePointer: CurlTransfer] = [:]
     /// Transfers paused for a reader behind (for tests).
     let pauses = Atomic<Int>(0)
+    /// The engine's running time, which a stopped process does not add to. Engine thread only.
+    nonisolated(unsafe) private var clock: EngineClock
 
     /// - Parameter maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 needs one).
-    init(maxConnectionsPerHost: Int, library: String?) throws(CurlUnavailable) {
+    /// - Parameter now: the clock the engine's running time is read from (a seam for tests).
+    init(maxConnectionsPerHost: Int, library: String?,
+         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) throws(CurlUnavailable) {
         try CurlLibrary.load(library)
+        clock = EngineClock(now: now)
         guard let multi = ccurl_multi_init(), let share = ccurl_share_init() else {
             throw CurlUnavailable(reason: "libcurl could not make a multi handle")
         }
@@ -94,13 +99,32 @@ final class CurlEngine: Sendable {
             while ccurl_multi_next_done(multi, &easy, &result) == 1 {
                 if let easy, let transfer = active[easy] { finished(transfer, result: result) }
             }
+            // After reading the sockets: an answer that came while the process was stopped is taken
+            // before any deadline is looked at.
+            let wait = chargeDeadlines(clock.tick())
             var ready: Int32 = 0
-            // Woken by a socket, a timer of libcurl's, or a command; the timeout is only a backstop.
-            ccurl_multi_poll(multi, 1000, &ready)
+            // Woken by a socket, a timer of libcurl's, or a command; the timeout is only a backstop,
+            // or the next deadline.
+            ccurl_multi_poll(multi, Int32(wait.milliseconds), &ready)
         }
         inbox.withLock { $0.closed = true }
         ccurl_multi_cleanup(multi)
         ccurl_share_cleanup(share)
+    }
+
+    /// Charges `elapsed` (the engine's running time since the last charge) to every transfer not
+    /// paused for its reader, and ends those past their deadline with libcurl's timeout. Returns
+    /// how long the engine may sleep: until the nearest deadline, at most the poll's backstop.
+    private func chargeDeadlines(_ elapsed: Duration) -> Duration {
+        var wait = EngineClock.backstop
+        for transfer in Array(active.values) {
+            switch transfer.charge(elapsed) {
+            case .overdue: remove(transfer, result: CCURLE_OPERATION_TIMEDOUT)
+            case .left(let left): wait = min(wait, left)
+            case .paused: break
+            }
+        }
+        return max(wait, .milliseconds(1))
     }
 
     private func start(_ transfer: CurlTransfer) {

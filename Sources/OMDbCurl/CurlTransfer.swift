@@ -43,12 +43,19 @@ final class CurlTransfer: @unchecked Sendable {
     private var feed: BodyFeed?
     private var paused = false
     private var received = 0
+    /// The engine's running time this transfer may take, while not paused for its reader.
+    private let limit: Duration
+    /// The running time charged so far (see ``charge(_:)``).
+    private var spent: Duration = .zero
     /// Redirects followed before the transfer fails with "too many redirects".
     static let maxRedirects = 10
 
-    init(url: URL, setup: Setup, engine: CurlEngine, isWarmUp: Bool = false) {
+    /// - Parameter timeout: seconds of the engine's running time for the whole exchange (the
+    ///   setup's when nil), the time paused for a reader behind not counted.
+    init(url: URL, setup: Setup, engine: CurlEngine, timeout: Int? = nil, isWarmUp: Bool = false) {
         self.url = url
         self.setup = setup
+        limit = .seconds(max(1, timeout ?? setup.timeout))
         self.engine = engine
         self.isWarmUp = isWarmUp
     }
@@ -121,10 +128,9 @@ final class CurlTransfer: @unchecked Sendable {
         // libcurl's default 16 kB receive buffer never completes an HTTP/2 answer whose headers
         // pass it (7.88: a CDN's cookies and security headers are enough); curl the tool sets 100 kB.
         ccurl_easy_setopt_long(easy, CCURLOPT_BUFFERSIZE, 100 * 1024)
-        // Only libcurl's idle limits: the client's deadline bounds the whole request.
-        ccurl_easy_setopt_long(easy, CCURLOPT_CONNECTTIMEOUT, setup.timeout)
-        ccurl_easy_setopt_long(easy, CCURLOPT_LOW_SPEED_LIMIT, 1)
-        ccurl_easy_setopt_long(easy, CCURLOPT_LOW_SPEED_TIME, setup.timeout)
+        // No timeout of libcurl's: those run on the wall clock, and a process stopped for longer
+        // would fail every transfer on being continued. The engine charges the deadline instead
+        // (``charge(_:)``), connecting included; libcurl's own connect limit (300 s) is a backstop.
         if let caFile = setup.caFile { ccurl_easy_setopt_pointer(easy, CCURLOPT_CAINFO, caFile) }
         if let caFolder = setup.caFolder { ccurl_easy_setopt_pointer(easy, CCURLOPT_CAPATH, caFolder) }
         if isWarmUp { ccurl_easy_setopt_long(easy, CCURLOPT_NOBODY, 1) }
@@ -218,6 +224,22 @@ final class CurlTransfer: @unchecked Sendable {
         case .stopped:
             return 0
         }
+    }
+
+    /// What is left of a deadline, once charged.
+    enum Deadline {
+        case left(Duration)
+        case overdue
+        /// Waiting for its reader (a slow disk): no time is charged.
+        case paused
+    }
+
+    /// Charges `elapsed` of the engine's running time to the transfer, unless it is paused for
+    /// its reader: the time a reader takes is not the server's.
+    func charge(_ elapsed: Duration) -> Deadline {
+        guard !paused else { return .paused }
+        spent += elapsed
+        return spent >= limit ? .overdue : .left(limit - spent)
     }
 
     /// The reader caught up: libcurl delivers what it held back, then reads on.

@@ -25,8 +25,7 @@ public final class CurlTransport: OMDbTransport {
 
     /// - Parameters:
     ///   - maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 uses one).
-    ///   - timeout: seconds of silence, or of connecting, before libcurl gives up a request (the
-    ///     client's own deadline bounds each whole request).
+    ///   - timeout: seconds for a warm-up, a request's own when ``send(_:timeout:)`` is given one.
     ///   - environment: where `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR` are read, and
     ///     `MOVIES_LIBCURL`, a libcurl to load instead of the system's (the first transport of a
     ///     process loads it for all).
@@ -58,8 +57,12 @@ public final class CurlTransport: OMDbTransport {
     public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
         try Task.checkCancellation()
         noteUse(of: url)
-        return try await CurlTransfer(url: url, setup: setup, engine: engine).send()
+        return try await CurlTransfer(url: url, setup: setup, engine: engine, timeout: timeout).send()
     }
+
+    /// Each exchange is bounded by the engine, by its running time (see ``EngineClock``): the
+    /// time the process was stopped, or waited for a reader behind, is not charged.
+    public var boundsExchanges: Bool { true }
 
     /// Opens a connection to `url`'s origin with a `HEAD /` that carries nothing of the caller's
     /// (no key, no query), unless one was opened or used there lately. Never retried; its answer

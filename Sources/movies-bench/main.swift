@@ -48,7 +48,7 @@ struct BenchOptions {
             case "--lab-script": options.labScript = try value()
             case "-h", "--help":
                 print("""
-                    usage: movies-bench [--latency MS (100)] [--runs N (3)] [--only page1,more,pages5,posters1mb,posters5mb,folder,version] [--movies PATH] [--folder-files N] [--serve POSTER_BYTES]
+                    usage: movies-bench [--latency MS (100)] [--runs N (3)] [--only page1,more,pages5,posters1mb,posters5mb,folder,version,slowdisk] [--movies PATH] [--folder-files N] [--serve POSTER_BYTES]
                            movies-bench --network tls [--latency MS (100)] [--runs N (5)] [--only oneshot,prompt,python] [--movies PATH] [--baseline-movies PATH] [--lab-script PATH]
                     """)
                 exit(0)
@@ -164,6 +164,19 @@ do {
             defer { bench.removeBenchPosters(from: crowded) }
             return try bench.oneShot(pages: 3, concurrency: nil, posters: crowded)
         }, versus: emptyRuns)
+    }
+    if options.only?.contains("slowdisk") == true {
+        // Only when asked: it needs cc, and a 2.5 s disk takes a while.
+        let count = options.runs ?? 3
+        let fast = try (0..<count).map { _ in try bench.slowDisk(milliseconds: nil) }
+        let slow = try (0..<count).map { _ in try bench.slowDisk(milliseconds: 100) }
+        let tenth = { (runs: [(Measurement, postersSaved: Int, distinctPosters: Int)]) in median(runs.map(\.0.firstRow)) }
+        print(String(format: "slow disk: 10th plot %.0f ms with 100 ms per write and fsync, %.0f ms on the plain disk: %.2f×",
+                     tenth(slow), tenth(fast), tenth(slow) / tenth(fast)))
+        for (run, saved, distinct) in try (0..<count).map({ _ in try bench.slowDisk(milliseconds: 2_500, timeout: 2) }) {
+            print(String(format: "slow disk, 2.5 s per write, --timeout 2: %d plots asked (%d API requests), %d posters saved, %d poster requests for %d posters, %.1f s",
+                         run.apiRequests - 1, run.apiRequests, saved, run.posterRequests, distinct, run.complete / 1000))
+        }
     }
     if wanted("version") { report.version = try bench.version(count: 50) }
     report.subject = describe(movies)

@@ -85,7 +85,9 @@ import TestSupport
         let written = Mutex(Data())
         try await HTTPBody(feed: pump.feed).drain { chunk in written.withLock { $0 += chunk } }
         #expect(written.withLock { $0 } == chunks.reduce(Data(), +))
-        #expect(pump.pauses.value == 1)
+        // The sink runs on a file-work thread: the transfer pauses whenever it falls behind, and
+        // every pause ends.
+        #expect(pump.pauses.value >= 1)
         #expect(!pump.stuck.isOpen)
     }
 

@@ -49,10 +49,14 @@ extension OMDbClient {
             throw OMDbError.posterUnavailable
         }
         do {
-            let (file, fallback) = try await downloadPoster(url, width: store.width) { response, shown in
-                try await store.save(streaming: response.body, contentType: response.contentType, source: shown,
-                                     title: item.title, year: year, imdbID: item.imdbID)
+            let (arrived, fallback) = try await downloadPoster(url, width: store.width) { response, shown in
+                try await store.receive(streaming: response.body, contentType: response.contentType, source: shown,
+                                        title: item.title, year: year, imdbID: item.imdbID)
             }
+            // Done with the network: the last writes, the fsync and the rename wait for the disk
+            // alone, outside the request's deadline and its place in the gate, so a slow disk is
+            // never taken for a slow server (nor the poster downloaded again).
+            let file = try await arrived.commit()
             remember(.success(file), posterOf: item.imdbID)
             // A wider poster replaces the narrower one, even when its format (and so its extension) differs.
             if let existing, existing.standardizedFileURL != file.standardizedFileURL { try? FileManager.default.removeItem(at: existing) }

@@ -78,13 +78,6 @@ struct PosterFile {
         }
     }
 
-    /// ``commit(to:)`` on ``FileWork``: `fsync` waits for the disk (tens of milliseconds for a
-    /// large poster), and on the cooperative pool's few threads that wait stalls every task, among
-    /// them the writers of the next posters, whose bytes then pile up in memory.
-    func commitOffPool(to destination: URL) async throws(OMDbError) {
-        try await FileWork.run { Result { () throws(OMDbError) in try commit(to: destination) } }.get()
-    }
-
     /// Closes and removes the temporary file: nothing is left of the write.
     func discard() {
         close(fd)

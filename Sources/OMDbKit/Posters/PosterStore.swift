@@ -1,3 +1,4 @@
+import Files
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -32,6 +33,9 @@ public struct PosterStore: Sendable {
     /// wider download replaces a narrower file of the same title.
     public let width: PosterWidth
     let index: PosterIndex
+    /// Appends a chunk to a poster's file, on a file-work thread: a seam for tests of a slow or
+    /// failing disk.
+    var append: @Sendable (PosterFile, Data, URL) throws(OMDbError) -> Void = { try $0.append($1, destination: $2) }
 
     /// The default size cap: 20 MB.
     public static let defaultMaxBytes = 20_000_000
@@ -63,6 +67,7 @@ public struct PosterStore: Sendable {
         owner = store.owner
         self.width = width
         index = store.index
+        append = store.append
     }
 
     /// This store at another width, sharing its index: the folder is not listed again.
@@ -93,22 +98,44 @@ public struct PosterStore: Sendable {
         }
     }
 
-    /// Streams `body` to its file as the bytes arrive: the type is told from the first bytes and
-    /// the cap enforced as they come. A body a transport feeds (the live one) is written on the
-    /// transport's own thread before it reads on, so no more than a chunk is ever held.
+    /// Streams `body` to its file as the bytes arrive, and commits it: ``receive(streaming:contentType:source:title:year:imdbID:)``
+    /// then ``ArrivedPoster/commit()``.
     /// - Throws: the ``OMDbError`` poster cases as ``save(_:contentType:source:title:year:imdbID:)``;
     ///   what the body's stream threw (a ``TransportError``, `CancellationError`) as it came.
     ///   Nothing is left in the folder when it throws.
     public func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
                      imdbID: String) async throws -> URL {
+        try await receive(streaming: body, contentType: contentType, source: source, title: title, year: year, imdbID: imdbID).commit()
+    }
+
+    /// Streams `body` to its file, and returns once every byte has arrived (those the disk has not
+    /// taken yet wait in a bounded buffer; past it the transfer pauses): the type is told from the
+    /// first bytes and the cap enforced as they come. The writes run on a file-work thread, never
+    /// on the transport's, and what is left of them, the `fsync` and the rename happen in
+    /// ``ArrivedPoster/commit()``, which the caller runs once done with the network (outside the
+    /// request's deadline and its place among the requests in flight).
+    /// - Throws: as ``save(streaming:contentType:source:title:year:imdbID:)``, for what happened so far.
+    func receive(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
+                 imdbID: String) async throws -> ArrivedPoster {
         if let length = body.length, length > maxBytes { throw OMDbError.posterTooLarge(bytes: length, limit: maxBytes) }
         let writer = writer(contentType: contentType, source: source, title: title, year: year, imdbID: imdbID)
         do {
-            try await body.drain { chunk in try writer.take(chunk) }
-            let (file, destination) = try writer.finish()
-            try await file.commitOffPool(to: destination)
-            index.add(destination.lastPathComponent)
-            return destination
+            let draining = try await body.receive { chunk in try writer.take(chunk) }
+            return ArrivedPoster { [index] in
+                do {
+                    try await draining.finished()
+                    let destination = try await FileWork.run { Result { () throws(OMDbError) -> URL in
+                        let (file, destination) = try writer.finish()
+                        try file.commit(to: destination)
+                        return destination
+                    } }.get()
+                    index.add(destination.lastPathComponent)
+                    return destination
+                } catch {
+                    writer.discard()
+                    throw error
+                }
+            }
         } catch {
             writer.discard()
             throw error
@@ -163,7 +190,7 @@ public struct PosterStore: Sendable {
 
     /// A writer for one poster, whose file is opened in this folder once its format is known.
     private func writer(contentType: String?, source: String, title: String, year: String?, imdbID: String) -> PosterWriter {
-        PosterWriter(maxBytes: maxBytes, refusal: .posterNotAnImage(url: source, contentType: contentType)) { [self] (format) throws(OMDbError) in
+        PosterWriter(maxBytes: maxBytes, refusal: .posterNotAnImage(url: source, contentType: contentType), append: append) { [self] (format) throws(OMDbError) in
             try open(format: format, title: title, year: year, imdbID: imdbID)
         }
     }
@@ -180,4 +207,16 @@ public struct PosterStore: Sendable {
     }
 
     private static func reason(_ error: any Error) -> String { describe(fileError: error) }
+}
+
+/// A poster whose bytes have all arrived: still being written, not yet in its place.
+struct ArrivedPoster: Sendable {
+    fileprivate let finish: @Sendable () async throws -> URL
+
+    /// Waits for the last writes, then flushes the file and renames it into place.
+    /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` (the disk), `CancellationError`.
+    ///   Nothing is left in the folder when it throws.
+    func commit() async throws -> URL {
+        try await finish()
+    }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// One poster written as its bytes arrive, from whichever thread hands them over (a transport's
-/// own, through ``HTTPBody/drain(into:)``): the type is told from the first bytes, the file opened
+/// One poster written as its bytes arrive, on the file-work thread that hands them over (through
+/// ``HTTPBody/receive(into:)``; never a transport's own): the type is told from the first bytes, the file opened
 /// then, each chunk appended at once, and the cap enforced as the bytes come. So the writer holds
 /// no more than the first few bytes; the rest is on disk as soon as it is given.
 final class PosterWriter: Sendable {
@@ -18,13 +18,18 @@ final class PosterWriter: Sendable {
     private let maxBytes: Int
     private let refusal: OMDbError
     private let open: @Sendable (ImageFormat) throws(OMDbError) -> (PosterFile, URL)
+    private let append: @Sendable (PosterFile, Data, URL) throws(OMDbError) -> Void
 
     /// - Parameters:
     ///   - refusal: what to throw when the bytes are not an image.
+    ///   - append: appends a chunk to the file (`destination` is for messages).
     ///   - open: opens the temporary file for a poster of this format.
-    init(maxBytes: Int, refusal: OMDbError, open: @escaping @Sendable (ImageFormat) throws(OMDbError) -> (PosterFile, URL)) {
+    init(maxBytes: Int, refusal: OMDbError,
+         append: @escaping @Sendable (PosterFile, Data, URL) throws(OMDbError) -> Void = { try $0.append($1, destination: $2) },
+         open: @escaping @Sendable (ImageFormat) throws(OMDbError) -> (PosterFile, URL)) {
         self.maxBytes = maxBytes
         self.refusal = refusal
+        self.append = append
         self.open = open
     }
 
@@ -35,7 +40,7 @@ final class PosterWriter: Sendable {
             guard !state.discarded else { return }
             state.written += chunk.count
             guard state.written <= maxBytes else { throw .posterTooLarge(bytes: state.written, limit: maxBytes) }
-            if let file = state.file { return try file.0.append(chunk, destination: file.destination) }
+            if let file = state.file { return try append(file.0, chunk, file.destination) }
             state.head.append(chunk)
             if state.head.count >= ImageFormat.signatureLength { try start(&state) }
         }
@@ -63,7 +68,7 @@ final class PosterWriter: Sendable {
         guard let format = ImageFormat(sniffing: state.head) else { throw refusal }
         let (file, destination) = try open(format)
         state.file = (file, destination)
-        try file.append(state.head, destination: destination)
+        try append(file, state.head, destination)
         state.head = Data()
     }
 }

@@ -90,7 +90,10 @@ struct RequestSender: Sendable {
             let outcome: Attempt<T>
             do {
                 // The deadline starts once the request has its place: waiting in line is not the server's fault.
-                outcome = try await gate.withPlace { try await withDeadline(seconds: timeout, attempt) }
+                // A transport that bounds the exchange itself does it better (a stopped process is not a slow server).
+                outcome = try await gate.withPlace { [transport, timeout] in
+                    transport.boundsExchanges ? try await attempt() : try await withDeadline(seconds: timeout, attempt)
+                }
             } catch let error as TransportError where error.isTransient {
                 outcome = .retry(failure(error, shown: shown, isAPI: isAPI), after: nil)
             } catch let error as TransportError {

@@ -1,18 +1,23 @@
+import Files
 import Foundation
 import Synchronization
 
 /// A response body that a transport feeds from its own thread, read once by one reader: pulled
 /// chunk by chunk (``HTTPBody``'s iterator) or pushed into a sink (``HTTPBody/drain(into:)``).
 ///
-/// Flow control without blocking anyone: the transport hands each chunk to ``receive(_:)``. A
-/// pushing reader's sink takes it right there, on the transport's thread (a poster goes to its
-/// file before the next chunk is read). Otherwise chunks wait for the reader, up to
-/// `highWater` bytes; past that ``receive(_:)`` answers ``Intake/full`` and the transport pauses
-/// the transfer, keeping the chunk, until the reader has caught up and `resumeTransfer` is called.
-/// A reader that gives up (stops early, its sink throws, its task is cancelled, it drops the body
-/// unread) calls `cancelTransfer`.
+/// Flow control without blocking anyone: the transport hands each chunk to ``receive(_:)``, which
+/// only queues it (or hands it to a reader parked for it). Up to `highWater` bytes wait; past that
+/// ``receive(_:)`` answers ``Intake/full`` and the transport pauses this transfer, keeping the
+/// chunk, until the reader has caught up and `resumeTransfer` is called. A pushed body's sink runs
+/// on a file-work thread (``FileWork``), never on the transport's: a sink that blocks on a slow
+/// disk pauses its own transfer and no other. A reader that gives up (stops early, its sink
+/// throws, its task is cancelled, it drops the body unread) calls `cancelTransfer`.
+///
+/// The rules are ``BodyFeedStateMachine``'s; this class holds it under a lock and does what it
+/// says outside the lock: continuations resumed, the transfer resumed or cancelled, the sink run.
 public final class BodyFeed: Sendable {
-    /// Takes one chunk on the transport's thread; throwing stops the body and cancels the transfer.
+    /// Takes one chunk, on a file-work thread (it may block); throwing stops the body and cancels
+    /// the transfer.
     public typealias Sink = @Sendable (Data) throws -> Void
 
     /// What became of a chunk handed to ``receive(_:)``.
@@ -25,29 +30,9 @@ public final class BodyFeed: Sendable {
         case stopped
     }
 
-    private enum Reader {
-        /// Nobody reads yet: chunks wait in `pending`.
-        case none
-        /// Pulled; `waiting` is the reader parked for the next chunk (only while `pending` is empty).
-        case pulling(waiting: CheckedContinuation<Data?, any Error>?)
-        case pushing(Sink, CheckedContinuation<Void, any Error>)
-        /// Read to the end, failed, or given up by its reader.
-        case done
-    }
+    typealias Machine = BodyFeedStateMachine<CheckedContinuation<Data?, any Error>, CheckedContinuation<Void, any Error>, Sink>
 
-    private struct State {
-        var reader = Reader.none
-        var pending: [Data] = []
-        var pendingBytes = 0
-        var peakPendingBytes = 0
-        /// Set once the transport is done: `nil` inside for a complete body.
-        var end: (any Error)??
-        /// The transport was told ``Intake/full`` and waits for `resumeTransfer`.
-        var paused = false
-    }
-
-    private let state = Mutex(State())
-    private let highWater: Int
+    private let state: Mutex<Machine>
     private let resumeTransfer: @Sendable () -> Void
     private let cancelTransfer: @Sendable () -> Void
 
@@ -56,10 +41,10 @@ public final class BodyFeed: Sendable {
     ///     resumes when half of that is left.
     ///   - resumeTransfer: the reader caught up after ``Intake/full``: offer the chunk again.
     ///   - cancelTransfer: the reader gave up: stop the download. May be called from the reader's
-    ///     thread or, from inside ``receive(_:)``, from the transport's.
+    ///     thread, a file-work thread or, from inside ``receive(_:)``, the transport's.
     public init(highWater: Int = 256 * 1024, resumeTransfer: @escaping @Sendable () -> Void = {},
                 cancelTransfer: @escaping @Sendable () -> Void) {
-        self.highWater = max(1, highWater)
+        state = Mutex(Machine(highWater: highWater))
         self.resumeTransfer = resumeTransfer
         self.cancelTransfer = cancelTransfer
     }
@@ -67,71 +52,31 @@ public final class BodyFeed: Sendable {
     /// The most bytes that ever waited for the reader (for tests and measurements).
     public var peakPendingBytes: Int { state.withLock { $0.peakPendingBytes } }
 
+    /// The bytes taken from the transport so far.
+    var receivedBytes: Int { state.withLock { $0.receivedBytes } }
+
     // MARK: The transport's side
 
-    /// Hands `data` on: to the sink right here, to the reader parked for it, or into the queue.
+    /// Queues `data` for the reader, or hands it to the reader parked for it. Never runs the sink.
     /// Call it from one thread at a time, in order; after ``Intake/full``, offer the same chunk
     /// again only once `resumeTransfer` was called.
     public func receive(_ data: Data) -> Intake {
-        var handOff: CheckedContinuation<Data?, any Error>?
-        var failed: (CheckedContinuation<Void, any Error>, any Error)?
-        let intake = state.withLock { state -> Intake in
-            switch state.reader {
-            case .done:
-                return .stopped
-            case let .pushing(sink, continuation):
-                // Under the lock: once a reader has given up, no sink call is running or can start,
-                // so it may close what the sink writes to.
-                do {
-                    try sink(data)
-                    return .taken
-                } catch {
-                    state.reader = .done
-                    failed = (continuation, error)
-                    return .stopped
-                }
-            case .pulling(let waiting?):
-                state.reader = .pulling(waiting: nil)
-                handOff = waiting
-                return .taken
-            case .none, .pulling(nil):
-                guard state.pendingBytes < highWater else {
-                    state.paused = true
-                    return .full
-                }
-                state.pending.append(data)
-                state.pendingBytes += data.count
-                state.peakPendingBytes = max(state.peakPendingBytes, state.pendingBytes)
-                return .taken
-            }
+        switch state.withLock({ $0.receive(data) }) {
+        case .taken: return .taken
+        case .takenStartWriting:
+            startWriting()
+            return .taken
+        case .handOff(let waiting):
+            waiting.resume(returning: data)
+            return .taken
+        case .full: return .full
+        case .stopped: return .stopped
         }
-        // Outside the lock: a resume may run the reader's task right here.
-        handOff?.resume(returning: data)
-        if let (continuation, error) = failed {
-            cancelTransfer()
-            continuation.resume(throwing: error)
-        }
-        return intake
     }
 
     /// The body is complete (`error` is `nil`) or cut short by `error`.
     public func finish(throwing error: (any Error)? = nil) {
-        let reader = state.withLock { state -> Reader in
-            guard state.end == nil else { return .done }
-            state.end = .some(error)
-            switch state.reader {
-            case .pushing, .pulling(waiting: _?):
-                defer { state.reader = .done }
-                return state.reader
-            case .none, .pulling(nil), .done:
-                return .done
-            }
-        }
-        switch reader {
-        case .pulling(let waiting?): waiting.resume(with: error.map { .failure($0) } ?? .success(nil))
-        case .pushing(_, let continuation): continuation.resume(with: error.map { .failure($0) } ?? .success(()))
-        default: break
-        }
+        run(state.withLock { $0.finish(error.map { .failure($0) } ?? .success(())) })
     }
 
     // MARK: The reader's side
@@ -141,33 +86,7 @@ public final class BodyFeed: Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                var resume = false
-                let outcome = state.withLock { state -> Result<Data?, any Error>? in
-                    switch state.reader {
-                    case .done, .pushing, .pulling(waiting: _?):
-                        // Read to the end already, given up, or a second reader: nothing for it.
-                        return state.end.flatMap { $0.map { .failure($0) } } ?? .success(nil)
-                    case .none, .pulling(nil):
-                        break
-                    }
-                    if !state.pending.isEmpty {
-                        let chunk = state.pending.removeFirst()
-                        state.pendingBytes -= chunk.count
-                        state.reader = .pulling(waiting: nil)
-                        if state.paused, state.pendingBytes <= highWater / 2 {
-                            state.paused = false
-                            resume = true
-                        }
-                        return .success(chunk)
-                    }
-                    if let end = state.end {
-                        state.reader = .done
-                        return end.map { .failure($0) } ?? .success(nil)
-                    }
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    state.reader = .pulling(waiting: continuation)
-                    return nil
-                }
+                let (outcome, resume) = state.withLock { $0.pull(continuation, cancelled: Task.isCancelled) }
                 if resume { resumeTransfer() }
                 if let outcome { continuation.resume(with: outcome) }
             }
@@ -176,78 +95,87 @@ public final class BodyFeed: Sendable {
         }
     }
 
-    /// Calls `sink` with every chunk, those already here first, then each as it arrives (on the
-    /// transport's thread), and returns when the body is complete.
-    /// - Throws: what `sink` threw (the transfer is cancelled), the transport's error, or
-    ///   `CancellationError`. Once it returns or throws, `sink` is never called again.
+    /// Hands every chunk to `sink` on a file-work thread, those already here first, and returns
+    /// once the transfer has ended (what is still queued is being written).
+    /// - Throws: what `sink` threw so far (the transfer is cancelled), the transport's error, or
+    ///   `CancellationError`.
     func push(into sink: @escaping Sink) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                attach(sink, continuation)
+                let attach = state.withLock { $0.push(continuation, into: sink, cancelled: Task.isCancelled) }
+                switch attach {
+                case .park(let startWriting):
+                    if startWriting { self.startWriting() }
+                case .received(let startWriting):
+                    if startWriting { self.startWriting() }
+                    continuation.resume()
+                case let .fail(error, cancel):
+                    if cancel { cancelTransfer() }
+                    continuation.resume(throwing: error)
+                }
             }
         } onCancel: {
             giveUp(with: CancellationError())
         }
     }
 
-    private func attach(_ sink: @escaping Sink, _ continuation: CheckedContinuation<Void, any Error>) {
-        var resume = false
-        let outcome = state.withLock { state -> Result<Void, any Error>? in
-            guard case .none = state.reader else {
-                // Cancelled before attaching, or a second reader.
-                return .failure(Task.isCancelled ? CancellationError() : TransportError.connectionLost)
+    /// After ``push(into:)``: returns once `sink` has taken every chunk.
+    /// - Throws: what `sink` threw, or `CancellationError`. Once it returns or throws, `sink` is
+    ///   never called again.
+    func flushed() async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                if let outcome = state.withLock({ $0.flush(continuation) }) { continuation.resume(with: outcome) }
             }
-            do {
-                for chunk in state.pending { try sink(chunk) }
-                state.pending = []
-                state.pendingBytes = 0
-            } catch {
-                state.reader = .done
-                state.pending = []
-                return .failure(error)
-            }
-            if let end = state.end {
-                state.reader = .done
-                return end.map { .failure($0) } ?? .success(())
-            }
-            if Task.isCancelled {
-                state.reader = .done
-                return .failure(CancellationError())
-            }
-            state.reader = .pushing(sink, continuation)
-            resume = state.paused
-            state.paused = false
-            return nil
+        } onCancel: {
+            giveUp(with: CancellationError())
         }
-        if resume { resumeTransfer() }
-        guard let outcome else { return }
-        if case .failure = outcome, state.withLock({ $0.end == nil }) { cancelTransfer() }
-        continuation.resume(with: outcome)
     }
 
-    /// The body was dropped: unless it was read to the end, drop what waits and stop the transfer.
+    /// The body was dropped: unless it was read (or written) to the end, drop what waits and stop the transfer.
     func abandon() {
         giveUp(with: CancellationError())
     }
 
     /// The reader stopped before the end (or never started): drop what waits and stop the transfer.
     func giveUp(with error: any Error = CancellationError()) {
-        let (stop, parked, pushing) = state.withLock { state -> (Bool, CheckedContinuation<Data?, any Error>?, CheckedContinuation<Void, any Error>?) in
-            var parked: CheckedContinuation<Data?, any Error>?
-            var pushing: CheckedContinuation<Void, any Error>?
-            switch state.reader {
-            case .done: return (false, nil, nil)
-            case .pushing(_, let continuation): pushing = continuation
-            case .pulling(let waiting): parked = waiting
-            case .none: break
+        let stop = state.withLock { $0.giveUp(error) }
+        if stop.cancelTransfer { cancelTransfer() }
+        run(stop.resumes)
+    }
+
+    // MARK: The write loop
+
+    /// Writes what waits, chunk by chunk, on a file-work thread, until nothing does (the machine
+    /// starts it again when a chunk comes) or the body ends.
+    private func startWriting() {
+        FileWork.start { [self] in
+            while true {
+                switch state.withLock({ $0.nextWrite() }) {
+                case let .write(chunk, sink, resume):
+                    if resume { resumeTransfer() }
+                    do {
+                        try sink(chunk)
+                    } catch {
+                        let stop = state.withLock { $0.writeFailed(error) }
+                        if stop.cancelTransfer { cancelTransfer() }
+                        run(stop.resumes)
+                        return
+                    }
+                case .stop(let flushed):
+                    flushed?.resume()
+                    return
+                }
             }
-            state.reader = .done
-            state.pending = []
-            state.pendingBytes = 0
-            return (state.end == nil, parked, pushing)
         }
-        if stop { cancelTransfer() }
-        parked?.resume(throwing: error)
-        pushing?.resume(throwing: error)
+    }
+
+    private func run(_ resumes: [Machine.Resume]) {
+        for resume in resumes {
+            switch resume {
+            case let .puller(continuation, result): continuation.resume(with: result)
+            case let .pusher(continuation, result): continuation.resume(with: result)
+            }
+        }
     }
 }

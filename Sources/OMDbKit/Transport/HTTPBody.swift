@@ -1,5 +1,5 @@
+import Files
 import Foundation
-import Synchronization
 
 /// A response body as it arrives: a sequence of chunks that can be read once.
 ///
@@ -33,7 +33,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     }
 
     /// A body a transport feeds from its own thread (see ``BodyFeed``), which ``drain(into:)``
-    /// can write out right on that thread.
+    /// writes out on a file-work thread while the transport reads on.
     public init(feed: BodyFeed, length: Int? = nil) {
         source = .feed(FeedHandle(feed))
         self.length = length
@@ -113,27 +113,51 @@ public struct HTTPBody: AsyncSequence, Sendable {
         }
     }
 
-    /// Hands every chunk to `sink` as it arrives, and returns when the body is complete.
-    ///
-    /// A fed body calls `sink` on the transport's own thread, before the transport reads on: no
-    /// task runs per chunk and nothing piles up in between, so a writer that keeps up holds no
-    /// more than a chunk. A streamed body is read chunk by chunk and handed to `sink` the same way.
-    /// `sink` must be quick and must not wait for other tasks (it may block the transport).
-    /// - Throws: what `sink` threw (reading stops at once), ``TransportError`` when the body ends
-    ///   early, `CancellationError`. Once it returns or throws, `sink` is never called again.
+    /// Hands every chunk to `sink` as it arrives, and returns when the body is complete and
+    /// `sink` has taken every chunk: ``receive(into:)`` then ``Draining/finished()``.
     public func drain(into sink: @escaping BodyFeed.Sink) async throws {
+        try await receive(into: sink).finished()
+    }
+
+    /// Starts handing every chunk to `sink`, on a file-work thread (``FileWork``), and returns
+    /// once the whole body has arrived: what `sink` has not taken yet waits in memory for it
+    /// (bounded: past that the transfer is paused). ``Draining/finished()`` waits for the rest.
+    ///
+    /// So a reader that writes to a slow disk is done with the network, and with its deadline,
+    /// as soon as the bytes are in; the transport's thread never runs `sink`.
+    /// - Throws: what `sink` threw so far (reading stops at once), ``TransportError`` when the body
+    ///   ends early, `CancellationError`.
+    public func receive(into sink: @escaping BodyFeed.Sink) async throws -> Draining {
         guard case .feed(let handle) = source else {
-            for try await chunk in self { try sink(chunk) }
-            return
+            let lane = FileWork.lane("movies.body-sink")
+            for try await chunk in self {
+                try await FileWork.run(on: lane) { Result { try sink(chunk) } }.get()
+            }
+            return Draining(handle: nil)
         }
-        let received = Mutex(0)
-        try await handle.feed.push { chunk in
-            try sink(chunk)
-            received.withLock { $0 += chunk.count }
+        do {
+            try await handle.feed.push(into: sink)
+            try Task.checkCancellation()
+            let count = handle.feed.receivedBytes
+            if let length, count < length { throw TransportError.truncated(received: count, expected: length) }
+        } catch {
+            handle.feed.giveUp(with: error)
+            throw error
         }
-        try Task.checkCancellation()
-        let count = received.withLock { $0 }
-        if let length, count < length { throw TransportError.truncated(received: count, expected: length) }
+        return Draining(handle: handle)
+    }
+
+    /// A body that has arrived whole, still being handed to its sink (see ``receive(into:)``).
+    public struct Draining: Sendable {
+        /// Keeps the body alive: dropped, it would be given up.
+        fileprivate let handle: FeedHandle?
+
+        /// Returns once the sink has taken every chunk.
+        /// - Throws: what the sink threw, or `CancellationError`. Once it returns or throws, the
+        ///   sink is never called again.
+        public func finished() async throws {
+            try await handle?.feed.flushed()
+        }
     }
 
     /// Reads the whole body, refusing it once it passes `limit` bytes.

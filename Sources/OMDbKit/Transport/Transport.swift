@@ -54,17 +54,25 @@ public struct StreamedResponse: Sendable {
 /// ``TransportError`` for failures below HTTP (also from the body's stream).
 public protocol OMDbTransport: Sendable {
     /// Sends a GET for `url` and returns once the headers are in. A 404 or 500 is an answer, not an error.
-    /// - Parameter timeout: the client's deadline in whole seconds (at least 1), a hint for the
-    ///   transport's own idle timeout; the client enforces the deadline itself.
+    /// - Parameter timeout: the deadline in whole seconds (at least 1) of the whole exchange; the
+    ///   client enforces it itself unless the transport does (``boundsExchanges``).
     func send(_ url: URL, timeout: Int) async throws -> StreamedResponse
 
     /// Opens a connection to `url`'s host before a request needs it, sending nothing of `url` but
     /// its origin. A hint: never retried, never reported; the default does nothing.
     func preconnect(_ url: URL)
+
+    /// True when the transport bounds each exchange by `timeout` itself, and better than a clock
+    /// on the wall can: by the time it spent on it, without the time the process was stopped or
+    /// a reader behind held the transfer paused. The client then sets no deadline of its own.
+    /// The default is false.
+    var boundsExchanges: Bool { get }
 }
 
 extension OMDbTransport {
     public func preconnect(_ url: URL) {}
+
+    public var boundsExchanges: Bool { false }
 
     /// The whole answer to a GET for `url`, with no size limit: for tests and in-memory answers.
     public func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {

@@ -1,0 +1,48 @@
+import FakeOMDb
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Ctrl-Z and `fg` (SIGSTOP, SIGCONT) in the middle of a page: the answers that came while the
+/// process was stopped are read, not asked for again. A deadline is charged with the time the
+/// transport ran, not with the wall clock's.
+@Suite struct StopContinueTests {
+    @Test func answersThatArriveWhileStoppedAreReadNotAskedForAgain() async throws {
+        try await withTemporaryFolder { folder in
+            let recordAsked = Latch()
+            let answer = Latch()
+            // The records' answers wait until the process is stopped, then all go out at once.
+            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+                guard request.target.contains("i=tt") else { return nil }
+                recordAsked.open()
+                answer.wait(timeout: .seconds(60))
+                return nil
+            }
+            defer { server.shutdown() }
+            let process = try MoviesProcess(["search", "toxic", "--timeout", "2", "--base-url", server.baseURL.absoluteString],
+                                            directory: folder, environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
+            try await recordAsked.wait(for: "a record to be asked for")
+            kill(process.process.processIdentifier, SIGSTOP)
+            answer.open()
+            // Every answer written to its socket while the process cannot read it.
+            let clock = ContinuousClock()
+            let written = clock.now + .seconds(30)
+            while server.requestsInFlight > 0, clock.now < written { try await Task.sleep(for: .milliseconds(20)) }
+            // Stopped for longer than the 2 s each try may take (a wait, not a measure: what is
+            // checked is what was asked for).
+            try await Task.sleep(for: .seconds(4))
+            kill(process.process.processIdentifier, SIGCONT)
+            let outcome = await process.finish()
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let api = server.apiRequests.map(\.target)
+            #expect(Set(api).count == api.count, "asked again after the stop: \(api)")
+            #expect(api.count == 1 + 10)
+            #expect(!outcome.stderr.contains("within"))
+        }
+    }
+}

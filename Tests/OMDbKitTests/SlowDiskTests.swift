@@ -1,0 +1,94 @@
+import FakeOMDb
+import Foundation
+import Synchronization
+import Testing
+@testable import OMDbKit
+import TestSupport
+
+/// A slow or failing disk holds its own poster and nothing else: the transport's thread never
+/// writes, the deadline is the network's, and the disk is named as the disk. Ordered by events:
+/// writes that block on a latch, a server that says what it was asked.
+@Suite struct SlowDiskTests {
+    private static func client(_ server: FakeOMDbServer, timeout: Int = 10) -> OMDbClient {
+        OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: timeout))
+    }
+
+    /// A store whose writes, once `after` bytes are written, first wait for `disk` (a disk that
+    /// stops answering).
+    private static func store(_ folder: URL, disk: Latch, writing: Latch = Latch(), after: Int = 0) -> PosterStore {
+        var store = PosterStore(folder: folder)
+        let written = Atomic(0)
+        store.append = { (file, data, destination) throws(OMDbError) in
+            if written.add(data.count, ordering: .relaxed).oldValue >= after {
+                writing.open()
+                disk.wait(timeout: .seconds(60))
+            }
+            try file.append(data, destination: destination)
+        }
+        return store
+    }
+
+    @Test func aPosterWhoseDiskIsStuckHoldsNoOtherRequest() async throws {
+        try await withTemporaryFolder { folder in
+            // Large enough to come in many chunks, most of them after the reader is there.
+            let server = try FakeOMDbServer(catalogue: catalogue, posterBytes: 2_000_000)
+            defer { server.shutdown() }
+            let client = Self.client(server)
+            let page = try await client.search("toxic")
+            let item = try #require(page.items.first { $0.posterURL != nil })
+            let disk = Latch(), writing = Latch()
+            // Past what waits for a reader before the transfer pauses (256 KB): a write of what
+            // came after the reader was there.
+            let store = Self.store(folder, disk: disk, writing: writing, after: 512 * 1024)
+            let poster = Task { try await client.poster(for: item, in: store) }
+            try await writing.wait(for: "a write past the first 512 KB")
+            // The disk holds that write: every record of the page still arrives. (When the
+            // transport's thread wrote posters, it waited with the disk and so did they.)
+            for item in page.items { _ = try await client.movie(imdbID: item.imdbID) }
+            #expect(!disk.isOpen)
+            disk.open()
+            let saved = try await poster.value
+            #expect(FileManager.default.fileExists(atPath: saved.file.path))
+            #expect(server.posterRequests.count == 1)
+        }
+    }
+
+    @Test func aDiskSlowerThanTheDeadlineIsNotATimeoutAndThePosterIsAskedForOnce() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, posterBytes: 2_000_000)
+            defer { server.shutdown() }
+            let client = Self.client(server, timeout: 1)
+            let item = try #require(try await client.search("toxic").items.first { $0.posterURL != nil })
+            // The disk takes its time: until the poster is asked for a second time (which must not
+            // happen), or 3 s, three times the deadline of each try.
+            let disk = Latch()
+            let watcher = Thread {
+                let until = ContinuousClock.now + .seconds(3)
+                while server.posterRequests.count < 2, ContinuousClock.now < until { usleep(5_000) }
+                disk.open()
+            }
+            watcher.start()
+            let saved = try await client.poster(for: item, in: Self.store(folder, disk: disk))
+            #expect(FileManager.default.fileExists(atPath: saved.file.path))
+            #expect(server.posterRequests.count == 1)
+        }
+    }
+
+    @Test func aFailingDiskIsNamedAsTheDiskAndNotRetried() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let client = Self.client(server)
+            let item = try #require(try await client.search("toxic").items.first { $0.posterURL != nil })
+            var store = PosterStore(folder: folder)
+            store.append = { (_, _, destination) throws(OMDbError) in
+                throw .posterNotWritten(path: destination.path, reason: String(cString: strerror(ENOSPC)))
+            }
+            let error = await #expect(throws: OMDbError.self) { try await client.poster(for: item, in: store) }
+            #expect(error?.description.contains("could not write \(folder.path)") == true, "\(String(describing: error))")
+            #expect(error?.description.contains("No space left on device") == true)
+            #expect(server.posterRequests.count == 1)
+            #expect(files(in: folder).isEmpty)
+        }
+    }
+}
