@@ -218,3 +218,53 @@ import TestSupport
         }
     }
 }
+
+/// The limit as a reservation taken before a request is sent.
+@Suite struct QuotaReservationTests {
+    /// Fifty requests starting at once with five places left: five go, and the count never passes the limit.
+    @Test func concurrentReservationsNeverPassTheLimit() async {
+        await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 5)
+            let granted = await withTaskGroup(of: QuotaLedger.Reservation?.self) { group in
+                for _ in 0..<50 { group.addTask { ledger.reserve() } }
+                return await group.reduce(into: [QuotaLedger.Reservation]()) { if let r = $1 { $0.append(r) } }
+            }
+            #expect(granted.count == 5)
+            #expect(ledger.placesLeft() == 0)
+            for reservation in granted { ledger.commit(reservation) }
+            #expect(ledger.usage().sent == 5)
+            #expect(ledger.reserve() == nil)
+        }
+    }
+
+    /// A request that never left gives its place back and is not counted.
+    @Test func aReleasedPlaceIsNotCountedAndCanBeTakenAgain() async {
+        await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 2)
+            let first = ledger.reserve(), second = ledger.reserve()
+            #expect(first != nil && second != nil)
+            #expect(ledger.reserve() == nil)
+            if let first { ledger.release(first) }
+            #expect(ledger.placesLeft() == 1)
+            let again = ledger.reserve()
+            #expect(again != nil)
+            if let second { ledger.commit(second) }
+            if let again { ledger.commit(again) }
+            #expect(ledger.usage().sent == 2)
+            #expect(ledger.reservedCount == 0)
+        }
+    }
+
+    /// Another process's count, read from the file, is part of what is left.
+    @Test func anotherProcessCountIsPartOfTheLimit() async {
+        await withTemporaryFolder { folder in
+            let other = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 3)
+            for _ in 0..<3 { other.recordRequestSent() }
+            QuotaLedger.finishWrites()
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 3)
+            #expect(ledger.reserve() == nil)
+            let unlimited = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: nil)
+            #expect(unlimited.reserve() != nil)
+        }
+    }
+}

@@ -7,8 +7,12 @@ extension SearchController {
     /// arrives (within ``pagesLoadingAhead``), and the pages are shown one after another as they complete.
     func showPages(_ first: SearchPage, through count: Int) async -> ExitStatus {
         let (plot, store, window) = (settings.plot, posterStore, Self.pagesLoadingAhead(concurrency: settings.concurrency))
-        await client.prefetch(through: count)
+        // Page 1's rows take their places in the day's count first, then the searches of the
+        // pages after it, only as many as the places left could fill (a page and its ten records):
+        // near the daily limit, 99 searches must not take the places of page 1's records.
         let firstUpdates = client.details(for: first.items, plot: plot, posters: store)
+        let affordable = context.budget?.ledger?.placesLeft().map { first.number + $0 / (first.items.count + 1) } ?? count
+        await client.prefetch(through: min(count, affordable))
         // A page's updates wait in its stream until the pages before it are shown. Dropping the
         // streams (Ctrl-C, a failed page) cancels the work they stand for.
         let (later, feed) = AsyncStream.makeStream(of: Result<(SearchPage, AsyncStream<MovieUpdate>), any Error>.self)

@@ -23,8 +23,8 @@ final class SearchController: SessionPart {
     var lastPage: SearchPage?
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
     var lastLoadFailed = false
-    /// Set when OMDb said the key's daily quota is spent: `--pages` shows no page after this one
-    /// (each would only say so again, and spend nothing but time).
+    /// Set when OMDb said the key's daily quota is spent, or this tool's count reached the daily
+    /// limit: `--pages` shows no page after this one (each would only say so again).
     var quotaSpent = false
     /// When a page is shown, fetch the next page's search in the background (the prompt, unless
     /// switched off). The one-shot mode knows how many pages it wants and asks for exactly those.
@@ -106,9 +106,15 @@ final class SearchController: SessionPart {
 
         var done = 0
         var status = ExitStatus.success
+        var limitReached: OMDbError?
         for await update in updates {
             let row = first + update.index
             switch update.part {
+            case .record(.failure(let error)) where error.isDailyLimit:
+                // Not a row's failure: the page stops there, said once below, after the rows sent.
+                limitReached = error
+                quotaSpent = true
+                continue
             case .record(let result):
                 done += 1
                 rows[row].movie = try? result.get()
@@ -126,6 +132,8 @@ final class SearchController: SessionPart {
         await presenter.pageFinished(page)
         if Task.isCancelled {
             console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
+        } else if let limitReached {
+            status = status.combined(with: report(limitReached))
         }
         await warnIfNearLimit()
         return status

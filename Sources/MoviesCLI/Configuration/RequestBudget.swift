@@ -43,7 +43,7 @@ public struct RequestBudget: Sendable {
     /// The client's configuration with the cache and the count plugged in.
     func configure(_ configuration: inout OMDbClient.Configuration) {
         configuration.cache = cacheInUse ? cache : nil
-        if let ledger { configuration.onAPIRequestSent = { ledger.recordRequestSent() } }
+        configuration.ledger = ledger
     }
 
     // MARK: What is said

@@ -30,6 +30,9 @@ public enum OMDbError: Error, Sendable, Equatable {
     case missingAPIKey
     /// `Request limit reached!` (or `Daily request limit reached!`).
     case quotaExhausted
+    /// Not sent: this tool's count of the key's requests today reached the daily limit
+    /// (`--daily-limit`). OMDb was not asked.
+    case dailyLimitReached(limit: Int)
     /// An error text this client does not know, kept as OMDb wrote it.
     case server(message: String, status: Int)
 
@@ -87,6 +90,8 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
             "OMDb received no API key: set OMDB_API_KEY (or --api-key)."
         case .quotaExhausted:
             "The API key's daily request limit is spent: cached searches and --offline still work; wait for it to reset (OMDb does not say when), or use another key."
+        case let .dailyLimitReached(limit):
+            "Stopped at the key's daily limit, \(QuotaUsage.grouped(limit)) requests by this tool's count (UTC day): nothing more is sent to OMDb today; cached searches and --offline still work, and a key that allows more takes --daily-limit N."
         case let .server(message, status):
             "OMDb answered \"\(message)\" (HTTP \(status))."
         case let .httpStatus(status, url):
@@ -151,6 +156,11 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     }
 
     public var errorDescription: String? { description }
+
+    /// True when the request was not sent because this tool's count reached the daily limit.
+    public var isDailyLimit: Bool {
+        if case .dailyLimitReached = self { true } else { false }
+    }
 
     /// True for the answers that mean "nothing matched": a result, not a failure.
     /// OMDb's `Error getting data.` and `Incorrect IMDb ID.` count as not found.

@@ -29,13 +29,26 @@ extension OMDbClient {
     /// - Parameter posters: where to save posters; `nil` to skip them.
     public nonisolated func details(for items: [SearchItem], plot: PlotLength = .short, posters: PosterStore? = nil) -> AsyncStream<MovieUpdate> {
         let (stream, continuation) = AsyncStream.makeStream(of: MovieUpdate.self)
+        // The day's places go to the rows in rank order, here, before any row's task runs: at
+        // the daily limit a page fills ranks 1…k, whichever requests reach the network first.
+        let tickets = items.map { _ in sender.ledger.flatMap(QuotaTicket.init) }
         let work = Task {
             let keyRefused = KeyRefusal()
+            let limitReached = KeyRefusal()
             await withTaskGroup(of: Bool.self) { group in
                 for (index, item) in items.enumerated() {
                     group.addTask {
-                        guard let record = await outcome({ try await self.movie(imdbID: item.imdbID, plot: plot) }),
-                              !Task.isCancelled else { return false }
+                        let ticket = tickets[index]
+                        defer { ticket?.giveBack() }
+                        guard let record = await QuotaTicket.$current.withValue(ticket, operation: {
+                            await outcome({ try await self.movie(imdbID: item.imdbID, plot: plot) })
+                        }), !Task.isCancelled else { return false }
+                        if case .failure(.dailyLimitReached) = record {
+                            // Said once for the page; the rows already sent are let finish, so
+                            // a slow rank 1 is not lost to a refused rank 6.
+                            if limitReached.first() { continuation.yield(MovieUpdate(index: index, item: item, part: .record(record))) }
+                            return false
+                        }
                         if case .failure(let error) = record, error.isKeyProblem {
                             // One message for the page, not one per row.
                             guard keyRefused.first() else { return true }
@@ -60,12 +73,16 @@ extension OMDbClient {
             }
             continuation.finish()
         }
-        continuation.onTermination = { _ in work.cancel() }
+        continuation.onTermination = { _ in
+            work.cancel()
+            // A row cancelled before it ran never gave its place back.
+            for ticket in tickets { ticket?.giveBack() }
+        }
         return stream
     }
 }
 
-/// Set once, by the first row that meets a refused key.
+/// Set once, by the first row that meets a refused key (or the daily limit).
 private final class KeyRefusal: Sendable {
     private let refused = Mutex(false)
 

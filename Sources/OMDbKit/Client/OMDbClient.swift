@@ -35,6 +35,10 @@ public actor OMDbClient {
         /// Called once for each OMDb API (non-poster) request actually handed to the transport,
         /// retries included: what the daily quota counts.
         public var onAPIRequestSent: (@Sendable () -> Void)?
+        /// The key's daily count: each API request reserves its place in it before it is sent,
+        /// and none is sent once the limit is reached (``OMDbError/dailyLimitReached(limit:)``).
+        /// `nil` counts nothing and stops nothing.
+        public var ledger: QuotaLedger?
         /// Where API answers are kept between runs; `nil` for none (the offline catalogue, `--no-cache`).
         /// An answer it gives is no request: never counted, never sent.
         public var cache: DiskCache?
@@ -120,7 +124,7 @@ public actor OMDbClient {
                                key: APIKey(configuration.apiKey), baseURL: configuration.baseURL, timeout: configuration.timeout,
                                retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
                                maxAnswerBytes: configuration.maxAnswerBytes, onAPIRequestSent: configuration.onAPIRequestSent,
-                               sent: RequestCounter(), redactor: redactor, cache: configuration.cache)
+                               ledger: configuration.ledger, sent: RequestCounter(), redactor: redactor, cache: configuration.cache)
     }
 
     /// Opens the connections a search will need before it needs them: OMDb's host and, when

@@ -29,7 +29,7 @@ public final class QuotaLedger: Sendable {
     /// The UTC day this process last gave the 90 % warning.
     private let warnedDay = Mutex<String?>(nil)
     /// What this process counted and has not yet seen in the file, and the file's last count it saw.
-    private struct Counts {
+    struct Counts {
         /// Counted but not yet written, by UTC day. A write is queued when this goes from empty to
         /// not; the write takes everything counted by the time it runs.
         var unwritten: [String: Int] = [:]
@@ -38,9 +38,12 @@ public final class QuotaLedger: Sendable {
         /// The file's record the last time this process read or wrote it (other processes' counts
         /// up to then included).
         var known: Record?
+        /// Reserved by requests about to be sent and not yet counted or given back, by UTC day:
+        /// the limit holds for requests in flight, not only for those already counted.
+        var reserved: [String: Int] = [:]
     }
 
-    private let counts = Mutex(Counts())
+    let counts = Mutex(Counts())
     /// The line saying a damaged file was set aside, until ``takeNotice()`` takes it.
     let pendingNotice = Mutex<String?>(nil)
     /// How many times the file was written, and read: what coalescing and the estimate save shows here.
@@ -70,8 +73,15 @@ public final class QuotaLedger: Sendable {
 
     /// Counts one request sent now. Returns at once; failures to write are ignored (the count is advice).
     public func recordRequestSent() {
-        let day = Self.utcDay(now())
+        count(day: Self.utcDay(now()), reserved: false)
+    }
+
+    /// Moves one request into the count (from the reserved ones when `reserved`), and queues a
+    /// write when none is queued.
+    func count(day: String, reserved: Bool) {
         let queueWrite = counts.withLock { counts in
+            // In one step, so the sum the limit is checked against never dips.
+            if reserved { counts.reserved[day, default: 1] -= 1 }
             defer { counts.unwritten[day, default: 0] += 1 }
             return counts.unwritten.isEmpty
         }
@@ -135,7 +145,7 @@ public final class QuotaLedger: Sendable {
         let day = Self.utcDay(now())
         let estimate = counts.withLock { counts -> Int? in
             guard let known = counts.known, known.day == day else { return nil }
-            return Self.adding(known.sent, Self.adding(counts.writing[day, default: 0], counts.unwritten[day, default: 0]))
+            return Self.adding(known.sent, counts.pending(day))
         }
         guard let estimate else { return usage() }
         return QuotaUsage(day: day, sent: estimate, limit: dailyLimit)

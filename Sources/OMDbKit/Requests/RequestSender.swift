@@ -17,6 +17,8 @@ struct RequestSender: Sendable {
     /// The largest API answer read, in bytes.
     let maxAnswerBytes: Int
     let onAPIRequestSent: (@Sendable () -> Void)?
+    /// The key's daily count, checked before each API request and counting it; `nil` for none.
+    let ledger: QuotaLedger?
     let sent: RequestCounter
     let redactor: Redactor
     /// API answers kept between runs: a fresh one there is no request at all.
@@ -40,17 +42,20 @@ struct RequestSender: Sendable {
         let response = try await withRetries(shown: shown, isAPI: true) { [self] () async throws -> Attempt<HTTPResponse> in
             // The edge: the key joins the request here and goes nowhere else.
             let url = request.url(base: baseURL, key: key)
+            // The daily limit is checked here, once the request has its place and before it leaves.
+            let reservation = try reserve()
             let streamed: StreamedResponse
             do {
                 streamed = try await transport.send(url, timeout: timeout)
             } catch let error as TransportError where error.isNotSent {
                 // Never reached OMDb (refused, no such host, TLS failed): not a request the quota counts.
+                if let reservation { ledger?.release(reservation) }
                 throw error
             } catch {
-                countSent()
+                countSent(reservation)
                 throw error
             }
-            countSent()
+            countSent(reservation)
             let body = try await streamed.body.collect(upTo: maxAnswerBytes)
             let response = HTTPResponse(statusCode: streamed.statusCode, body: body, headers: streamed.headers)
             // OMDb's own error envelope is an answer, whatever its status: never retried.
@@ -63,10 +68,21 @@ struct RequestSender: Sendable {
         return (response, shown)
     }
 
+    /// A place in the day's count for one API request: the row's ticket when it has one, else a
+    /// fresh one; `nil` when nothing is counted.
+    /// - Throws: ``OMDbError/dailyLimitReached(limit:)`` when the key's daily limit is reached.
+    private func reserve() throws(OMDbError) -> QuotaLedger.Reservation? {
+        guard let ledger else { return nil }
+        if let ticketed = QuotaTicket.current?.take() { return ticketed }
+        guard let reservation = ledger.reserve() else { throw .dailyLimitReached(limit: ledger.dailyLimit ?? 0) }
+        return reservation
+    }
+
     /// One API request that reached OMDb (or may have: a timeout or a lost connection counts).
-    private func countSent() {
+    private func countSent(_ reservation: QuotaLedger.Reservation?) {
         sent.add()
         onAPIRequestSent?()
+        if let reservation { ledger?.commit(reservation) }
     }
 
     /// A download from any host (a poster), its body handed to `consume` as it streams.

@@ -1,0 +1,60 @@
+import FakeOMDb
+import Foundation
+import OMDbCatalogue
+import OMDbKit
+import Synchronization
+import Testing
+import TestSupport
+
+/// The daily limit as the built `movies` keeps it: no request past it, whatever the path, and
+/// the pages shown up to it in order.
+@Suite struct DailyLimitEndToEndTests {
+    /// `--pages` with 25 requests left: 25 requests sent, not one more; the ranks that got their
+    /// record printed 1…22 in order, rank 1 among them although it answered last (after the limit
+    /// was met on page 3); one line on stderr; the count reads the limit.
+    @Test func pagesStopAtTheDailyLimitWithRanksInOrder() async throws {
+        try await withTemporaryFolder { folder in
+            let catalogue = try Catalogue.synthetic(titles: 60, in: folder.appendingPathComponent("catalogue"))
+            // Rank 1's record is held until every other request allowed has arrived.
+            let othersArrived = Latch()
+            let seen = Mutex(0)
+            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+                guard FaultPlan.api(request), request.method != "HEAD" else { return nil }
+                if seen.withLock({ $0 += 1; return $0 }) >= 25 { othersArrived.open() }
+                if request.queryItems.contains(where: { $0.name == "i" && $0.value == "tt0100001" }) { othersArrived.wait(timeout: .seconds(30)) }
+                return nil
+            }
+            defer { server.shutdown() }
+            // Four pages' rows load at once (a window of 80 requests): page 3 meets the limit while rank 1 waits.
+            let outcome = try await SpendingEndToEndTests.run(["search", "bench", "--pages", "6", "--json", "--daily-limit", "25",
+                                                              "--concurrency", "60"], server: server, in: folder)
+            #expect(server.apiRequests.count == 25, "\(server.apiRequests.map(\.target))")
+            #expect(!othersArrived.timedOut)
+            let ranks = outcome.stdout.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["rank"] as? Int
+            }
+            #expect(ranks == Array(1...22))
+            #expect(outcome.status == 1)
+            let stderr = outcome.stderr.split(separator: "\n")
+            #expect(stderr.filter { $0.contains("Stopped at the key's daily limit, 25 requests") }.count == 1, "\(outcome.stderr)")
+            #expect(stderr.count == 2, "the limit, and the day's 90 % warning: \(outcome.stderr)")
+            let quota = try await SpendingEndToEndTests.run(["quota", "--daily-limit", "25"], server: server, in: folder)
+            #expect(quota.stdout.hasPrefix("requests today: 25 of 25 (UTC day)"), "\(quota.stdout)")
+        }
+    }
+
+    /// At the limit, a new search is not sent at all: the same line, and no request.
+    @Test func aSearchAtTheLimitSendsNothing() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let first = try await SpendingEndToEndTests.run(["search", "toxic", "--daily-limit", "11"], server: server, in: folder)
+            #expect(first.status == 0)
+            #expect(server.apiRequests.count == 11)
+            let second = try await SpendingEndToEndTests.run(["search", "alien", "--daily-limit", "11"], server: server, in: folder)
+            #expect(second.status == 1)
+            #expect(second.stderr.contains("Stopped at the key's daily limit, 11 requests"), "\(second.stderr)")
+            #expect(server.apiRequests.count == 11)
+        }
+    }
+}
