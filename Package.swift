@@ -8,7 +8,11 @@ let package = Package(
     name: "movies",
     platforms: [.macOS(.v15)],
     products: [
+        // For programs of your own: the client (OMDbKit), the live transport it is handed
+        // (OMDbCurl: `CurlTransport()`), and the offline catalogue (OMDbCatalogue). README, "Use the library".
         .library(name: "OMDbKit", targets: ["OMDbKit"]),
+        .library(name: "OMDbCurl", targets: ["OMDbCurl"]),
+        .library(name: "OMDbCatalogue", targets: ["OMDbCatalogue"]),
         .executable(name: "movies", targets: ["movies"]),
     ],
     targets: [

@@ -24,12 +24,13 @@ public final class CurlTransport: OMDbTransport {
     static let connectionFreshness: Duration = .seconds(60)
 
     /// - Parameters:
-    ///   - maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 uses one).
+    ///   - maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 uses one); by
+    ///     default as many as the client's default number of requests in flight.
     ///   - timeout: seconds for a warm-up, a request's own when ``send(_:timeout:)`` is given one.
     ///   - environment: where `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR` are read, and
     ///     `MOVIES_LIBCURL`, a libcurl to load instead of the system's (the first transport of a
     ///     process loads it for all).
-    public init(maxConnectionsPerHost: Int, timeout: Int = 30,
+    public init(maxConnectionsPerHost: Int = OMDbClient.Configuration.defaultMaxConcurrentRequests, timeout: Int = 30,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(CurlUnavailable) {
         let library = environment["MOVIES_LIBCURL"].flatMap { $0.isEmpty ? nil : $0 }
         do {

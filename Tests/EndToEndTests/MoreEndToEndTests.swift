@@ -39,6 +39,8 @@ import TestSupport
     @Test func episodesOfAMissingSeasonSaySo() async throws {
         try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(["episodes", "tt0411008", "--season", "7", "--offline"], directory: folder)
+            // Nothing to list is a failure, as `show` of a missing title (issue 23).
+            #expect(outcome.status == 1)
             #expect(outcome.stdout == "")
             // Offline, the catalogue says what it lists, not OMDb's "show N says how many" (issue 16).
             #expect(outcome.stderr == "The offline catalogue lists the episodes of Lost for season 1 only, not season 7.\n")

@@ -20,20 +20,44 @@ struct EpisodesOneShot {
                     guard let first = page.items.first else { throw OMDbError.notFound(query: target) }
                     seriesID = first.imdbID
                 } catch {
-                    return session.report(error)
+                    // No such series is nothing to list: a failure, said as at the prompt.
+                    let status = session.report(error)
+                    if case .notFound? = error as? OMDbError { return .failure }
+                    return status
                 }
             }
-            guard json else {
-                return await session.listSeason(of: seriesID, season: season)
-            }
             do {
+                // Asked once: listSeason below takes the same answer from the client's memo.
                 let list = try await session.client.season(imdbID: seriesID, number: season)
+                // Nothing to list is no success for a script (as `show` of a missing title):
+                // a movie, or a season past the last, answers an empty list.
+                guard !list.episodes.isEmpty else {
+                    console.error(Self.nothingToList(list))
+                    return .failure
+                }
+                guard json else {
+                    return await session.listSeason(of: seriesID, season: season)
+                }
                 for episode in list.episodes { console.out(Self.line(episode, in: list)) }
                 return .success
             } catch {
-                return session.report(error)
+                let status = session.report(error)
+                if case .seasonNotFound? = error as? OMDbError { return .failure }
+                return status
             }
         }
+    }
+
+    /// Why `season` lists no episode, and what to ask instead: one line.
+    static func nothingToList(_ season: Season) -> String {
+        let title = "\(safe(season.seriesTitle)) (\(safe(season.seriesID)))"
+        guard let total = season.totalSeasons else {
+            return "OMDb lists no seasons for \(title): episodes takes a series, and this looks like a movie."
+        }
+        if season.number > total {
+            return "\(title) has \(total) season\(total == 1 ? "" : "s"), so there is no season \(season.number): give --season 1 to \(total)."
+        }
+        return "OMDb lists no episodes for season \(season.number) of \(title): try another with --season."
     }
 
     /// `{"seriesID":…,"series":…,"season":1,"episode":"3","title":…,"released":…|null,"imdbRating":…|null,"imdbID":…}`

@@ -71,24 +71,13 @@ enum ExportFormat: String, CaseIterable {
             let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
             return data + Data("\n".utf8)
         case .csv:
-            // RFC 4180: CRLF line ends; a field with a comma, quote or line break is quoted, its quotes
-            // doubled (by scalar: "\r\n" is one Character, equal to neither "\r" nor "\n"). Text
-            // from the network is made printable first: a file that is `cat` must not drive the terminal.
-            let lines = ([Self.columns] + rows.map { $0.map { $0.map { PrintableText.clean($0, keepingLineBreaks: true) } ?? "" } }).map { fields in
-                fields.map { field in
-                    field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                        ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
-                }.joined(separator: ",")
-            }
+            // RFC 4180 with CRLF line ends; every cell made safe by ExportCell.
+            let lines = ([Self.columns] + rows.map { $0.map { $0 ?? "" } }).map { $0.map(ExportCell.csv).joined(separator: ",") }
             return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
         case .markdown:
-            func cell(_ text: String?) -> String {
-                PrintableText.clean((text ?? "").components(separatedBy: .newlines).joined(separator: " "))
-                    .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
-            }
             var lines = ["| " + Self.columns.joined(separator: " | ") + " |",
                          "|" + Array(repeating: " --- |", count: Self.columns.count).joined()]
-            lines += rows.map { "| " + $0.map(cell).joined(separator: " | ") + " |" }
+            lines += rows.map { "| " + $0.map(ExportCell.markdown).joined(separator: " | ") + " |" }
             return Data((lines.joined(separator: "\n") + "\n").utf8)
         }
     }
