@@ -8,6 +8,9 @@ enum HalfBlocks {
     static func lines(_ image: RGBImage, columns: Int) -> [String] {
         let columns = max(1, min(columns, image.width))
         var rows = Int((Double(image.height) * Double(columns) / Double(image.width)).rounded())
+        // At least one line, and at most twice as many lines as columns: a picture a few pixels
+        // wide and thousands high would otherwise fill the scrollback.
+        rows = min(max(rows, 2), 4 * columns)
         rows += rows % 2   // whole cells
         var lines: [String] = []
         for row in stride(from: 0, to: rows, by: 2) {

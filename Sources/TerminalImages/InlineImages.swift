@@ -75,15 +75,18 @@ public enum InlineImages {
     /// JPEG posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`.
     /// - Parameter saved: the poster's file as shown.
     public static func refusal(for image: Data, using kind: Kind, saved: String) -> String {
+        "poster not drawn: \(reason(for: image, using: kind)); saved as \(saved)"
+    }
+
+    /// Why `kind` cannot draw `image`, by its format.
+    static func reason(for image: Data, using kind: Kind) -> String {
         let format = ImageFormat(sniffing: image)
-        let why: String
         switch (kind, format) {
-        case (.kitty, _): why = "only PNG posters can be drawn in this terminal (this one is \(name(of: format)))"
-        case (.blocks, .jpeg?): why = "this JPEG is progressive, and only plain (baseline) JPEGs can be drawn here"
-        case (.blocks, _): why = "only JPEG posters can be drawn here (this one is \(name(of: format)))"
-        case (.iterm, _): why = "this terminal could not be given it (\(name(of: format)))"
+        case (.kitty, _): return "only PNG posters can be drawn in this terminal (this one is \(name(of: format)))"
+        case (.blocks, .jpeg?): return "this JPEG is progressive, and only plain (baseline) JPEGs can be drawn here"
+        case (.blocks, _): return "only JPEG posters can be drawn here (this one is \(name(of: format)))"
+        case (.iterm, _): return "this terminal could not be given it (\(name(of: format)))"
         }
-        return "poster not drawn: \(why); saved as \(saved)"
     }
 
     /// `JPEG`, `PNG`, `GIF`, `WebP`, or `not an image`.

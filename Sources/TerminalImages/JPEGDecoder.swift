@@ -22,6 +22,10 @@ enum JPEGDecoder {
         case notJPEG
         case unsupported(String)
         case corrupt(String)
+        /// The header claims more pixels than ``JPEGPlan/maxPixels``: refused before any allocation.
+        case tooLarge(width: Int, height: Int)
+        /// The task decoding it was cancelled (Ctrl-C).
+        case cancelled
     }
 
     struct Component {
@@ -32,19 +36,26 @@ enum JPEGDecoder {
         var dcTable = 0
         var acTable = 0
         var previousDC = 0
-        /// Samples at the component's own resolution, padded to whole MCUs.
+        /// Samples at the component's own resolution and the plan's scale, padded to whole MCUs.
         var plane: [UInt8] = []
         var planeWidth = 0
     }
 
-    static func decode(_ data: Data) throws(Failure) -> RGBImage {
+    /// The picture `data` holds, at the scale its plan chooses (full size up to
+    /// ``JPEGPlan/enoughSide`` pixels on a side).
+    /// - Parameters:
+    ///   - enoughSide: the decoded side that is enough; tests ask for less to force a scale.
+    ///   - isCancelled: asked between MCU rows; `true` stops the decode (Ctrl-C cancels the command's task).
+    static func decode(_ data: Data, enoughSide: Int = JPEGPlan.enoughSide,
+                       isCancelled: () -> Bool = { Task.isCancelled }) throws(Failure) -> RGBImage {
         let bytes = [UInt8](data)
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw .notJPEG }
         var quant = [[Int]](repeating: [Int](repeating: 1, count: 64), count: 4)
         var dcTables = [HuffmanTable?](repeating: nil, count: 4)
         var acTables = [HuffmanTable?](repeating: nil, count: 4)
         var components: [Component] = []
-        var width = 0, height = 0, restartInterval = 0
+        var plan: JPEGPlan?
+        var restartInterval = 0
         var offset = 2
         while offset + 4 <= bytes.count {
             guard bytes[offset] == 0xFF else { throw .corrupt("no marker at \(offset)") }
@@ -58,8 +69,9 @@ enum JPEGDecoder {
             case 0xDB:
                 var at = body
                 while at < end {
-                    let precision = bytes[at] >> 4, id = Int(bytes[at] & 0x0F)
-                    guard id < 4 else { throw .corrupt("quantization table \(id)") }
+                    let precision = Int(bytes[at] >> 4), id = Int(bytes[at] & 0x0F)
+                    let tableEnd: Int = at + 1 + 64 * (precision + 1)
+                    guard id < 4, precision < 2, tableEnd <= end else { throw .corrupt("quantization table") }
                     at += 1
                     for index in 0..<64 {
                         quant[id][zigzag[index]] = precision == 0 ? Int(bytes[at]) : Int(bytes[at]) << 8 | Int(bytes[at + 1])
@@ -67,11 +79,15 @@ enum JPEGDecoder {
                     }
                 }
             case 0xC0, 0xC1:
+                guard plan == nil, length >= 8 else { throw .corrupt("frame header") }
                 guard bytes[body] == 8 else { throw .unsupported("\(bytes[body])-bit samples") }
-                height = Int(bytes[body + 1]) << 8 | Int(bytes[body + 2])
-                width = Int(bytes[body + 3]) << 8 | Int(bytes[body + 4])
+                let height = Int(bytes[body + 1]) << 8 | Int(bytes[body + 2])
+                let width = Int(bytes[body + 3]) << 8 | Int(bytes[body + 4])
                 let count = Int(bytes[body + 5])
-                guard count == 1 || count == 3, width > 0, height > 0 else { throw .unsupported("\(count) components") }
+                guard count == 1 || count == 3 else { throw .unsupported("\(count) components") }
+                guard length >= 8 + 3 * count else { throw .corrupt("frame header") }
+                // Before anything the size decides is allocated.
+                plan = try JPEGPlan(width: width, height: height, enoughSide: enoughSide)
                 for index in 0..<count {
                     let at = body + 6 + index * 3
                     let (h, v) = (Int(bytes[at + 1] >> 4), Int(bytes[at + 1] & 0x0F))
@@ -93,20 +109,26 @@ enum JPEGDecoder {
                     at += 17 + total
                 }
             case 0xDD:
+                guard length >= 4 else { throw .corrupt("restart interval") }
                 restartInterval = Int(bytes[body]) << 8 | Int(bytes[body + 1])
             case 0xDA:
-                guard !components.isEmpty else { throw .corrupt("scan before frame") }
+                guard let plan, !components.isEmpty, length >= 3 else { throw .corrupt("scan before frame") }
                 let count = Int(bytes[body])
+                guard length >= 3 + 2 * count else { throw .corrupt("scan header") }
                 for index in 0..<count {
-                    let id = bytes[body + 1 + index * 2], tables = bytes[body + 2 + index * 2]
+                    let id = bytes[body + 1 + index * 2], tables = Int(bytes[body + 2 + index * 2])
                     guard let position = components.firstIndex(where: { $0.id == id }) else { throw .corrupt("scan component") }
-                    components[position].dcTable = Int(tables >> 4)
-                    components[position].acTable = Int(tables & 0x0F)
+                    guard tables >> 4 < 4, tables & 0x0F < 4 else { throw .corrupt("Huffman table number") }
+                    components[position].dcTable = tables >> 4
+                    components[position].acTable = tables & 0x0F
                 }
-                var scan = Scan(bytes: bytes, offset: end, width: width, height: height, restartInterval: restartInterval,
+                guard plan.bytesAllocated(for: components) <= JPEGPlan.memoryCeiling else {
+                    throw .tooLarge(width: plan.width, height: plan.height)
+                }
+                var scan = Scan(bytes: bytes, offset: end, plan: plan, restartInterval: restartInterval,
                                 quant: quant, dcTables: dcTables, acTables: acTables)
-                try scan.decode(&components)
-                return toRGB(components, width: width, height: height)
+                try scan.decode(&components, isCancelled: isCancelled)
+                return toRGB(components, width: plan.decodedWidth, height: plan.decodedHeight)
             default:
                 break   // APPn, COM and the rest: nothing needed from them
             }
@@ -115,7 +137,7 @@ enum JPEGDecoder {
         throw .corrupt("no scan")
     }
 
-    /// Upsamples each component to full size and converts YCbCr (JFIF) to RGB.
+    /// Upsamples each component to the decoded size and converts YCbCr (JFIF) to RGB.
     private static func toRGB(_ components: [Component], width: Int, height: Int) -> RGBImage {
         let maxH = components.map(\.h).max() ?? 1, maxV = components.map(\.v).max() ?? 1
         var pixels = [UInt8](repeating: 0, count: width * height * 3)

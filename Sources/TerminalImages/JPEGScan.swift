@@ -37,6 +37,11 @@ struct BitReader {
     var offset: Int
     private var buffer = 0
     private var count = 0
+    /// Zero bytes given in place of a marker since the last restart. A sound scan needs at most
+    /// one; a header that claims a large picture over a few bytes of data would otherwise be
+    /// decoded from zeros for as long as its size says.
+    private var padded = 0
+    static let maxPadding = 64
 
     init(bytes: [UInt8], offset: Int) {
         self.bytes = bytes
@@ -54,6 +59,8 @@ struct BitReader {
                 } else {
                     offset -= 1   // a marker: pad with zeros, and stay before it
                     byte = 0
+                    padded += 1
+                    guard padded <= Self.maxPadding else { throw .corrupt("scan ends early") }
                 }
             }
             buffer = Int(byte)
@@ -72,36 +79,40 @@ struct BitReader {
     /// Skips to the byte after the next restart marker.
     mutating func restart() {
         count = 0
+        padded = 0
         while offset + 1 < bytes.count, !(bytes[offset] == 0xFF && (0xD0...0xD7).contains(bytes[offset + 1])) { offset += 1 }
         offset += 2
     }
 }
 
-/// One baseline scan: every MCU of every component, dequantized and inverse-transformed into the planes.
+/// One baseline scan: every MCU of every component, dequantized and inverse-transformed into
+/// the planes at the plan's scale.
 struct Scan {
     let bytes: [UInt8]
     let offset: Int
-    let width: Int
-    let height: Int
+    let plan: JPEGPlan
     let restartInterval: Int
     let quant: [[Int]]
     let dcTables: [HuffmanTable?]
     let acTables: [HuffmanTable?]
 
-    mutating func decode(_ components: inout [JPEGDecoder.Component]) throws(JPEGDecoder.Failure) {
+    /// - Parameter isCancelled: asked once per row of MCUs.
+    mutating func decode(_ components: inout [JPEGDecoder.Component], isCancelled: () -> Bool) throws(JPEGDecoder.Failure) {
         let maxH = components.map(\.h).max() ?? 1, maxV = components.map(\.v).max() ?? 1
         let single = components.count == 1
         // A single-component scan is not interleaved: its MCU is one block.
         let mcuWidth = single ? 8 : 8 * maxH, mcuHeight = single ? 8 : 8 * maxV
-        let columns = (width + mcuWidth - 1) / mcuWidth, rows = (height + mcuHeight - 1) / mcuHeight
+        let columns = (plan.width + mcuWidth - 1) / mcuWidth, rows = (plan.height + mcuHeight - 1) / mcuHeight
+        let side = plan.blockSide
         for index in components.indices {
             let (h, v) = single ? (1, 1) : (components[index].h, components[index].v)
-            components[index].planeWidth = columns * h * 8
-            components[index].plane = [UInt8](repeating: 0, count: columns * h * 8 * rows * v * 8)
+            components[index].planeWidth = columns * h * side
+            components[index].plane = [UInt8](repeating: 0, count: columns * h * side * rows * v * side)
         }
         var reader = BitReader(bytes: bytes, offset: offset)
         var block = [Int](repeating: 0, count: 64)
         for mcu in 0..<(columns * rows) {
+            if mcu % columns == 0, isCancelled() { throw .cancelled }
             if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
                 reader.restart()
                 for index in components.indices { components[index].previousDC = 0 }
@@ -111,21 +122,32 @@ struct Scan {
                 let (h, v) = single ? (1, 1) : (components[index].h, components[index].v)
                 for blockY in 0..<v {
                     for blockX in 0..<h {
-                        try decodeBlock(&components[index], &reader, into: &block)
-                        let x = (mcuX * h + blockX) * 8, y = (mcuY * v + blockY) * 8
-                        Self.inverseDCT(block, into: &components[index].plane, at: y * components[index].planeWidth + x,
-                                        stride: components[index].planeWidth)
+                        try decodeBlock(&components[index], &reader, into: &block, dcOnly: side == 1)
+                        let x = (mcuX * h + blockX) * side, y = (mcuY * v + blockY) * side
+                        let origin = y * components[index].planeWidth + x
+                        if side == 1 {
+                            // The block's mean: the DC term of the inverse transform is DC / 8.
+                            components[index].plane[origin] = JPEGDecoder.clamp(Double(block[0]) / 8 + 128)
+                        } else {
+                            Self.inverseDCT(block, into: &components[index].plane, at: origin,
+                                            stride: components[index].planeWidth, side: side)
+                        }
                     }
                 }
             }
         }
     }
 
-    private func decodeBlock(_ component: inout JPEGDecoder.Component, _ reader: inout BitReader, into block: inout [Int]) throws(JPEGDecoder.Failure) {
+    /// Reads one block's coefficients into `block`, dequantized; with `dcOnly`, the AC
+    /// coefficients are read past but not kept.
+    private func decodeBlock(_ component: inout JPEGDecoder.Component, _ reader: inout BitReader, into block: inout [Int],
+                             dcOnly: Bool) throws(JPEGDecoder.Failure) {
         guard let dc = dcTables[component.dcTable], let ac = acTables[component.acTable] else { throw .corrupt("missing Huffman table") }
         let q = quant[component.quantTable]
         for index in 0..<64 { block[index] = 0 }
         let size = Int(try dc.decode(&reader))
+        // 8-bit samples have DC differences of at most 11 bits and AC coefficients of at most 10.
+        guard size <= 11 else { throw .corrupt("DC difference of \(size) bits") }
         component.previousDC += Self.extend(try reader.bits(size), size)
         block[0] = component.previousDC * q[0]
         var k = 1
@@ -137,9 +159,12 @@ struct Scan {
                 break   // end of block
             }
             k += run
-            guard k < 64 else { throw .corrupt("coefficient past 63") }
-            let natural = JPEGDecoder.zigzag[k]
-            block[natural] = Self.extend(try reader.bits(size), size) * q[natural]
+            guard k < 64, size <= 10 else { throw .corrupt("coefficient past 63") }
+            let value = Self.extend(try reader.bits(size), size)
+            if !dcOnly {
+                let natural = JPEGDecoder.zigzag[k]
+                block[natural] = value * q[natural]
+            }
             k += 1
         }
     }
@@ -154,7 +179,9 @@ struct Scan {
         return (u == 0 ? 1 / 2.0.squareRoot() : 1) * cos(Double((2 * x + 1) * u) * .pi / 16) / 2
     }
 
-    static func inverseDCT(_ block: [Int], into plane: inout [UInt8], at origin: Int, stride: Int) {
+    /// The block's samples, `side` × `side` of them into `plane` at `origin`: each the mean of
+    /// the (8 / `side`)² samples of the full inverse transform it covers.
+    static func inverseDCT(_ block: [Int], into plane: inout [UInt8], at origin: Int, stride: Int, side: Int = 8) {
         var rows = [Double](repeating: 0, count: 64)
         for y in 0..<8 {
             for x in 0..<8 {
@@ -163,12 +190,18 @@ struct Scan {
                 rows[y * 8 + x] = sum
             }
         }
+        let step = 8 / side
+        var samples = [Double](repeating: 0, count: side * side)
         for x in 0..<8 {
             for y in 0..<8 {
                 var sum = 0.0
                 for v in 0..<8 { sum += basis[y * 8 + v] * rows[v * 8 + x] }
-                plane[origin + y * stride + x] = JPEGDecoder.clamp(sum + 128)
+                samples[(y / step) * side + x / step] += sum
             }
+        }
+        let area = Double(step * step)
+        for y in 0..<side {
+            for x in 0..<side { plane[origin + y * stride + x] = JPEGDecoder.clamp(samples[y * side + x] / area + 128) }
         }
     }
 }

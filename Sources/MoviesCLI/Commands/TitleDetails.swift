@@ -150,11 +150,12 @@ struct TitleDetails: SessionPart {
             return saved
         }
         guard let data = FileManager.default.contents(atPath: file.path) else { return saved }
-        guard let sequence = InlineImages.sequence(for: data, using: kind, columns: min(24, console.width - 4)) else {
-            console.note(InlineImages.refusal(for: data, using: kind, saved: presenter.display(file)))
-            return saved
+        let drawing = InlineImages.draw(data, using: kind, columns: min(24, console.width - 4))
+        switch drawing {
+        case .drawn(let sequence): console.writeOut(sequence + "\n")
+        case .refused: if let note = drawing.note(saved: presenter.display(file)) { console.note(note) }
+        case .cancelled: break   // Ctrl-C: the prompt comes back at once
         }
-        console.writeOut(sequence + "\n")
         return saved
     }
 }

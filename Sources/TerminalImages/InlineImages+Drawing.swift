@@ -1,0 +1,43 @@
+import Foundation
+import OMDbKit
+
+extension InlineImages {
+    /// What drawing a poster came to.
+    public enum Drawing: Sendable, Equatable {
+        /// The bytes that draw it.
+        case drawn(String)
+        /// Not drawn, and why, in a person's words (`this JPEG is progressive, and …`).
+        case refused(why: String)
+        /// The command was cancelled (Ctrl-C) while the poster was being decoded.
+        case cancelled
+
+        /// The note that says a refused poster was not drawn and where it is; `nil` for the others.
+        /// - Parameter saved: the poster's file as shown.
+        public func note(saved: String) -> String? {
+            guard case .refused(let why) = self else { return nil }
+            return "poster not drawn: \(why); saved as \(saved)"
+        }
+    }
+
+    /// Draws `image` with `kind`: the bytes, or why it cannot be drawn. Decoding a JPEG for half
+    /// blocks stops when the calling task is cancelled.
+    /// - Parameter columns: how wide half blocks draw (the other protocols let the terminal size the image).
+    public static func draw(_ image: Data, using kind: Kind, columns: Int = 24) -> Drawing {
+        guard kind == .blocks, ImageFormat(sniffing: image) == .jpeg else {
+            if let sequence = sequence(for: image, using: kind, columns: columns) { return .drawn(sequence) }
+            return .refused(why: reason(for: image, using: kind))
+        }
+        do {
+            let pixels = try JPEGDecoder.decode(image)
+            return .drawn(HalfBlocks.lines(pixels, columns: columns).joined(separator: "\n"))
+        } catch .cancelled {
+            return .cancelled
+        } catch .tooLarge(let width, let height) {
+            return .refused(why: "this JPEG says it is \(width)×\(height) pixels, more than can be drawn here")
+        } catch .unsupported {
+            return .refused(why: reason(for: image, using: kind))
+        } catch {
+            return .refused(why: "this JPEG could not be read (it is damaged or cut short)")
+        }
+    }
+}
