@@ -75,14 +75,14 @@ final class TextPresenter: Presenter {
                     console.out(indent + style.dim("(OMDb has no plot for this title)"))
                 }
             case .failure(let error):
-                console.out(indent + style.yellow("plot unavailable: ") + safe(error.description))
+                console.out(indent + style.yellow("plot unavailable: ") + safe(error.forPerson))
             }
         case .poster(.success(let saved)):
             let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
             console.out(Self.numberLabel(number) + " " + style.green(verb) + display(saved.file)
                         + (saved.fallback.map { "  " + style.yellow("(\(safe($0)))") } ?? ""))
         case .poster(.failure(let error)):
-            console.out(Self.numberLabel(number) + " " + style.dim("no poster saved: ") + safe(error.description))
+            console.out(Self.numberLabel(number) + " " + style.dim("no poster saved: ") + safe(error.forPerson))
         }
     }
 
@@ -177,10 +177,10 @@ final class JSONPresenter: Presenter {
     static func output(_ row: Row, page: Int? = nil, rank: Int? = nil) -> RecordOutput {
         var output = RecordOutput(item: row.item, movie: try? row.record?.get(), poster: try? row.poster?.get().file.path,
                                   page: page, rank: rank)
-        if case .failure(let error)? = row.record { output.plotError = error.description }
+        if case .failure(let error)? = row.record { output.plotError = error.forPerson }
         switch row.poster {
         case .success(let saved)?: output.posterFallback = saved.fallback
-        case .failure(let error)?: output.posterError = error.description
+        case .failure(let error)?: output.posterError = error.forPerson
         case nil: break
         }
         return output
