@@ -4,6 +4,7 @@
 #   make uninstall                  # removes exactly what install added
 #   make readme                     # rewrites README's table of options from the options table
 #   make bench                      # the benchmark, on the movies that install builds
+#   make docs                       # OMDbKit's documentation (.build/docs/OMDbKit.doccarchive), with the toolchain's docc
 # BIN=path/to/movies installs that binary instead of building one (the tests use the debug
 # build this way); CONFIGURATION=debug builds in debug mode.
 #
@@ -29,7 +30,7 @@ built := .build/make-built-movies
 # The movies that install and bench use, in shell: BIN when given, else the one build made.
 movies_bin = "$(if $(BIN),$(BIN),$$(cat $(built)))"
 
-.PHONY: all build install uninstall readme bench
+.PHONY: all build install uninstall readme bench docs
 all: build
 
 build:
@@ -105,3 +106,16 @@ readme:
 		/^<!-- end of options -->/ { skip = 0 } \
 		!skip { print }' README.md > README.md.new && mv README.md.new README.md
 	@echo "README.md: table of options rewritten"
+
+# The library's documentation, with the toolchain's own docc and no package plugin (the package
+# takes no dependencies): symbol graphs from a build of OMDbKit in a folder of its own (its flags
+# would otherwise rebuild the main one), then docc convert with the overview in OMDbKit.docc.
+docs_dir := .build/docs
+docs:
+	@set -eu; rm -rf '$(docs_dir)/symbol-graphs'; mkdir -p '$(docs_dir)/symbol-graphs'; \
+	$(SWIFT) build --target OMDbKit --scratch-path '$(docs_dir)/build' -Xswiftc -emit-symbol-graph \
+		-Xswiftc -emit-symbol-graph-dir -Xswiftc '$(docs_dir)/symbol-graphs'; \
+	docc=$$(command -v docc || echo "$$(dirname "$$(command -v $(SWIFT))")/docc"); \
+	"$$docc" convert Sources/OMDbKit/OMDbKit.docc --additional-symbol-graph-dir '$(docs_dir)/symbol-graphs' \
+		--output-path '$(docs_dir)/OMDbKit.doccarchive' --fallback-display-name OMDbKit --fallback-bundle-identifier movies.OMDbKit; \
+	echo "OMDbKit's documentation: $(docs_dir)/OMDbKit.doccarchive"

@@ -351,8 +351,9 @@ extension CurlTransfer {
         return fromScheme == toScheme && from.port == to.port
     }
 
-    /// Whether `url` carries the API key (its `apikey` query item).
-    static func carriesKey(_ url: URL) -> Bool {
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "apikey" } ?? false
+    /// Whether `url` carries the API key: one of the query items the client names as secret
+    /// (``OMDbClient/secretQueryItems``); where the key goes is the client's rule, not ours.
+    static func carriesKey(_ url: URL, secrets: Set<String> = OMDbClient.secretQueryItems) -> Bool {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { secrets.contains($0.name) } ?? false
     }
 }

@@ -45,7 +45,9 @@ import TestSupport
         #expect(objects[0]["title"] as? String == "Me, Myself & \"Irene\"")
         #expect(objects[0]["plot"] as? String == "A cop with \"two\" minds,\nand a road trip.")
         #expect(objects[2]["plot"] is NSNull)
-        #expect(objects.allSatisfy { Set($0.keys) == Set(ExportFormat.columns) })
+        // Every field of a search --json line, page and rank included (issue 23).
+        #expect(objects.allSatisfy { Set($0.keys) == Set(JSONPresenterTests.recordKeys + ["imdbID", "title", "year", "type", "plot", "poster", "page", "rank"]) })
+        #expect(objects.map { $0["rank"] as? Int } == [1, 2, 3])
     }
 
     /// Into a folder that does not exist: said in the words typed, not with the temporary
@@ -70,7 +72,7 @@ import TestSupport
         let text = try String(contentsOf: folder.appendingPathComponent("out.csv"), encoding: .utf8)
         let records = parseCSV(text)
         #expect(records.count == 4)
-        #expect(records[0] == ExportFormat.columns)
+        #expect(records[0] == ExportFormat.columns.map(\.rawValue))
         #expect(records[1][1] == "Me, Myself & \"Irene\"")
         #expect(records[1][7] == "Farrelly, Farrelly")
         #expect(records[1][9] == "A cop with \"two\" minds,\nand a road trip.")

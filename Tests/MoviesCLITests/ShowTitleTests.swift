@@ -88,7 +88,9 @@ import TestSupport
         let now = try Self.saved(folder.appendingPathComponent("now.json"))
         #expect(now.map { $0["imdbID"] as? String } == starWars)
         let first = try #require(now.first)
-        #expect(first["imdbRating"] as? String == "8.6" && first["rottenTomatoes"] as? String == "93%" && first["metacritic"] as? String == "90")
+        // As search --json has them (issue 23): numbers as numbers, OMDb's ratings as a list.
+        #expect(first["imdbRating"] as? Double == 8.6 && first["metascore"] as? Int == 90)
+        #expect((first["ratings"] as? [[String: String]])?.contains { $0["source"] == "Rotten Tomatoes" && $0["value"] == "93%" } == true)
 
         capture.clear()
         await session.handle(Command(parsing: "save all.json --session"))

@@ -60,15 +60,8 @@ struct EpisodesOneShot {
         return "OMDb lists no episodes for season \(season.number) of \(title): try another with --season."
     }
 
-    /// `{"seriesID":…,"series":…,"season":1,"episode":"3","title":…,"released":…|null,"imdbRating":…|null,"imdbID":…}`
+    /// One ``EpisodeOutput`` on a line.
     static func line(_ episode: Episode, in season: Season) -> String {
-        let text = JSONPresenter.encode
-        let fields = [
-            ("episode", episode.number.map(String.init) ?? text(episode.episodeText)), ("imdbID", text(episode.imdbID)),
-            ("imdbRating", episode.imdbRating.map(text) ?? "null"), ("released", episode.released.map(text) ?? "null"),
-            ("season", String(season.number)), ("series", text(season.seriesTitle)), ("seriesID", text(season.seriesID)),
-            ("title", text(episode.title)),
-        ]
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        OutputJSON.line(EpisodeOutput(episode, in: season))
     }
 }

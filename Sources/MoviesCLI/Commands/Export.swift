@@ -11,6 +11,19 @@ struct ExportLog {
         var poster: URL?
         /// For an episode listed by `episodes`: its row in the season list.
         var episode: Episode?
+        /// Where it was first shown in a search: its page and its number (`rank`, as `search --json`).
+        var page: Int?
+        var rank: Int?
+
+        /// The entry as every output writes it.
+        var output: RecordOutput {
+            var output = RecordOutput(item: item, movie: movie, poster: poster?.path, page: page, rank: rank)
+            if movie == nil, let episode {
+                output.released = episode.released
+                output.imdbRating = episode.imdbRating.flatMap(RecordJSON.decimal).flatMap { Double($0) }
+            }
+            return output
+        }
     }
 
     private(set) var entries: [Entry] = []
@@ -20,10 +33,11 @@ struct ExportLog {
     func entry(for imdbID: String) -> Entry? { index[imdbID].map { entries[$0] } }
 
     /// Adds `item`, or updates what is known of it; `nil` arguments keep what was known.
-    mutating func note(_ item: SearchItem, movie: Movie? = nil, poster: URL? = nil, episode: Episode? = nil) {
+    /// `page` and `rank` are kept from where it was first shown.
+    mutating func note(_ item: SearchItem, movie: Movie? = nil, poster: URL? = nil, episode: Episode? = nil, page: Int? = nil, rank: Int? = nil) {
         guard let position = index[item.imdbID] else {
             index[item.imdbID] = entries.count
-            entries.append(Entry(item: item, movie: movie, poster: poster, episode: episode))
+            entries.append(Entry(item: item, movie: movie, poster: poster, episode: episode, page: page, rank: rank))
             return
         }
         if let episode { entries[position].episode = episode }
@@ -46,36 +60,42 @@ enum ExportFormat: String, CaseIterable {
         }
     }
 
-    /// The columns, in order: what a person wants in a list of films, plot and poster path included.
-    /// The other ratings come last, so that the columns files had before keep their places.
-    static let columns = ["imdbID", "title", "year", "type", "released", "runtime", "genre", "director", "imdbRating", "plot", "poster",
-                          "rottenTomatoes", "metacritic"]
+    /// The CSV and Markdown columns, in order: fields of ``RecordOutput`` under its names, what a
+    /// person wants in a list of films (plot and poster path included). `ratings` reads
+    /// `Internet Movie Database 8.6/10; Rotten Tomatoes 93%`.
+    static let columns: [RecordOutput.CodingKeys] = [.imdbID, .title, .year, .type, .released, .runtimeMinutes, .genre, .director,
+                                                     .imdbRating, .plot, .poster, .metascore, .ratings, .page, .rank]
 
+    /// The entry's cells for ``columns``, read from its ``RecordOutput`` as JSON has it: null is
+    /// an empty cell, a number its JSON text.
     static func values(_ entry: ExportLog.Entry) -> [String?] {
-        let movie = entry.movie
-        let ratings = movie.map(RatingsSummary.init)
-        return [entry.item.imdbID, movie?.title ?? entry.item.title, (movie?.year ?? entry.item.year)?.text,
-                (movie?.type ?? entry.item.type).description, movie?.released ?? entry.episode?.released, movie?.runtime, movie?.genre,
-                movie?.director, ratings?.imdb ?? entry.episode?.imdbRating, movie?.plot, entry.poster?.path,
-                ratings?.rottenTomatoes, ratings?.metacritic]
+        let json = OutputJSON.line(entry.output)
+        let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
+        return columns.map { column in
+            switch object[column.rawValue] {
+            case let text as String: text
+            case let ratings as [[String: String]]: ratings.map { "\($0["source"] ?? "") \($0["value"] ?? "")" }.joined(separator: "; ")
+            case let number as Int: String(number)
+            case let number as Double: String(number)
+            case let number as NSNumber: number.stringValue
+            default: nil
+            }
+        }
     }
 
     /// The file's bytes for `entries`.
     func render(_ entries: [ExportLog.Entry]) -> Data {
         let rows = entries.map(Self.values)
+        let header = Self.columns.map(\.rawValue)
         switch self {
         case .json:
-            let objects = rows.map { row in
-                Dictionary(uniqueKeysWithValues: zip(Self.columns, row.map { $0.map { $0 as Any } ?? NSNull() }))
-            }
-            let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
-            return data + Data("\n".utf8)
+            return Data((OutputJSON.text(entries.map(\.output), pretty: true) + "\n").utf8)
         case .csv:
             // RFC 4180 with CRLF line ends; every cell made safe by ExportCell.
-            let lines = ([Self.columns] + rows.map { $0.map { $0 ?? "" } }).map { $0.map(ExportCell.csv).joined(separator: ",") }
+            let lines = ([header] + rows.map { $0.map { $0 ?? "" } }).map { $0.map(ExportCell.csv).joined(separator: ",") }
             return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
         case .markdown:
-            var lines = ["| " + Self.columns.joined(separator: " | ") + " |",
+            var lines = ["| " + header.joined(separator: " | ") + " |",
                          "|" + Array(repeating: " --- |", count: Self.columns.count).joined()]
             lines += rows.map { "| " + $0.map(ExportCell.markdown).joined(separator: " | ") + " |" }
             return Data((lines.joined(separator: "\n") + "\n").utf8)

@@ -95,7 +95,7 @@ final class SearchController: SessionPart {
         context.warmup?.remember(postersOf: page)
         let first = rows.count
         rows += page.items.map { Row(item: $0) }
-        for item in page.items { context.exportLog.note(item) }
+        for (offset, item) in page.items.enumerated() { context.exportLog.note(item, page: page.number, rank: first + offset + 1) }
         presenter.pageArrived(page, first: first + 1, savingPosters: settings.posters != nil)
         // While the person reads this page, the next one's search is already on its way: `more`
         // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.

@@ -15,7 +15,8 @@ public final class Session {
     /// How the commands so far went: a failure at run time (not "no results") stands, and a
     /// one-shot run exits with it.
     private(set) var outcome: ExitStatus = .success
-    /// True once a command failed at run time.
+    /// True once a command failed at run time. Observability: the exit status is ``outcome``;
+    /// tests read this to say a failure was recorded.
     var hadFailure: Bool { outcome != .success }
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
     var inlineImages: InlineImages.Kind?

@@ -72,23 +72,23 @@ final class SessionContext {
         case let error as OMDbError:
             switch error {
             case let .seasonNotFound(imdbID, season):
-                console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.description))
+                console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
                 return .success
             case .notFound:
-                console.err(safe(error.description) + filtersInUse)
+                console.err(safe(error.forPerson) + filtersInUse)
                 return .success
             case .tooManyResults:
                 // The search did not run: a script should know.
-                console.err(safe(error.description) + filtersInUse)
+                console.err(safe(error.forPerson) + filtersInUse)
                 return .failure
             case .noMorePages, .noSearchYet:
-                console.err(safe(error.description))
+                console.err(safe(error.forPerson))
                 return .success
             case .quotaExhausted:
-                console.error(safe(budget?.limitMessage ?? error.description))
+                console.error(safe(budget?.limitMessage ?? error.forPerson))
                 return .failure
             default:
-                console.error(safe(error.description))
+                console.error(safe(error.forPerson))
                 return .failure
             }
         default:

@@ -64,7 +64,7 @@ struct SettingsCommands: SessionPart {
             return nil
         } catch {
             if case .posterNotWritten(_, let reason) = error { return safe(reason) }
-            return safe(error.description)
+            return safe(error.forPerson)
         }
     }
 }

@@ -84,7 +84,7 @@ struct TitleDetails: SessionPart {
             console.out(line)
         }
         if case .failure(let error)? = poster {
-            console.note(error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.description))
+            console.note(error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.forPerson))
         }
         return status
     }

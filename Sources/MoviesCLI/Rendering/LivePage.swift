@@ -112,8 +112,8 @@ struct LivePage {
                 plot = [Self.indent + style.dim("(OMDb has no plot for this title)")]
             }
         case .failure(let error)?:
-            plot = [Self.clip(Self.indent + style.yellow("plot unavailable: ") + safe(error.description),
-                              plain: Self.indent + "plot unavailable: " + safe(error.description), width: room)]
+            plot = [Self.clip(Self.indent + style.yellow("plot unavailable: ") + safe(error.forPerson),
+                              plain: Self.indent + "plot unavailable: " + safe(error.forPerson), width: room)]
         case nil:
             plot = [Self.indent + style.dim(row.stopped ? "(stopped)" : "…")]
         }
@@ -125,7 +125,7 @@ struct LivePage {
             case (.success(let saved)?, _): text = (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + display(saved.file)
             // OMDb has none (`N/A`): said once, not `no poster: no poster (N/A)`.
             case (.failure(.posterUnavailable)?, _): text = "no poster"
-            case (.failure(let error)?, _): text = "no poster: " + safe(error.description)
+            case (.failure(let error)?, _): text = "no poster: " + safe(error.forPerson)
             case (nil, true): text = "poster: stopped"
             case (nil, false): text = "poster: loading…"
             }

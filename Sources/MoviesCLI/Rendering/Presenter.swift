@@ -75,14 +75,14 @@ final class TextPresenter: Presenter {
                     console.out(indent + style.dim("(OMDb has no plot for this title)"))
                 }
             case .failure(let error):
-                console.out(indent + style.yellow("plot unavailable: ") + safe(error.description))
+                console.out(indent + style.yellow("plot unavailable: ") + safe(error.forPerson))
             }
         case .poster(.success(let saved)):
             let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
             console.out(Self.numberLabel(number) + " " + style.green(verb) + display(saved.file)
                         + (saved.fallback.map { "  " + style.yellow("(\(safe($0)))") } ?? ""))
         case .poster(.failure(let error)):
-            console.out(Self.numberLabel(number) + " " + style.dim("no poster saved: ") + safe(error.description))
+            console.out(Self.numberLabel(number) + " " + style.dim("no poster saved: ") + safe(error.forPerson))
         }
     }
 
@@ -163,61 +163,26 @@ final class JSONPresenter: Presenter {
     /// The full path, as the `poster` field has it.
     func display(_ file: URL) -> String { safe(file.path) }
 
-    /// `{"imdbID":…,"title":…,"year":…,"type":…,"plot":…|null,"poster":…|null,…,"page":1,"rank":3}`
+    /// One ``RecordOutput`` on a line: every field of the row's record, then its `page` and `rank`.
     static func line(_ row: Row, number: Int, page: Int) -> String {
-        "{" + members(row).joined(separator: ",") + ",\"page\":\(page),\"rank\":\(number)}"
+        OutputJSON.line(output(row, page: page, rank: number))
     }
 
     /// `movies show --json`: one record, the fields of a search line without its page and rank.
     static func object(_ row: Row) -> String {
-        "{" + members(row).joined(separator: ",") + "}"
+        OutputJSON.line(output(row))
     }
 
-    /// `"name":value` for the row's fields: the first six as they always were, then every field
-    /// of the record (``RecordJSON``), then what went wrong.
-    private static func members(_ row: Row) -> [String] {
-        var fields: [(String, String?)] = [
-            ("imdbID", row.item.imdbID), ("title", row.item.title), ("year", row.item.year?.text),
-            ("type", row.item.type.description),
-        ]
-        var errors: [(String, String?)] = []
-        switch row.record {
-        case .success(let movie)?:
-            fields.append(("plot", movie.plot))
-        case .failure(let error)?:
-            fields.append(("plot", nil))
-            errors.append(("plotError", error.description))
-        case nil:
-            fields.append(("plot", nil))
-        }
+    /// The row as output: its record's fields when it came, and what went wrong when something did.
+    static func output(_ row: Row, page: Int? = nil, rank: Int? = nil) -> RecordOutput {
+        var output = RecordOutput(item: row.item, movie: try? row.record?.get(), poster: try? row.poster?.get().file.path,
+                                  page: page, rank: rank)
+        if case .failure(let error)? = row.record { output.plotError = error.forPerson }
         switch row.poster {
-        case .success(let saved)?:
-            fields.append(("poster", saved.file.path))
-            if let fallback = saved.fallback { errors.append(("posterFallback", fallback)) }
-        case .failure(let error)?:
-            fields.append(("poster", nil))
-            errors.append(("posterError", error.description))
-        case nil: fields.append(("poster", nil))
+        case .success(let saved)?: output.posterFallback = saved.fallback
+        case .failure(let error)?: output.posterError = error.forPerson
+        case nil: break
         }
-        let record = RecordJSON.fields(try? row.record?.get()).map { "\(encode($0.name)):\($0.value)" }
-        return fields.map { "\(encode($0.0)):\($0.1.map(encode) ?? "null")" } + record
-            + errors.map { "\(encode($0.0)):\($0.1.map(encode) ?? "null")" }
-    }
-
-    nonisolated static func encode(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let data = (try? encoder.encode(text)) ?? Data("\"\"".utf8)
-        // JSON escapes C0 controls but not C1 (U+0080–U+009F, such as CSI) or DEL: escape them too,
-        // so a line shown on a terminal can never carry a control sequence.
-        var escaped = ""
-        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
-            if (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                escaped += String(format: "\\u%04x", scalar.value)
-            } else {
-                escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+        return output
     }
 }

@@ -1,37 +1,9 @@
 import Foundation
 import OMDbKit
 
-/// A record's fields as JSON, for `movies show --json` and each `movies search --json` line
-/// (a search line is a record too): every field OMDb gives, under one name each, `N/A` as null,
-/// ratings as a list of source and value, and as numbers what OMDb writes as numbers in text.
-/// Pure: a record in, `(name, JSON value)` pairs out.
+/// What OMDb writes as numbers in text, read as numbers for ``RecordOutput``: pure, text in,
+/// the number's plain text out (`nil` when the text is not one).
 enum RecordJSON {
-    /// The fields past `imdbID`, `title`, `year`, `type`, `plot` and `poster` (which the lines had
-    /// first), in OMDb's order; all null when there is no record (its lookup failed or never came).
-    static func fields(_ movie: Movie?) -> [(name: String, value: String)] {
-        let text = { (value: String?) in value.map(JSONPresenter.encode) ?? "null" }
-        let number = { (value: String?) in value ?? "null" }
-        let ratings = movie.map { movie in
-            "[" + movie.ratings.map { "{\"source\":\(JSONPresenter.encode($0.source)),\"value\":\(JSONPresenter.encode($0.value))}" }
-                .joined(separator: ",") + "]"
-        }
-        return [
-            ("rated", text(movie?.rated)), ("released", text(movie?.released)),
-            ("runtimeMinutes", number(movie?.runtime.flatMap(minutes))),
-            ("genre", text(movie?.genre)), ("director", text(movie?.director)), ("writer", text(movie?.writer)),
-            ("actors", text(movie?.actors)), ("language", text(movie?.language)), ("country", text(movie?.country)),
-            ("awards", text(movie?.awards)), ("posterURL", text(movie?.posterURL?.absoluteString)),
-            ("ratings", ratings ?? "null"),
-            ("metascore", number(movie?.metascore.flatMap(wholeNumber))),
-            ("imdbRating", number(movie?.imdbRating.flatMap(decimal))),
-            ("imdbVotes", number(movie?.imdbVotes.flatMap(wholeNumber))),
-            ("totalSeasons", number(movie?.totalSeasons.flatMap(wholeNumber))),
-            ("dvd", text(movie?.dvd)),
-            ("boxOffice", number(movie?.boxOffice.flatMap(wholeNumber))),
-            ("production", text(movie?.production)), ("website", text(movie?.website)),
-        ]
-    }
-
     /// `121 min` → `121`; `2 h 1 min`, `1h 30min` → minutes; `nil` for any other text.
     static func minutes(_ runtime: String) -> String? {
         let text = runtime.lowercased().replacingOccurrences(of: " ", with: "")

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everything that can go wrong talking to OMDb or saving a poster, described for a person.
+/// Everything that can go wrong talking to OMDb or saving a poster, described for a person in the
+/// library's terms: what happened, never a program's options or variables (a tool adds its own advice).
 ///
 /// No case carries the API key: URLs are redacted (`apikey=***`) before they are stored,
 /// and so is any text that came from the network layer.
@@ -75,7 +76,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         case let .notFound(query):
             "No results for \"\(query)\". Check the spelling, or try fewer words or another year."
         case let .seasonNotFound(imdbID, season):
-            "OMDb has no season \(season) of \(imdbID) (\"Series or season not found!\"): check that it is a series, and the season number (show N says how many)."
+            "OMDb has no season \(season) of \(imdbID) (\"Series or season not found!\"): it is not a series, or has no such season."
         case let .tooManyResults(query):
             "Too many results for \"\(query)\": use a longer title, or narrow it with a type or a year."
         case let .incorrectIMDbID(id):
@@ -85,13 +86,13 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         case .malformedRequest:
             "OMDb did not understand the request (\"Something went wrong.\")."
         case .invalidAPIKey:
-            "OMDb rejected the API key: check OMDB_API_KEY. A new key needs activating from OMDb's e-mail, and OMDb's CDN may refuse it for a while after that."
+            "OMDb rejected the API key. A new key needs activating from OMDb's e-mail, and OMDb's CDN may refuse it for a while after that."
         case .missingAPIKey:
-            "OMDb received no API key: set OMDB_API_KEY (or --api-key)."
+            "OMDb received no API key."
         case .quotaExhausted:
-            "The API key's daily request limit is spent: cached searches and --offline still work; wait for it to reset (OMDb does not say when), or use another key."
+            "The API key's daily request limit is spent (OMDb does not say when it resets)."
         case let .dailyLimitReached(limit):
-            "Stopped at the key's daily limit, \(QuotaUsage.grouped(limit)) requests by this tool's count (UTC day): nothing more is sent to OMDb today; cached searches and --offline still work, and a key that allows more takes --daily-limit N."
+            "Stopped at the key's daily limit, \(QuotaUsage.grouped(limit)) requests by this client's count (UTC day): nothing more is sent to OMDb today."
         case let .server(message, status):
             "OMDb answered \"\(message)\" (HTTP \(status))."
         case let .httpStatus(status, url):
@@ -99,11 +100,11 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
                 ? "\(Self.host(of: url)) answered HTTP \(status) (\(Self.phrase(status))), also when asked again: try again in a moment."
                 : "The server answered HTTP \(status) (\(Self.phrase(status))) for \(url)."
         case let .timedOut(url, seconds):
-            "No complete answer from \(Self.host(of: url)) within \(seconds) s: try again, or raise --timeout."
+            "No complete answer from \(Self.host(of: url)) within \(seconds) s."
         case let .unreachable(url, reason):
-            "The connection to \(Self.host(of: url)) failed (\(reason)): check the network or --base-url."
+            "The connection to \(Self.host(of: url)) failed (\(reason))."
         case let .answerTooLarge(url, limit):
-            "The answer from \(Self.host(of: url)) is larger than \(limit / 1_000_000) MB, which is not OMDb's: check --base-url."
+            "The answer from \(Self.host(of: url)) is larger than \(limit / 1_000_000) MB, which is not OMDb's."
         case let .invalidResponse(url, reason):
             "The answer from \(url) was not OMDb's JSON (\(reason))."
         case .posterUnavailable:

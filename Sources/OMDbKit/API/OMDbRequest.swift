@@ -43,7 +43,7 @@ struct OMDbRequest: Sendable, Hashable {
     func url(base: URL, key: APIKey? = nil) -> URL {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
         var all = (components.queryItems ?? []) + items
-        if let key { all.append(URLQueryItem(name: "apikey", value: key.value)) }
+        if let key { all.append(URLQueryItem(name: OMDbClient.keyQueryItem, value: key.value)) }
         components.queryItems = all
         // URLComponents leaves `+` alone, but a literal `+` would read as a space on the server;
         // encode it so "C++" stays "C++".
@@ -62,4 +62,14 @@ struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, 
     var description: String { "***" }
     var debugDescription: String { "***" }
     var customMirror: Mirror { Mirror(self, children: []) }
+}
+
+extension OMDbClient {
+    /// The query item the key goes in: OMDb's rule, kept by the client.
+    static let keyQueryItem = "apikey"
+
+    /// The names of the query items that carry a secret (the key). The client's rule, handed to
+    /// transports as data: a request with one of them must not go where others read it (a proxy
+    /// on plain http, a redirect to another origin). A transport needs to know nothing of OMDb.
+    public static let secretQueryItems: Set<String> = [keyQueryItem]
 }

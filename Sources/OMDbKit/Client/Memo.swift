@@ -72,6 +72,7 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// How many loads are running now.
     var inFlight: Int { flights.inFlight }
 
-    /// How many callers wait for the load of `key`.
+    /// How many callers wait for the load of `key`. Observability: nothing decides by it; tests
+    /// wait on it to order events (a caller has joined) without sleeping.
     func waiters(for key: Key) -> Int { flights.waiters(for: key) }
 }

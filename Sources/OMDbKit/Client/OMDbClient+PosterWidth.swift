@@ -25,13 +25,8 @@ extension OMDbClient {
 
 extension PosterStore {
     /// True when an image already saved is at least as wide as this store asks for. At OMDb's
-    /// own width any file will do; an image whose width cannot be read is kept too.
-    func isWideEnough(_ data: Data) -> Bool {
-        guard width != .standard, let pixels = ImageWidth.pixels(of: data) else { return true }
-        return pixels >= width.minimumPixels
-    }
-
-    /// ``isWideEnough(_:)`` for a file, of which only the header is read.
+    /// own width any file will do; an image whose width cannot be read is kept too. Only the
+    /// file's header is read.
     func isWideEnough(file: URL) -> Bool {
         guard width != .standard, let pixels = ImageWidth.pixels(ofFile: file) else { return true }
         return pixels >= width.minimumPixels

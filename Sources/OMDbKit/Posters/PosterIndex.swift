@@ -83,7 +83,8 @@ final class PosterIndex: Sendable {
         }
     }
 
-    /// How many lookups wait for the listing now.
+    /// How many lookups wait for the listing now. Observability: nothing decides by it; tests
+    /// wait on it to order events without sleeping.
     var lookupsWaiting: Int { state.withLock { $0.listed.waiters.count } }
 
     /// Returns once the folder is listed.

@@ -184,9 +184,6 @@ public struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
     /// The key's daily limit; `nil` for none.
     public let limit: Int?
 
-    /// True once the count reached the limit.
-    public var isSpent: Bool { limit.map { sent >= $0 } ?? false }
-
     /// `requests today: 37 of 1,000 (UTC day)`, or `requests today: 37, no daily limit (UTC day)`.
     public var description: String {
         "requests today: \(Self.grouped(sent))" + (limit.map { " of \(Self.grouped($0))" } ?? ", no daily limit") + " (UTC day)"

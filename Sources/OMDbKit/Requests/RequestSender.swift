@@ -137,7 +137,7 @@ struct RequestSender: Sendable {
         case (.timedOut, true): .timedOut(url: shown, seconds: timeout)
         case (.timedOut, false): .posterDownloadFailed(url: shown, reason: "no complete answer within \(timeout) s")
         case (.tooLarge, true): .answerTooLarge(url: shown, limit: maxAnswerBytes)
-        case (.tooLarge(let bytes), false): .posterTooLarge(bytes: bytes, limit: bytes)
+        // A poster's cap is the store's, checked as it streams (posterTooLarge): the transport's never throws for one.
         case (_, true): .unreachable(url: shown, reason: redactor.redact(error.reason))
         case (_, false): .posterDownloadFailed(url: shown, reason: redactor.redact(error.reason))
         }

@@ -71,9 +71,6 @@ public struct HTTPBody: AsyncSequence, Sendable {
         self.init(chunks: stream, length: Int(length))
     }
 
-    /// No body at all.
-    public static var empty: HTTPBody { HTTPBody(Data()) }
-
     /// Reads the chunks, and checks the end: a stream also ends when the reading task is
     /// cancelled, and a connection can close before the announced length, so neither passes
     /// for a complete body.

@@ -1,0 +1,25 @@
+import OMDbKit
+
+extension OMDbError {
+    /// The library's description, with what a person can do about it with this tool (its
+    /// variables and options): the one place the tool adds that advice. One line.
+    var forPerson: String {
+        guard let advice else { return description }
+        return description + " " + advice
+    }
+
+    /// What to do next, in the tool's terms; `nil` when the description says enough.
+    var advice: String? {
+        switch self {
+        case .invalidAPIKey: "Check OMDB_API_KEY (or --api-key)."
+        case .missingAPIKey: "Set OMDB_API_KEY (or --api-key)."
+        case .quotaExhausted: "Cached searches and --offline still work; wait for the limit to reset, or use another key."
+        case .dailyLimitReached: "Cached searches and --offline still work, and a key that allows more takes --daily-limit N."
+        case .timedOut: "Try again, or raise --timeout."
+        case .unreachable: "Check the network or --base-url."
+        case .answerTooLarge: "Check --base-url."
+        case .seasonNotFound: "Check the season number (show N says how many)."
+        default: nil
+        }
+    }
+}
