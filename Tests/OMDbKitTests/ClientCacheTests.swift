@@ -75,4 +75,45 @@ import TestSupport
         #expect(server.apiRequests.last?.queryItems.contains { $0.name == "t" && $0.value == title } == true)
         await #expect(throws: OMDbError.notFound(query: "up")) { try await client.movie(exactTitle: SearchQuery(text: "up", year: 1990)) }
     }
+
+    /// Issue 21, finding 4: a 200 that is not OMDb's JSON (`{"Response":"True"}` with no `Search`)
+    /// was kept for OMDb's day of `max-age`, and the search kept failing after the server recovered.
+    @Test(arguments: [#"{"Response":"True"}"#, #"{"Response":"True","Search":[],"totalResults":"-5"}"#])
+    func aBrokenAnswerIsNeverKept(broken: String) async throws {
+        try await withTemporaryFolder { folder in
+            let isBroken = Mutex(true)
+            let server = try FakeOMDbServer(catalogue: catalogue) { request in
+                guard isBroken.withLock({ $0 }), !request.path.hasPrefix("/posters/") else { return nil }
+                return ServerResponse(headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=86400"], body: Data(broken.utf8))
+            }
+            defer { server.shutdown() }
+            let cache = DiskCache(folder: folder)
+            await #expect(throws: OMDbError.self) { try await Self.client(server, cache: cache).search("toxic") }
+            #expect(cache.summary().entries == 0)
+            isBroken.withLock { $0 = false }
+            let page = try await Self.client(server, cache: cache).search("toxic")
+            #expect(!page.items.isEmpty)
+            #expect(server.apiRequests.count == 2)
+            #expect(cache.summary().entries == 1)
+        }
+    }
+
+    /// One kept before this rule (or damaged since) is forgotten and asked for again, not served.
+    @Test func aKeptAnswerThatNoLongerDecodesIsAskedForAgain() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let cache = DiskCache(folder: folder)
+            let page = try await Self.client(server, cache: cache).search("toxic")
+            #expect(server.apiRequests.count == 1)
+            // Replace the kept answer with a broken one of the same request.
+            let name = try #require(files(in: folder).first { $0.hasSuffix(".entry") })
+            let key = try #require(CacheEntry(decoding: Data(contentsOf: folder.appendingPathComponent(name)))?.key)
+            try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: Data(#"{"Response":"True"}"#.utf8))
+                .encoded().write(to: folder.appendingPathComponent(name))
+            let again = try await Self.client(server, cache: cache).search("toxic")
+            #expect(again.items == page.items)
+            #expect(server.apiRequests.count == 2)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import OMDbKit
+import Files
 import Testing
 import TestSupport
 
@@ -257,6 +258,41 @@ extension Sequence where Element: Sendable {
             try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: DiskCacheTests.answer.body)
                 .encoded().write(to: cache.file(forKey: key))
             #expect(await cache.answer(for: Self.page) == nil)
+        }
+    }
+
+    /// Issue 21, finding 3: a folder someone else owns (kept with `sudo -E`), even one only they
+    /// can write in, answered root's searches from a planted entry; so did their entry in ours.
+    @Test func anEntryOrAFolderSomeoneElseOwnsAnswersNothing() async throws {
+        guard let stranger = OtherUser.uid() else { return }
+        try await withTemporaryFolder { folder in
+            let theirs = folder.appendingPathComponent("movies")
+            try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: false)
+            let cache = DiskCache(folder: theirs)
+            let key = DiskCache.key(for: Self.page)
+            try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: DiskCacheTests.answer.body)
+                .encoded().write(to: cache.file(forKey: key))
+            #expect(await cache.answer(for: Self.page)?.body == DiskCacheTests.answer.body)
+            OtherUser.give(theirs, to: stranger)
+            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(AtomicFile.folderProblem(theirs)?.reason == "it belongs to someone else (user \(stranger))")
+            // Our folder again, their entry in it.
+            OtherUser.give(theirs, to: geteuid())
+            OtherUser.give(cache.file(forKey: key), to: stranger)
+            #expect(await cache.answer(for: Self.page) == nil)
+        }
+    }
+
+    /// Issue 21, finding 5: our own cache folder that others can write in is tightened before use.
+    @Test func ourFolderOpenToOthersIsTightened() async throws {
+        try await withTemporaryFolder { folder in
+            let ours = folder.appendingPathComponent("movies")
+            try FileManager.default.createDirectory(at: ours, withIntermediateDirectories: false)
+            #expect(chmod(ours.path, 0o777) == 0)
+            let cache = DiskCache(folder: ours)
+            await cache.store(DiskCacheTests.answer, for: Self.page)
+            #expect(try FileManager.default.attributesOfItem(atPath: ours.path)[.posixPermissions] as? Int == 0o700)
+            #expect(await cache.answer(for: Self.page)?.body == DiskCacheTests.answer.body)
         }
     }
 }

@@ -11,7 +11,8 @@ public struct RequestBudget: Sendable {
     public let cacheInUse: Bool
     /// The key's daily count; `nil` with no key or on the offline catalogue.
     public let ledger: QuotaLedger?
-    /// One line for each folder refused (others may write in it, and it is not ours): said once, at the start.
+    /// One line for each folder refused (``FileTrust``: someone else's, or others may write in it): said
+    /// once, at the start. One of ours that others may write in is tightened to 0700 instead.
     public let notices: [String]
 
     /// From the settings: a ledger only for a live key, the cache only with a live key and not turned
@@ -22,11 +23,11 @@ public struct RequestBudget: Sendable {
         ledger = live ? settings.apiKey.map { QuotaLedger(folder: settings.stateFolder, apiKey: $0, dailyLimit: settings.dailyLimit) } : nil
         var notices: [String] = []
         var cacheInUse = live && settings.cache
-        if cacheInUse, let problem = AtomicFile.folderProblem(cache.folder) {
+        if cacheInUse, let problem = AtomicFile.folderProblem(cache.folder, tighten: true) {
             notices.append("Not using the cache in \(safe(problem.path)): \(safe(problem.reason)). Remove that folder, or set XDG_CACHE_HOME to a folder of your own.")
             cacheInUse = false
         }
-        if let ledger, let problem = AtomicFile.folderProblem(ledger.folder) {
+        if let ledger, let problem = AtomicFile.folderProblem(ledger.folder, tighten: true) {
             notices.append("Not counting requests in \(safe(problem.path)): \(safe(problem.reason)). Remove that folder, or set XDG_STATE_HOME to a folder of your own.")
         }
         self.cacheInUse = cacheInUse

@@ -127,6 +127,12 @@ public final class DiskCache: Sendable {
         if (known ?? .max) > maxBytes { trim() }
     }
 
+    /// Forgets the answer to `url`: it was kept, but no longer decodes as OMDb's.
+    func remove(for url: URL) async {
+        let name = file(forKey: Self.key(for: url)).lastPathComponent
+        await FileWork.run { _ = (try? OpenFolder(self.folder))?.remove(name) }
+    }
+
     /// The file of the request with this key.
     func file(forKey key: String) -> URL { folder.appendingPathComponent(SHA256.hex(key) + Self.entrySuffix) }
 

@@ -6,8 +6,9 @@ extension OMDbClient {
     /// One request (none when the disk cache has it); not remembered in the session.
     /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing has that title) or `CancellationError`.
     public func movie(exactTitle query: SearchQuery, plot: PlotLength = .short) async throws -> Movie {
-        let (response, shown) = try await sender.api(.exactTitle(query, plot: plot))
-        return try OMDbDecoding.movie(response, imdbID: query.text, url: shown, redactor: redactor)
+        try await sender.api(.exactTitle(query, plot: plot)) { [redactor] response, shown in
+            try OMDbDecoding.movie(response, imdbID: query.text, url: shown, redactor: redactor)
+        }
     }
 }
 

@@ -16,8 +16,9 @@ extension OMDbClient {
     public func season(imdbID: String, number: Int) async throws -> Season {
         // Not found is an answer, not an accident: asking again costs quota for the same.
         try await seasons.value(for: SeasonKey(imdbID: imdbID, number: number)) { [sender, redactor] in
-            let (response, shown) = try await sender.api(.season(imdbID: imdbID, number: number))
-            return try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, redactor: redactor)
+            try await sender.api(.season(imdbID: imdbID, number: number)) { response, shown in
+                try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, redactor: redactor)
+            }
         }
     }
 }

@@ -213,9 +213,10 @@ public actor OMDbClient {
     /// One page, from the cache or the network (one request however many ask at once).
     private func loadPage(_ query: SearchQuery, number: Int) async throws -> PageResult {
         try await pages.value(for: PageKey(query: query, number: number)) { [sender, redactor] in
-            let (response, shown) = try await sender.api(.search(query, page: number))
-            let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, redactor: redactor)
-            return PageResult(items: items, total: total)
+            try await sender.api(.search(query, page: number)) { response, shown in
+                let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, redactor: redactor)
+                return PageResult(items: items, total: total)
+            }
         }
     }
 
@@ -226,8 +227,9 @@ public actor OMDbClient {
     public func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
         // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
         try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender, redactor] in
-            let (response, shown) = try await sender.api(.title(imdbID: imdbID, plot: plot))
-            return try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, redactor: redactor)
+            try await sender.api(.title(imdbID: imdbID, plot: plot)) { response, shown in
+                try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, redactor: redactor)
+            }
         }
     }
 }

@@ -10,34 +10,47 @@ import Darwin
 /// A poster being written: a temporary file in the poster folder, named for its owner, filled
 /// as the bytes arrive, then flushed and renamed over its final name (and the folder synced),
 /// so the folder never holds half a poster and a crash leaves only a file its owner can be told by.
+///
+/// Everything goes through the folder as opened (and checked by ``FileTrust``) when the file was
+/// made: a folder renamed mid-page, or swapped for a symlink, keeps the poster and leaves no
+/// temporary file behind, and nothing lands where the symlink points.
 struct PosterFile {
     let temporary: URL
     private let fd: Int32
+    private let folder: OpenFolder
+    private var name: String { temporary.lastPathComponent }
 
     static let temporaryPrefix = ".movies-partial-"
 
-    /// The temporary files of writes in progress in this process, and whether new writes are
-    /// refused (the process is exiting).
-    static let writes = Mutex((temporaries: Set<String>(), closed: false))
+    /// The temporary files of writes in progress in this process (by path, with the folder they
+    /// are in, as opened), and whether new writes are refused (the process is exiting).
+    static let writes = Mutex((temporaries: [String: OpenFolder](), closed: false))
 
     /// Opens a new temporary file in `folder`. `destination` is only for messages.
     init(in folder: URL, owner: PosterOwner, destination: URL) throws(OMDbError) {
         let random = UInt64.random(in: 0...UInt64.max)
+        let opened: OpenFolder
+        do throws(AtomicFile.Problem) {
+            opened = try OpenFolder(folder)
+        } catch {
+            throw .posterNotWritten(path: folder.path, reason: error.reason + (error.advice.map { " (\($0))" } ?? ""))
+        }
         let temporary = folder.appendingPathComponent("\(Self.temporaryPrefix)\(owner.tag)-\(String(random, radix: 16))")
         let admitted = Self.writes.withLock { state in
             guard !state.closed else { return false }
-            state.temporaries.insert(temporary.path)
+            state.temporaries[temporary.path] = opened
             return true
         }
         guard admitted else { throw .posterNotWritten(path: destination.path, reason: "the program is exiting") }
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = opened.open(temporary.lastPathComponent, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else {
             let reason = Self.lastError()
-            Self.writes.withLock { _ = $0.temporaries.remove(temporary.path) }
+            Self.writes.withLock { _ = $0.temporaries.removeValue(forKey: temporary.path) }
             throw .posterNotWritten(path: destination.path, reason: reason)
         }
         self.temporary = temporary
         self.fd = fd
+        self.folder = opened
     }
 
     /// Appends `data`; `destination` is only for messages.
@@ -58,31 +71,28 @@ struct PosterFile {
         if let failure { throw .posterNotWritten(path: destination.path, reason: failure) }
     }
 
-    /// Flushes, closes and renames the file to `destination`, then syncs the folder so the
-    /// rename itself survives a crash. On failure the temporary file is removed.
+    /// Flushes, closes and renames the file to `destination`'s name in its folder (as opened),
+    /// then syncs the folder so the rename itself survives a crash. On failure the temporary
+    /// file is removed.
     func commit(to destination: URL) throws(OMDbError) {
-        defer { Self.writes.withLock { _ = $0.temporaries.remove(temporary.path) } }
+        defer { Self.writes.withLock { _ = $0.temporaries.removeValue(forKey: temporary.path) } }
         var failure: String?
         if fsync(fd) != 0 { failure = Self.lastError() }
         close(fd)
         // rename(2) replaces atomically; FileManager.replaceItemAt loses files on this Foundation.
-        if failure == nil, rename(temporary.path, destination.path) != 0 { failure = Self.lastError() }
+        if failure == nil, !folder.rename(name, to: destination.lastPathComponent) { failure = Self.lastError() }
         if let failure {
-            unlink(temporary.path)
+            folder.remove(name)
             throw .posterNotWritten(path: destination.path, reason: failure)
         }
-        let folder = open(destination.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-        if folder >= 0 {
-            _ = fsync(folder)
-            close(folder)
-        }
+        _ = fsync(folder.descriptor)
     }
 
     /// Closes and removes the temporary file: nothing is left of the write.
     func discard() {
         close(fd)
-        unlink(temporary.path)
-        Self.writes.withLock { _ = $0.temporaries.remove(temporary.path) }
+        folder.remove(name)
+        Self.writes.withLock { _ = $0.temporaries.removeValue(forKey: temporary.path) }
     }
 
     static func lastError() -> String { String(cString: strerror(errno)) }

@@ -151,7 +151,7 @@ public struct PosterStore: Sendable {
         while !PosterFile.writes.withLock({ $0.temporaries.isEmpty }), ContinuousClock.now < deadline {
             usleep(2_000)
         }
-        for path in PosterFile.writes.withLock({ $0.temporaries }) { unlink(path) }
+        for (path, folder) in PosterFile.writes.withLock({ $0.temporaries }) { folder.remove(URL(fileURLWithPath: path).lastPathComponent) }
     }
 
     /// Returns once the temporary files that runs left when they were killed (a crash, SIGKILL:

@@ -30,15 +30,28 @@ struct RequestSender: Sendable {
         case retry(OMDbError, after: Duration?)
     }
 
-    /// One OMDb API request, its answer read whole (up to ``maxAnswerBytes``).
-    /// Returns the answer and the URL as it may be shown (it never held the key).
-    func api(_ request: OMDbRequest) async throws -> (HTTPResponse, String) {
+    /// One OMDb API request, its answer read whole (up to ``maxAnswerBytes``) and decoded by
+    /// `decode` (given the answer and the URL as it may be shown, which never held the key).
+    ///
+    /// Only an answer that decoded, or OMDb's own error envelope (`Movie not found!`), is kept in
+    /// the cache: a broken 200 kept for OMDb's day of `max-age` failed every search after the
+    /// server recovered. A kept answer that no longer decodes (an older version's, a damaged one)
+    /// is removed and asked for again.
+    func api<T>(_ request: OMDbRequest, decode: (HTTPResponse, String) throws -> T) async throws -> T {
         // The request without the key: what the cache is keyed by and, redacted, what is shown.
         let plain = request.url(base: baseURL)
         // A careless --base-url may carry the key itself (`…/?apikey=KEY`, `user:KEY@host`).
         let shown = redactor.redact(plain)
         // Before the gate and the count: an answer from disk is not a request. Off the client's actor.
-        if let cached = await cache?.answer(for: plain) { return (cached, shown) }
+        if let cache, let cached = await cache.answer(for: plain) {
+            do {
+                return try decode(cached, shown)
+            } catch where OMDbAnswer.envelope(in: cached.body) != nil {
+                throw error
+            } catch {
+                await cache.remove(for: plain)
+            }
+        }
         let response = try await withRetries(shown: shown, isAPI: true) { [self] () async throws -> Attempt<HTTPResponse> in
             // The edge: the key joins the request here and goes nowhere else.
             let url = request.url(base: baseURL, key: key)
@@ -64,8 +77,15 @@ struct RequestSender: Sendable {
             }
             return .done(response)
         }
+        let value: T
+        do {
+            value = try decode(response, shown)
+        } catch {
+            if OMDbAnswer.envelope(in: response.body) != nil { await cache?.store(response, for: plain) }
+            throw error
+        }
         await cache?.store(response, for: plain)
-        return (response, shown)
+        return value
     }
 
     /// A place in the day's count for one API request: the row's ticket when it has one, else a
