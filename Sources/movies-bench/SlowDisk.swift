@@ -21,8 +21,9 @@ extension Workbench {
     }
 
     /// `movies search bench` with posters on a disk of `milliseconds` a write (nil: the plain
-    /// disk): `firstRow` is when the 10th plot showed, `complete` the exit. Also every poster saved?
-    func slowDisk(milliseconds: Int?, timeout: Int? = nil) throws -> (Measurement, postersSaved: Int, distinctPosters: Int) {
+    /// disk): `firstRow` is when the 10th plot showed, `complete` the exit. Also the posters saved,
+    /// the posters asked for, the exit status and the lines that said a request timed out.
+    func slowDisk(milliseconds: Int?, timeout: Int? = nil) throws -> SlowDiskRun {
         let server = try FakeOMDbServer(catalogue: catalogue, latency: latency, posterBytes: 30_000)
         defer { server.shutdown() }
         let folder = freshFolder("slow-posters")
@@ -38,11 +39,25 @@ extension Workbench {
         let listed = child.waitForLine { $0.hasPrefix(" 10. ") }
         let plot = listed.flatMap { child.waitForLine(after: $0.index + 1) { $0.hasPrefix(" 10. ") } }
         let exit = child.finish()
-        guard exit.status == 0, let plot else { throw BenchError("movies search failed (status \(exit.status)): see \(root.path)/stderr.log") }
+        // A failed run is a finding here (every plot timed out, say), unless nothing was shown.
+        guard listed != nil else { throw BenchError("movies search failed (status \(exit.status)): see \(root.path)/stderr.log") }
+        let stderr = (try? String(contentsOf: root.appendingPathComponent("stderr.log"), encoding: .utf8)) ?? ""
+        let timeouts = (child.output + stderr.split(separator: "\n").map(String.init)).filter { $0.contains("within \(timeout ?? 10) s") }.count
         let saved = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { !$0.hasPrefix(".") }.count ?? 0
-        let measurement = Measurement(firstRow: (plot.at - child.started).milliseconds, complete: exit.milliseconds,
+        let measurement = Measurement(firstRow: plot.map { ($0.at - child.started).milliseconds } ?? .nan, complete: exit.milliseconds,
                                       apiRequests: server.apiRequests.count, posterRequests: server.posterRequests.count,
                                       peakInFlight: server.peakRequestsInFlight, peakMemory: exit.peakMemory)
-        return (measurement, saved, Set(server.posterRequests.map(\.path)).count)
+        return SlowDiskRun(measurement: measurement, postersSaved: saved, distinctPosters: Set(server.posterRequests.map(\.path)).count,
+                           status: exit.status, timeouts: timeouts)
     }
+}
+
+/// One run of the slow-disk case.
+struct SlowDiskRun {
+    var measurement: Measurement
+    var postersSaved: Int
+    var distinctPosters: Int
+    var status: Int32
+    /// Lines of output that said a request found no complete answer in time.
+    var timeouts: Int
 }

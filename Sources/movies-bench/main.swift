@@ -170,12 +170,13 @@ do {
         let count = options.runs ?? 3
         let fast = try (0..<count).map { _ in try bench.slowDisk(milliseconds: nil) }
         let slow = try (0..<count).map { _ in try bench.slowDisk(milliseconds: 100) }
-        let tenth = { (runs: [(Measurement, postersSaved: Int, distinctPosters: Int)]) in median(runs.map(\.0.firstRow)) }
+        let tenth = { (runs: [SlowDiskRun]) in median(runs.map(\.measurement.firstRow)) }
         print(String(format: "slow disk: 10th plot %.0f ms with 100 ms per write and fsync, %.0f ms on the plain disk: %.2f×",
                      tenth(slow), tenth(fast), tenth(slow) / tenth(fast)))
-        for (run, saved, distinct) in try (0..<count).map({ _ in try bench.slowDisk(milliseconds: 2_500, timeout: 2) }) {
-            print(String(format: "slow disk, 2.5 s per write, --timeout 2: %d plots asked (%d API requests), %d posters saved, %d poster requests for %d posters, %.1f s",
-                         run.apiRequests - 1, run.apiRequests, saved, run.posterRequests, distinct, run.complete / 1000))
+        for run in try (0..<count).map({ _ in try bench.slowDisk(milliseconds: 2_500, timeout: 2) }) {
+            let measured = run.measurement
+            print(String(format: "slow disk, 2.5 s per write, --timeout 2: exit %d, %d API requests, %d lines saying \"within 2 s\", %d posters saved, %d poster requests for %d posters, %.1f s",
+                         run.status, measured.apiRequests, run.timeouts, run.postersSaved, measured.posterRequests, run.distinctPosters, measured.complete / 1000))
         }
     }
     if wanted("version") { report.version = try bench.version(count: 50) }
