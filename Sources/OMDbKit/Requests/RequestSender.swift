@@ -107,6 +107,9 @@ struct RequestSender: Sendable {
             do {
                 // The deadline starts once the request has its place: waiting in line is not the server's fault.
                 outcome = try await gate.withPlace { try await withDeadline(seconds: timeout, attempt) }
+            } catch where Task.isCancelled {
+                // Ctrl-C, not the deadline: whatever the transport said of the request given up.
+                throw CancellationError()
             } catch let error as TransportError where error.isTransient {
                 outcome = .retry(failure(error, shown: shown, isAPI: isAPI), after: nil)
             } catch let error as TransportError {
