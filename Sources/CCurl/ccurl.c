@@ -138,6 +138,10 @@ int ccurl_easy_setopt_long(ccurl_easy *easy, int option, long value) { return cu
 int ccurl_easy_setopt_pointer(ccurl_easy *easy, int option, const void *value) { return curl.easy_setopt(easy, option, value); }
 int ccurl_easy_setopt_write(ccurl_easy *easy, ccurl_data_callback callback) { return curl.easy_setopt(easy, 20011, callback); }
 int ccurl_easy_setopt_header(ccurl_easy *easy, ccurl_data_callback callback) { return curl.easy_setopt(easy, 20079, callback); }
+int ccurl_easy_setopt_prereq(ccurl_easy *easy, ccurl_prereq_callback callback, void *context) {
+    int result = curl.easy_setopt(easy, 20312, callback); /* CURLOPT_PREREQFUNCTION */
+    return result != 0 ? result : curl.easy_setopt(easy, 10313, context); /* CURLOPT_PREREQDATA */
+}
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) { return curl.easy_getinfo(easy, info, value); }
 int ccurl_easy_getinfo_off(ccurl_easy *easy, int info, int64_t *value) { return curl.easy_getinfo(easy, info, value); }
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value) { return curl.easy_getinfo(easy, info, value); }

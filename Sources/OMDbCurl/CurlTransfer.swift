@@ -30,6 +30,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// A warm-up: a keyless HEAD that only opens the connection; nobody waits for it.
     let isWarmUp: Bool
     private let answer = Mutex(Answer.unset)
+    /// Set (under ``answer``'s lock) once libcurl is about to write the request: the connection,
+    /// TLS included, is up. Until then a failure or a caller giving up means the request was not
+    /// sent, and the daily count must not count it.
+    private let requestWritten = Atomic(false)
 
     // Engine thread only.
     private var url: URL
@@ -76,7 +80,7 @@ final class CurlTransfer: @unchecked Sendable {
             }
         } onCancel: {
             // Answered now, whatever libcurl is doing; the engine drops the transfer when it gets to it.
-            resume(throwing: CancellationError())
+            resumeGivenUp()
             engine.post(.cancel(self))
         }
     }
@@ -98,6 +102,29 @@ final class CurlTransfer: @unchecked Sendable {
         guard let continuation = takeContinuation() else { return false }
         continuation.resume(throwing: error)
         return true
+    }
+
+    /// Answers a caller that gave up: `CancellationError` once the request was written, else
+    /// ``TransportError/notSent(reason:)``, and then it never will be (``mayWriteRequest()``
+    /// sees the answer, under the same lock, and aborts).
+    private func resumeGivenUp() {
+        let (continuation, written) = answer.withLock { state in
+            defer { state = .answered }
+            let written = requestWritten.load(ordering: .relaxed)
+            if case .waiting(let continuation) = state { return (Optional(continuation), written) }
+            return (nil, written)
+        }
+        continuation?.resume(throwing: written ? CancellationError() : TransportError.notSent(reason: "given up before the request was sent"))
+    }
+
+    /// libcurl's connection is ready (TCP, TLS): true to write the request, false when the
+    /// caller already gave up.
+    private func mayWriteRequest() -> Bool {
+        answer.withLock { state in
+            if case .answered = state { return false }
+            requestWritten.store(true, ordering: .relaxed)
+            return true
+        }
     }
 
     private func takeContinuation() -> CheckedContinuation<StreamedResponse, any Error>? {
@@ -146,6 +173,12 @@ final class CurlTransfer: @unchecked Sendable {
             return transfer.write(UnsafeRawBufferPointer(start: data, count: size * count))
         }
         ccurl_easy_setopt_pointer(easy, CCURLOPT_WRITEDATA, context)
+        let tracked = ccurl_easy_setopt_prereq(easy, { context, _, _, _, _ in
+            guard let context else { return 0 }
+            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().mayWriteRequest() ? 0 : 1
+        }, context) == CCURLE_OK
+        // A libcurl before 7.80 cannot say when the request is written: every request counts.
+        if !tracked { requestWritten.store(true, ordering: .relaxed) }
         point(easy, at: url)
         return easy
     }
@@ -269,7 +302,7 @@ final class CurlTransfer: @unchecked Sendable {
         if headersDone {
             feed?.finish(throwing: bodyError(result))
         } else {
-            resume(throwing: Self.error(for: result))
+            resume(throwing: Self.error(for: result, requestWritten: requestWritten.load(ordering: .relaxed)))
         }
     }
 
@@ -305,6 +338,15 @@ final class CurlTransfer: @unchecked Sendable {
 }
 
 extension CurlTransfer {
+    /// libcurl's result before any answer: ``TransportError/notSent(reason:)`` whatever it was when
+    /// the request was never written (a host that accepts TCP and never completes TLS), since
+    /// the daily count counts only what reached a server.
+    static func error(for result: Int32, requestWritten: Bool) -> TransportError {
+        let error = error(for: result)
+        guard !requestWritten, !error.isNotSent else { return error }
+        return .notSent(reason: result == CCURLE_OPERATION_TIMEDOUT ? "the connection (TCP and TLS) was not made in time" : error.reason)
+    }
+
     /// libcurl's result in words. Never libcurl's own text: it may hold the URL, and with it the key.
     static func error(for result: Int32) -> TransportError {
         switch result {

@@ -107,6 +107,11 @@ int ccurl_easy_setopt_long(ccurl_easy *easy, int option, long value);
 int ccurl_easy_setopt_pointer(ccurl_easy *easy, int option, const void *value);
 int ccurl_easy_setopt_write(ccurl_easy *easy, ccurl_data_callback callback);
 int ccurl_easy_setopt_header(ccurl_easy *easy, ccurl_data_callback callback);
+/// CURLOPT_PREREQFUNCTION (libcurl 7.80): called once the connection (TCP, and TLS for https) is
+/// ready and before the request is written; return 0 to send it, 1 to abort. Sets the callback's
+/// context too. Returns libcurl's error (unknown option before 7.80).
+typedef int (*ccurl_prereq_callback)(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port);
+int ccurl_easy_setopt_prereq(ccurl_easy *easy, ccurl_prereq_callback callback, void *context);
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
 int ccurl_easy_getinfo_off(ccurl_easy *easy, int info, int64_t *value);
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value);

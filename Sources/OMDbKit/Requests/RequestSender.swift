@@ -130,6 +130,9 @@ struct RequestSender: Sendable {
                 outcome = try await gate.withPlace { [transport, timeout] in
                     transport.boundsExchanges ? try await attempt() : try await withDeadline(seconds: timeout, attempt)
                 }
+            } catch where Task.isCancelled {
+                // Ctrl-C, not the deadline: whatever the transport said of the request given up.
+                throw CancellationError()
             } catch let error as TransportError where error.isTransient {
                 outcome = .retry(failure(error, shown: shown, isAPI: isAPI), after: nil)
             } catch let error as TransportError {
