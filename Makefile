@@ -105,3 +105,14 @@ readme:
 		/^<!-- end of options -->/ { skip = 0 } \
 		!skip { print }' README.md > README.md.new && mv README.md.new README.md
 	@echo "README.md: table of options rewritten"
+
+# make fuzz SECONDS=N: builds every fuzz target in Fuzz/Targets (one per parser of outside bytes)
+# with libFuzzer and AddressSanitizer into .build/fuzz/, runs each for N seconds, prints
+# `fuzz TARGET: N runs, C crashes` and fails on any crash, keeping its input in
+# .build/fuzz/crashes/TARGET/. TARGETS="jpeg keys" for some only. $(SECONDS), not $$SECONDS:
+# bash reads SECONDS as its own clock.
+SECONDS ?= 10
+TARGETS ?=
+.PHONY: fuzz
+fuzz:
+	@bash Fuzz/fuzz.sh $(SECONDS) $(TARGETS)
