@@ -76,8 +76,9 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             try await client.search("toxic")
         } throws: { error in
             guard let error = error as? OMDbError else { return false }
-            print("fault table | \(row.fault) | \(error.description) | \(server.requests.count) requests")
-            return row.check(error) && error.description.contains(row.says) && !error.description.contains(FakeOMDbServer.validKey)
+            let matches = row.check(error) && error.description.contains(row.says) && !error.description.contains(FakeOMDbServer.validKey)
+            if !matches { Issue.record("\(row.fault) said: \(error.description) (\(server.requests.count) requests)") }
+            return matches
         }
         #expect(server.requests.count == row.requests)
         #expect(await client.apiRequestCount == row.requests)
