@@ -119,3 +119,14 @@ docs:
 	"$$docc" convert Sources/OMDbKit/OMDbKit.docc --additional-symbol-graph-dir '$(docs_dir)/symbol-graphs' \
 		--output-path '$(docs_dir)/OMDbKit.doccarchive' --fallback-display-name OMDbKit --fallback-bundle-identifier movies.OMDbKit; \
 	echo "OMDbKit's documentation: $(docs_dir)/OMDbKit.doccarchive"
+
+# make fuzz SECONDS=N: builds every fuzz target in Fuzz/Targets (one per parser of outside bytes)
+# with libFuzzer and AddressSanitizer into .build/fuzz/, runs each for N seconds, prints
+# `fuzz TARGET: N runs, C crashes` and fails on any crash, keeping its input in
+# .build/fuzz/crashes/TARGET/. TARGETS="jpeg keys" for some only. $(SECONDS), not $$SECONDS:
+# bash reads SECONDS as its own clock.
+SECONDS ?= 10
+TARGETS ?=
+.PHONY: fuzz
+fuzz:
+	@bash Fuzz/fuzz.sh $(SECONDS) $(TARGETS)

@@ -268,11 +268,11 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             let server = try serverWithSlowRecords()
             defer { server.shutdown() }
             let movies = try await promptMidPage(server: server, folder: folder)
-            let signalled = ContinuousClock.now
             movies.send(signal: signal)
-            let outcome = await movies.finish(timeout: .seconds(20))
-            // At once, not after the minute the records would take.
-            #expect(ContinuousClock.now - signalled < .seconds(10))
+            // Before the minute the records take: a movies that waited for them is still running
+            // at 45 s, is killed, and has not exited (no bound on how fast a loaded machine is:
+            // two suites at once took 17 s against 10 s asked).
+            let outcome = await movies.finish(timeout: .seconds(45))
             #expect(outcome.exited, "ended by signal \(outcome.status), not by exit")
             #expect(outcome.status == 128 + signal)
             let saved = files(in: folder.appendingPathComponent("p"))

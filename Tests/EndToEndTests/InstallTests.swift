@@ -50,9 +50,7 @@ extension Tag {
                                                        directory: folder, executable: man)
                 #expect(page.status == 0 && page.stderr.isEmpty, "man: \(page.stderr)")
                 #expect(page.stdout.contains("PROMPT COMMANDS") && page.stdout.contains("OMDB_API_KEY"))
-            } else {
-                print("man is not installed: the manual page is not rendered")
-            }
+            }   // else man is not installed: the page is not rendered (the rest of the test still runs)
 
             // Elsewhere, no key, no MOVIES_CATALOGUE: the installed catalogue answers.
             let elsewhere = folder.appendingPathComponent("elsewhere")

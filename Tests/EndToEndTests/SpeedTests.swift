@@ -82,8 +82,10 @@ import TestSupport
                 return nil
             }
             defer { server.shutdown() }
-            let movies = try MoviesProcess(["search", "bench", "--pages", "5", "--concurrency", "20", "--posters", "p"] + server.arguments,
-                                           directory: folder)
+            // Page 1's records are held for as long as that takes: a deadline (10 s by default,
+            // missed with two suites at once) would retry them and count them twice.
+            let movies = try MoviesProcess(["search", "bench", "--pages", "5", "--concurrency", "20", "--posters", "p", "--timeout", "300"]
+                                           + server.arguments, directory: folder)
             let page2 = (11...20).map { String(format: "tt01%05d", $0) }
             try await waitUntil("page 2's records and posters asked for") {
                 let targets = server.requests.map(\.target)

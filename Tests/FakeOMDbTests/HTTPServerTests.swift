@@ -142,8 +142,7 @@ private func url(_ server: HTTPServer, _ path: String, _ items: [URLQueryItem] =
     @Test func closeWithoutAnswerMakesURLSessionThrow() async throws {
         let server = try HTTPServer { _ in ServerResponse(closeWithoutAnswer: true) }
         defer { server.shutdown() }
-        let error = await #expect(throws: URLError.self) { _ = try await makeSession().data(from: url(server, "/")) }
-        print("closeWithoutAnswer -> \(String(describing: error?.code)), handler calls: \(server.requestCount)")
+        await #expect(throws: URLError.self) { _ = try await makeSession().data(from: url(server, "/")) }
         #expect(server.requestCount >= 1)
     }
 
@@ -155,7 +154,6 @@ private func url(_ server: HTTPServer, _ path: String, _ items: [URLQueryItem] =
         server.shutdown()
         server.shutdown()   // idempotent
         let error = await #expect(throws: URLError.self) { _ = try await session.data(from: url(server, "/")) }
-        print("after shutdown -> \(String(describing: error?.code))")
         #expect([.cannotConnectToHost, .networkConnectionLost].contains(error?.code), "got \(String(describing: error))")
         #expect(server.requestCount == 1)
     }

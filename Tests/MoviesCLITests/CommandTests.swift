@@ -2,12 +2,13 @@ import Foundation
 import OMDbKit
 import Synchronization
 import Testing
+import TestSupport
 @testable import MoviesCLI
 @testable import LineEditing
 
 @Suite struct CommandTests {
     @Test(arguments: [
-        ("alien", Command.search("alien")),
+        (Typed("alien"), Command.search("alien")),
         ("  the toxic avenger  ", .search("the toxic avenger")),
         ("Star Trek: Picard", .search("Star Trek: Picard")),
         // Control characters never reach the search: what is searched is what is shown.
@@ -49,8 +50,8 @@ import Testing
         ("moreover", .search("moreover")),
         ("/", .search("/")),
     ])
-    func lineIsParsedAs(line: String, command: Command) {
-        #expect(Command(parsing: line) == command)
+    func lineIsParsedAs(line: Typed, command: Command) {
+        #expect(Command(parsing: line.text) == command)
     }
 
     /// Lines that are commands used wrongly, and words the hint must contain.

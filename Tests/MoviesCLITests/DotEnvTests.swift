@@ -95,7 +95,8 @@ import TestSupport
         ("OMDB_API_KEY=it's", "it's"),                            // a quote inside a bare value is text
         ("export=1\nOMDB_API_KEY=abc", "abc"),                    // a variable named export is a variable
     ])
-    func readsTheWayDotenvDoes(text: String, key: String) {
+    func readsTheWayDotenvDoes(text: Typed, key: String) {
+        let text = text.text
         let parsed = DotEnv.read(Data(text.utf8))
         #expect(parsed.values["OMDB_API_KEY"] == key)
         #expect(parsed.warnings.isEmpty)

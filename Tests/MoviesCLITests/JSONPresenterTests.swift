@@ -90,7 +90,8 @@ import TestSupport
         "slash/and unicode: Amélie 千と千尋 🎬 \u{2028}",
         "c1 csi\u{9B}31m and nel\u{85}",
     ])
-    func awkwardTitlesAreEscapedAndSurviveARoundTrip(title: String) async throws {
+    func awkwardTitlesAreEscapedAndSurviveARoundTrip(title: Typed) async throws {
+        let title = title.text
         let stub = StubTransport(records: ["tt0000001": ["Title": "x", "imdbID": "tt0000001", "Plot": title]])
         let update = try #require(await updates(stub.client(), for: [Self.item("tt0000001", title)]).first)
         let line = JSONPresenter.line(update, number: 1, page: 1)

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import MoviesCLI
 @testable import LineEditing
 
@@ -34,8 +35,8 @@ import Testing
         ("日本\u{1B}[D語", "日語本", 2),
         ("e\u{0301}x\u{1B}[D\u{1B}[D!", "!éx", 1),
     ])
-    func keysEditTheLine(_ bytes: String, line: String, cursor: Int) {
-        let (editor, _) = type(bytes)
+    func keysEditTheLine(_ bytes: Typed, line: String, cursor: Int) {
+        let (editor, _) = type(bytes.text)
         #expect(editor.buffer.text == line)
         #expect(editor.buffer.cursor == cursor)
     }

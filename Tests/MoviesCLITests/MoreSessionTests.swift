@@ -187,7 +187,8 @@ import TestSupport
     /// A failing opener (cannot start, or exits non-zero at once) is reported in one line.
     @Test(arguments: [("#!/bin/sh\nexit 3\n", "fake-opener failed with status 3"),
                       ("#!/nonexistent/interpreter\n", "fake-opener could not be started: No such file or directory")])
-    func aFailingOpenerIsReportedInOneLine(script text: String, reason: String) async throws {
+    func aFailingOpenerIsReportedInOneLine(script source: Typed, reason: String) async throws {
+        let text = source.text
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         let script = folder.appendingPathComponent("fake-opener")

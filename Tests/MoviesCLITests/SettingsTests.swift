@@ -1,6 +1,7 @@
 import Foundation
 import OMDbKit
 import Testing
+import TestSupport
 @testable import MoviesCLI
 
 @Suite struct SettingsTests {
@@ -128,7 +129,8 @@ import Testing
     // MARK: The key stays home
 
     @Test(arguments: ["k3y ", "\tk3y", "k3y\r", " k3y\r\n"])
-    func keysAreTrimmedWhereverTheyComeFrom(raw: String) throws {
+    func keysAreTrimmedWhereverTheyComeFrom(raw: Typed) throws {
+        let raw = raw.text
         #expect(try resolve(["--api-key", raw]).apiKey == "k3y")
         #expect(try resolve(environment: ["OMDB_API_KEY": raw]).apiKey == "k3y")
         #expect(try resolve(dotEnv: ["OMDB_API_KEY": raw]).apiKey == "k3y")

@@ -8,10 +8,10 @@ import TestSupport
 @MainActor
 @Suite struct TypedTextTests {
     @Test(arguments: ["year \u{1B}[31mred", "type \u{1B}]0;title\u{07}x", "show \u{1B}[2J", "/\u{1B}[31mx"])
-    func hintsQuotingTypedTextCarryNoControlCharacters(_ line: String) async throws {
+    func hintsQuotingTypedTextCarryNoControlCharacters(_ line: Typed) async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
-        await session.handle(Command(parsing: line))
+        await session.handle(Command(parsing: line.text))
         #expect(!capture.err.isEmpty)
         #expect(!capture.err.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
     }

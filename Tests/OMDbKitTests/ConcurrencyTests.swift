@@ -32,15 +32,21 @@ import TestSupport
     @Test func twoCallersForOnePosterShareOneDownload() async throws {
         try await withTemporaryFolder { folder in
             let log = RequestLog()
+            // The download waits until both callers are in: the second joins the first's, or
+            // (without the single flight) starts its own, which the log counts.
+            let bothIn = Latch()
             let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
                 log.record(url)
-                try await Task.sleep(for: .milliseconds(200))
+                try await bothIn.wait(for: "the second caller to join")
                 return HTTPResponse(statusCode: 200, body: pngBytes)
             })
             let item = SearchItem(imdbID: "tt0000001", title: "Film", year: nil, type: .movie, posterURL: URL(string: "http://127.0.0.1/p.jpg"))
             let store = PosterStore(folder: folder)
             async let first = client.poster(for: item, in: store)
             async let second = client.poster(for: item, in: store)
+            let key = OMDbClient.PosterKey(folder: store.folder.path, imdbID: item.imdbID)
+            try await waitUntil("both callers to wait on one poster load") { client.posters.waiters(for: key) == 2 }
+            bothIn.open()
             let (a, b) = try await (first, second)
             #expect(a.file == b.file)
             #expect(log.all.count == 1)

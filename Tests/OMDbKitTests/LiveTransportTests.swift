@@ -210,7 +210,8 @@ import TestSupport
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in hold.wait(timeout: .seconds(60)); return nil }
         defer { hold.open(); server.shutdown() }
         let transport = OMDbClient.liveTransport(for: .init(apiKey: "k", maxConcurrentRequests: 4))
-        let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 30) }
+        // A deadline far past the hold: on a loaded machine 30 s ran out before the cancellation.
+        let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 300) }
         try await waitUntil("the download to reach the server") { server.requests.count == 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }

@@ -21,8 +21,8 @@ import TestSupport
         ("Amélie", "2001", "Amélie (2001) [tt0119094].jpg"),
         ("Right\u{202E}gnp.exe", "2001", "Rightgnp.exe (2001) [tt0119094].jpg"),
     ])
-    func hostileTitlesBecomeSafeNames(title: String, year: String, expected: String) {
-        #expect(PosterName.fileName(title: title, year: year, imdbID: "tt0119094", format: .jpeg) == expected)
+    func hostileTitlesBecomeSafeNames(title: Typed, year: String, expected: String) {
+        #expect(PosterName.fileName(title: title.text, year: year, imdbID: "tt0119094", format: .jpeg) == expected)
     }
 
     @Test func longTitlesAreCutToTwoHundredBytesKeepingYearAndID() {
@@ -34,8 +34,9 @@ import TestSupport
         #expect(ascii.utf8.count == 200)
     }
 
-    @Test(arguments: ["Face/Off", "../../x", "\u{0}", "\u{1B}]0;title\u{7}", String(repeating: "é", count: 400), "..", "."])
-    func namesNeverEscapeTheFolder(title: String) {
+    @Test(arguments: ["Face/Off", "../../x", "\u{0}", "\u{1B}]0;title\u{7}", String(repeating: "é", count: 400), "..", "."].map { Typed($0) })
+    func namesNeverEscapeTheFolder(title: Typed) {
+        let title = title.text
         let name = PosterName.fileName(title: title, year: "..", imdbID: "../tt1", format: .gif)
         #expect(!name.contains("/"))
         #expect(!name.hasPrefix("."))
@@ -53,8 +54,9 @@ import TestSupport
         ("Alien", "1979", "\u{0}\u{1}"),
         ("Alien", "1979", String(repeating: "/", count: 300)),
         ("e" + String(repeating: "\u{301}", count: 300), "1979", "tt0078748"),
-    ])
-    func anyFieldLengthGivesANameThatFitsAndKeepsTheMarker(title: String, year: String, imdbID: String) {
+    ].map { (Typed($0), Typed($1), Typed($2)) })
+    func anyFieldLengthGivesANameThatFitsAndKeepsTheMarker(title: Typed, year: Typed, imdbID: Typed) {
+        let (title, year, imdbID) = (title.text, year.text, imdbID.text)
         let name = PosterName.fileName(title: title, year: year, imdbID: imdbID, format: .jpeg)
         #expect(name.utf8.count <= PosterName.maxBytes)
         #expect(name.hasSuffix(PosterName.marker(for: imdbID) + "jpg"))

@@ -79,7 +79,7 @@ import TestSupport
         try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: amazonCatalogue)
             defer { server.shutdown() }
-            let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 5))
+            let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 60))   // no retry for a deadline a loaded machine misses
             let saved = try await client.poster(for: item(server), in: PosterStore(folder: folder, width: .original))
             #expect(server.posterRequests.map(\.path) == ["/posters/tt0090190._V1_.jpg"])
             #expect(saved.fallback == nil)

@@ -105,7 +105,7 @@ public actor OMDbClient {
     let seasons = Memo<SeasonKey, Season>(isFinal: \.isNoResults)
     /// One poster load per folder and title; the loads remember by hand what a title's poster
     /// came to (saved where, or refused for good), under ``PosterKey/title(_:)``.
-    let posters = Memo<PosterKey, SavedPoster>(recall: .byHand)
+    nonisolated let posters = Memo<PosterKey, SavedPoster>(recall: .byHand)
 
     /// Requests handed to the transport for OMDb's API in this session, retries included
     /// (posters not included): what the daily quota counts.

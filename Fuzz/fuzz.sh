@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Builds every fuzz target with libFuzzer and AddressSanitizer, then runs each for SECONDS
+# seconds: `make fuzz SECONDS=N` (see the README, Fuzzing). Built fuzzers stay in .build/fuzz/
+# to be run again by hand; a crash keeps its input in .build/fuzz/crashes/TARGET/.
+#   Fuzz/fuzz.sh SECONDS [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}; shift || true
+out=.build/fuzz
+modules=$out/modules
+mkdir -p "$modules"
+flags=(-sanitize=fuzzer,address -parse-as-library -enable-testing -package-name movies -swift-version 6 -I "$modules" -L "$modules" -suppress-warnings)
+
+# One library per module the targets need, rebuilt when one of its sources is newer. The
+# front end's parsers are a few files of MoviesCLI, compiled as a module of that name: the whole
+# of it would bring libcurl and the prompt for nothing.
+module() {
+  local name=$1; shift
+  local sources=("$@")
+  local library=$modules/lib$name.a
+  if [ -f "$library" ] && [ -z "$(find "${sources[@]}" -newer "$library" 2>/dev/null | head -n 1)" ]; then return 0; fi
+  swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
+    -emit-library -static -o "$library" "${sources[@]}" 2>&1 | grep -v -e 'Cannot export local symbol' >&2 || true
+  [ -f "$library" ] || { echo "fuzz: could not build the $name module" >&2; exit 1; }
+}
+module Files Sources/Files/*.swift
+module OMDbKit $(find Sources/OMDbKit -name '*.swift' | sort)
+module LineEditing Sources/LineEditing/*.swift
+module TerminalImages Sources/TerminalImages/*.swift
+module MoviesCLI Sources/MoviesCLI/Commands/{Command,Command+More,IMDbReference}.swift Sources/MoviesCLI/Configuration/*.swift \
+  Sources/MoviesCLI/App/{Console,Runtime,StandardOutput,Interrupts,ExitStatus}.swift
+
+# Each target: its harness (Fuzz/Targets/NAME.swift), the support files, the libraries.
+libraries=(-lMoviesCLI -lTerminalImages -lLineEditing -lOMDbKit -lFiles)
+targets=("$@")
+[ "${#targets[@]}" -gt 0 ] || targets=($(cd Fuzz/Targets && ls *.swift | sed 's/\.swift$//'))
+for target in "${targets[@]}"; do
+  binary=$out/$target
+  if [ ! -f "$binary" ] || [ -n "$(find Fuzz/Targets/$target.swift Fuzz/Support "$modules" -newer "$binary" -name '*.swift' -o -newer "$binary" -name '*.a' | head -n 1)" ]; then
+    swiftc "${flags[@]}" -module-name "Fuzz_${target//-/_}" Fuzz/Targets/$target.swift Fuzz/Support/*.swift "${libraries[@]}" \
+      -o "$binary" 2>&1 | grep -v -e 'Cannot export local symbol' >&2 || true
+    [ -f "$binary" ] || { echo "fuzz: could not build $target" >&2; exit 1; }
+  fi
+done
+
+# Runs: each target from its committed seeds (Fuzz/Corpus/TARGET, the recorded answers and
+# posters in Fixtures/, and ../shared/omdb-samples when it sits beside the clone), into a working
+# corpus under .build/fuzz/corpus that grows from run to run.
+failed=0
+stamp=$(mktemp)
+trap 'rm -f "$stamp"' EXIT
+for target in "${targets[@]}"; do
+  corpus=$out/corpus/$target crashes=$out/crashes/$target log=$out/logs/$target.log
+  mkdir -p "$corpus" "$crashes" "$(dirname "$log")"
+  seeds=()
+  [ -d "Fuzz/Corpus/$target" ] && seeds+=("Fuzz/Corpus/$target")
+  case $target in
+    omdb-answer|wire-repair) seeds+=(Fixtures/omdb-samples); [ -d ../shared/omdb-samples ] && seeds+=(../shared/omdb-samples);;
+    jpeg|image-width) seeds+=(Fixtures/posters);;
+  esac
+  set +e
+  # No leak report at exit: the modules' lazily made globals (caches, tables) are not leaks.
+  ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} "$out/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 -print_final_stats=1 \
+    -artifact_prefix="$crashes/" "$corpus" "${seeds[@]}" > "$log" 2>&1
+  status=$?
+  set -e
+  runs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -n 1)
+  count=$(find "$crashes" -type f -newer "$stamp" | wc -l)   # this run's: earlier ones stay for reading
+  [ "$status" -eq 0 ] || [ "$count" -gt 0 ] || count=1   # a failure that left no input is still one
+  echo "fuzz $target: ${runs:-0} runs, $count crashes"
+  if [ "$count" -gt 0 ]; then
+    failed=1
+    echo "  inputs: $crashes/ (log: $log; run again: $out/$target FILE)" >&2
+  fi
+done
+exit "$failed"
