@@ -23,7 +23,7 @@ let package = Package(
         // no network code: requests go through the OMDbTransport seam.
         .target(name: "OMDbKit", dependencies: ["Files"]),
         // The offline catalogue (Fixtures/catalogue.json): a transport that answers as OMDb would.
-        .target(name: "OMDbCatalogue", dependencies: ["OMDbKit"]),
+        .target(name: "OMDbCatalogue", dependencies: ["OMDbKit", "Files"]),
         // libcurl's functions, found with dlopen/dlsym and called with the right argument types.
         .target(name: "CCurl"),
         // The live transport: libcurl's multi interface on a thread of its own.

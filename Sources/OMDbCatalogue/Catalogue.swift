@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import OMDbKit
 
@@ -34,12 +35,19 @@ public struct Catalogue: Sendable {
     /// Query words that alone match too much: OMDb answers `Too many results.` for them.
     static let commonWords: Set<String> = ["a", "an", "the", "of", "and", "in", "on", "to", "up", "at", "by", "for", "is", "it", "i"]
 
+    /// The largest `catalogue.json` read.
+    static let maximumFileBytes = 256 << 20
+
     /// Reads `catalogue.json` in `folder`.
     /// - Throws: when the file is missing or not a JSON array of objects whose values are strings
     ///   (`Ratings` aside: a list of `Source` and `Value` strings, as OMDb sends it).
     public init(folder: URL) throws {
         self.folder = folder
-        let data = try Data(contentsOf: folder.appendingPathComponent("catalogue.json"))
+        // Read as every file that steers the tool is (FileTrust): one someone else could have planted is refused.
+        let file = folder.appendingPathComponent("catalogue.json")
+        guard let data = try AtomicFile(file).contents(upTo: Self.maximumFileBytes) else {
+            throw AtomicFile.Problem.failed(path: file.path, reason: "there is no such file")
+        }
         let raw = try JSONDecoder().decode([CatalogueRecord].self, from: data)
         entries = raw.map {
             Entry(fields: $0.fields, ratings: $0.ratings, words: Catalogue.words($0.fields["Title"] ?? ""),
