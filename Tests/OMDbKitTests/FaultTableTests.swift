@@ -142,6 +142,10 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             // Never asked twice.
             let counts = Dictionary(grouping: server.apiRequests, by: \.target).mapValues(\.count)
             #expect(counts.values.allSatisfy { $0 == 1 })
+            // A poster whose commit (fsync, rename) had begun ends it on its file-work thread,
+            // cancelled or not: its temporary file goes once it is renamed, and no partial one stays.
+            let until = ContinuousClock.now + .seconds(30)
+            while files(in: folder).contains(where: { $0.hasPrefix(".") }), ContinuousClock.now < until { try await Task.sleep(for: .milliseconds(5)) }
             #expect(files(in: folder).allSatisfy { !$0.hasPrefix(".") })
         }
     }
