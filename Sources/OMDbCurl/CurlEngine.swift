@@ -34,15 +34,15 @@ final class CurlEngine: Sendable {
     nonisolated(unsafe) private var active: [OpaquePointer: CurlTransfer] = [:]
     /// Transfers paused for a reader behind (for tests).
     let pauses = Atomic<Int>(0)
-    /// The engine's running time, which a stopped process does not add to. Engine thread only.
-    nonisolated(unsafe) private var clock: EngineClock
+    /// What the engine's running time is read from (see ``EngineClock``).
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameter maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 needs one).
     /// - Parameter now: the clock the engine's running time is read from (a seam for tests).
     init(maxConnectionsPerHost: Int, library: String?,
          now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) throws(CurlUnavailable) {
         try CurlLibrary.load(library)
-        clock = EngineClock(now: now)
+        self.now = now
         guard let multi = ccurl_multi_init(), let share = ccurl_share_init() else {
             throw CurlUnavailable(reason: "libcurl could not make a multi handle")
         }
@@ -73,6 +73,8 @@ final class CurlEngine: Sendable {
 
     private func run() {
         var stopping = false
+        // The engine's running time, which a stopped process does not add to.
+        var clock = EngineClock(now: now)
         while true {
             let commands = inbox.withLock { inbox in
                 defer { inbox.commands = [] }

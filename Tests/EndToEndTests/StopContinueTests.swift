@@ -1,5 +1,6 @@
 import FakeOMDb
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -14,21 +15,28 @@ import Darwin
 @Suite struct StopContinueTests {
     @Test func answersThatArriveWhileStoppedAreReadNotAskedForAgain() async throws {
         try await withTemporaryFolder { folder in
-            let recordAsked = Latch()
-            let answer = Latch()
-            // The records' answers wait until the process is stopped, then all go out at once.
+            let child = Mutex<pid_t>(0)
+            let stopped = Latch()
+            // The first record asked for stops the process, from the server's own thread (so it
+            // does not wait for the test's task, which a loaded machine may run seconds later),
+            // then every answer goes out while the process cannot read it.
             let server = try FakeOMDbServer(catalogue: catalogue) { request in
                 guard request.target.contains("i=tt") else { return nil }
-                recordAsked.open()
-                answer.wait(timeout: .seconds(60))
+                // Set right after the spawn; a search's round trip came before this request.
+                let until = ContinuousClock.now + .seconds(30)
+                while child.withLock({ $0 }) == 0, ContinuousClock.now < until { usleep(1_000) }
+                let pid = child.withLock { $0 }
+                if pid > 0, !stopped.isOpen {
+                    kill(pid, SIGSTOP)
+                    stopped.open()
+                }
                 return nil
             }
             defer { server.shutdown() }
             let process = try MoviesProcess(["search", "toxic", "--timeout", "2", "--base-url", server.baseURL.absoluteString],
                                             directory: folder, environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
-            try await recordAsked.wait(for: "a record to be asked for")
-            kill(process.process.processIdentifier, SIGSTOP)
-            answer.open()
+            child.withLock { $0 = process.process.processIdentifier }
+            try await stopped.wait(for: "the process to be stopped")
             // Every answer written to its socket while the process cannot read it.
             let clock = ContinuousClock()
             let written = clock.now + .seconds(30)

@@ -49,14 +49,19 @@ extension OMDbClient {
             throw OMDbError.posterUnavailable
         }
         do {
-            let (arrived, fallback) = try await downloadPoster(url, width: store.width) { response, shown in
-                try await store.receive(streaming: response.body, contentType: response.contentType, source: shown,
-                                        title: item.title, year: year, imdbID: item.imdbID)
+            let cleanup = PosterCleanup()
+            let (file, fallback) = try await withTaskCancellationHandler {
+                let (arrived, fallback) = try await downloadPoster(url, width: store.width) { response, shown in
+                    try await store.receive(streaming: response.body, contentType: response.contentType, source: shown,
+                                            title: item.title, year: year, imdbID: item.imdbID, cleanup: cleanup)
+                }
+                // Done with the network: the last writes, the fsync and the rename wait for the disk
+                // alone, outside the request's deadline and its place in the gate, so a slow disk is
+                // never taken for a slow server (nor the poster downloaded again).
+                return (try await arrived.commit(), fallback)
+            } onCancel: {
+                cleanup.cancel()
             }
-            // Done with the network: the last writes, the fsync and the rename wait for the disk
-            // alone, outside the request's deadline and its place in the gate, so a slow disk is
-            // never taken for a slow server (nor the poster downloaded again).
-            let file = try await arrived.commit()
             remember(.success(file), posterOf: item.imdbID)
             // A wider poster replaces the narrower one, even when its format (and so its extension) differs.
             if let existing, existing.standardizedFileURL != file.standardizedFileURL { try? FileManager.default.removeItem(at: existing) }

@@ -120,7 +120,9 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             // The last one out ends the call; a newcomer starts afresh rather than join a cancelled load.
             return (waiter, state.calls.removeValue(forKey: key)?.task)
         }
-        waiter?.resume(throwing: CancellationError())
+        // The load first: what it cleans up on cancellation (a poster's partial file) is gone by
+        // the time the waiter goes on.
         abandonedTask?.cancel()
+        waiter?.resume(throwing: CancellationError())
     }
 }

@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -115,30 +116,44 @@ public struct PosterStore: Sendable {
     /// ``ArrivedPoster/commit()``, which the caller runs once done with the network (outside the
     /// request's deadline and its place among the requests in flight).
     /// - Throws: as ``save(streaming:contentType:source:title:year:imdbID:)``, for what happened so far.
+    /// - Parameter cleanup: discards the write at once when the caller's task is cancelled (see
+    ///   ``PosterCleanup``); one of this call's own when nil.
     func receive(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
-                 imdbID: String) async throws -> ArrivedPoster {
+                 imdbID: String, cleanup: PosterCleanup? = nil) async throws -> ArrivedPoster {
         if let length = body.length, length > maxBytes { throw OMDbError.posterTooLarge(bytes: length, limit: maxBytes) }
         let writer = writer(contentType: contentType, source: source, title: title, year: year, imdbID: imdbID)
-        do {
-            let draining = try await body.receive { chunk in try writer.take(chunk) }
-            return ArrivedPoster { [index] in
-                do {
-                    try await draining.finished()
-                    let destination = try await FileWork.run { Result { () throws(OMDbError) -> URL in
-                        let (file, destination) = try writer.finish()
-                        try file.commit(to: destination)
-                        return destination
-                    } }.get()
-                    index.add(destination.lastPathComponent)
-                    return destination
-                } catch {
-                    writer.discard()
-                    throw error
+        cleanup?.watch(writer)
+        // Cancelled, the temporary file goes at once, not when the task gets to its catch: whoever
+        // cancelled it finds no partial file in the folder.
+        return try await withTaskCancellationHandler {
+            do {
+                let draining = try await body.receive { chunk in try writer.take(chunk) }
+                return ArrivedPoster { [index] in
+                    try await withTaskCancellationHandler {
+                        do {
+                            try await draining.finished()
+                            let destination = try await FileWork.run { Result { () throws(OMDbError) -> URL in
+                                let (file, destination) = try writer.finish()
+                                try file.commit(to: destination)
+                                return destination
+                            } }.get()
+                            index.add(destination.lastPathComponent)
+                            return destination
+                        } catch {
+                            writer.discard()
+                            try Task.checkCancellation()
+                            throw error
+                        }
+                    } onCancel: {
+                        writer.discard()
+                    }
                 }
+            } catch {
+                writer.discard()
+                throw error
             }
-        } catch {
+        } onCancel: {
             writer.discard()
-            throw error
         }
     }
 
@@ -218,5 +233,28 @@ struct ArrivedPoster: Sendable {
     ///   Nothing is left in the folder when it throws.
     func commit() async throws -> URL {
         try await finish()
+    }
+}
+
+/// Discards a poster's write the moment its task is cancelled, wherever the task is between the
+/// download and the commit: the one who cancelled finds no partial file in the folder.
+final class PosterCleanup: Sendable {
+    private let state = Mutex((writer: PosterWriter?.none, cancelled: false))
+
+    /// From now on, a cancellation discards `writer` (at once if it came already).
+    func watch(_ writer: PosterWriter) {
+        let cancelled = state.withLock { state in
+            state.writer = writer
+            return state.cancelled
+        }
+        if cancelled { writer.discard() }
+    }
+
+    /// The task was cancelled.
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.writer
+        }?.discard()
     }
 }

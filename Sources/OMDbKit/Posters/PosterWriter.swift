@@ -48,10 +48,16 @@ final class PosterWriter: Sendable {
 
     /// The bytes are all in: the file to commit (a body shorter than a signature is told now).
     /// - Throws: as ``take(_:)``.
+    /// The file is the caller's from then on (to commit, which cleans up after itself): a later
+    /// ``discard()`` leaves it alone, so it never closes a descriptor a commit is using.
     func finish() throws(OMDbError) -> (PosterFile, URL) {
         try state.withLock { (state) throws(OMDbError) in
+            guard !state.discarded else { throw .posterNotWritten(path: "the poster", reason: "the write was given up") }
             if state.file == nil { try start(&state) }
-            return state.file!
+            guard let file = state.file else { throw refusal }
+            state.file = nil
+            state.discarded = true
+            return file
         }
     }
 
