@@ -49,6 +49,29 @@ extension ServerResponse {
     /// A 200 answer that is not valid JSON.
     public static var invalidJSON: ServerResponse { .json(#"{"Response":"True","Search":[{"Title":"#) }
 
+    /// Cloudflare's challenge ("Just a moment..."), as OMDb's CDN sends it: `cf-mitigated: challenge`,
+    /// with 403 (or 503), and an HTML page.
+    public static func cloudflareChallenge(status: Int = 403) -> ServerResponse {
+        ServerResponse(status: status, headers: ["Content-Type": "text/html; charset=UTF-8", "cf-mitigated": "challenge",
+                                                 "Server": "cloudflare", "CF-RAY": "8e1f2a3b4c5d6e7f-AMS"],
+                       body: Data(#"<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body><div id="challenge-stage"></div><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>"#.utf8))
+    }
+
+    /// Cloudflare's block page: a 403 of HTML with no `cf-mitigated` header.
+    public static var cloudflareBlock: ServerResponse {
+        ServerResponse(status: 403, headers: ["Content-Type": "text/html; charset=UTF-8", "Server": "cloudflare"],
+                       body: Data(#"<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head><body><div id="cf-error-details"><h1>Sorry, you have been blocked</h1></div></body></html>"#.utf8))
+    }
+
+    /// OMDb's envelope with a server error's status: `Something went wrong.` with 500, as OMDb
+    /// answers when it is itself in trouble.
+    public static func serverError(_ status: Int = 500) -> ServerResponse {
+        .json(#"{"Response":"False","Error":"Something went wrong."}"#, status: status)
+    }
+
+    /// The envelope with no `Error`: OMDb says the request failed, and not why.
+    public static var noReason: ServerResponse { .json(#"{"Response":"False"}"#) }
+
     /// OMDb's 401 for a wrong key.
     public static var invalidKey: ServerResponse { .json(#"{"Response":"False","Error":"Invalid API key!"}"#, status: 401) }
 

@@ -15,6 +15,8 @@ extension OMDbError {
         case .missingAPIKey: "Set OMDB_API_KEY (or --api-key)."
         case .quotaExhausted: "Cached searches and --offline still work; wait for the limit to reset, or use another key."
         case .dailyLimitReached: "Cached searches and --offline still work, and a key that allows more takes --daily-limit N."
+        case .noReason: "Try again later."
+        case .cdnRefused: "Try again later, or from another network."
         case .timedOut: "Try again, or raise --timeout."
         case .unreachable: "Check the network or --base-url."
         case .answerTooLarge: "Check --base-url."

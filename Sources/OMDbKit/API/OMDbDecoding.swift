@@ -79,6 +79,7 @@ enum OMDbDecoding {
         case "invalid api key!": .invalidAPIKey
         case "no api key provided.": .missingAPIKey
         case "request limit reached!", "daily request limit reached!": .quotaExhausted
+        case "": .noReason(status: status)
         default: .server(message: message, status: status)
         }
     }

@@ -34,6 +34,10 @@ public enum OMDbError: Error, Sendable, Equatable {
     /// Not sent: this tool's count of the key's requests today reached the daily limit
     /// (`--daily-limit`). OMDb was not asked.
     case dailyLimitReached(limit: Int)
+    /// `{"Response":"False"}` with no `Error`: OMDb said the request failed, and not why.
+    case noReason(status: Int)
+    /// OMDb's CDN (Cloudflare) answered with a challenge or a block page instead of OMDb.
+    case cdnRefused(status: Int, url: String)
     /// An error text this client does not know, kept as OMDb wrote it.
     case server(message: String, status: Int)
 
@@ -93,6 +97,10 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
             "The API key's daily request limit is spent (OMDb does not say when it resets)."
         case let .dailyLimitReached(limit):
             "Stopped at the key's daily limit, \(QuotaUsage.grouped(limit)) requests by this client's count (UTC day): nothing more is sent to OMDb today."
+        case let .noReason(status):
+            "OMDb answered that the request failed but gave no reason (HTTP \(status))."
+        case let .cdnRefused(status, url):
+            "OMDb's CDN refused the request at \(Self.host(of: url)) (HTTP \(status), a challenge or block page, not OMDb's answer)."
         case let .server(message, status):
             "OMDb answered \"\(message)\" (HTTP \(status))."
         case let .httpStatus(status, url):

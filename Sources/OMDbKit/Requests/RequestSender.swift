@@ -71,8 +71,12 @@ struct RequestSender: Sendable {
             countSent(reservation)
             let body = try await streamed.body.collect(upTo: maxAnswerBytes)
             let response = HTTPResponse(statusCode: streamed.statusCode, body: body, headers: streamed.headers)
-            // OMDb's own error envelope is an answer, whatever its status: never retried.
-            if RetryPolicy.isTransient(status: response.statusCode), OMDbAnswer.envelope(in: body) == nil {
+            // The CDN's challenge or block page: not OMDb's answer, and the same if asked again at once.
+            if CDNRefusal.matches(response) { throw OMDbError.cdnRefused(status: response.statusCode, url: shown) }
+            // OMDb's own error envelope is an answer, whatever its status, and never retried; but a
+            // 5xx is the server's trouble ("Something went wrong." with a 500), not the request's.
+            if RetryPolicy.isTransient(status: response.statusCode),
+               (500..<600).contains(response.statusCode) || OMDbAnswer.envelope(in: body) == nil {
                 return .retry(.httpStatus(response.statusCode, url: shown), after: RetryPolicy.retryAfter(response.headers["retry-after"]))
             }
             return .done(response)
