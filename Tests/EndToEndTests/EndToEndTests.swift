@@ -108,6 +108,8 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             #expect(outcome.stdout.contains("Results for \"alien\""), "\(outcome.stdout)")
             #expect(outcome.stderr.split(separator: "\n").count == 1)
             #expect(outcome.stderr.contains("offline catalogue") && outcome.stderr.contains("OMDB_API_KEY"), "\(outcome.stderr)")
+            let miss = try await MoviesProcess.run(["search", "titanic"], directory: folder)
+            #expect(miss.stderr.contains("The offline catalogue holds only ") && miss.stderr.contains("(catalogue lists them)"), "\(miss.stderr)")
         }
     }
 

@@ -100,13 +100,13 @@ public enum Movies {
         case let .search(query, pages, json):
             guard hasKeyOrOffline(settings, console: console, orCatalogue: true) else { return Status.usage }
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
+            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
                 : self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,
                                  moreHint: { Self.pagesHint(after: $0, asked: pages) }, quietInput: true)
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil) : nil
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
-                                  budget: budget, warmup: warmup)
+                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup)
             // The search opens OMDb's host; the posters host opens meanwhile, not after the answer.
             warmup?.openPostersHost()
             let status = await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(query: query, pages: pages)
