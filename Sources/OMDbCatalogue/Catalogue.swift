@@ -270,3 +270,19 @@ public struct CatalogueTransport: InMemoryTransport {
         return catalogue.answer(path: url.path, query: items, posterBase: Self.baseURL)
     }
 }
+
+extension Catalogue {
+    /// One title of the catalogue, for listing it.
+    public struct Title: Sendable {
+        public let imdbID: String
+        public let title: String
+        public let year: String?
+        public let type: String
+    }
+
+    /// Every title, by title then year: what `catalogue` lists.
+    public var titles: [Title] {
+        entries.map { Title(imdbID: $0.imdbID, title: $0.title, year: $0.fields["Year"], type: $0.type) }
+            .sorted { ($0.title.lowercased(), $0.year ?? "") < ($1.title.lowercased(), $1.year ?? "") }
+    }
+}

@@ -86,14 +86,30 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
         }
     }
 
-    /// Both one-shot modes: episodes quietly answered from the offline catalogue (a hostile pass).
-    @Test(arguments: [["search", "alien"], ["episodes", "tt0098936"]])
+    /// With a base URL chosen and no key, a script's mistake: a usage error naming the key.
+    /// `episodes` was quietly answered from the offline catalogue (a hostile pass).
+    @Test(arguments: [["search", "alien", "--base-url", "http://127.0.0.1:9/"], ["show", "tt0076759", "--base-url", "http://127.0.0.1:9/"],
+                      ["episodes", "tt0098936"]])
     func oneShotWithoutAKeyNamesEveryWayToGiveOne(arguments: [String]) async throws {
         try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(arguments, directory: folder)
             #expect(outcome.status == 2)
             for word in ["OMDB_API_KEY", ".env", "--offline"] { #expect(outcome.stderr.contains(word)) }
             #expect(outcome.stdout.isEmpty)
+        }
+    }
+
+    /// No key and no base URL chosen: `movies search` answers from the offline catalogue, as
+    /// the prompt does, and says so in one line on stderr.
+    @Test func oneShotSearchWithoutAKeySearchesTheOfflineCatalogueAndSaysSo() async throws {
+        try await withTemporaryFolder { folder in
+            let outcome = try await MoviesProcess.run(["search", "alien"], directory: folder)
+            #expect(outcome.status == 0)
+            #expect(outcome.stdout.contains("Results for \"alien\""), "\(outcome.stdout)")
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+            #expect(outcome.stderr.contains("offline catalogue") && outcome.stderr.contains("OMDB_API_KEY"), "\(outcome.stderr)")
+            let miss = try await MoviesProcess.run(["search", "titanic"], directory: folder)
+            #expect(miss.stderr.contains("The offline catalogue holds only ") && miss.stderr.contains("(catalogue lists them)"), "\(miss.stderr)")
         }
     }
 

@@ -80,9 +80,14 @@ import TestSupport
 
     @Test func noKeyIsAUsageErrorAndANamePageIsNotATitle() async throws {
         try await withTemporaryFolder { folder in
-            let noKey = try await MoviesProcess.run(["show", "tt0076759"], directory: folder)
+            let noKey = try await MoviesProcess.run(["show", "tt0076759", "--base-url", "http://127.0.0.1:9/"], directory: folder)
             #expect(noKey.status == 2)
             #expect(noKey.stderr.contains("OMDB_API_KEY") && noKey.stdout.isEmpty)
+            // No base URL chosen either: the offline catalogue answers, and says so.
+            let catalogue = try await MoviesProcess.run(["show", "tt0133093"], directory: folder)
+            #expect(catalogue.status == 0)
+            #expect(catalogue.stdout.hasPrefix("The Matrix (1999)  movie  tt0133093\n"))
+            #expect(catalogue.stderr.contains("offline catalogue"))
             let name = try await MoviesProcess.run(["show", "https://m.imdb.com/name/nm0000148/", "--offline"], directory: folder)
             #expect(name.status == 2)
             #expect(name.stderr.contains("is a person's page on IMDb, not a title's"), "\(name.stderr)")

@@ -89,7 +89,7 @@ import TestSupport
 
     @Test func showMeTheMoneyHintSaysExactlyHowToSearchForIt() {
         #expect(Command(parsing: "show me the money")
-            == .invalid(hint: "show takes a result number, such as show 3; to search for that text, type: search show me the money"))
+            == .invalid(hint: "show takes a result number, such as show 3, or several, such as show 1-3; to search for that text, type: search show me the money"))
     }
 
     @Test func helpTextNamesEveryCommandWord() {

@@ -170,7 +170,8 @@ import Testing
         #expect(error.map { !$0.message.contains("sekrit1234") } == true, "\(error?.message ?? "no error")")
     }
 
-    @Test(arguments: [("-apikey=x", "--api-key"), ("--apikey", "--api-key"), ("--baseurl=x", "--base-url"), ("--nocolor", "--no-color"), ("-type", "--type")])
+    @Test(arguments: [("-apikey=x", "--api-key"), ("--apikey", "--api-key"), ("--baseurl=x", "--base-url"), ("--nocolor", "--no-color"), ("-type", "--type"),
+                      ("--josn", "--json"), ("--offlien", "--offline"), ("--timout=3", "--timeout")])
     func aMisspeltOptionNamesTheRightOne(argument: String, suggestion: String) {
         let error = #expect(throws: UsageError.self) { try Options.parse([argument]) }
         #expect(error?.message.contains("did you mean \(suggestion)?") == true, "\(error?.message ?? "no error")")

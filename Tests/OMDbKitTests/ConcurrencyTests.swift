@@ -77,7 +77,9 @@ import TestSupport
         #expect(page.items.first?.title == "new")
     }
 
-    @Test func aFailedSearchStillReplacesTheCursor() async throws {
+    /// A search that finds nothing (a typo) leaves the earlier search to continue: the prompt
+    /// keeps its rows, and `more` goes on with them.
+    @Test func aFailedSearchLeavesTheEarlierSearchToContinue() async throws {
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
             if url.query("s") == "nothing" { return json(#"{"Response":"False","Error":"Movie not found!"}"#) }
             let rows = (1...10).map { #"{"Title":"t","imdbID":"tt000000\#($0 - 1)","Type":"movie"}"# }
@@ -85,7 +87,8 @@ import TestSupport
         })
         _ = try await client.search("toxic")
         await #expect(throws: OMDbError.notFound(query: "nothing")) { try await client.search("nothing") }
-        await #expect(throws: OMDbError.noSearchYet) { try await client.nextPage() }
+        let next = try await client.nextPage()
+        #expect(next.query.text == "toxic" && next.number == 2)
     }
 
     @Test func detailsNeverRunMoreChildrenThanTheLimit() async throws {

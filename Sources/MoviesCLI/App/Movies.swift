@@ -98,15 +98,15 @@ public enum Movies {
             await prompt.run(session)
             return Status.success
         case let .search(query, pages, json):
-            guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
+            guard hasKeyOrOffline(settings, console: console, orCatalogue: true) else { return Status.usage }
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
+            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = json ? JSONPresenter(console: console)
                 : self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,
                                  moreHint: { Self.pagesHint(after: $0, asked: pages) }, quietInput: true)
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil) : nil
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
-                                  budget: budget, warmup: warmup)
+                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup)
             // The search opens OMDb's host; the posters host opens meanwhile, not after the answer.
             warmup?.openPostersHost()
             let status = await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(query: query, pages: pages)
@@ -122,7 +122,7 @@ public enum Movies {
                                   offlineCatalogue: catalogue)
             return await EpisodesOneShot(session: session, console: console, interrupts: runtime.interrupts).run(target: target, season: season, json: json)
         case let .show(target, json):
-            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
+            guard hasKeyOrOffline(settings, console: console, orCatalogue: true), postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory, budget: budget)
@@ -188,10 +188,16 @@ public enum Movies {
         page.number < asked ? nil : "Use --pages \(page.number + 1) to see more."
     }
 
-    /// One-shot modes answer from OMDb, or from the offline catalogue when asked (`--offline`):
-    /// never from the catalogue because the key is missing. False (and why, on stderr) otherwise.
-    private static func hasKeyOrOffline(_ settings: Settings, console: Console) -> Bool {
+    /// One-shot modes answer from OMDb, or from the offline catalogue when asked (`--offline`).
+    /// With no key, `orCatalogue` (search and show) answers from the catalogue as the prompt
+    /// does, saying so on stderr, unless a base URL was chosen: a script pointed at a server
+    /// that forgot its key must not get the catalogue's answer. False (and why, on stderr) otherwise.
+    private static func hasKeyOrOffline(_ settings: Settings, console: Console, orCatalogue: Bool = false) -> Bool {
         guard settings.apiKey == nil, !settings.offline else { return true }
+        if orCatalogue, !settings.baseURLChosen {
+            console.note("No OMDb API key: answering from the offline catalogue. To search OMDb, set OMDB_API_KEY or put it in .env.")
+            return true
+        }
         console.error("No OMDb API key: set OMDB_API_KEY, put OMDB_API_KEY=… in .env, pass --api-key KEY, or use --offline for the offline catalogue.")
         return false
     }

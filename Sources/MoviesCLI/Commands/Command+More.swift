@@ -1,21 +1,39 @@
 import Foundation
 import OMDbKit
 
-/// Parsing for `episodes`, `save` and `open`, and the width in `posters DIR WIDTH`.
+/// Parsing for `episodes`, `save`, `open`, `poster`, `page` and `catalogue`, and the width in `posters DIR WIDTH`.
 extension Command {
     /// The command for `word` (one of the words of this file), or `nil` when it is not one of them.
     static func parseMore(_ word: String, _ rest: String, searchInstead: String) -> Command? {
         switch word {
         case "episodes":
-            let parts = rest.split(separator: " ").map(String.init)
-            guard (1...2).contains(parts.count), let number = Int(parts[0]), number >= 1 else {
-                return .invalid(hint: "episodes takes a result number and a season, such as episodes 3 or episodes 3 2" + (rest.isEmpty ? "" : searchInstead))
+            // `episodes 3 2` is season 2 of result 3, as it always was: a last word after a
+            // space is the season; a list of results is written with commas and dashes (`episodes 1,3 2`).
+            var parts = rest.split(separator: " ").map(String.init)
+            let usage = "episodes takes a result number and a season, such as episodes 3 or episodes 3 2 (several: episodes 1,3 2)"
+            var season: Int?
+            if parts.count > 1 {
+                guard let number = Int(parts.removeLast()), number >= 0 else {
+                    return .invalid(hint: "episodes takes a season number, such as episodes \(parts.joined(separator: " ")) 2, not \"\(rest.split(separator: " ").last!)\"")
+                }
+                season = number
             }
-            guard parts.count == 2 else { return .episodes(number, season: nil) }
-            guard let season = Int(parts[1]), season >= 0 else {
-                return .invalid(hint: "episodes takes a season number, such as episodes \(number) 2, not \"\(parts[1])\"")
+            guard parts.count == 1, let list = RowList(parts[0]) else {
+                return .invalid(hint: usage + (rest.isEmpty ? "" : searchInstead))
             }
-            return .episodes(number, season: season)
+            return .episodes(list, season: season)
+        case "poster":
+            return poster(rest)
+        case "page":
+            guard let number = Int(rest), number >= 1 else {
+                return .invalid(hint: "page takes a page number, such as page 3" + (rest.isEmpty ? "" : searchInstead))
+            }
+            return .page(number)
+        case "catalogue", "catalog":
+            guard rest.isEmpty || Int(rest).map({ $0 >= 1 }) == true else {
+                return .invalid(hint: "catalogue takes a page number, such as catalogue 2" + searchInstead)
+            }
+            return .catalogue(page: Int(rest) ?? 1)
         case "save", "save!":
             var file = rest
             var force = word == "save!"
@@ -31,13 +49,27 @@ extension Command {
             }
             return .save(file, force: force, session: session)
         case "open":
-            guard let number = Int(rest), number >= 1 else {
-                return .invalid(hint: "open takes a result number, such as open 3" + (rest.isEmpty ? "" : searchInstead))
+            guard let list = RowList(rest) else {
+                return .invalid(hint: "open takes a result number, such as open 3, or several, such as open 1-3" + (rest.isEmpty ? "" : searchInstead))
             }
-            return .open(number)
+            return .open(list)
         default:
             return nil
         }
+    }
+
+    /// `poster LIST [DIR]`: the words that read as row numbers, then the folder (quotes allowed).
+    private static func poster(_ rest: String) -> Command {
+        let usage = Command.invalid(hint: "poster takes a result number and a folder, such as poster 2 or poster 2 shots (several: poster 1-3 shots)")
+        var words = rest.split(separator: " ", omittingEmptySubsequences: true)[...]
+        var listed: [Substring] = []
+        while let word = words.first, RowList(String(word)) != nil {
+            listed.append(word)
+            words = words.dropFirst()
+        }
+        guard let list = RowList(listed.joined(separator: " ")) else { return usage }
+        let folder = unquoted(words.joined(separator: " "))
+        return .poster(list, folder: folder.isEmpty ? nil : folder)
     }
 
     /// `DIR WIDTH` when the last word is a width (`posters shots 600`); `nil` otherwise.

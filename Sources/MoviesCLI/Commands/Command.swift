@@ -4,8 +4,16 @@ import OMDbKit
 /// One line typed at the prompt.
 public enum Command: Equatable, Sendable {
     case search(String)
+    /// `more` or `next`: the page after the one shown.
     case more
-    case show(Int)
+    /// `prev`: the page before the one shown, from memory.
+    case previousPage
+    /// `first`: the search's first page, from memory.
+    case firstPage
+    /// `page N`: page N of the search, from memory when it was loaded, else just that page.
+    case page(Int)
+    /// `show LIST`: everything about each of those results.
+    case show(RowList)
     /// An IMDb ID or an IMDb title link (`tt0076759`, `https://www.imdb.com/title/tt0076759/`), alone
     /// or after `show`: that title's details, looked up by its ID.
     case showTitle(imdbID: String)
@@ -15,13 +23,18 @@ public enum Command: Equatable, Sendable {
     case postersStatus
     /// `posters DIR WIDTH`: save posters into DIR at that width.
     case postersAt(String, width: PosterWidth)
-    /// `episodes N [SEASON]`: the episodes of result N's season (`nil`: season 1).
-    case episodes(Int, season: Int?)
+    /// `episodes LIST [SEASON]`: the episodes of each of those results' season (`nil`: season 1).
+    case episodes(RowList, season: Int?)
+    /// `poster LIST [DIR]`: the posters of those rows only, saved into DIR (`nil`: the posters
+    /// folder, else the working folder).
+    case poster(RowList, folder: String?)
+    /// `catalogue [N]`: page N of the titles the offline catalogue holds.
+    case catalogue(page: Int)
     /// `save FILE`: the current search's rows; `session` (`save FILE --session`): every movie this
     /// session showed. `force` (`save! FILE`, `save FILE --force`) replaces an existing file.
     case save(String, force: Bool, session: Bool = false)
-    /// `open N`: result N's IMDb page in the browser.
-    case open(Int)
+    /// `open LIST`: those results' IMDb pages in the browser.
+    case open(RowList)
     /// `nil` is `type any`.
     case type(SearchType?)
     /// `nil` is `year any`.
@@ -40,7 +53,15 @@ public enum Command: Equatable, Sendable {
 
     /// The words that are commands; any other text is a search.
     static let words: Set<String> = ["search", "more", "show", "posters", "type", "year", "plot", "quota", "cache", "help", "quit", "exit",
-                                     "episodes", "save", "save!", "open"]
+                                     "episodes", "save", "save!", "open", "next", "prev", "previous", "first", "page", "poster",
+                                     "catalogue", "catalog"]
+
+    /// The commands a mistyped word alone is compared with: those that work alone, most used
+    /// first (a tie goes to the first). `seven` is not taken for `save`, which needs a file.
+    static let suggestedAlone = ["more", "next", "prev", "first", "quota", "quit", "exit", "help", "posters", "type", "year", "plot",
+                                 "cache", "catalogue"]
+    /// The commands a mistyped word before a row list (`shwo 2`) is compared with.
+    static let suggestedWithRows = ["show", "open", "page", "episodes", "poster"]
 
     /// Reads one line. Never fails: a malformed command becomes ``invalid(hint:)``.
     public init(parsing line: String) {
@@ -61,6 +82,14 @@ public enum Command: Equatable, Sendable {
         case nil: break
         }
         guard Command.words.contains(word) || word == "?" else {
+            // `moer`, `shwo 2`, `qiut`: a typo of a command runs nothing rather than a search that
+            // would replace the page on screen. A longer line, or other words after it, is a search.
+            let candidates = rest.isEmpty ? Command.suggestedAlone : RowList.looksLikeOne(rest) ? Command.suggestedWithRows : []
+            if let command = DidYouMean.closest(to: word, among: candidates) {
+                let shown = PrintableText.clean(trimmed)
+                self = .invalid(hint: "\"\(shown)\" is not a command: did you mean \(command)? To search for it, type: search \(shown)")
+                return
+            }
             // Search for what will be shown: a NUL or an Escape (arrow keys where there is no
             // line editing) made "No results for "matrix"" about a search for something else.
             let text = PrintableText.clean(trimmed)
@@ -76,7 +105,9 @@ public enum Command: Equatable, Sendable {
         case "search":
             let text = PrintableText.clean(rest)
             self = text.isEmpty ? .invalid(hint: "search needs text: search TEXT") : .search(text)
-        case "more": self = noArguments(.more)
+        case "more", "next": self = noArguments(.more)
+        case "prev", "previous": self = noArguments(.previousPage)
+        case "first": self = noArguments(.firstPage)
         case "help", "?": self = noArguments(.help)
         case "quit", "exit": self = noArguments(.quit)
         case "quota": self = noArguments(.quota)
@@ -87,15 +118,15 @@ public enum Command: Equatable, Sendable {
             default: self = .invalid(hint: "cache takes nothing, or clear to empty it" + searchInstead)
             }
         case "show":
-            if let number = Int(rest), number >= 1 {
-                self = .show(number)
+            if let list = RowList(rest) {
+                self = .show(list)
             } else if let reference = IMDbReference(rest) {
                 switch reference {
                 case .title(let id): self = .showTitle(imdbID: id)
                 case .notATitle(let why): self = .invalid(hint: why)
                 }
             } else {
-                self = .invalid(hint: "show takes a result number, such as show 3" + (rest.isEmpty ? "" : searchInstead))
+                self = .invalid(hint: "show takes a result number, such as show 3, or several, such as show 1-3" + (rest.isEmpty ? "" : searchInstead))
             }
         case "posters":
             switch rest.lowercased() {
@@ -158,25 +189,33 @@ public enum Command: Equatable, Sendable {
     Type a title to search OMDb. Commands:
       TEXT              search for TEXT (with the current type and year filters)
       search TEXT       search for TEXT even when it starts with a command word
-      more              load the next page of results
-      show N            everything about result N: full plot, ratings, director, actors, runtime, genre
+      more, next        load the next page of results
+      prev, first       the page before (prev or previous), or the first page: pages already shown come
+                        back from memory, with no request
+      page N            page N of the results: from memory when shown before, else just that page
+      show LIST         everything about those results: full plot, ratings, director, actors, runtime,
+                        genre; a LIST is a result number (show 2), a range (1-3), or both (1,3-4 or 2 5)
       tt0076759, LINK   an IMDb ID or a title's IMDb link (pasted from a browser): everything about
                         that title, as show N; show tt0076759 says the same
       posters DIR       save posters into DIR (created if missing); posters off to stop; posters to see where
       posters DIR W     the same, W pixels wide: 300 (OMDb's), 600, 1000 or original; a wider poster
                         replaces the narrower file (names never carry the width); if the wider one
                         fails, OMDb's own is saved and the row says so
-      episodes N [S]    the episodes of season S (default 1) of result N, a series; show and open take their numbers
+      poster LIST [DIR] save the posters of those results only, into DIR, else the posters folder, else
+                        the working folder
+      episodes N [S]    the episodes of season S (default 1) of result N, a series (of each of N, a list
+                        such as 1,3 with no spaces); show and open take their numbers
       save FILE         save the current search's rows (every page loaded, with their ratings) to FILE:
                         .json, .csv or .md by its extension; save FILE --session saves every movie shown
                         this session; an existing file is never replaced silently: save! FILE (or save
                         FILE --force) replaces it
-      open N            open result N's IMDb page with the system's opener (or print its address)
+      open LIST         open those results' IMDb pages with the system's opener (or print the addresses)
       type T            filter next searches: movie, series, episode or any
       year YYYY         filter next searches by year, or year any
       plot short|full   plot length in result rows
       quota             requests sent today with the key (OMDb allows 1,000 a day on a free key)
       cache             the answers kept on disk; cache clear empties it
+      catalogue [N]     page N of the titles the offline catalogue holds (catalog works too)
       help              this list
       quit, exit        leave (so does Ctrl-D); Ctrl-C stops a page that is loading
     At a terminal: arrows, Home/End and Ctrl-A/E/K/U/W/Y edit the line; Up/Down walk the history

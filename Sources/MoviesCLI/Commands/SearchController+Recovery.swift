@@ -14,7 +14,7 @@ extension SearchController {
         case .notFound:
             guard let plain = Self.withoutPunctuation(query.text) else { return nil }
             console.note("No results for \"\(safe(query.text))\": searching for \"\(safe(plain))\" instead, without the punctuation (one more request).")
-            return await load { [client] in try await client.search(plain, type: query.type, year: query.year) }
+            return await load(startsNewResults: true) { [client] in try await client.search(plain, type: query.type, year: query.year) }
         default:
             return nil
         }
@@ -35,8 +35,10 @@ extension SearchController {
         console.note("Too many results for \"\(safe(query.text))\" to list: here is OMDb's match for that exact title. To search further, add a word, a type or a year.")
         let item = SearchItem(movie)
         let page = SearchPage(query: query, number: 1, totalResults: 1, items: [item], shownSoFar: 1)
+        startNewResults()
         lastPage = page
         rows = [Row(item: item, movie: movie, loaded: true)]
+        loadedPages[1] = LoadedPage(page: page, first: 0)
         presenter.pageArrived(page, first: 1, savingPosters: settings.posters != nil)
         presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)
         if let store = posterStore {

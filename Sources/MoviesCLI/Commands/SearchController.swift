@@ -21,6 +21,9 @@ final class SearchController: SessionPart {
     var rows: [Row] = []
     /// The last page shown, for `more`.
     var lastPage: SearchPage?
+    /// The pages of the current search shown so far, by number, with the index of each one's
+    /// first row: `prev`, `first` and `page N` show them again from memory.
+    var loadedPages: [Int: LoadedPage] = [:]
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
     var lastLoadFailed = false
     /// Set when OMDb said the key's daily quota is spent, or this tool's count reached the daily
@@ -43,27 +46,31 @@ final class SearchController: SessionPart {
     /// the moment the page arrives, so the pages overlap; the output stays in page order.
     func search(_ text: String, pages count: Int = 1) async -> ExitStatus {
         let (type, year) = (settings.type, settings.year)
-        // The new search owns `more` and `show` from now on, even if it fails.
-        rows.removeAll()
-        lastPage = nil
+        // The rows on screen stay until the new search has a page to show: a search that finds
+        // nothing (a typo) does not take away the results `show 2` was about to use.
         let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
         let waiting = "Searching \(source) for \"\(safe(query.text))\"…"
         let (first, status) = await fetch(recovering: query, { [client, presenter] in
             try await presenter.waiting(waiting) { try await client.search(text, type: type, year: year) }
         })
         guard let first else { return status }
+        startNewResults()
         return count > 1 ? await showPages(first, through: count) : await show(first)
     }
 
-    func more() async -> ExitStatus {
-        let waiting = lastPage.map { "Loading page \($0.number + 1) of \"\(safe($0.query.text))\" from \(source)…" } ?? "Loading…"
-        return await load { [client, presenter] in try await presenter.waiting(waiting) { try await client.nextPage() } }
+    /// The rows and pages of the search before go: a new one has a page to show.
+    func startNewResults() {
+        rows.removeAll()
+        lastPage = nil
+        loadedPages.removeAll()
     }
 
-    /// Fetches a page and shows it.
-    func load(_ fetchPage: () async throws -> SearchPage) async -> ExitStatus {
+    /// Fetches a page and shows it. `startsNewResults`: the page is a new search's first, which
+    /// replaces the rows on screen once it arrives.
+    func load(startsNewResults: Bool = false, _ fetchPage: () async throws -> SearchPage) async -> ExitStatus {
         let (page, status) = await fetch(fetchPage)
         guard let page else { return status }
+        if startsNewResults { startNewResults() }
         return await show(page)
     }
 
@@ -76,7 +83,8 @@ final class SearchController: SessionPart {
             lastLoadFailed = false
             return (page, .success)
         } catch {
-            lastLoadFailed = true
+            // A search that fails leaves the page on screen, and whether it can go on, as they were.
+            if query == nil { lastLoadFailed = true }
             if let query, let error = error as? OMDbError, let recovered = await recover(from: error, query: query) {
                 return (nil, recovered)
             }
@@ -89,13 +97,18 @@ final class SearchController: SessionPart {
     /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
     /// in as its record and poster arrive.
     /// - Parameter updates: the page's details, when they were started before it was its turn.
-    func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil) async -> ExitStatus {
+    /// - Parameter again: the index of the page's first row when it was shown before (`prev`):
+    ///   its rows are filled in again from the session's memory, with no request for what arrived.
+    func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil, again: Int? = nil) async -> ExitStatus {
         let updates = updates ?? client.details(for: page.items, plot: settings.plot, posters: posterStore)
         lastPage = page
         context.warmup?.remember(postersOf: page)
-        let first = rows.count
-        rows += page.items.map { Row(item: $0) }
-        for (offset, item) in page.items.enumerated() { context.exportLog.note(item, page: page.number, rank: first + offset + 1) }
+        let first = again ?? rows.count
+        if again == nil {
+            rows += page.items.map { Row(item: $0) }
+            for (offset, item) in page.items.enumerated() { context.exportLog.note(item, page: page.number, rank: first + offset + 1) }
+            loadedPages[page.number] = LoadedPage(page: page, first: first)
+        }
         presenter.pageArrived(page, first: first + 1, savingPosters: settings.posters != nil)
         // While the person reads this page, the next one's search is already on its way: `more`
         // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.
@@ -147,5 +160,16 @@ final class SearchController: SessionPart {
             return nil
         }
         return rows[number - 1]
+    }
+
+    /// The numbers of `list` when every one of them is a row; `nil` after saying which is not,
+    /// so that `show 2 99` shows nothing rather than half of what was asked.
+    func numbers(_ list: RowList, for command: String) -> [Int]? {
+        guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return nil }
+        if let missing = list.numbers.first(where: { $0 > rows.count }) {
+            console.err("There is no result \(missing): choose 1 to \(rows.count)" + (canLoadMore ? ", or type more for the next page." : "."))
+            return nil
+        }
+        return list.numbers
     }
 }

@@ -95,17 +95,33 @@ public final class Session {
         case .invalid(let hint): console.err(safe(hint))
         case .search(let text): return await search(text)
         case .more: return await searchController.more()
-        case .show(let number): return await details.show(number)
+        case .previousPage: return await searchController.previousPage()
+        case .firstPage: return await searchController.page(1)
+        case .page(let number): return await searchController.page(number)
+        case .show(let list):
+            guard let numbers = searchController.numbers(list, for: "show") else { break }
+            var status = ExitStatus.success
+            for number in numbers where !Task.isCancelled { status = status.combined(with: await details.show(number)) }
+            return status
         case .showTitle(let id): return await details.show(imdbID: id)
         case .posters(let folder): settingsCommands.setPosters(folder)
         case .postersStatus: settingsCommands.showPosters()
         case let .postersAt(folder, width): settingsCommands.setPosters(folder, width: width)
-        case let .episodes(number, season): return await episodes.episodes(number, season: season)
+        case let .episodes(list, season):
+            guard let numbers = searchController.numbers(list, for: "episodes") else { break }
+            var status = ExitStatus.success
+            for number in numbers where !Task.isCancelled { status = status.combined(with: await episodes.episodes(number, season: season)) }
+            return status
+        case let .poster(list, folder):
+            return await PosterCommand(context: context, searchController: searchController).save(list, into: folder)
+        case .catalogue(let page): CatalogueCommand(context: context).list(page: page)
         case let .save(file, force, wholeSession):
             return await SaveCommand(context: context, searchController: searchController, confirm: confirm)
                 .save(file, force: force, session: wholeSession)
-        case .open(let number):
-            await OpenCommand(context: context, searchController: searchController, opener: opener).open(number)
+        case .open(let list):
+            guard let numbers = searchController.numbers(list, for: "open") else { break }
+            let command = OpenCommand(context: context, searchController: searchController, opener: opener)
+            for number in numbers where !Task.isCancelled { await command.open(number) }
         case .type(let type): settingsCommands.setType(type)
         case .year(let year): settingsCommands.setYear(year)
         case .plot(let plot): settingsCommands.setPlot(plot)

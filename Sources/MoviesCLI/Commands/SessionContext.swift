@@ -62,6 +62,13 @@ final class SessionContext {
         return filters.isEmpty ? "" : " Filters in use: \(filters.joined(separator: ", "))."
     }
 
+    /// A miss in the offline catalogue is no sign the title does not exist: say how little it
+    /// holds, and how to search OMDb instead.
+    private var offlineMiss: String {
+        guard let offlineCatalogue else { return "" }
+        return " The offline catalogue holds only \(offlineCatalogue.count) titles (catalogue lists them); to search OMDb, set OMDB_API_KEY."
+    }
+
     /// Says what went wrong. Returns `.failure` for a failure at run time; "no results", no
     /// more pages and Ctrl-C are answers, not failures.
     func report(_ error: any Error) -> ExitStatus {
@@ -75,7 +82,7 @@ final class SessionContext {
                 console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
                 return .success
             case .notFound:
-                console.err(safe(error.forPerson) + filtersInUse)
+                console.err(safe(error.forPerson) + filtersInUse + offlineMiss)
                 return .success
             case .tooManyResults:
                 // The search did not run: a script should know.

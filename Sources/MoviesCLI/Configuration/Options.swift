@@ -184,6 +184,11 @@ public struct Options: Equatable {
         if let like = OptionSpec.visible.first(where: { letters($0.name) == letters(name) }) {
             return "unknown option \(shown): did you mean \(like.name)? See movies --help"
         }
+        // `--josn`: two edits or fewer from an option (a word that may be a key is never compared).
+        if shown == name, name.hasPrefix("--"),
+           let like = DidYouMean.closest(to: String(name.dropFirst(2)), among: OptionSpec.visible.map { String($0.name.drop { $0 == "-" }) }) {
+            return "unknown option \(shown): did you mean --\(like)? See movies --help"
+        }
         return "unknown option \(shown): see movies --help"
     }
 

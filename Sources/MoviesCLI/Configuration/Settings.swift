@@ -93,6 +93,7 @@ public struct Settings: Equatable {
         settings.apiKey = options.apiKey.flatMap { $0.isEmpty ? nil : $0 }
         settings.apiKeySource = sources["--api-key"]
         settings.baseURL = options.baseURL ?? settings.baseURL
+        settings.baseURLChosen = sources["--base-url"] != nil
         if let folder = options.posters {
             settings.posters = posterFolder(folder, relativeTo: currentDirectory, home: settings.home)
         }
@@ -116,6 +117,10 @@ public struct Settings: Equatable {
 
     /// Whether the key will be sent to ``baseURL`` (not when offline, or with no key).
     var sendsKey: Bool { apiKey != nil && !offline }
+
+    /// Whether a base URL was chosen (`--base-url`, `OMDB_BASE_URL`, `.env`): then a one-shot
+    /// run with no key is a mistake to report, not a search of the offline catalogue.
+    var baseURLChosen = false
 
     /// The rules that keep the key home. A base URL from `.env` is used only with the key of
     /// that same `.env` (a cloned repository's `.env` must not redirect the user's own key);

@@ -20,7 +20,7 @@ enum Manual {
 
     /// What `movies --help` prints.
     static var helpText: String {
-        let usage = [("movies [options]", "the prompt: type a title, more, show N, help, quit")]
+        let usage = [("movies [options]", "the prompt: type a title, more, prev, show LIST, help, quit")]
             + CommandSpec.all.map { command in
                 let options = ["search", "show"].contains(command.name) ? "[options]" : ""
                 return ([("movies " + command.name), command.arguments, options].filter { !$0.isEmpty }.joined(separator: " "), command.help)

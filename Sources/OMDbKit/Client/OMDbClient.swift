@@ -142,7 +142,9 @@ public actor OMDbClient {
     // MARK: Paged search
 
     /// Starts a new search and returns its first page. Pages still loading for an earlier
-    /// search are cancelled, and `nextPage()` belongs to this search from now on, even if it fails.
+    /// search are cancelled, and `nextPage()` belongs to this search while it loads; when it fails
+    /// (finds nothing, say) the earlier search is the one `nextPage()` continues, so a typo does
+    /// not lose the results on screen.
     /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing matches), or
     ///   `CancellationError` when cancelled or superseded by a newer search.
     public func search(_ text: String, type: SearchType? = nil, year: Int? = nil) async throws -> SearchPage {
@@ -150,8 +152,15 @@ public actor OMDbClient {
         generation += 1
         let mine = generation
         pages.cancelAll()
+        let earlier = cursor
         cursor = nil
-        let result = try await loadPage(query, number: 1)
+        let result: PageResult
+        do {
+            result = try await loadPage(query, number: 1)
+        } catch {
+            if generation == mine { cursor = earlier }
+            throw error
+        }
         guard generation == mine else { throw CancellationError() }
         var seen = Set<String>()
         let fresh = result.items.filter { seen.insert($0.imdbID).inserted }
@@ -184,6 +193,35 @@ public actor OMDbClient {
         guard generation == mine, var updated = cursor else { throw CancellationError() }
         // Another call for the same page got here first: it is the page both asked for.
         if updated.page >= number { return updated.last }
+        let fresh = result.items.filter { updated.seen.insert($0.imdbID).inserted }
+        let page = SearchPage(query: current.query, number: number, totalResults: result.total, items: fresh,
+                              shownSoFar: updated.seen.count, repeatedCount: result.items.count - fresh.count)
+        updated.page = number
+        updated.total = result.total
+        updated.last = page
+        cursor = updated
+        return page
+    }
+
+    /// Page `number` of the last search, without the results earlier pages already gave; the
+    /// cursor moves to it, so `nextPage()` goes on after it (`page 5`, then `more`: page 6).
+    /// For a page after the next one (`page 5` after page 1), only that page is asked for.
+    /// - Throws: as ``nextPage()``: ``OMDbError/noMorePages(query:shown:total:)`` past the last page.
+    public func page(_ number: Int) async throws -> SearchPage {
+        guard let current = cursor else { throw OMDbError.noSearchYet }
+        guard number != current.page else { return current.last }
+        let mine = generation
+        guard number >= 1, number <= SearchPage.lastPage(forTotal: current.total) else {
+            throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
+        }
+        let result: PageResult
+        do {
+            result = try await loadPage(current.query, number: number)
+        } catch OMDbError.notFound {
+            throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
+        }
+        guard generation == mine, var updated = cursor else { throw CancellationError() }
+        if updated.page == number { return updated.last }
         let fresh = result.items.filter { updated.seen.insert($0.imdbID).inserted }
         let page = SearchPage(query: current.query, number: number, totalResults: result.total, items: fresh,
                               shownSoFar: updated.seen.count, repeatedCount: result.items.count - fresh.count)

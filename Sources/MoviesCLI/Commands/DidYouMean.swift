@@ -1,0 +1,39 @@
+import Foundation
+
+/// "Did you mean …?": the known word closest to a mistyped one (`moer` → `more`, `--josn` → `--json`).
+enum DidYouMean {
+    /// The word of `candidates` closest to `word`, the first of them on a tie; `nil` when none
+    /// is close enough: at most 2 edits, and fewer edits than half the word's length, so that
+    /// a short title (`heat`, 2 edits from `help`) is still searched for.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let word = word.lowercased()
+        guard word.count >= 3 else { return nil }
+        var best: (word: String, distance: Int)?
+        for candidate in candidates where candidate != word {
+            let distance = distance(word, candidate.lowercased())
+            if distance <= 2, distance * 2 < word.count, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        return best?.word
+    }
+
+    /// The optimal string alignment distance: inserting, deleting or replacing a character, or
+    /// swapping two neighbours (`shwo`), each count one edit.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import OMDbKit
+
+/// `poster LIST [DIR]`: the posters of the rows picked (mps-youtube's `d 2,4-5`), and only
+/// those, saved into DIR, else the posters folder, else the working folder.
+@MainActor
+struct PosterCommand: SessionPart {
+    let context: SessionContext
+    let searchController: SearchController
+
+    /// Saves the posters of rows `list` into `folder` (`nil`: the posters folder, else the
+    /// working folder), one line a row. `.failure` when a poster could not be written.
+    func save(_ list: RowList, into folder: String?) async -> ExitStatus {
+        guard let numbers = searchController.numbers(list, for: "poster") else { return .success }
+        let url = folder.map { Settings.posterFolder($0, relativeTo: context.currentDirectory, home: settings.home) }
+            ?? settings.posters ?? context.currentDirectory
+        if let problem = SettingsCommands.posterFolderProblem(url) {
+            console.error("Cannot save posters in \"\(safe(folder ?? url.path))\": \(problem). Name another folder: poster \(numbers.map(String.init).joined(separator: ",")) DIR")
+            return .failure
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            console.error("Cannot save posters in \"\(safe(url.path))\": \(safe(PosterStore.describe(fileError: error))).")
+            return .failure
+        }
+        // The session's store when it is that folder: it already holds the folder's index.
+        let store = posterStore.flatMap { $0.folder == url.standardizedFileURL ? $0 : nil }
+            ?? PosterStore(folder: url.standardizedFileURL, width: settings.posterWidth)
+        var status = ExitStatus.success
+        for number in numbers where !Task.isCancelled {
+            let item = searchController.rows[number - 1].item
+            let label = TextPresenter.numberLabel(number) + " " + TextPresenter.titleAndYear(item) + ": "
+            do {
+                let saved = try await presenter.waiting("Saving the poster of \(TextPresenter.titleAndYear(item))…") {
+                    try await client.poster(for: item, in: store)
+                }
+                searchController.rows[number - 1].poster = saved
+                console.out(label + (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + presenter.display(saved.file))
+            } catch let error as OMDbError {
+                console.out(label + "no poster saved: " + safe(error.description))
+                if case .posterNotWritten = error { status = .failure }
+            } catch {
+                break
+            }
+        }
+        if Task.isCancelled { console.note("Stopped: the posters saved before Ctrl-C are kept.") }
+        return status
+    }
+}

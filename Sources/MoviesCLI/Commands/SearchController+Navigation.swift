@@ -1,0 +1,55 @@
+import Foundation
+import OMDbKit
+
+/// `more` (`next`), `prev`, `first` and `page N`: walking the pages of the current search.
+/// A page shown before comes back from memory, rows and numbers as they were, with no request.
+extension SearchController {
+    /// A page shown in this search, and the index of its first row.
+    struct LoadedPage {
+        let page: SearchPage
+        let first: Int
+    }
+
+    /// The page after the one on screen.
+    func more() async -> ExitStatus {
+        guard let shown = lastPage else { return report(OMDbError.noSearchYet) }
+        return await goToPage(shown.number + 1, from: shown)
+    }
+
+    /// The page before the one on screen.
+    func previousPage() async -> ExitStatus {
+        guard let shown = lastPage else { return report(OMDbError.noSearchYet) }
+        guard shown.number > 1 else {
+            console.err("This is the first page of \"\(safe(shown.query.text))\": type next for the page after it.")
+            return .success
+        }
+        return await goToPage(shown.number - 1, from: shown)
+    }
+
+    /// Page `number` of the current search (`first` is page 1).
+    func page(_ number: Int) async -> ExitStatus {
+        guard let shown = lastPage else { return report(OMDbError.noSearchYet) }
+        let last = shown.lastPage
+        guard number <= last else {
+            console.err("There is no page \(number) of \"\(safe(shown.query.text))\": it has \(last == 1 ? "1 page" : "\(last) pages").")
+            return .success
+        }
+        return await goToPage(number, from: shown)
+    }
+
+    /// Shows page `number` again from memory, or loads just that page and prefetches the one
+    /// after it (as `more` always did).
+    private func goToPage(_ number: Int, from shown: SearchPage) async -> ExitStatus {
+        if let loaded = loadedPages[number] {
+            return await show(loaded.page, again: loaded.first)
+        }
+        // Past the end of what is on screen (the one row of an exact-title match included, whose
+        // search has no pages in the client to continue).
+        guard number <= shown.lastPage else {
+            lastLoadFailed = true
+            return report(OMDbError.noMorePages(query: shown.query.text, shown: shown.shownSoFar, total: shown.totalResults))
+        }
+        let waiting = "Loading page \(number) of \"\(safe(shown.query.text))\" from \(source)…"
+        return await load { [client, presenter] in try await presenter.waiting(waiting) { try await client.page(number) } }
+    }
+}

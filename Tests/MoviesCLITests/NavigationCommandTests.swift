@@ -1,0 +1,71 @@
+import Foundation
+import OMDbKit
+import Testing
+@testable import MoviesCLI
+
+/// Parsing of what issue 24 added: "did you mean", row lists, and the page commands.
+@Suite struct NavigationCommandTests {
+    @Test(arguments: [
+        ("moer", "more"), ("mroe", "more"), ("shwo 2", "show"), ("qiut", "quit"), ("hlep", "help"),
+        ("opne 1-3", "open"), ("epsiodes 2", "episodes"), ("nxet", "next"), ("psoter 2", "poster"), ("quot", "quota"),
+    ])
+    func aTypoOfACommandRunsNothingAndSaysWhichItResembles(line: String, command: String) throws {
+        guard case .invalid(let hint) = Command(parsing: line) else {
+            Issue.record("\"\(line)\" parsed as \(Command(parsing: line)), not a suggestion")
+            return
+        }
+        #expect(hint == "\"\(line)\" is not a command: did you mean \(command)? To search for it, type: search \(line)")
+    }
+
+    /// Titles that are words near a command are still searched for: too short to be a typo,
+    /// too far from every command, or followed by other words.
+    @Test(arguments: ["heat", "up", "her", "alien", "seven", "mother", "shown up", "quiz show", "tt12", "saw", "seven 2"])
+    func aTitleNearACommandIsStillSearchedFor(line: String) {
+        #expect(Command(parsing: line) == .search(line))
+    }
+
+    @Test func distanceCountsASwapOfNeighboursAsOneEdit() {
+        #expect(DidYouMean.distance("moer", "more") == 1)
+        #expect(DidYouMean.distance("heat", "help") == 2)
+        #expect(DidYouMean.distance("", "abc") == 3)
+        #expect(DidYouMean.closest(to: "josn", among: ["json", "jobs"]) == "json")
+        #expect(DidYouMean.closest(to: "heat", among: ["help"]) == nil)
+    }
+
+    @Test(arguments: [
+        ("2", [2]), ("1-3", [1, 2, 3]), ("1,3-4", [1, 3, 4]), ("2 5", [2, 5]), ("5,2,5", [5, 2]), ("3-3", [3]),
+        ("1, 4", [1, 4]),
+    ])
+    func rowListsReadAsTyped(text: String, numbers: [Int]) {
+        #expect(RowList(text)?.numbers == numbers)
+    }
+
+    @Test(arguments: ["", "0", "-1", "3-1", "1-", "x", "1-x", "1-2-3", "1;2", "１", "1-100000000", "1-600,601-1200"])
+    func whatIsNotARowListIsRefused(text: String) {
+        #expect(RowList(text) == nil)
+    }
+
+    @Test(arguments: [
+        ("next", Command.more), ("NEXT", .more), ("prev", .previousPage), ("previous", .previousPage), ("first", .firstPage),
+        ("page 3", .page(3)), ("show 1-3", .show(RowList([1, 2, 3]))), ("show 2 5", .show(RowList([2, 5]))),
+        ("open 1,3", .open(RowList([1, 3]))), ("episodes 1,3 2", .episodes(RowList([1, 3]), season: 2)),
+        ("episodes 3 2", .episodes(3, season: 2)), ("episodes 1-2", .episodes(RowList([1, 2]), season: nil)),
+        ("poster 2", .poster(2, folder: nil)), ("poster 1-3 shots", .poster(RowList([1, 2, 3]), folder: "shots")),
+        ("poster 2 5 \"my shots\"", .poster(RowList([2, 5]), folder: "my shots")),
+        ("catalogue", .catalogue(page: 1)), ("catalog 3", .catalogue(page: 3)),
+    ])
+    func pageAndListCommandsAreParsed(line: String, command: Command) {
+        #expect(Command(parsing: line) == command)
+    }
+
+    @Test(arguments: [("page", "page takes a page number"), ("page 0", "page takes a page number"), ("prev 2", "prev takes nothing"),
+                      ("poster", "poster takes a result number"), ("poster shots", "poster takes a result number"),
+                      ("catalogue x", "catalogue takes a page number")])
+    func misusedPageAndListCommandsSayHowToUseThem(line: String, start: String) throws {
+        guard case .invalid(let hint) = Command(parsing: line) else {
+            Issue.record("\"\(line)\" parsed as \(Command(parsing: line))")
+            return
+        }
+        #expect(hint.hasPrefix(start), "\(hint)")
+    }
+}

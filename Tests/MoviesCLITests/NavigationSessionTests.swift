@@ -1,0 +1,135 @@
+import Foundation
+import OMDbKit
+import Testing
+@testable import MoviesCLI
+@testable import OMDbCatalogue
+import TestSupport
+
+/// Issue 24 at the prompt, over the offline catalogue: a typo or a search that finds nothing
+/// keeps the page, pages come back from memory, and row lists pick rows.
+@MainActor
+@Suite struct NavigationSessionTests {
+    /// A session that asks for nothing in the background, so requests can be counted.
+    private func session(_ capture: Capture, settings: Settings = Settings(), directory: URL? = nil) throws -> Session {
+        var settings = settings
+        settings.prefetch = false
+        return try catalogueSession(capture, settings: settings, directory: directory)
+    }
+
+    @Test func aTypoOfACommandKeepsThePageAndSaysWhichCommandItResembles() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star wars"))
+        let rows = session.rows.map(\.item.imdbID)
+        capture.clear()
+        await session.handle(Command(parsing: "moer"))
+        #expect(capture.err == "\"moer\" is not a command: did you mean more? To search for it, type: search moer\n")
+        #expect(capture.out == "")
+        #expect(session.rows.map(\.item.imdbID) == rows)
+        capture.clear()
+        await session.handle(Command(parsing: "show 2"))
+        #expect(capture.err == "")
+        #expect(capture.out.contains(session.rows[1].item.title))
+    }
+
+    @Test func aSearchThatFindsNothingKeepsTheRowsAndTheWayOn() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star trek"))
+        let rows = session.rows.map(\.item.imdbID)
+        capture.clear()
+        await session.handle(.search("tt12"))
+        #expect(capture.err.hasPrefix("No results for \"tt12\""))
+        #expect(session.rows.map(\.item.imdbID) == rows)
+        #expect(session.canLoadMore)
+        capture.clear()
+        await session.handle(.show(2))
+        #expect(capture.err == "")
+        await session.handle(.more)
+        #expect(capture.outLines.contains("Results for \"star trek\": page 2 of 3, 22 in all"))
+        #expect(session.rows.count == 20)
+    }
+
+    @Test func prevAndFirstShowPagesAgainFromMemoryWithNoRequest() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star trek"))
+        let pageOne = capture.outLines
+        await session.handle(Command(parsing: "next"))
+        #expect(session.rows.count == 20)
+        let sent = await session.client.apiRequestCount
+        capture.clear()
+        await session.handle(Command(parsing: "prev"))
+        #expect(capture.outLines.sorted() == pageOne.sorted())
+        capture.clear()
+        await session.handle(Command(parsing: "page 2"))
+        #expect(capture.outLines.first == "Results for \"star trek\": page 2 of 3, 22 in all")
+        #expect(capture.outLines.contains { $0.hasPrefix(" 11. ") })
+        capture.clear()
+        await session.handle(Command(parsing: "first"))
+        #expect(capture.outLines.sorted() == pageOne.sorted())
+        #expect(await session.client.apiRequestCount == sent)
+        #expect(session.rows.count == 20)
+        capture.clear()
+        await session.handle(Command(parsing: "prev"))
+        #expect(capture.err == "This is the first page of \"star trek\": type next for the page after it.\n")
+    }
+
+    @Test func pageNLoadsJustThatPageAndNextGoesOnFromIt() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star trek"))
+        let sent = await session.client.apiRequestCount
+        capture.clear()
+        await session.handle(.page(3))
+        #expect(capture.outLines.first == "Results for \"star trek\": page 3 of 3, 22 in all")
+        // One search for page 3 and one record for each of its two rows: page 2 was never asked for.
+        #expect(await session.client.apiRequestCount == sent + 1 + 2)
+        #expect(session.rows.count == 12)
+        capture.clear()
+        await session.handle(.page(4))
+        #expect(capture.err == "There is no page 4 of \"star trek\": it has 3 pages.\n")
+        capture.clear()
+        await session.handle(.previousPage)
+        #expect(capture.outLines.first == "Results for \"star trek\": page 2 of 3, 22 in all")
+        #expect(session.rows.count == 22)
+    }
+
+    @Test func showAndOpenTakeRowListsAndRefuseAListWithARowThatIsNotThere() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star trek"))
+        capture.clear()
+        await session.handle(Command(parsing: "show 1,3"))
+        #expect(capture.err == "")
+        #expect(capture.out.contains(session.rows[0].item.title) && capture.out.contains(session.rows[2].item.title))
+        capture.clear()
+        await session.handle(Command(parsing: "open 1-2"))
+        #expect(capture.outLines.filter { $0.hasPrefix("https://www.imdb.com/title/") }
+            == session.rows.prefix(2).map { "https://www.imdb.com/title/\($0.item.imdbID)/" })
+        capture.clear()
+        await session.handle(Command(parsing: "show 2 99"))
+        #expect(capture.err == "There is no result 99: choose 1 to 10, or type more for the next page.\n")
+        #expect(capture.out == "")
+    }
+
+    @Test func posterSavesOnlyThePostersOfTheRowsPicked() async throws {
+        let capture = Capture()
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let session = try session(capture, directory: folder)
+        await session.handle(.search("star wars"))
+        // With no posters folder, a page downloads no poster.
+        #expect(files(in: folder).isEmpty)
+        capture.clear()
+        await session.handle(Command(parsing: "poster 1,3 picked"))
+        let picked = folder.appendingPathComponent("picked")
+        #expect(files(in: picked).count == 2)
+        #expect(capture.outLines.count == 2)
+        #expect(capture.outLines.allSatisfy { $0.contains("poster saved: ") })
+        capture.clear()
+        // No folder named and none set: the working folder.
+        await session.handle(Command(parsing: "poster 2"))
+        #expect(files(in: folder).filter { $0 != "picked" }.count == 1)
+    }
+}
