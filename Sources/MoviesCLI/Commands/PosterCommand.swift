@@ -38,7 +38,7 @@ struct PosterCommand: SessionPart {
                 searchController.rows[number - 1].poster = saved
                 console.out(label + (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + presenter.display(saved.file))
             } catch let error as OMDbError {
-                console.out(label + "no poster saved: " + safe(error.description))
+                console.out(label + "no poster saved: " + safe(error.forPerson))
                 if case .posterNotWritten = error { status = .failure }
             } catch {
                 break
