@@ -84,7 +84,9 @@ public enum Command: Equatable, Sendable {
         guard Command.words.contains(word) || word == "?" else {
             // `moer`, `shwo 2`, `qiut`: a typo of a command runs nothing rather than a search that
             // would replace the page on screen. A longer line, or other words after it, is a search.
-            let candidates = rest.isEmpty ? Command.suggestedAlone : RowList.looksLikeOne(rest) ? Command.suggestedWithRows : []
+            // Commands are plain ASCII: an accent (`caché`) was typed on purpose.
+            let candidates = !word.allSatisfy({ $0.isASCII && $0.isLetter }) ? []
+                : rest.isEmpty ? Command.suggestedAlone : RowList.looksLikeOne(rest) ? Command.suggestedWithRows : []
             if let command = DidYouMean.closest(to: word, among: candidates) {
                 let shown = PrintableText.clean(trimmed)
                 self = .invalid(hint: "\"\(shown)\" is not a command: did you mean \(command)? To search for it, type: search \(shown)")
