@@ -177,9 +177,26 @@ public actor OMDbClient {
     ///   ``OMDbError``, or `CancellationError`. The cursor only moves when a page arrives.
     public func nextPage() async throws -> SearchPage {
         guard let current = cursor else { throw OMDbError.noSearchYet }
+        return try await move(to: current.page + 1, from: current, aheadIsDone: true)
+    }
+
+    /// Page `number` of the last search, without the results earlier pages already gave; the
+    /// cursor moves to it, so `nextPage()` goes on after it (`page 5`, then `more`: page 6).
+    /// For a page after the next one (`page 5` after page 1), only that page is asked for.
+    /// - Throws: as ``nextPage()``: ``OMDbError/noMorePages(query:shown:total:)`` past the last page.
+    public func page(_ number: Int) async throws -> SearchPage {
+        guard let current = cursor else { throw OMDbError.noSearchYet }
+        guard number != current.page else { return current.last }
+        return try await move(to: number, from: current, aheadIsDone: false)
+    }
+
+    /// Loads page `number` of the cursor's search and moves the cursor there: the one way
+    /// ``nextPage()`` and ``page(_:)`` change pages. The cursor only moves when the page arrives.
+    /// - Parameter aheadIsDone: `more` asked for the page after `current`: a cursor another call
+    ///   has moved to it or past it has done what was asked (it answers with the cursor's page).
+    private func move(to number: Int, from current: Cursor, aheadIsDone: Bool) async throws -> SearchPage {
         let mine = generation
-        let number = current.page + 1
-        guard number <= SearchPage.lastPage(forTotal: current.total) else {
+        guard number >= 1, number <= SearchPage.lastPage(forTotal: current.total) else {
             throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
         }
         let result: PageResult
@@ -192,36 +209,7 @@ public actor OMDbClient {
         // A newer search owns the cursor now.
         guard generation == mine, var updated = cursor else { throw CancellationError() }
         // Another call for the same page got here first: it is the page both asked for.
-        if updated.page >= number { return updated.last }
-        let fresh = result.items.filter { updated.seen.insert($0.imdbID).inserted }
-        let page = SearchPage(query: current.query, number: number, totalResults: result.total, items: fresh,
-                              shownSoFar: updated.seen.count, repeatedCount: result.items.count - fresh.count)
-        updated.page = number
-        updated.total = result.total
-        updated.last = page
-        cursor = updated
-        return page
-    }
-
-    /// Page `number` of the last search, without the results earlier pages already gave; the
-    /// cursor moves to it, so `nextPage()` goes on after it (`page 5`, then `more`: page 6).
-    /// For a page after the next one (`page 5` after page 1), only that page is asked for.
-    /// - Throws: as ``nextPage()``: ``OMDbError/noMorePages(query:shown:total:)`` past the last page.
-    public func page(_ number: Int) async throws -> SearchPage {
-        guard let current = cursor else { throw OMDbError.noSearchYet }
-        guard number != current.page else { return current.last }
-        let mine = generation
-        guard number >= 1, number <= SearchPage.lastPage(forTotal: current.total) else {
-            throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
-        }
-        let result: PageResult
-        do {
-            result = try await loadPage(current.query, number: number)
-        } catch OMDbError.notFound {
-            throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
-        }
-        guard generation == mine, var updated = cursor else { throw CancellationError() }
-        if updated.page == number { return updated.last }
+        if updated.page == number || (aheadIsDone && updated.page > number) { return updated.last }
         let fresh = result.items.filter { updated.seen.insert($0.imdbID).inserted }
         let page = SearchPage(query: current.query, number: number, totalResults: result.total, items: fresh,
                               shownSoFar: updated.seen.count, repeatedCount: result.items.count - fresh.count)
