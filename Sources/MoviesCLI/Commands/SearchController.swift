@@ -144,12 +144,21 @@ final class SearchController: SessionPart {
         // The page is finished (and a live page let go of the screen) before the note is printed.
         await presenter.pageFinished(page)
         if Task.isCancelled {
-            console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
+            console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {
             status = status.combined(with: report(limitReached))
         }
         await warnIfNearLimit()
         return status
+    }
+
+    /// What Ctrl-C while a page was filling in says, worded for none, one and several rows done.
+    static func stoppedNote(done: Int, of count: Int) -> String {
+        switch done {
+        case 0: "Stopped before any of the \(count) rows of this page was filled in."
+        case 1: "Stopped: 1 of \(count) rows of this page was filled in; it is kept."
+        default: "Stopped: \(done) of \(count) rows of this page were filled in; they are kept."
+        }
     }
 
     /// Row `number`, or `nil` after saying why there is none.
