@@ -16,6 +16,26 @@ import TestSupport
         return try catalogueSession(capture, settings: settings, directory: directory)
     }
 
+    @Test func typeYearAndPlotAloneSayTheCurrentValue() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        for line in ["type", "year", "plot", "type series", "year 1999", "plot full"] {
+            await session.handle(Command(parsing: line))
+        }
+        for line in ["type", "year", "plot"] { await session.handle(Command(parsing: line)) }
+        #expect(capture.err == "")
+        #expect(Array(capture.outLines.prefix(3)) == [
+            "Type: any (type movie, series, episode or any to change it).",
+            "Year: any (year 1984, or year any, to change it).",
+            "Plot: short (plot short or plot full to change it).",
+        ])
+        #expect(Array(capture.outLines.suffix(3)) == [
+            "Type: series (type movie, series, episode or any to change it).",
+            "Year: 1999 (year 1984, or year any, to change it).",
+            "Plot: full (plot short or plot full to change it).",
+        ])
+    }
+
     @Test func aTypoOfACommandKeepsThePageAndSaysWhichCommandItResembles() async throws {
         let capture = Capture()
         let session = try session(capture)
