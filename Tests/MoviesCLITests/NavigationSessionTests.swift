@@ -36,6 +36,20 @@ import TestSupport
         ])
     }
 
+    @Test func aSearchOverFiveHundredCharactersIsRefusedInOneLineWithNoRequest() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star trek"))
+        let sent = await session.client.apiRequestCount
+        capture.clear()
+        let status = await session.search(String(repeating: "star trek ", count: 51))
+        #expect(status == .usage)
+        #expect(capture.err == "That search is 509 characters long; titles are far shorter: type up to 500 characters.\n")
+        #expect(await session.client.apiRequestCount == sent)
+        #expect(session.rows.count == 10)
+        #expect(await session.search(String(repeating: "x", count: 500)) != .usage)
+    }
+
     @Test func aTypoOfACommandKeepsThePageAndSaysWhichCommandItResembles() async throws {
         let capture = Capture()
         let session = try session(capture)

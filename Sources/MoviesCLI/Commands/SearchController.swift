@@ -49,6 +49,11 @@ final class SearchController: SessionPart {
         // The rows on screen stay until the new search has a page to show: a search that finds
         // nothing (a typo) does not take away the results `show 2` was about to use.
         let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
+        // A paste gone wrong, not a title: refused before any request (1 MB cost seconds and a request).
+        if query.text.count > Self.longestQuery {
+            console.err("That search is \(query.text.count) characters long; titles are far shorter: type up to \(Self.longestQuery) characters.")
+            return .usage
+        }
         let waiting = "Searching \(source) for \"\(safe(query.text))\"…"
         let (first, status) = await fetch(recovering: query, { [client, presenter] in
             try await presenter.waiting(waiting) { try await client.search(text, type: type, year: year) }
@@ -151,6 +156,9 @@ final class SearchController: SessionPart {
         await warnIfNearLimit()
         return status
     }
+
+    /// The longest search text sent; longer is refused. OMDb's longest titles are under 200 characters.
+    static let longestQuery = 500
 
     /// What Ctrl-C while a page was filling in says, worded for none, one and several rows done.
     static func stoppedNote(done: Int, of count: Int) -> String {
