@@ -50,6 +50,23 @@ import TestSupport
         #expect(await session.search(String(repeating: "x", count: 500)) != .usage)
     }
 
+    @Test func aPastedQueryIsNormalisedBeforeItIsSentAndQuoted() async throws {
+        #expect(PrintableText.query("\u{200B}star\u{00A0}\u{200D}wars\u{2009}\u{202E}e\u{0301} ") == "star wars \u{00E9}")
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star wars"))
+        let sent = await session.client.apiRequestCount
+        let shown = capture.outLines.first
+        capture.clear()
+        // The same search as typed, so the same answer from memory: no second request.
+        await session.handle(.search("star\u{00A0}\u{200B}wars"))
+        #expect(capture.outLines.first == shown)
+        #expect(await session.client.apiRequestCount == sent)
+        capture.clear()
+        await session.handle(.search("\u{200B}\u{FEFF}"))
+        #expect(capture.err == "search needs text: search TEXT\n")
+    }
+
     @Test func aTypoOfACommandKeepsThePageAndSaysWhichCommandItResembles() async throws {
         let capture = Capture()
         let session = try session(capture)

@@ -44,11 +44,17 @@ final class SearchController: SessionPart {
     /// Starts a search and shows its first `pages` pages. Past the first, the searches for pages
     /// 2…N go out together as soon as page 1 gives the total, and every page's rows are fetched
     /// the moment the page arrives, so the pages overlap; the output stays in page order.
-    func search(_ text: String, pages count: Int = 1) async -> ExitStatus {
+    func search(_ typed: String, pages count: Int = 1) async -> ExitStatus {
+        // What is sent is what messages quote: a pasted NBSP or decomposed accent is normalised first.
+        let text = PrintableText.query(typed)
+        guard !text.isEmpty else {
+            console.err("search needs text: search TEXT")
+            return .usage
+        }
         let (type, year) = (settings.type, settings.year)
         // The rows on screen stay until the new search has a page to show: a search that finds
         // nothing (a typo) does not take away the results `show 2` was about to use.
-        let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
+        let query = SearchQuery(text: text, type: type, year: year)
         // A paste gone wrong, not a title: refused before any request (1 MB cost seconds and a request).
         if query.text.count > Self.longestQuery {
             console.err("That search is \(query.text.count) characters long; titles are far shorter: type up to \(Self.longestQuery) characters.")
