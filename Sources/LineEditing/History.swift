@@ -29,11 +29,16 @@ public struct History: Sendable {
         AtomicFile.folderProblem(file.deletingLastPathComponent(), tighten: true) ?? AtomicFile(file).problem(replacing: false)
     }
 
+    /// The longest line kept: a longer one is a paste gone wrong (the tool refuses such a search),
+    /// not a line to recall, and a 1 MB entry made every later start slow.
+    public static let longestLine = 500
+
     /// True when `line` belongs in history after `previous`: not empty, not a repeat, not
-    /// starting with a space (a way to keep a line out, as in shells), not holding the key.
+    /// starting with a space (a way to keep a line out, as in shells), not holding the key,
+    /// no longer than ``longestLine``.
     public static func keeps(_ line: String, after previous: String?, secret: String?) -> Bool {
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty, line != previous,
-              !line.hasPrefix(" "), !line.contains("\n") else { return false }
+              !line.hasPrefix(" "), !line.contains("\n"), line.count <= longestLine else { return false }
         if let secret, !secret.isEmpty, line.contains(secret) { return false }
         return true
     }

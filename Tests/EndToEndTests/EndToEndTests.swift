@@ -249,7 +249,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             movies.send("quit")
             let outcome = await movies.finish(timeout: .seconds(20))
             #expect(outcome.status == 0)
-            #expect(outcome.stderr.contains("Stopped: 1 of 10 rows of this page were filled in; they are kept."))
+            #expect(outcome.stderr.contains("Stopped: 1 of 10 rows of this page was filled in; it is kept."))
             #expect(outcome.stderr.contains("(Ctrl-C: type quit or press Ctrl-D to leave)"))
             #expect(outcome.stdout.contains("Director: Michael Herz, Lloyd Kaufman"))
             let saved = files(in: folder.appendingPathComponent("p"))

@@ -21,6 +21,8 @@ import TestSupport
         ("   ", nil, false),
         ("search KEY123", nil, false),
         ("posters out", nil, true),
+        (String(repeating: "a", count: 500), nil, true),
+        (String(repeating: "a", count: 501), nil, false),
     ] as [(String, String?, Bool)])
     func linesKeptFollowTheRules(_ line: String, previous: String?, kept: Bool) {
         #expect(History.keeps(line, after: previous, secret: "KEY123") == kept)

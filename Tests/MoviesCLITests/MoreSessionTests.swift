@@ -103,6 +103,21 @@ import TestSupport
         #expect(capture.err == "Result 1 is a movie, not a series: episodes takes the number of a series.\n")
     }
 
+    @Test func episodesOfAnEpisodeSayAnEpisode() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        await session.handle(.search("ozymandias"))
+        capture.clear()
+        await session.handle(.episodes(1, season: nil))
+        #expect(capture.err == "Result 1 is an episode, not a series: episodes takes the number of a series.\n")
+    }
+
+    @Test func theStoppedNoteReadsRightForNoneOneAndSeveralRows() {
+        #expect(SearchController.stoppedNote(done: 0, of: 10) == "Stopped before any of the 10 rows of this page was filled in.")
+        #expect(SearchController.stoppedNote(done: 1, of: 10) == "Stopped: 1 of 10 rows of this page was filled in; it is kept.")
+        #expect(SearchController.stoppedNote(done: 3, of: 10) == "Stopped: 3 of 10 rows of this page were filled in; they are kept.")
+    }
+
     @Test func showOfASeriesSaysHowManySeasons() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)

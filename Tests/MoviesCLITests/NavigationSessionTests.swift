@@ -16,6 +16,57 @@ import TestSupport
         return try catalogueSession(capture, settings: settings, directory: directory)
     }
 
+    @Test func typeYearAndPlotAloneSayTheCurrentValue() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        for line in ["type", "year", "plot", "type series", "year 1999", "plot full"] {
+            await session.handle(Command(parsing: line))
+        }
+        for line in ["type", "year", "plot"] { await session.handle(Command(parsing: line)) }
+        #expect(capture.err == "")
+        #expect(Array(capture.outLines.prefix(3)) == [
+            "Type: any (type movie, series, episode or any to change it).",
+            "Year: any (year 1984, or year any, to change it).",
+            "Plot: short (plot short or plot full to change it).",
+        ])
+        #expect(Array(capture.outLines.suffix(3)) == [
+            "Type: series (type movie, series, episode or any to change it).",
+            "Year: 1999 (year 1984, or year any, to change it).",
+            "Plot: full (plot short or plot full to change it).",
+        ])
+    }
+
+    @Test func aSearchOverFiveHundredCharactersIsRefusedInOneLineWithNoRequest() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star trek"))
+        let sent = await session.client.apiRequestCount
+        capture.clear()
+        let status = await session.search(String(repeating: "star trek ", count: 51))
+        #expect(status == .usage)
+        #expect(capture.err == "That search is 509 characters long; titles are far shorter: type up to 500 characters.\n")
+        #expect(await session.client.apiRequestCount == sent)
+        #expect(session.rows.count == 10)
+        #expect(await session.search(String(repeating: "x", count: 500)) != .usage)
+    }
+
+    @Test func aPastedQueryIsNormalisedBeforeItIsSentAndQuoted() async throws {
+        #expect(PrintableText.query("\u{200B}star\u{00A0}\u{200D}wars\u{2009}\u{202E}e\u{0301} ") == "star wars \u{00E9}")
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star wars"))
+        let sent = await session.client.apiRequestCount
+        let shown = capture.outLines.first
+        capture.clear()
+        // The same search as typed, so the same answer from memory: no second request.
+        await session.handle(.search("star\u{00A0}\u{200B}wars"))
+        #expect(capture.outLines.first == shown)
+        #expect(await session.client.apiRequestCount == sent)
+        capture.clear()
+        await session.handle(.search("\u{200B}\u{FEFF}"))
+        #expect(capture.err == "search needs text: search TEXT\n")
+    }
+
     @Test func aTypoOfACommandKeepsThePageAndSaysWhichCommandItResembles() async throws {
         let capture = Capture()
         let session = try session(capture)

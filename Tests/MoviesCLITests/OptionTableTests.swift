@@ -78,6 +78,14 @@ import Testing
         #expect(Manual.manPage.contains(".SH PROMPT COMMANDS"))
     }
 
+    @Test func manualPageSynopsisHasNoBlankLines() throws {
+        let page = Manual.manPage
+        let start = try #require(page.range(of: ".SH SYNOPSIS\n"))
+        let end = try #require(page.range(of: "\n.SH DESCRIPTION", range: start.upperBound..<page.endIndex))
+        let lines = page[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 3 && !lines.contains { $0.trimmingCharacters(in: .whitespaces).isEmpty })
+    }
+
     var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }

@@ -161,6 +161,14 @@ import TestSupport
         #expect(settings.notices.allSatisfy { !$0.contains("\n") })
     }
 
+    @Test func theBaseURLNoticeIsLeftOutBeforeQuotaAndCache() throws {
+        let settings = try resolve(["--base-url", "https://proxy.example/omdb/"], environment: ["OMDB_API_KEY": "k"])
+        #expect(settings.notices(before: .quota).isEmpty)
+        #expect(settings.notices(before: .cache(clear: false)).isEmpty)
+        #expect(settings.notices(before: .interactive) == settings.notices)
+        #expect(settings.notices(before: .interactive).first?.contains("proxy.example") == true)
+    }
+
     @Test func dotEnvBaseURLIsIgnoredWithAKeyFromElsewhere() throws {
         let dotEnv = ["OMDB_BASE_URL": "http://127.0.0.1:9/"]
         for settings in [try resolve(environment: ["OMDB_API_KEY": "mine"], dotEnv: dotEnv), try resolve(["--api-key", "mine"], dotEnv: dotEnv)] {

@@ -147,4 +147,15 @@ import Testing
         let huge = SearchPage(query: SearchQuery(text: "x"), number: 1, totalResults: Int.max, items: [], shownSoFar: 10)
         #expect(huge.hasMore)
     }
+
+    @Test func aLongURLIsShownCutInTheMiddleAndAShortOneWhole() {
+        let long = "https://www.omdbapi.com/?apikey=***&s=" + String(repeating: "a", count: 100_000) + "&page=1"
+        let message = OMDbError.httpStatus(404, url: long).description
+        #expect(!message.contains("\n") && message.count < 160, "\(message.count)")
+        #expect(message.contains("https://www.omdbapi.com/?apikey=***&s=") && message.contains("…") && message.hasSuffix("aaa&page=1."))
+        let invalid = OMDbError.invalidResponse(url: long, reason: "r").description
+        #expect(invalid.count < 160)
+        let short = "https://www.omdbapi.com/?apikey=***&s=alien"
+        #expect(OMDbError.httpStatus(404, url: short).description.contains(short))
+    }
 }

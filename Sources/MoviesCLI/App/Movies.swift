@@ -62,7 +62,7 @@ public enum Movies {
         let budget = RequestBudget(settings: settings)
         // Line numbers only: a skipped line may hold the key.
         for notice in dotEnv.notices { console.note(notice) }
-        for notice in settings.notices + budget.notices { console.note(notice) }
+        for notice in settings.notices(before: options.mode) + budget.notices { console.note(notice) }
 
         switch options.mode {
         case .help, .version, .completions, .manPage, .optionsMarkdown:

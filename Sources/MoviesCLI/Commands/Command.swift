@@ -40,6 +40,8 @@ public enum Command: Equatable, Sendable {
     /// `nil` is `year any`.
     case year(Int?)
     case plot(PlotLength)
+    /// `type`, `year` or `plot` typed alone: say what it is now and how to change it.
+    case settingStatus(SettingName)
     /// `quota`: requests sent today with the key.
     case quota
     /// `cache`, `cache clear`.
@@ -143,6 +145,9 @@ public enum Command: Equatable, Sendable {
                     ? .invalid(hint: "posters needs a folder: posters DIR to save posters there, posters off to stop")
                     : .posters(folder)
             }
+        case "type" where rest.isEmpty: self = .settingStatus(.type)
+        case "year" where rest.isEmpty: self = .settingStatus(.year)
+        case "plot" where rest.isEmpty: self = .settingStatus(.plot)
         case "type":
             do { self = .type(try parseType(rest, source: "type")) } catch { self = .invalid(hint: error.message + searchInstead) }
         case "year":

@@ -12,10 +12,16 @@ struct EpisodesCommand: SessionPart {
     func episodes(_ number: Int, season: Int?) async -> ExitStatus {
         guard let row = searchController.row(number, for: "episodes") else { return .success }
         if row.item.type != .series {
-            console.err("Result \(number) is a \(safe(row.item.type.description)), not a series: episodes takes the number of a series.")
+            console.err("Result \(number) is \(Self.withArticle(safe(row.item.type.description))), not a series: episodes takes the number of a series.")
             return .success
         }
         return await listSeason(of: row.item.imdbID, season: season ?? 1, title: row.item.title)
+    }
+
+    /// `word` after "a" or "an" as it is said: "an episode", "a movie" (OMDb's types are lowercase English words).
+    static func withArticle(_ word: String) -> String {
+        guard let first = word.lowercased().first else { return word }
+        return ("aeiou".contains(first) ? "an " : "a ") + word
     }
 
     /// Asks OMDb for the season and shows its episodes, numbered on from the rows already shown.

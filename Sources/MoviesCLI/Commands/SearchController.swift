@@ -44,11 +44,22 @@ final class SearchController: SessionPart {
     /// Starts a search and shows its first `pages` pages. Past the first, the searches for pages
     /// 2…N go out together as soon as page 1 gives the total, and every page's rows are fetched
     /// the moment the page arrives, so the pages overlap; the output stays in page order.
-    func search(_ text: String, pages count: Int = 1) async -> ExitStatus {
+    func search(_ typed: String, pages count: Int = 1) async -> ExitStatus {
+        // What is sent is what messages quote: a pasted NBSP or decomposed accent is normalised first.
+        let text = PrintableText.query(typed)
+        guard !text.isEmpty else {
+            console.err("search needs text: search TEXT")
+            return .usage
+        }
         let (type, year) = (settings.type, settings.year)
         // The rows on screen stay until the new search has a page to show: a search that finds
         // nothing (a typo) does not take away the results `show 2` was about to use.
-        let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
+        let query = SearchQuery(text: text, type: type, year: year)
+        // A paste gone wrong, not a title: refused before any request (1 MB cost seconds and a request).
+        if query.text.count > Self.longestQuery {
+            console.err("That search is \(query.text.count) characters long; titles are far shorter: type up to \(Self.longestQuery) characters.")
+            return .usage
+        }
         let waiting = "Searching \(source) for \"\(safe(query.text))\"…"
         let (first, status) = await fetch(recovering: query, { [client, presenter] in
             try await presenter.waiting(waiting) { try await client.search(text, type: type, year: year) }
@@ -144,12 +155,24 @@ final class SearchController: SessionPart {
         // The page is finished (and a live page let go of the screen) before the note is printed.
         await presenter.pageFinished(page)
         if Task.isCancelled {
-            console.note("Stopped: \(done) of \(page.items.count) rows of this page were filled in; they are kept.")
+            console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {
             status = status.combined(with: report(limitReached))
         }
         await warnIfNearLimit()
         return status
+    }
+
+    /// The longest search text sent; longer is refused. OMDb's longest titles are under 200 characters.
+    static let longestQuery = 500
+
+    /// What Ctrl-C while a page was filling in says, worded for none, one and several rows done.
+    static func stoppedNote(done: Int, of count: Int) -> String {
+        switch done {
+        case 0: "Stopped before any of the \(count) rows of this page was filled in."
+        case 1: "Stopped: 1 of \(count) rows of this page was filled in; it is kept."
+        default: "Stopped: \(done) of \(count) rows of this page were filled in; they are kept."
+        }
     }
 
     /// Row `number`, or `nil` after saying why there is none.

@@ -125,6 +125,7 @@ public final class Session {
         case .type(let type): settingsCommands.setType(type)
         case .year(let year): settingsCommands.setYear(year)
         case .plot(let plot): settingsCommands.setPlot(plot)
+        case .settingStatus(let name): settingsCommands.showSetting(name)
         }
         return .success
     }

@@ -13,6 +13,15 @@ struct SettingsCommands: SessionPart {
         } ?? "Posters are off: posters DIR to save them.")
     }
 
+    /// `type`, `year` or `plot` alone: the current value, and the words that change it.
+    func showSetting(_ name: SettingName) {
+        switch name {
+        case .type: console.out("Type: \(settings.type?.rawValue ?? "any") (type movie, series, episode or any to change it).")
+        case .year: console.out("Year: \(settings.year.map(String.init) ?? "any") (year 1984, or year any, to change it).")
+        case .plot: console.out("Plot: \(settings.plot.rawValue) (plot short or plot full to change it).")
+        }
+    }
+
     func setType(_ type: SearchType?) {
         context.settings.type = type
         console.out("Next searches: \(type.map { $0 == .series ? "series only" : "\($0.rawValue)s only" } ?? "any type").")
@@ -67,4 +76,9 @@ struct SettingsCommands: SessionPart {
             return safe(error.forPerson)
         }
     }
+}
+
+/// The settings that `type`, `year` and `plot` typed alone report.
+public enum SettingName: Sendable, Equatable {
+    case type, year, plot
 }

@@ -43,6 +43,8 @@ public struct Settings: Equatable {
     /// One-line notices for stderr that resolving gave (a base URL that is not OMDb's, a
     /// `.env` setting ignored). Never holds the key.
     public var notices: [String] = []
+    /// The one of `notices` that says requests go to a base URL other than OMDb's, if any.
+    public var baseURLNotice: String?
 
     /// The settings the environment variables name, as `.env.example` documents them.
     public enum Variable {
@@ -142,7 +144,18 @@ public struct Settings: Equatable {
             throw UsageError("\(source) is http://\(shownHost): the key would travel in clear; use an https:// address instead")
         }
         if host.lowercased() != Self.omdbHost {
-            notices.append("Note: OMDb requests go to \(shownHost) (from \(source)), not to OMDb's \(Self.omdbHost).")
+            let notice = "Note: OMDb requests go to \(shownHost) (from \(source)), not to OMDb's \(Self.omdbHost)."
+            notices.append(notice)
+            baseURLNotice = notice
+        }
+    }
+
+    /// The notices worth printing before `mode` runs: `quota` and `cache` send no request, so
+    /// where requests would go is only noise before them.
+    public func notices(before mode: Options.Mode) -> [String] {
+        switch mode {
+        case .quota, .cache: notices.filter { $0 != baseURLNotice }
+        default: notices
         }
     }
 

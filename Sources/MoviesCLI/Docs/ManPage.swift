@@ -12,8 +12,11 @@ extension Manual {
             ".B movies", "[\\fIoptions\\fR]",
         ]
         for command in CommandSpec.all {
-            page += [".br", ".B movies \(command.name)", (command.arguments.isEmpty ? "" : "\\fI\(roff(command.arguments))\\fR ")
-                + (["search", "show"].contains(command.name) ? "[\\fIoptions\\fR]" : "")]
+            // A command with neither arguments nor options gets no line after its name: an empty
+            // line in roff is a blank line, and the synopsis should be one block.
+            let rest = (command.arguments.isEmpty ? "" : "\\fI\(roff(command.arguments))\\fR ")
+                + (["search", "show"].contains(command.name) ? "[\\fIoptions\\fR]" : "")
+            page += [".br", ".B movies \(command.name)"] + (rest.isEmpty ? [] : [rest])
         }
         page += [
             ".SH DESCRIPTION",

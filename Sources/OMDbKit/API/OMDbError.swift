@@ -106,7 +106,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         case let .httpStatus(status, url):
             RetryPolicy.isTransient(status: status)
                 ? "\(Self.host(of: url)) answered HTTP \(status) (\(Self.phrase(status))), also when asked again: try again in a moment."
-                : "The server answered HTTP \(status) (\(Self.phrase(status))) for \(url)."
+                : "The server answered HTTP \(status) (\(Self.phrase(status))) for \(Self.shown(url))."
         case let .timedOut(url, seconds):
             "No complete answer from \(Self.host(of: url)) within \(seconds) s."
         case let .unreachable(url, reason):
@@ -114,11 +114,11 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         case let .answerTooLarge(url, limit):
             "The answer from \(Self.host(of: url)) is larger than \(limit / 1_000_000) MB, which is not OMDb's."
         case let .invalidResponse(url, reason):
-            "The answer from \(url) was not OMDb's JSON (\(reason))."
+            "The answer from \(Self.shown(url)) was not OMDb's JSON (\(reason))."
         case .posterUnavailable:
             "no poster (N/A)"
         case let .posterNotAnImage(url, contentType):
-            "not an image (\(contentType ?? "unknown type")) at \(url)"
+            "not an image (\(contentType ?? "unknown type")) at \(Self.shown(url))"
         case let .posterTooLarge(bytes, limit):
             "too large (\(bytes) bytes or more; the limit is \(limit))"
         case let .posterNotWritten(path, reason):
@@ -128,9 +128,20 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         }
     }
 
+    /// The longest URL a message shows whole; a longer one (a 100 KB query) is cut in the middle.
+    static let longestShownURL = 80
+
+    /// `url` as a message shows it: whole up to ``longestShownURL`` characters, else its start
+    /// and end around an ellipsis, so an error stays one line and still names host and tail.
+    static func shown(_ url: String) -> String {
+        guard url.count > longestShownURL else { return url }
+        let half = (longestShownURL - 1) / 2
+        return String(url.prefix(half)) + "…" + String(url.suffix(half))
+    }
+
     /// The host (and port) of a URL as shown in a message; the text itself when it is no URL.
     static func host(of url: String) -> String {
-        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return url }
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return shown(url) }
         return components.port.map { "\(host):\($0)" } ?? host
     }
 

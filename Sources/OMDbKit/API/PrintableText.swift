@@ -32,6 +32,23 @@ public enum PrintableText {
         return String(scalars).trimmingCharacters(in: .whitespaces)
     }
 
+    /// A search as typed or pasted, made into the text that is sent and quoted back: NFC (a
+    /// decomposed "é" is the precomposed one), Unicode spaces (NBSP, thin, ideographic) a plain
+    /// space, zero-width characters and bidi controls dropped, no control characters. One text
+    /// for both, so a message never quotes something other than what was asked.
+    public static func query(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.filter { !isZeroWidth($0) })
+        return clean(String(scalars)).precomposedStringWithCanonicalMapping
+    }
+
+    private static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200B...0x200D, 0x2060, 0xFEFF: true
+        default: false
+        }
+    }
+
     private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
