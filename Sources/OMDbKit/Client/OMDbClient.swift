@@ -185,7 +185,7 @@ public actor OMDbClient {
         let result: PageResult
         do {
             result = try await loadPage(current.query, number: number)
-        } catch OMDbError.notFound {
+        } catch let error as OMDbError where error.isNotFound {
             // OMDb's total shrank under us: the page past the end answers "Movie not found!".
             throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
         }
@@ -217,7 +217,7 @@ public actor OMDbClient {
         let result: PageResult
         do {
             result = try await loadPage(current.query, number: number)
-        } catch OMDbError.notFound {
+        } catch let error as OMDbError where error.isNotFound {
             throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
         }
         guard generation == mine, var updated = cursor else { throw CancellationError() }
