@@ -51,9 +51,12 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let cache = DiskCache(folder: folder)
-            for _ in 0..<2 {
-                await #expect(throws: OMDbError.notFound(query: "qqqzzzxx")) { try await Self.client(server, cache: cache).search("qqqzzzxx") }
-            }
+            await #expect(throws: OMDbError.notFound(query: "qqqzzzxx")) { try await Self.client(server, cache: cache).search("qqqzzzxx") }
+            // The same "no" again, said as kept: OMDb may answer otherwise now.
+            let again = await #expect(throws: OMDbError.self) { try await Self.client(server, cache: cache).search("qqqzzzxx") }
+            #expect(again?.underlying == .notFound(query: "qqqzzzxx"))
+            #expect(again?.isFromCache == true)
+            #expect(again?.isNoResults == true)
             #expect(server.apiRequests.count == 1)
             var refused = OMDbClient.Configuration(apiKey: "wrong-key-1", baseURL: server.baseURL)
             refused.cache = cache

@@ -295,4 +295,26 @@ extension Sequence where Element: Sendable {
             #expect(await cache.answer(for: Self.page)?.body == DiskCacheTests.answer.body)
         }
     }
+
+    /// Issue 21: `clear` removes through the folder it opened, so a cache folder swapped for a
+    /// symlink between listing and removing removes nothing in the folder it now points to.
+    @Test func clearRemovesNothingElsewhereWhenTheFolderIsSwappedForASymlink() async throws {
+        try await withTemporaryFolder { root in
+            let folder = root.appendingPathComponent("cache")
+            let cache = DiskCache(folder: folder)
+            await cache.store(DiskCacheTests.answer, for: DiskCacheTests.page)
+            let name = cache.file(forKey: DiskCache.key(for: DiskCacheTests.page)).lastPathComponent
+            let elsewhere = root.appendingPathComponent("elsewhere")
+            try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)
+            try Data("not the cache's".utf8).write(to: elsewhere.appendingPathComponent(name))
+            let moved = root.appendingPathComponent("moved")
+            let removed = DiskCache.$afterListing.withValue({
+                _ = rename(folder.path, moved.path)
+                _ = symlink(elsewhere.path, folder.path)
+            }) { cache.clear() }
+            #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent(name).path))
+            #expect(!FileManager.default.fileExists(atPath: moved.appendingPathComponent(name).path))
+            #expect(removed.entries == 1)
+        }
+    }
 }

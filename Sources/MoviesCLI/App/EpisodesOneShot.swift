@@ -22,7 +22,7 @@ struct EpisodesOneShot {
                 } catch {
                     // No such series is nothing to list: a failure, said as at the prompt.
                     let status = session.report(error)
-                    if case .notFound? = error as? OMDbError { return .failure }
+                    if case .notFound? = (error as? OMDbError)?.underlying { return .failure }
                     return status
                 }
             }
@@ -42,7 +42,7 @@ struct EpisodesOneShot {
                 return .success
             } catch {
                 let status = session.report(error)
-                if case .seasonNotFound? = error as? OMDbError { return .failure }
+                if case .seasonNotFound? = (error as? OMDbError)?.underlying { return .failure }
                 return status
             }
         }

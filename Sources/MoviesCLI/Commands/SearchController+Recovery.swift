@@ -8,7 +8,7 @@ extension SearchController {
     /// Returns how that went when it showed something (results, or the second search's own
     /// error); `nil` when it did not try.
     func recover(from error: OMDbError, query: SearchQuery) async -> ExitStatus? {
-        switch error {
+        switch error.underlying {
         case .tooManyResults:
             return await showExactTitle(query)
         case .notFound:

@@ -144,7 +144,7 @@ final class SearchController: SessionPart {
                 rows[row].movie = try? result.get()
                 rows[row].loaded = true
                 if case .failure(let error) = result, !error.isNoResults { status = .failure }
-                if case .failure(.quotaExhausted) = result { quotaSpent = true }
+                if case .failure(let error) = result, error.underlying == .quotaExhausted { quotaSpent = true }
             case .poster(let result):
                 rows[row].poster = try? result.get()
                 if case .failure(.posterNotWritten) = result { status = .failure }

@@ -77,7 +77,7 @@ final class SessionContext {
             console.note("Stopped.")
             return .success
         case let error as OMDbError:
-            switch error {
+            switch error.underlying {
             case let .seasonNotFound(imdbID, season):
                 console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
                 return .success

@@ -114,7 +114,7 @@ struct TitleDetails: SessionPart {
             let who = settings.sendsKey ? "OMDb has" : "The offline catalogue has"
             if case .title(let id) = reference, exactTitle == nil {
                 console.err("\(who) no title with the IMDb ID \(id): check the ID or the link.")
-            } else if let exactTitle, case .notFound = error {
+            } else if let exactTitle, case .notFound = error.underlying {
                 let filters = [settings.type.map { "type \($0.rawValue)" }, settings.year.map { "year \($0)" }].compactMap { $0 }
                 console.err("\(who) no title that is exactly \"\(safe(exactTitle))\"" + (filters.isEmpty ? "" : " (\(filters.joined(separator: ", ")))")
                             + ": movies search \(safe(exactTitle)) lists the titles with those words.")

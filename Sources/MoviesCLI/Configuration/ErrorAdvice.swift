@@ -11,6 +11,8 @@ extension OMDbError {
     /// What to do next, in the tool's terms; `nil` when the description says enough.
     var advice: String? {
         switch self {
+        // OMDb may answer otherwise now: say how to ask it again, then what the error itself needs.
+        case .fromCache(let error, _): ["Run movies cache clear to ask OMDb again.", error.advice].compactMap { $0 }.joined(separator: " ")
         case .invalidAPIKey: "Check OMDB_API_KEY (or --api-key)."
         case .missingAPIKey: "Set OMDB_API_KEY (or --api-key)."
         case .quotaExhausted: "Cached searches and --offline still work; wait for the limit to reset, or use another key."

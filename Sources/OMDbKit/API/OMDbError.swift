@@ -65,6 +65,11 @@ public enum OMDbError: Error, Sendable, Equatable {
     case posterNotWritten(path: String, reason: String)
     /// The poster's host failed below HTTP (timed out, refused, cut short); `reason` says how.
     case posterDownloadFailed(url: String, reason: String)
+
+    // MARK: Kept answers
+    /// OMDb's error answer as kept in the disk cache (since `since`, when known), not asked for
+    /// again: a `Movie not found!` of an hour ago may be wrong now. ``underlying`` is OMDb's.
+    indirect case fromCache(OMDbError, since: Date?)
 }
 
 // MARK: - Describing errors
@@ -125,6 +130,10 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
             "could not write \(path): \(reason)"
         case let .posterDownloadFailed(url, reason):
             "could not download it from \(Self.host(of: url)) (\(reason))"
+        case let .fromCache(error, since):
+            // The fact joins the sentence it qualifies: "… another year (OMDb's answer kept in the cache since 10:42)."
+            String(error.description.dropLast(error.description.hasSuffix(".") ? 1 : 0))
+                + " (OMDb's answer kept in the cache" + (since.map { " since " + Self.time($0) } ?? "") + ")."
         }
     }
 
@@ -137,6 +146,30 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         guard url.count > longestShownURL else { return url }
         let half = (longestShownURL - 1) / 2
         return String(url.prefix(half)) + "…" + String(url.suffix(half))
+    }
+
+    /// The error itself, whether it came from OMDb now or from the disk cache: what callers
+    /// match on (`case .notFound = error.underlying`).
+    public var underlying: OMDbError {
+        if case .fromCache(let error, _) = self { error.underlying } else { self }
+    }
+
+    /// `Movie not found!`, now or from the cache: past the last page, for a page of a search.
+    var isNotFound: Bool {
+        if case .notFound = underlying { true } else { false }
+    }
+
+    /// True when this answer came from the disk cache, not from OMDb just now.
+    public var isFromCache: Bool {
+        if case .fromCache = self { true } else { false }
+    }
+
+    /// A cached answer's time: the hour today, with the date on other days.
+    static func time(_ date: Date, now: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = Calendar.current.isDate(date, inSameDayAs: now) ? "HH:mm" : "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
     }
 
     /// The host (and port) of a URL as shown in a message; the text itself when it is no URL.
@@ -168,7 +201,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     /// A problem with the key itself (wrong, missing, or its daily quota spent): every other
     /// request with it would fail the same way, so a page stops at the first.
     public var isKeyProblem: Bool {
-        switch self {
+        switch underlying {
         case .invalidAPIKey, .missingAPIKey, .quotaExhausted: true
         case .httpStatus(let status, _): status == 401
         default: false
@@ -179,13 +212,13 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
 
     /// True when the request was not sent because this tool's count reached the daily limit.
     public var isDailyLimit: Bool {
-        if case .dailyLimitReached = self { true } else { false }
+        if case .dailyLimitReached = underlying { true } else { false }
     }
 
     /// True for the answers that mean "nothing matched": a result, not a failure.
     /// OMDb's `Error getting data.` and `Incorrect IMDb ID.` count as not found.
     public var isNoResults: Bool {
-        switch self {
+        switch underlying {
         case .notFound, .seasonNotFound, .dataUnavailable, .incorrectIMDbID: true
         default: false
         }

@@ -9,6 +9,9 @@ import Darwin
 // MARK: - The folder as a whole: size, clearing, the size bound
 
 extension DiskCache {
+    /// Tests only: runs between listing the folder and removing from it (a folder swapped meanwhile).
+    @TaskLocal static var afterListing: (@Sendable () -> Void)?
+
     /// What the folder holds.
     public struct Summary: Sendable, Equatable {
         /// Cached answers, fresh or expired.
@@ -18,7 +21,7 @@ extension DiskCache {
     }
 
     private struct File {
-        let url: URL
+        let name: String
         let bytes: Int
         let modified: Date
         let isEntry: Bool
@@ -26,15 +29,19 @@ extension DiskCache {
 
     /// Entries and bytes in the folder now (every process's).
     public func summary() -> Summary {
-        let entries = files().filter(\.isEntry)
+        guard let open = try? OpenFolder(folder) else { return Summary(entries: 0, bytes: 0) }
+        let entries = files(in: open).filter(\.isEntry)
         return Summary(entries: entries.count, bytes: entries.reduce(0) { Self.adding($0, $1.bytes) })
     }
 
     /// Removes every entry (and any temporary file left by a crash). Returns what was removed.
+    /// Removed through the folder's descriptor: the folder swapped for a symlink meanwhile
+    /// removes nothing elsewhere.
     @discardableResult
     public func clear() -> Summary {
         var removed = Summary(entries: 0, bytes: 0)
-        for file in files() where unlink(file.url.path) == 0 {
+        guard let open = try? OpenFolder(folder) else { return removed }
+        for file in files(in: open) where open.remove(file.name) {
             if file.isEntry { removed.entries += 1 }
             removed.bytes = Self.adding(removed.bytes, file.bytes)
         }
@@ -46,12 +53,13 @@ extension DiskCache {
     /// written) until it holds at most nine tenths of it, so the next writes do not trim again at once.
     /// Temporary files older than a minute are a crashed writer's: removed too.
     func trim() {
+        guard let open = try? OpenFolder(folder) else { return }
         var total = 0
         var entries: [File] = []
         let staleBefore = now().addingTimeInterval(-60)
-        for file in files() {
+        for file in files(in: open) {
             if !file.isEntry {
-                if file.modified < staleBefore { unlink(file.url.path) } else { total = Self.adding(total, file.bytes) }
+                if file.modified < staleBefore { open.remove(file.name) } else { total = Self.adding(total, file.bytes) }
                 continue
             }
             entries.append(file)
@@ -59,29 +67,28 @@ extension DiskCache {
         }
         if total > maxBytes {
             let target = maxBytes / 10 * 9
-            for file in entries.sorted(by: { ($0.modified, $0.url.path) < ($1.modified, $1.url.path) }) where total > target {
+            for file in entries.sorted(by: { ($0.modified, $0.name) < ($1.modified, $1.name) }) where total > target {
                 // Another process may have removed or replaced it already: count only what this call removed.
-                if unlink(file.url.path) == 0 { total -= file.bytes }
+                if open.remove(file.name) { total -= file.bytes }
             }
         }
         state.withLock { $0.knownBytes = total }
     }
 
     /// The folder's files: entries and temporary files, nothing else a person may have put there.
-    private func files() -> [File] {
+    private func files(in open: OpenFolder) -> [File] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        Self.afterListing?()
         return names.compactMap { name in
             let isEntry = name.hasSuffix(Self.entrySuffix) && !name.hasPrefix(".")
-            guard isEntry || AtomicFile.isTemporaryName(name) || name.hasPrefix(Self.oldTemporaryPrefix) else { return nil }
-            let url = folder.appendingPathComponent(name)
-            var info = stat()
-            guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            guard isEntry || AtomicFile.isTemporaryName(name) || name.hasPrefix(Self.oldTemporaryPrefix),
+                  let info = open.status(name), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
             #if canImport(Darwin)
             let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtimespec.tv_sec) + TimeInterval(info.st_mtimespec.tv_nsec) / 1e9)
             #else
             let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
             #endif
-            return File(url: url, bytes: Int(info.st_size), modified: modified, isEntry: isEntry)
+            return File(name: name, bytes: Int(info.st_size), modified: modified, isEntry: isEntry)
         }
     }
 }

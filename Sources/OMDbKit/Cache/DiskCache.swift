@@ -79,16 +79,30 @@ public final class DiskCache: Sendable {
     /// The file's size is checked before it is read: a planted entry larger than any answer is
     /// never read, and nothing is read from a folder others could have planted it in.
     public func answer(for url: URL) async -> HTTPResponse? {
-        // A miss (every request of a new search) and an entry too large to be an answer are told
-        // by one `stat`, here: only an entry worth reading costs the trip to FileWork.
-        guard let bytes = Self.size(of: file(forKey: Self.key(for: url))), bytes <= maxBodyBytes + Self.headerAllowance else { return nil }
-        return await FileWork.run { self.readAnswer(for: url) }
+        await kept(for: url)?.response
     }
 
-    /// The size `stat` gives, `nil` when there is no such file.
-    private static func size(of file: URL) -> Int? {
+    /// The stored answer to `url`, as ``answer(for:)``, with when it was kept: the entry's
+    /// modification time, the cache's own clock (`nil` when the file does not say).
+    func kept(for url: URL) async -> (response: HTTPResponse, since: Date?)? {
+        // A miss (every request of a new search) and an entry too large to be an answer are told
+        // by one `stat`, here: only an entry worth reading costs the trip to FileWork.
+        guard let found = Self.status(of: file(forKey: Self.key(for: url))),
+              found.bytes <= maxBodyBytes + Self.headerAllowance else { return nil }
+        guard let response = await FileWork.run({ self.readAnswer(for: url) }) else { return nil }
+        return (response, found.modified)
+    }
+
+    /// The size and modification time `stat` gives, `nil` when there is no such file.
+    private static func status(of file: URL) -> (bytes: Int, modified: Date?)? {
         var info = stat()
-        return stat(file.path, &info) == 0 ? Int(info.st_size) : nil
+        guard stat(file.path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let seconds = Double(info.st_mtimespec.tv_sec)
+        #else
+        let seconds = Double(info.st_mtim.tv_sec)
+        #endif
+        return (Int(info.st_size), seconds > 0 ? Date(timeIntervalSince1970: seconds) : nil)
     }
 
     private func readAnswer(for url: URL) -> HTTPResponse? {

@@ -202,7 +202,7 @@ public actor OMDbClient {
         let result: PageResult
         do {
             result = try await loadPage(current.query, number: number)
-        } catch OMDbError.notFound {
+        } catch let error as OMDbError where error.isNotFound {
             // OMDb's total shrank under us: the page past the end answers "Movie not found!".
             throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
         }

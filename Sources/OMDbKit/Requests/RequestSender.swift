@@ -43,9 +43,13 @@ struct RequestSender: Sendable {
         // A careless --base-url may carry the key itself (`…/?apikey=KEY`, `user:KEY@host`).
         let shown = redactor.redact(plain)
         // Before the gate and the count: an answer from disk is not a request. Off the client's actor.
-        if let cache, let cached = await cache.answer(for: plain) {
+        if let cache, let kept = await cache.kept(for: plain) {
+            let cached = kept.response
             do {
                 return try decode(cached, shown)
+            } catch let error as OMDbError where OMDbAnswer.envelope(in: cached.body) != nil {
+                // Said as kept: OMDb may answer otherwise now (a title added within the hour).
+                throw OMDbError.fromCache(error, since: kept.since)
             } catch where OMDbAnswer.envelope(in: cached.body) != nil {
                 throw error
             } catch {
