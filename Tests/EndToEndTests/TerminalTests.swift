@@ -227,7 +227,7 @@ struct TerminalProcessTests {
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                  environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .send(Keys.ctrlC),
-                .wait("Stopped: 0 of 10 rows"), .snapshot("end"),
+                .wait("Stopped before any of the 10 rows"), .snapshot("end"),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end").filter { !$0.isEmpty }
@@ -248,7 +248,7 @@ struct TerminalProcessTests {
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                        environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
                 .wait("movies>"), .send(pasted.joined(separator: Keys.enter) + Keys.enter), .wait("plots 0/10", timeout: 20),
-                .send(Keys.ctrlC), .wait("Stopped: 0 of 10 rows"), .wait("movies>"), .send("quit" + Keys.enter), .exit(timeout: 20),
+                .send(Keys.ctrlC), .wait("Stopped before any of the 10 rows"), .wait("movies>"), .send("quit" + Keys.enter), .exit(timeout: 20),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             #expect(outcome.status == 0)
@@ -285,7 +285,7 @@ struct TerminalProcessTests {
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                        environment: ["OMDB_API_KEY": FakeOMDbServer.validKey, "TERM": "dumb"], rows: 45, steps: [
                 .wait("movies>"), .send(pasted.joined(separator: "\n") + "\n"), .wait("Results for \"toxic\"", timeout: 20),
-                .send(Keys.ctrlC), .wait("Stopped: 0 of 10 rows"), .send("quit\n"), .exit(timeout: 20),
+                .send(Keys.ctrlC), .wait("Stopped before any of the 10 rows"), .send("quit\n"), .exit(timeout: 20),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             #expect(outcome.status == 0)
