@@ -78,9 +78,10 @@ import TestSupport
     /// A request refused before it reached the server is no request OMDb counts: the daily count
     /// (and the session's) stays where it was, whatever the retries. It counted 1 a failed search.
     @Test func aConnectionRefusedIsNotCountedAsARequest() async throws {
-        let server = try FakeOMDbServer(catalogue: catalogue)
-        let closed = server.baseURL
-        server.shutdown()
+        // A port kept bound and never listened on: a server shut down gave its port back, and a
+        // parallel test's server (a connection-reset fault) was once given it.
+        let port = try SilentListener(listening: false)
+        let closed = URL(string: "http://127.0.0.1:\(port.port)/")!
         let counted = RequestCounter()
         let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: closed, timeout: 5,
                                            retry: quickRetries, onAPIRequestSent: { counted.add() }))
@@ -92,6 +93,7 @@ import TestSupport
         }
         #expect(counted.value == 0)
         #expect(await client.apiRequestCount == 0)
+        withExtendedLifetime(port) {}
     }
 
     /// An answer handed out is read to its end even once the transport that sent it is gone.

@@ -17,7 +17,9 @@ final class SilentListener: Sendable {
     let port: Int
     private let fd: Int32
 
-    init() throws {
+    /// - Parameter listening: `false` keeps the port bound but refuses every connection: a closed
+    ///   port no other server of a parallel test can be given.
+    init(listening: Bool = true) throws {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -29,7 +31,7 @@ final class SilentListener: Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                bind(fd, sa, length) == 0 && listen(fd, 64) == 0 && getsockname(fd, sa, &length) == 0
+                bind(fd, sa, length) == 0 && (!listening || listen(fd, 64) == 0) && getsockname(fd, sa, &length) == 0
             }
         }
         guard fd >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
