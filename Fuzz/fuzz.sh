@@ -27,7 +27,7 @@ module Files Sources/Files/*.swift
 module OMDbKit $(find Sources/OMDbKit -name '*.swift' | sort)
 module LineEditing Sources/LineEditing/*.swift
 module TerminalImages Sources/TerminalImages/*.swift
-module MoviesCLI Sources/MoviesCLI/Commands/{Command,Command+More,IMDbReference,RowList,DidYouMean}.swift Sources/MoviesCLI/Configuration/*.swift \
+module MoviesCLI Sources/MoviesCLI/Commands/{Command,Command+More,IMDbReference,RowList,DidYouMean,SettingName}.swift Sources/MoviesCLI/Configuration/*.swift \
   Sources/MoviesCLI/App/{Console,Runtime,StandardOutput,Interrupts,ExitStatus}.swift
 
 # Each target: its harness (Fuzz/Targets/NAME.swift), the support files, the libraries.
