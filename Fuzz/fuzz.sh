@@ -12,8 +12,9 @@ mkdir -p "$modules"
 flags=(-sanitize=fuzzer,address -parse-as-library -enable-testing -package-name movies -swift-version 6 -I "$modules" -L "$modules" -suppress-warnings)
 
 # One library per module the targets need, rebuilt when one of its sources is newer. The
-# front end's parsers are a few files of MoviesCLI, compiled as a module of that name: the whole
-# of it would bring libcurl and the prompt for nothing.
+# front end's parsers are three folders of MoviesCLI taken whole (Parsing/, Configuration/ and
+# System/, which they use), compiled as a module of that name: the whole of it would bring
+# libcurl and the prompt for nothing. A file those folders need belongs in one of them.
 module() {
   local name=$1; shift
   local sources=("$@")
@@ -27,8 +28,7 @@ module Files Sources/Files/*.swift
 module OMDbKit $(find Sources/OMDbKit -name '*.swift' | sort)
 module LineEditing Sources/LineEditing/*.swift
 module TerminalImages Sources/TerminalImages/*.swift
-module MoviesCLI Sources/MoviesCLI/Commands/{Command,Command+More,IMDbReference,RowList,DidYouMean,SettingName}.swift Sources/MoviesCLI/Configuration/*.swift \
-  Sources/MoviesCLI/App/{Console,Runtime,StandardOutput,Interrupts,ExitStatus}.swift
+module MoviesCLI Sources/MoviesCLI/{Parsing,Configuration,System}/*.swift
 
 # Each target: its harness (Fuzz/Targets/NAME.swift), the support files, the libraries.
 libraries=(-lMoviesCLI -lTerminalImages -lLineEditing -lOMDbKit -lFiles)
