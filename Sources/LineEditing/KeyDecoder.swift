@@ -32,16 +32,27 @@ enum Key: Equatable, Sendable {
 ///
 /// A lone Escape cannot be told from the start of a sequence until a little time has passed, so
 /// the reader calls ``flush()`` when no byte followed within a short wait.
+///
+/// A paste ends at its real end marker, not at the first one: a terminal that does not filter
+/// pasted text sends an `ESC [ 201 ~` pasted inside it as it is, and its own end marker after the
+/// whole paste. So an end marker only ends the paste when the input then pauses (the same wait as
+/// for a lone Escape): everything up to the last end marker before the pause is the paste, line
+/// breaks, start markers and stray end markers included, and runs nothing; the bytes after it were
+/// typed. An end marker outside a paste is ignored.
 struct KeyDecoder {
     private var pending: [UInt8] = []
-    /// Inside a bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`): the bytes pasted so far.
+    /// Inside a bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`): the bytes since its start
+    /// marker, end markers included.
     private var pasted: [UInt8]?
+    /// Where the last end marker seen in `pasted` is: the paste's end if the input pauses now.
+    private var lastPasteEnd: Range<Int>?
 
     static let pasteStart: [UInt8] = Array("\u{1B}[200~".utf8)
     static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
 
-    /// True when bytes are held back waiting for the rest of a sequence.
-    var isWaiting: Bool { !pending.isEmpty && pasted == nil }
+    /// True when bytes are held back waiting for the rest of a sequence, or for the pause that
+    /// makes a paste's last end marker its real end.
+    var isWaiting: Bool { pasted == nil ? !pending.isEmpty : lastPasteEnd != nil }
 
     mutating func feed(_ bytes: some Sequence<UInt8>) -> [Key] {
         pending.append(contentsOf: bytes)
@@ -50,17 +61,25 @@ struct KeyDecoder {
         return merged(keys)
     }
 
-    /// What is held back, taken as typed: a lone Escape is `cancel`.
+    /// What is held back, taken as typed: a lone Escape is `cancel`; a paste whose end marker
+    /// came ends there (the bytes after it are keys). A paste with no end marker yet goes on.
     mutating func flush() -> [Key] {
-        guard pasted == nil, !pending.isEmpty else { return [] }
         var keys: [Key] = []
+        if pasted != nil {
+            guard let paste = endPaste() else { return [] }
+            keys.append(paste)
+            while let key = next() { keys.append(key) }
+            // A new paste started after the end, and has no end marker yet (the bytes after the
+            // last end marker hold none): it goes on.
+            if pasted != nil { return merged(keys) }
+        }
         if pending.first == 0x1B {
             pending.removeFirst()
             keys.append(.cancel)
         }
         while let key = next() { keys.append(key) }
         pending.removeAll()
-        return keys
+        return merged(keys)
     }
 
     /// One key from the front of `pending`, or nil when more bytes are needed.
@@ -174,20 +193,36 @@ struct KeyDecoder {
             case "3": return .delete
             case "200":
                 pasted = []
-                return pasteBytes() ?? .ignored
+                lastPasteEnd = nil
+                return .ignored
             default: return .ignored
             }
         default: return .ignored
         }
     }
 
-    /// Gathers pasted bytes until the end marker; then the whole paste is one key.
+    /// Gathers pasted bytes, noting the last end marker among them: the paste ends there only
+    /// when the input pauses (``flush()``), so this never gives a key.
     private mutating func pasteBytes() -> Key? {
-        pasted?.append(contentsOf: pending)
+        guard !pending.isEmpty, var bytes = pasted.take() else { return nil }
+        // A marker may straddle the bytes kept and those just read.
+        var from = max(bytes.count - (Self.pasteEnd.count - 1), lastPasteEnd?.upperBound ?? 0)
+        bytes.append(contentsOf: pending)
         pending.removeAll()
-        guard let bytes = pasted, let end = bytes.firstRange(of: Self.pasteEnd) else { return nil }
-        pending = Array(bytes[end.upperBound...])
+        while let end = bytes[from...].firstRange(of: Self.pasteEnd) {
+            lastPasteEnd = end
+            from = end.upperBound
+        }
+        pasted = bytes
+        return nil
+    }
+
+    /// The paste up to its last end marker; the bytes after that marker are back in `pending`.
+    private mutating func endPaste() -> Key? {
+        guard let bytes = pasted, let end = lastPasteEnd else { return nil }
+        pending = Array(bytes[end.upperBound...]) + pending
         pasted = nil
+        lastPasteEnd = nil
         return .paste(String(decoding: bytes[..<end.lowerBound], as: UTF8.self))
     }
 

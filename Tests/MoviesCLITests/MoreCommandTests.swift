@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func helpNamesTheNewCommands() {
-        for word in ["episodes N", "save FILE", "save! FILE", "--force", "open LIST", "posters DIR W", "original"] {
+        for word in ["episodes LIST", "save FILE", "save! FILE", "--force", "open LIST", "posters DIR W", "original"] {
             #expect(Command.helpText.contains(word), "help lacks \(word)")
         }
     }

@@ -62,13 +62,9 @@ extension Manual {
         return page.joined(separator: "\n") + "\n"
     }
 
-    /// The prompt's commands, read from its `help` text: `(command, meaning)`.
+    /// The prompt's commands, as `help` lists them: `(command, meaning)`.
     static var promptCommands: [(String, String)] {
-        Command.helpText.split(separator: "\n").dropFirst().compactMap { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard let gap = trimmed.range(of: "  ") else { return nil }
-            return (String(trimmed[..<gap.lowerBound]), trimmed[gap.upperBound...].trimmingCharacters(in: .whitespaces))
-        }
+        PromptCommand.all.map { ($0.usage, $0.help) }
     }
 
     /// `text` safe as roff body text: backslashes and dashes escaped, no line read as a request.

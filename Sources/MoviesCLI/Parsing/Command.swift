@@ -53,10 +53,8 @@ public enum Command: Equatable, Sendable {
     /// A command word used wrongly: the hint says how to use it.
     case invalid(hint: String)
 
-    /// The words that are commands; any other text is a search.
-    static let words: Set<String> = ["search", "more", "show", "posters", "type", "year", "plot", "quota", "cache", "help", "quit", "exit",
-                                     "episodes", "save", "save!", "open", "next", "prev", "previous", "first", "page", "poster",
-                                     "catalogue", "catalog"]
+    /// The words that are commands (``PromptCommand/all``'s); any other text is a search.
+    static let words: Set<String> = PromptCommand.words
 
     /// The commands a mistyped word alone is compared with: those that work alone, most used
     /// first (a tie goes to the first). `seven` is not taken for `save`, which needs a file.
@@ -169,63 +167,32 @@ public enum Command: Equatable, Sendable {
     /// The `help` text wrapped to `width` columns: each description goes on under itself, so a
     /// narrow terminal never breaks a line in the middle of a word.
     static func help(width: Int) -> String {
-        let column = String(repeating: " ", count: 20)
-        // Entries (a command and its description, continued on lines indented to the column) and
-        // paragraphs, each joined back into one line of text, then wrapped afresh.
-        var entries: [(head: String?, text: String)] = []
-        for line in helpText.split(separator: "\n") {
-            if line.hasPrefix(column), !entries.isEmpty {
-                entries[entries.count - 1].text += " " + line.drop { $0 == " " }
-            } else if line.hasPrefix("  "), line.count > column.count {
-                entries.append((String(line.prefix(column.count)), String(line.dropFirst(column.count))))
-            } else if let last = entries.last, last.head == nil, entries.count > 1 {
-                entries[entries.count - 1].text = last.text + " " + line
-            } else {
-                entries.append((nil, String(line)))
-            }
+        let column = String(repeating: " ", count: helpColumn)
+        var lines = wrap(helpIntro, width: width, indent: "")
+        for command in PromptCommand.all {
+            let wrapped = wrap(command.help, width: width, indent: column)
+            lines += [helpHead(command) + wrapped[0].dropFirst(column.count)] + wrapped.dropFirst()
         }
-        return entries.flatMap { head, text -> [String] in
-            guard let head else { return wrap(text, width: width, indent: "") }
-            let lines = wrap(text, width: width, indent: column)
-            return [head + lines[0].dropFirst(column.count)] + lines.dropFirst()
-        }.joined(separator: "\n")
+        return (lines + wrap(helpKeys, width: width, indent: "")).joined(separator: "\n")
     }
 
-    /// The `help` text.
-    static let helpText = """
-    Type a title to search OMDb. Commands:
-      TEXT              search for TEXT (with the current type and year filters)
-      search TEXT       search for TEXT even when it starts with a command word
-      more, next        load the next page of results
-      prev, first       the page before (prev or previous), or the first page: pages already shown come
-                        back from memory, with no request
-      page N            page N of the results: from memory when shown before, else just that page
-      show LIST         everything about those results: full plot, ratings, director, actors, runtime,
-                        genre; a LIST is a result number (show 2), a range (1-3), or both (1,3-4 or 2 5)
-      tt0076759, LINK   an IMDb ID or a title's IMDb link (pasted from a browser): everything about
-                        that title, as show N; show tt0076759 says the same
-      posters DIR       save posters into DIR (created if missing); posters off to stop; posters to see where
-      posters DIR W     the same, W pixels wide: 300 (OMDb's), 600, 1000 or original; a wider poster
-                        replaces the narrower file (names never carry the width); if the wider one
-                        fails, OMDb's own is saved and the row says so
-      poster LIST [DIR] save the posters of those results only, into DIR, else the posters folder, else
-                        the working folder
-      episodes N [S]    the episodes of season S (default 1) of result N, a series (of each of N, a list
-                        such as 1,3 with no spaces); show and open take their numbers
-      save FILE         save the current search's rows (every page loaded, with their ratings) to FILE:
-                        .json, .csv or .md by its extension; save FILE --session saves every movie shown
-                        this session; an existing file is never replaced silently: save! FILE (or save
-                        FILE --force) replaces it
-      open LIST         open those results' IMDb pages with the system's opener (or print the addresses)
-      type T            filter next searches: movie, series, episode or any
-      year YYYY         filter next searches by year, or year any
-      plot short|full   plot length in result rows
-      quota             requests sent today with the key (OMDb allows 1,000 a day on a free key)
-      cache             the answers kept on disk; cache clear empties it
-      catalogue [N]     page N of the titles the offline catalogue holds (catalog works too)
-      help              this list
-      quit, exit        leave (so does Ctrl-D); Ctrl-C stops a page that is loading
-    At a terminal: arrows, Home/End and Ctrl-A/E/K/U/W/Y edit the line; Up/Down walk the history
-    and Ctrl-R searches it; Tab completes commands, type and plot values, and posters folders.
-    """
+    /// Where descriptions start in `help`.
+    static let helpColumn = 20
+
+    /// `  show LIST` padded to the descriptions' column.
+    private static func helpHead(_ command: PromptCommand) -> String {
+        ("  " + command.usage).padding(toLength: helpColumn, withPad: " ", startingAt: 0)
+    }
+
+    private static let helpIntro = "Type a title to search OMDb. Commands:"
+    private static let helpKeys = """
+        At a terminal: arrows, Home/End and Ctrl-A/E/K/U/W/Y edit the line; Up/Down walk the history \
+        and Ctrl-R searches it; Tab completes commands, the values of type, year, plot and cache, and \
+        folders after posters and poster LIST.
+        """
+
+    /// The `help` text, one line a command (``help(width:)`` wraps it).
+    static var helpText: String {
+        ([helpIntro] + PromptCommand.all.map { helpHead($0) + $0.help } + [helpKeys]).joined(separator: "\n")
+    }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import LineEditing
 
-/// The prompt's completions: command words at the start of a line, the values of `type` and
-/// `plot`, and folders after `posters`.
+/// The prompt's completions, from ``PromptCommand/all``: command words at the start of a line,
+/// the values of `type`, `year`, `plot` and `cache`, and folders after `posters` and `poster LIST`.
 enum CommandCompletion {
     /// The completer the line editor gets, listing folders on disk relative to `base` (`~` is `home`).
     static func fileSystem(base: URL, home: URL?) -> Completer {
@@ -31,24 +31,30 @@ enum CommandCompletion {
         let current = String(words.last ?? "")
         let start = before.count - current.count
         let earlier = words.dropLast().filter { !$0.isEmpty }.map { $0.lowercased() }
-        switch earlier.first {
-        case nil:
+        guard let first = earlier.first else {
             let commands = Command.words.sorted()
             return (start, commands.filter { $0.hasPrefix(current.lowercased()) }.map { $0 + " " })
-        case "type" where earlier.count == 1:
-            return (start, ["movie", "series", "episode", "any"].filter { $0.hasPrefix(current.lowercased()) }.map { $0 + " " })
-        case "plot" where earlier.count == 1:
-            return (start, ["short", "full"].filter { $0.hasPrefix(current.lowercased()) }.map { $0 + " " })
-        case "posters" where earlier.count == 1:
-            let slash = current.lastIndex(of: "/")
-            let directory = slash.map { String(current[...$0]) } ?? ""
-            let name = slash.map { String(current[current.index(after: $0)...]) } ?? current
-            // Hidden folders only when asked for with a leading dot.
-            let matches = folders(directory).filter { $0.hasPrefix(name) && (name.hasPrefix(".") || !$0.hasPrefix(".")) }
-            // A name with control characters cannot be typed back safely: never offered.
-            return (start, matches.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }.map { directory + $0 + "/" })
+        }
+        switch PromptCommand.named(first)?.argument {
+        case .values(let values)? where earlier.count == 1:
+            return (start, values.filter { $0.hasPrefix(current.lowercased()) }.map { $0 + " " })
+        case .folder? where earlier.count == 1:
+            return (start, folderChoices(current, folders: folders))
+        case .folderAfterRows? where earlier.count > 1 && earlier.dropFirst().allSatisfy({ RowList($0) != nil }):
+            return (start, folderChoices(current, folders: folders))
         default:
             return (start, [])
         }
+    }
+
+    /// The folders whose names start with `current` (which may hold a path: `shots/in`).
+    private static func folderChoices(_ current: String, folders: (String) -> [String]) -> [String] {
+        let slash = current.lastIndex(of: "/")
+        let directory = slash.map { String(current[...$0]) } ?? ""
+        let name = slash.map { String(current[current.index(after: $0)...]) } ?? current
+        // Hidden folders only when asked for with a leading dot.
+        let matches = folders(directory).filter { $0.hasPrefix(name) && (name.hasPrefix(".") || !$0.hasPrefix(".")) }
+        // A name with control characters cannot be typed back safely: never offered.
+        return matches.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }.map { directory + $0 + "/" }
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+
+/// One entry of the prompt's commands: the words that run it, how `help` shows it, and what Tab
+/// and "did you mean" know of it. `help`, the manual page's PROMPT COMMANDS, Tab's command words
+/// and the words that are never searched for are all read from ``all``, so a command added here
+/// is in each of them (tests check README's table against it too).
+struct PromptCommand: Sendable {
+    /// The words that run it, its name first (`more`, `next`). Empty for an entry that is not a
+    /// command word (a title to search, an IMDb link) or that shows another use of one above it.
+    let words: [String]
+    /// The left column of `help` (`show LIST`, `more, next`): at most 17 characters.
+    let usage: String
+    /// The right column: what it does.
+    let help: String
+    /// What Tab offers after the command word.
+    var argument: Argument = .nothing
+
+    enum Argument: Equatable, Sendable {
+        case nothing
+        /// One of these words (`type movie`).
+        case values([String])
+        /// A folder (`posters DIR`).
+        case folder
+        /// A folder after a row list (`poster 1-3 DIR`).
+        case folderAfterRows
+    }
+
+    init(_ words: [String], _ usage: String, _ help: String, argument: Argument = .nothing) {
+        self.words = words
+        self.usage = usage
+        self.help = help
+        self.argument = argument
+    }
+
+    /// The entry whose words include `word` (lowercased), if any.
+    static func named(_ word: String) -> PromptCommand? {
+        let word = word.lowercased()
+        return all.first { $0.words.contains(word) }
+    }
+
+    /// Every command word, aliases included.
+    static var words: Set<String> { Set(all.flatMap(\.words)) }
+
+    /// The prompt's commands, in the order `help` lists them.
+    static let all: [PromptCommand] = [
+        PromptCommand([], "TEXT", "search for TEXT (with the current type and year filters)"),
+        PromptCommand(["search"], "search TEXT", "search for TEXT even when it starts with a command word"),
+        PromptCommand(["more", "next"], "more, next", "load the next page of results"),
+        PromptCommand(["prev", "previous"], "prev, previous", "the page before: a page shown before comes back from memory, with no request"),
+        PromptCommand(["first"], "first", "the first page, from memory"),
+        PromptCommand(["page"], "page N", "page N of the results: from memory when shown before, else just that page"),
+        PromptCommand(["show"], "show LIST", "everything about those results: full plot, ratings, director, actors, runtime, genre; a LIST is a result number (show 2), a range (1-3), or both (1,3-4 or 2 5)"),
+        PromptCommand([], "tt0076759, LINK", "an IMDb ID or a title's IMDb link (pasted from a browser): everything about that title, as show N; show tt0076759 says the same"),
+        PromptCommand(["posters"], "posters DIR", "save posters into DIR (created if missing); posters off to stop; posters to see where", argument: .folder),
+        PromptCommand([], "posters DIR W", "the same, W pixels wide: 300 (OMDb's), 600, 1000 or original; a wider poster replaces the narrower file (names never carry the width); if the wider one fails, OMDb's own is saved and the row says so"),
+        PromptCommand(["poster"], "poster LIST [DIR]", "save the posters of those results only, into DIR, else the posters folder, else the working folder", argument: .folderAfterRows),
+        PromptCommand(["episodes"], "episodes LIST [S]", "the episodes of season S (default 1) of those results, series; the LIST has no spaces here (2, 1-3 or 1,3), as a last word is the season; show and open take the episodes' numbers"),
+        PromptCommand(["save", "save!"], "save FILE", "save the current search's rows (every page loaded, with their ratings) to FILE: .json, .csv or .md by its extension; save FILE --session saves every movie shown this session; an existing file is never replaced silently: save! FILE (or save FILE --force) replaces it"),
+        PromptCommand(["open"], "open LIST", "open those results' IMDb pages with the system's opener (or print the addresses)"),
+        PromptCommand(["type"], "type T", "filter next searches: movie, series, episode or any; type alone says the current one", argument: .values(["movie", "series", "episode", "any"])),
+        PromptCommand(["year"], "year YYYY", "filter next searches by year, or year any; year alone says the current one", argument: .values(["any"])),
+        PromptCommand(["plot"], "plot short|full", "plot length in result rows; plot alone says the current one", argument: .values(["short", "full"])),
+        PromptCommand(["quota"], "quota", "requests sent today with the key (OMDb allows 1,000 a day on a free key)"),
+        PromptCommand(["cache"], "cache", "the answers kept on disk; cache clear empties it", argument: .values(["clear"])),
+        PromptCommand(["catalogue", "catalog"], "catalogue [N]", "page N of the titles the offline catalogue holds (catalog works too)"),
+        PromptCommand(["help"], "help", "this list"),
+        PromptCommand(["quit", "exit"], "quit, exit", "leave (so does Ctrl-D); Ctrl-C stops a page that is loading"),
+    ]
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 24 at the built tool's prompt on a pseudo-terminal, the screen rendered by pyte: pastes
+/// that hold a stray end marker, and the page and row-list commands as a person types them.
+@Suite(.serialized, .enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
+struct PromptCommandsTerminalTests {
+    static let pasteStart = "\u{1B}[200~", pasteEnd = "\u{1B}[201~"
+
+    /// A paste whose text holds the end marker and a line break (`alien`, marker, `quit`): the
+    /// terminal's own end marker comes after it all, so nothing is searched and the tool does not
+    /// quit; the pasted text waits on the line. An end marker typed outside a paste is ignored.
+    @Test func aStrayEndMarkerInAPasteRunsNothing() async throws {
+        try await withTemporaryFolder { folder in
+            let paste = Self.pasteStart + "alien" + Self.pasteEnd + Keys.enter + "quit" + Keys.enter + Self.pasteEnd
+            let outcome = try await TerminalDriver.run(directory: folder, steps: [
+                .wait("movies>"), .send(paste), .send("!"), .wait("movies> alien[201~ quit !"), .snapshot("pasted"),
+                .send(Keys.ctrlU + "ab" + Self.pasteEnd + "c"), .wait("movies> abc"), .snapshot("stray"),
+                .send(Keys.ctrlU + "quit" + Keys.enter), .exit(),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.status == 0)
+            #expect(!outcome.shown("pasted").contains("Results for"), "\(outcome.shown("pasted"))")
+            #expect(outcome.snapshot("stray").last { !$0.isEmpty } == "movies> abc", "\(outcome.shown("stray"))")
+        }
+    }
+
+    /// The lines of snapshot `name` between the line typed (`movies> shown`) and the next prompt.
+    private func output(_ name: String, typed shown: String? = nil, _ outcome: TerminalDriver.Outcome) -> [String] {
+        let lines = outcome.snapshot(name)
+        guard let start = lines.firstIndex(of: "movies> " + (shown ?? name)) else { return [] }
+        return Array(lines[(start + 1)...].prefix { !$0.hasPrefix("movies>") }.filter { !$0.isEmpty })
+    }
+
+    /// Offline, with no key: `alien` (one page), its page commands at the edges, `show 1-2`,
+    /// `poster 1 DIR` (the folder completed with Tab) into the test's folder; then `star` (four
+    /// pages) walked with `next`, `prev` and `page 3`; then `catalogue`. Each command runs on a
+    /// cleared screen (Ctrl-L), so a snapshot holds that command's output alone.
+    @Test func thePageAndRowCommandsAsAPersonUsesThem() async throws {
+        try await withTemporaryFolder { folder in
+            let shots = folder.appendingPathComponent("shots")
+            try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+            // (snapshot, typed, the line as shown, the last text of its output)
+            let commands: [(name: String, typed: String, shown: String, last: String)] = [
+                ("alien", "alien", "alien", "Showing 5 of 5"),
+                ("next", "next", "next", "No more results for \"alien\""),
+                ("prev", "prev", "prev", "first page of \"alien\""),
+                ("page 2", "page 2", "page 2", "no page 2 of \"alien\""),
+                ("show 1-2", "show 1-2", "show 1-2", "https://www.imdb.com/title/tt0103644/"),
+                ("poster", "poster 1 sh" + Keys.tab, "poster 1 shots/", "poster saved"),
+                ("star", "star", "star", "Showing 10 of 38"),
+                ("star next", "next", "next", "Showing 20 of 38"),
+                ("star page 3", "page 3", "page 3", "Showing 30 of 38"),
+                ("star prev", "prev", "prev", "Showing 20 of 38"),
+                ("star first", "first", "first", "Showing 10 of 38"),
+                ("catalogue", "catalogue", "catalogue", "Type catalogue 2"),
+            ]
+            var steps: [TerminalDriver.Step] = [.wait("movies>")]
+            var previous: String?
+            for command in commands {
+                // Cleared, and seen to be: the wait that follows is for this command's output only.
+                if let previous { steps += [.send(Keys.ctrlL), .waitGone(previous)] }
+                steps += [.send(command.typed), .wait("movies> " + command.shown), .send(Keys.enter), .wait(command.last), .snapshot(command.name)]
+                previous = command.last
+            }
+            steps += [.send("quit" + Keys.enter), .exit()]
+            let outcome = try await TerminalDriver.run(directory: folder, columns: 100, rows: 40, steps: steps)
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.status == 0)
+
+            let alien = output("alien", outcome)
+            #expect(alien.first == "Results for \"alien\": page 1 of 1, 5 in all", "\(alien)")
+            #expect(rowNumbers(alien) == [1, 2, 3, 4, 5])
+            #expect(alien.contains { $0.contains("1. Alien (1979)  movie  tt0078748") })
+            #expect(output("next", outcome).count == 1 && output("prev", outcome).count == 1 && output("page 2", outcome).count == 1,
+                    "\(outcome.shown("next"))\n\(outcome.shown("prev"))\n\(outcome.shown("page 2"))")
+
+            // Both titles, in the order asked, each with its details.
+            let shown = output("show 1-2", outcome)
+            let first = try #require(shown.firstIndex { $0.hasPrefix("Alien (1979)  movie  tt0078748") }, "\(shown)")
+            let second = try #require(shown.firstIndex { $0.hasPrefix("Alien 3 (1992)  movie  tt0103644") }, "\(shown)")
+            #expect(first == 0 && first < second)
+            #expect(shown[first..<second].contains { $0.contains("Director: Ridley Scott") })
+            #expect(shown[second...].contains { $0.contains("Director: David Fincher") })
+
+            // The one poster asked for, saved into the folder typed, the same bytes as the catalogue's.
+            let poster = output("poster", typed: "poster 1 shots/", outcome)
+            #expect(poster.count == 1 && poster[0].contains("1. Alien (1979)") && poster[0].contains("shots/Alien (1979) [tt0078748]"), "\(poster)")
+            let saved = try FileManager.default.contentsOfDirectory(atPath: shots.path)
+            #expect(saved.count == 1 && saved[0].hasPrefix("Alien (1979) [tt0078748]."), "\(saved)")
+            let catalogued = MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures/posters/tt0078748.jpg")
+            #expect(try Data(contentsOf: shots.appendingPathComponent(saved[0])) == Data(contentsOf: catalogued))
+
+            // star's pages, walked forth and back.
+            for (name, typed, page, rows) in [("star", "star", 1, 1...10), ("star next", "next", 2, 11...20), ("star page 3", "page 3", 3, 21...30),
+                                              ("star prev", "prev", 2, 11...20), ("star first", "first", 1, 1...10)] {
+                let lines = output(name, typed: typed, outcome)
+                #expect(lines.first == "Results for \"star\": page \(page) of 4, 38 in all", "\(name): \(lines)")
+                #expect(rowNumbers(lines) == Array(rows), "\(name): \(outcome.shown(name))")
+            }
+
+            let catalogue = output("catalogue", outcome)
+            #expect(catalogue.first == "The offline catalogue: page 1 of 13, 245 titles", "\(catalogue)")
+            #expect(catalogue.contains("  Alien (1979)  movie  tt0078748"), "\(catalogue)")
+            #expect(catalogue.count == 22)
+        }
+    }
+}
