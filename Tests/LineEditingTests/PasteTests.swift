@@ -1,5 +1,4 @@
 import Testing
-@testable import MoviesCLI
 @testable import LineEditing
 
 /// Bracketed paste in the key decoder (issue 24): a paste is text until its real end, the last
@@ -16,7 +15,7 @@ import Testing
     /// The editor after those keys: its line, and whether a line was submitted.
     private func edited(_ reads: String...) -> (line: String, submitted: [String]) {
         var decoder = KeyDecoder()
-        var editor = LineEditor(history: [], completer: CommandCompletion.completer { _ in [] })
+        var editor = LineEditor(history: [], completer: Completer())
         var submitted: [String] = []
         for key in reads.flatMap({ decoder.feed(Array($0.utf8)) }) + decoder.flush() {
             if case .submit(let line) = editor.handle(key) {
