@@ -9,16 +9,21 @@ import Darwin
 
 extension AtomicFile {
     /// Runs `body` holding an exclusive `flock(2)` on ``lockFile``: a read-change-write of the file
-    /// by two processes at once loses neither's change. The lock file is made 0600 and never
-    /// followed through a symlink.
+    /// by two processes at once loses neither's change. The lock file is made 0600 in its folder
+    /// as opened and checked (``OpenFolder``), never followed through a symlink, and one someone
+    /// else planted where others may plant files is refused (``FileTrust``).
     public func withLock<T>(_ body: () throws(Problem) -> T) throws(Problem) -> T {
-        let lock = open(lockFile.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        let folder = try OpenFolder(lockFile.deletingLastPathComponent())
+        let name = lockFile.lastPathComponent
+        let lock = folder.open(name, O_RDWR | O_CREAT | O_NONBLOCK, 0o600)
         guard lock >= 0 else { throw .system(lockFile.path) }
         defer { close(lock) }
         var info = stat()
         guard fstat(lock, &info) == 0, Self.kindIfNotRegular(info.st_mode) == nil else {
             throw .notARegularFile(path: lockFile.path, kind: Self.kindIfNotRegular(info.st_mode) ?? "not a regular file")
         }
+        // Only held, never read: whose it is matters where others may plant it.
+        if let problem = FileTrust.fileProblem(lockFile.path, info, in: folder.info, user: geteuid(), replacing: true) { throw problem }
         while flock(lock, LOCK_EX) != 0 {
             guard errno == EINTR else { throw .system(lockFile.path) }
         }
@@ -27,7 +32,8 @@ extension AtomicFile {
     }
 
     /// Makes `folder` (mode 0700, with any folders above it) when missing; refuses one it may not
-    /// trust, and tightens one of the user's own that others may write in to 0700.
+    /// trust, and tightens one of the user's own that others may write in to 0700 (told by
+    /// ``OpenFolder/takeTightened(among:)``).
     /// - Throws: ``Problem/unsafeFolder(path:owner:)`` or ``Problem/untrusted(path:reason:advice:)``
     ///   (see ``FileTrust``), or why it could not be made.
     public static func prepareFolder(_ folder: URL, user: uid_t = geteuid()) throws(Problem) {

@@ -40,6 +40,26 @@ package enum FileTrust {
         return nil
     }
 
+    /// Why a folder above a trusted one (described by `info`) lets someone swap `folder`
+    /// for one of theirs, as OpenSSH's `StrictModes` walks up to `/`: it is someone else's (not
+    /// root's), or anyone may write in it and it is not sticky (`/tmp` is). A folder above that only
+    /// its group may write in passes: Debian's `/usr/local/share` is `root:staff 2775`, and homes
+    /// with a group of their own are often 0775; the folder itself is held to the whole rule.
+    /// - Parameter name: the ancestor's path, worked out only when it is refused.
+    static func ancestorProblem(_ name: () -> String, _ info: stat, below folder: String, user: uid_t) -> AtomicFile.Problem? {
+        if !ownerIsTrusted(info.st_uid, user: user) {
+            let ancestor = name()
+            return .untrusted(path: folder, reason: "the folder above it, \(ancestor), belongs to someone else (user \(info.st_uid)), who could swap it",
+                              advice: "use a folder outside \(ancestor)")
+        }
+        if info.st_mode & S_IWOTH != 0, info.st_mode & S_ISVTX == 0 {
+            let ancestor = name()
+            return .untrusted(path: folder, reason: "anyone can write in the folder above it, \(ancestor), and so swap it",
+                              advice: "chmod o-w \(ancestor), or use a folder elsewhere")
+        }
+        return nil
+    }
+
     /// Why the file or symlink `info` describes (in a folder `folder` describes, already trusted)
     /// cannot be trusted, `nil` when it can. `replacing`: it is only to be replaced, never read,
     /// so its mode does not matter, only whose it is where others may plant it.

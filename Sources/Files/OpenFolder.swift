@@ -1,11 +1,13 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A folder opened once and checked by ``FileTrust``: every file in it is then created, opened,
+/// A folder opened once and checked by ``FileTrust``, it and every folder above it up to `/`:
+/// every file in it is then created, opened,
 /// renamed and removed through its descriptor (`openat`, `renameat`, `unlinkat`), so a folder
 /// renamed or swapped for a symlink meanwhile leaves nothing behind and nothing lands elsewhere.
 package final class OpenFolder: Sendable {
@@ -15,8 +17,9 @@ package final class OpenFolder: Sendable {
     /// What `fstat` said when it was opened.
     package let info: stat
 
-    /// Opens `url` and checks it; a folder of the user's own open to others is tightened to 0700
-    /// first when `tighten` is set (the tool's own folders), refused otherwise.
+    /// Opens `url` and checks it and the folders above it; a folder of the user's own open to
+    /// others is tightened to 0700 first when `tighten` is set (the tool's own folders; see
+    /// ``takeTightened(among:)``), refused otherwise.
     package init(_ url: URL, user: uid_t = geteuid(), tighten: Bool = false) throws(AtomicFile.Problem) {
         let fd = systemOpen(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -28,15 +31,87 @@ package final class OpenFolder: Sendable {
         var info = stat()
         guard fstat(fd, &info) == 0 else { let code = errno; close(fd); throw .system(url.path, code) }
         if tighten, info.st_uid == user, FileTrust.openToOthers(info), info.st_mode & S_ISVTX == 0 {
-            if fchmod(fd, 0o700) == 0 { info.st_mode = (info.st_mode & ~0o7777) | 0o700 }
+            if fchmod(fd, 0o700) == 0 {
+                info.st_mode = (info.st_mode & ~0o7777) | 0o700
+                Self.tightened.withLock { $0.append(url.standardizedFileURL.path) }
+            }
         }
-        if let problem = FileTrust.folderProblem(url.path, info, user: user) { close(fd); throw problem }
+        if let problem = FileTrust.folderProblem(url.path, info, user: user) ?? Self.ancestorProblem(fd, info, url: url, user: user) {
+            close(fd)
+            throw problem
+        }
         self.url = url
         self.descriptor = fd
         self.info = info
     }
 
     deinit { close(descriptor) }
+
+    /// The folders tightened to 0700 and not yet asked about.
+    private static let tightened = Mutex<[String]>([])
+
+    /// Which of `folders` were open to others and were tightened to 0700 since last asked: each
+    /// is told once, for the tool to say so. Only these are taken (tests share the process).
+    package static func takeTightened(among folders: [URL]) -> [URL] {
+        let wanted = Set(folders.map(\.standardizedFileURL.path))
+        return tightened.withLock { all in
+            let taken = all.filter { wanted.contains($0) }
+            all.removeAll { wanted.contains($0) }
+            return taken.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        }
+    }
+
+    /// Why a folder above `fd` (up to `/`, by `..`: the folders it really is in, whatever
+    /// symlinks `url` went through) lets someone else swap it; `nil` when none does.
+    private static func ancestorProblem(_ fd: Int32, _ info: stat, url: URL, user: uid_t) -> AtomicFile.Problem? {
+        var below = info
+        var relative = ".."
+        for level in 1...(Int(PATH_MAX) / 3) {
+            var above = stat()
+            // Searched on the way down already: a failure here is no answer, not a refusal.
+            guard fstatat(fd, relative, &above, 0) == 0 else { return nil }
+            if above.st_dev == below.st_dev, above.st_ino == below.st_ino { return nil }   // `/`
+            // Named only when refused: the real path, `level` folders up.
+            let name = { () -> String in
+                var path = realPath(url.path) ?? url.standardizedFileURL.path
+                for _ in 0..<level { path = (path as NSString).deletingLastPathComponent }
+                return path
+            }
+            if let problem = FileTrust.ancestorProblem(name, above, below: url.path, user: user) { return problem }
+            below = above
+            relative += "/.."
+        }
+        return nil
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Calls `visit` with each name in the folder but `.` and `..`, as the disk gives them: the
+    /// folder as opened, not whatever its path names now. The pointer is valid during the call only.
+    package func names(_ visit: (UnsafePointer<CChar>) -> Void) {
+        let fd = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        guard let directory = fdopendir(fd) else { close(fd); return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { name in
+                    if strcmp(name, ".") != 0, strcmp(name, "..") != 0 { visit(name) }
+                }
+            }
+        }
+    }
+
+    /// The names in the folder but `.` and `..`.
+    package func names() -> [String] {
+        var all: [String] = []
+        names { all.append(String(cString: $0)) }
+        return all
+    }
 
     /// What is at `name`, the symlink itself when it is one; `nil` when nothing is.
     package func status(_ name: String) -> stat? {

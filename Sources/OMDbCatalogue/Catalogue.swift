@@ -198,7 +198,8 @@ public struct Catalogue: Sendable {
 
     // MARK: Posters
 
-    /// The bytes of a poster file named in the catalogue (`posters/…`), or `nil` when there is none.
+    /// The bytes of a poster file named in the catalogue (`posters/…`), or `nil` when there is
+    /// none, or one ``FileTrust`` refuses (or larger than a poster is let be).
     public func posterData(atPath path: String) -> Data? {
         var relative = path.split(separator: "/").filter { $0 != ".." && $0 != "." }.joined(separator: "/")
         guard relative.hasPrefix("posters/") else { return nil }
@@ -206,7 +207,7 @@ public struct Catalogue: Sendable {
         if let marker = relative.range(of: "._V1_"), let dot = relative.lastIndex(of: "."), dot >= marker.upperBound {
             relative = String(relative[..<marker.lowerBound] + relative[dot...])
         }
-        return FileManager.default.contents(atPath: folder.appendingPathComponent(relative).path)
+        return (try? AtomicFile(folder.appendingPathComponent(relative)).contents(upTo: PosterStore.defaultMaxBytes)) ?? nil
     }
 
     // MARK: Helpers

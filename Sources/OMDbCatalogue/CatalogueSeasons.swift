@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import OMDbKit
 
@@ -17,10 +18,12 @@ struct CatalogueSeasons: Sendable {
     /// Episode imdbID → (series ID, season number, the episode's fields).
     private let episodes: [String: (seriesID: String, season: String, fields: [String: String])]
 
-    /// Reads `episodes.json` in `folder`; no file means no seasons.
-    /// - Throws: when the file is there but is not the shape above.
+    /// Reads `episodes.json` in `folder` as every file that steers the tool is (``FileTrust``);
+    /// no file means no seasons.
+    /// - Throws: when the file is there but is not the shape above, or is one the rule refuses
+    ///   (``AtomicFile/Problem``: someone else could have planted it).
     init(folder: URL) throws {
-        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("episodes.json").path) else {
+        guard let data = try AtomicFile(folder.appendingPathComponent("episodes.json")).contents(upTo: Catalogue.maximumFileBytes) else {
             series = [:]
             episodes = [:]
             return

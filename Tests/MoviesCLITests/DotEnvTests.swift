@@ -165,3 +165,22 @@ import TestSupport
         #expect(DotEnv.read(from: folder).values["MOVIES_POSTERS"] == "/root/.ssh")
     }
 }
+
+extension DotEnvTests {
+    /// Issue 21: a `.env` in a folder of one's own that lies inside a folder anyone can write in
+    /// (not sticky) steers nothing: that folder could be swapped, `.env` and all.
+    @Test func aDotEnvInsideAFolderAnyoneCanWriteInIsNotUsed() throws {
+        let root = try makeTemporaryFolder()
+        defer { removeFolder(root) }
+        let open = root.appendingPathComponent("open")
+        let project = open.appendingPathComponent("project")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        try Data("OMDB_BASE_URL=http://127.0.0.1:9/\n".utf8).write(to: project.appendingPathComponent(".env"))
+        #expect(chmod(open.path, 0o777) == 0)
+        let parsed = DotEnv.read(from: project)
+        #expect(parsed.values.isEmpty)
+        #expect(parsed.notices == ["Not using \(project.path): anyone can write in the folder above it, \(open.path), and so swap it; chmod o-w \(open.path), or use a folder elsewhere."])
+        #expect(chmod(open.path, 0o1777) == 0)
+        #expect(DotEnv.read(from: project).values["OMDB_BASE_URL"] == "http://127.0.0.1:9/")
+    }
+}

@@ -1,4 +1,5 @@
 import Dispatch
+import Files
 import Foundation
 import Synchronization
 import Testing
@@ -25,7 +26,7 @@ import TestSupport
                 count.withLock { $0 += 1 }
                 // Blocks a Dispatch thread, never the cooperative pool: the index lists on its own thread.
                 if held { gate.wait() }
-                guard let names else { return PosterIndex.names(in: folder, visit) }
+                guard let names else { return folder.names(visit) }
                 for name in names { name.withCString(visit) }
             }
         }

@@ -12,7 +12,8 @@ public struct RequestBudget: Sendable {
     /// The key's daily count; `nil` with no key or on the offline catalogue.
     public let ledger: QuotaLedger?
     /// One line for each folder refused (``FileTrust``: someone else's, or others may write in it): said
-    /// once, at the start. One of ours that others may write in is tightened to 0700 instead.
+    /// once, at the start. One of ours that others may write in is tightened to 0700 instead, and
+    /// ``tightenedNotes`` says so.
     public let notices: [String]
 
     /// From the settings: a ledger only for a live key, the cache only with a live key and not turned
@@ -48,6 +49,15 @@ public struct RequestBudget: Sendable {
     }
 
     // MARK: What is said
+
+    /// `Note: FOLDER was open to other users; it is now 0700.`, for each of the cache and state
+    /// folders tightened since last asked (at the start, or by a write since): once a run each.
+    var tightenedNotes: [String] { Self.tightenedNotes([cache.folder] + (ledger.map { [$0.folder] } ?? [])) }
+
+    /// ``tightenedNotes`` for any of the tool's own `folders` (the history's, too).
+    static func tightenedNotes(_ folders: [URL]) -> [String] {
+        OpenFolder.takeTightened(among: folders).map { "Note: \(safe($0.path)) was open to other users; it is now 0700." }
+    }
 
     /// `requests today: 37 of 1,000 (UTC day)`; `nil` when nothing is counted (offline, no key).
     /// Redrawn as a page fills, on the main actor: the estimate, which reads no file.

@@ -62,7 +62,7 @@ public enum Movies {
         let budget = RequestBudget(settings: settings)
         // Line numbers only: a skipped line may hold the key.
         for notice in dotEnv.notices { console.note(notice) }
-        for notice in settings.notices(before: options.mode) + budget.notices { console.note(notice) }
+        for notice in settings.notices(before: options.mode) + budget.notices + budget.tightenedNotes { console.note(notice) }
 
         switch options.mode {
         case .help, .version, .completions, .manPage, .optionsMarkdown:
@@ -169,6 +169,7 @@ public enum Movies {
             console.note(problem)
             history = nil
         }
+        for note in RequestBudget.tightenedNotes(history.map { [$0.file.deletingLastPathComponent()] } ?? []) { console.note(note) }
         return TerminalLineReader(prompt: Prompt.text, terminal: terminal, history: history, completer: CommandCompletion.fileSystem(base: directory, home: settings.home.map { URL(fileURLWithPath: $0) }),
                                   typing: typing)
     }

@@ -115,6 +115,8 @@ final class SessionContext {
     func warnIfNearLimit() async {
         guard !Task.isCancelled, let budget else { return }
         if let warning = await budget.warningAfterCommand() { console.err(console.errorStyle.yellow(warning)) }
+        // A folder of ours tightened by a write since (the cache made, the count kept): said once.
+        for note in budget.tightenedNotes { console.note(note) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import OMDbKit
 import TerminalImages
@@ -149,7 +150,8 @@ struct TitleDetails: SessionPart {
             if settings.posters == nil { console.note("(posters DIR to save posters and see them here)") }
             return saved
         }
-        guard let data = FileManager.default.contents(atPath: file.path) else { return saved }
+        // Read as every file is (FileTrust): a poster someone else swapped in is not drawn.
+        guard let data = (try? AtomicFile(file).contents(upTo: posterStore?.maxBytes ?? PosterStore.defaultMaxBytes)) ?? nil else { return saved }
         let drawing = InlineImages.draw(data, using: kind, columns: min(24, console.width - 4))
         switch drawing {
         case .drawn(let sequence): console.writeOut(sequence + "\n")

@@ -77,7 +77,7 @@ extension DiskCache {
 
     /// The folder's files: entries and temporary files, nothing else a person may have put there.
     private func files(in open: OpenFolder) -> [File] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let names = open.names()
         Self.afterListing?()
         return names.compactMap { name in
             let isEntry = name.hasSuffix(Self.entrySuffix) && !name.hasPrefix(".")

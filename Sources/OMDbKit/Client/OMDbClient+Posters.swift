@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 extension OMDbClient {
@@ -36,7 +37,8 @@ extension OMDbClient {
             throw error
         case .success(let earlier)? where store.isWideEnough(file: earlier):
             // Saved into another folder earlier in this session: copy it, do not download it again.
-            if let body = try? HTTPBody(contentsOf: earlier) {
+            // Read only as FileTrust allows: the file may have been swapped since it was saved.
+            if AtomicFile(earlier).problem(replacing: false) == nil, let body = try? HTTPBody(contentsOf: earlier) {
                 let file = try await store.save(streaming: body, source: earlier.path, title: item.title, year: year, imdbID: item.imdbID)
                 remember(.success(file), posterOf: item.imdbID)
                 return SavedPoster(file: file, wasAlreadyThere: false)
@@ -64,7 +66,10 @@ extension OMDbClient {
             }
             remember(.success(file), posterOf: item.imdbID)
             // A wider poster replaces the narrower one, even when its format (and so its extension) differs.
-            if let existing, existing.standardizedFileURL != file.standardizedFileURL { try? FileManager.default.removeItem(at: existing) }
+            if let existing, existing.standardizedFileURL != file.standardizedFileURL {
+                // Through the folder as opened and checked, never by path.
+                (try? OpenFolder(existing.deletingLastPathComponent()))?.remove(existing.lastPathComponent)
+            }
             return SavedPoster(file: file, wasAlreadyThere: false, fallback: fallback)
         } catch let error as OMDbError {
             if error.isPermanentPosterRefusal { remember(.failure(error), posterOf: item.imdbID) }

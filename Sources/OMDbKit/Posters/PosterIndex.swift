@@ -13,9 +13,9 @@ import Darwin
 /// delaying it), then kept current as posters are saved. Finding an earlier copy costs O(1)
 /// however many files the folder holds; the leftover sweep works from the same listing.
 final class PosterIndex: Sendable {
-    /// Calls its second argument with each name in a folder (none when it cannot be read); a
-    /// seam for tests. The pointer is valid during the call only.
-    typealias Listing = @Sendable (URL, (UnsafePointer<CChar>) -> Void) -> Void
+    /// Calls its second argument with each name in a folder as opened (``OpenFolder/names(_:)``);
+    /// a seam for tests. The pointer is valid during the call only.
+    typealias Listing = @Sendable (OpenFolder, (UnsafePointer<CChar>) -> Void) -> Void
 
     /// Something that happens once, and the tasks waiting for it.
     private struct Event {
@@ -36,25 +36,28 @@ final class PosterIndex: Sendable {
 
     /// Starts listing `folder` on ``FileWork``, never on the cooperative pool (a thread per
     /// core: a long listing there would stall the requests), then hands the temporary files it
-    /// found to `sweep`.
-    init(folder: URL, listing: @escaping Listing = PosterIndex.names(in:_:), sweep: @escaping @Sendable ([String]) -> Void) {
+    /// found to `sweep`, with the folder as it was opened and checked (``FileTrust``) for the
+    /// listing: a folder swapped meanwhile for a symlink loses nothing where the link points.
+    /// A folder missing or refused lists nothing and sweeps nothing.
+    init(folder: URL, listing: @escaping Listing = { $0.names($1) }, sweep: @escaping @Sendable (OpenFolder, [String]) -> Void) {
         self.folder = folder
         FileWork.start { [self] in
             var table = PosterNameTable()
             var temporaries: [String] = []
-            listing(folder) { name in
+            let open = try? OpenFolder(folder)
+            if let open { listing(open) { name in
                 if strncmp(name, PosterFile.temporaryPrefix, PosterFile.temporaryPrefix.utf8.count) == 0 {
                     temporaries.append(String(cString: name))
                 } else {
                     table.insertListed(name)
                 }
-            }
+            } }
             signal(\.listed) { state in
                 for name in state.savedMeanwhile { table.replace(with: name) }
                 state.table = table
                 state.savedMeanwhile = []
             }
-            sweep(temporaries)
+            if let open { sweep(open, temporaries) }
             signal(\.swept)
         }
     }
@@ -69,7 +72,8 @@ final class PosterIndex: Sendable {
             return nil
         }
         guard let found else { return nil }
-        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(found).path) else {
+        // Looked up in the folder as opened and checked (FileTrust), as every file in it is.
+        guard (try? OpenFolder(folder))?.status(found) != nil else {
             state.withLock { $0.table.forget(found) }
             return nil
         }
@@ -113,23 +117,5 @@ final class PosterIndex: Sendable {
             return state[keyPath: event].waiters
         }
         for waiter in waiters { waiter.resume() }
-    }
-}
-
-// MARK: Listing
-
-extension PosterIndex {
-    /// Calls `visit` with each name in `folder` but `.` and `..`, in the order the disk gives
-    /// them. `readdir` straight, no `String` made for a name that is not kept.
-    static func names(in folder: URL, _ visit: (UnsafePointer<CChar>) -> Void) {
-        guard let directory = opendir(folder.path) else { return }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { name in
-                    if strcmp(name, ".") != 0, strcmp(name, "..") != 0 { visit(name) }
-                }
-            }
-        }
     }
 }

@@ -47,7 +47,7 @@ public struct PosterStore: Sendable {
     /// Starts listing the folder in the background (see ``existingFile(for:)``), and removing
     /// the leftovers of killed runs found in it (see ``removeLeftovers()``).
     public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard) {
-        self.init(folder: folder, maxBytes: maxBytes, owner: owner, width: width, listing: PosterIndex.names(in:_:))
+        self.init(folder: folder, maxBytes: maxBytes, owner: owner, width: width, listing: { $0.names($1) })
     }
 
     /// - Parameter listing: lists the folder's names; a seam for tests.
@@ -57,8 +57,8 @@ public struct PosterStore: Sendable {
         self.maxBytes = maxBytes
         self.owner = owner
         self.width = width
-        index = PosterIndex(folder: self.folder, listing: listing) { [folder = self.folder] names in
-            Self.removeLeftovers(names, in: folder)
+        index = PosterIndex(folder: self.folder, listing: listing) { open, names in
+            Self.removeLeftovers(names, in: open)
         }
     }
 
@@ -177,20 +177,19 @@ public struct PosterStore: Sendable {
         await index.sweptLeftovers()
     }
 
-    /// Removes the leftovers among `names`, the folder's temporary files.
-    private static func removeLeftovers(_ names: [String], in folder: URL) {
+    /// Removes the leftovers among `names`, the folder's temporary files, through the folder as
+    /// opened and checked for the listing (``OpenFolder``), never by path.
+    private static func removeLeftovers(_ names: [String], in open: OpenFolder) {
         for name in names {
-            let path = folder.appendingPathComponent(name).path
             let owner = PosterOwner(tag: name.dropFirst(temporaryPrefix.count))
-            var status = stat()
-            guard lstat(path, &status) == 0 else { continue }   // finished (renamed) since the listing
+            guard let status = open.status(name) else { continue }   // finished (renamed) since the listing
             #if canImport(Darwin)
             let modified = TimeInterval(status.st_mtimespec.tv_sec)
             #else
             let modified = TimeInterval(status.st_mtim.tv_sec)
             #endif
             let old = Date().timeIntervalSince1970 - modified > leftoverAge
-            if old || !(owner?.isAlive ?? false) { unlink(path) }
+            if old || !(owner?.isAlive ?? false) { open.remove(name) }
         }
     }
 
@@ -214,6 +213,7 @@ public struct PosterStore: Sendable {
     private func open(format: ImageFormat, title: String, year: String?, imdbID: String) throws(OMDbError) -> (PosterFile, URL) {
         let destination = folder.appendingPathComponent(PosterName.fileName(title: title, year: year, imdbID: imdbID, format: format))
         do {
+            // Made by path when missing; PosterFile then opens and checks it (FileTrust) before writing in it.
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw .posterNotWritten(path: folder.path, reason: Self.reason(error))

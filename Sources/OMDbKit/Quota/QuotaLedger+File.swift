@@ -100,9 +100,10 @@ extension QuotaLedger {
         }
     }
 
-    /// Moves a damaged file aside and keeps the one line that says so. Called with the lock held.
+    /// Moves a damaged file aside (within the folder as opened and checked, never by path) and
+    /// keeps the one line that says so. Called with the lock held.
     private func setAside(_ why: String) {
-        guard rename(file.path, damagedFile.path) == 0 else { return }
+        guard let open = try? OpenFolder(folder), open.rename(file.lastPathComponent, to: damagedFile.lastPathComponent) else { return }
         let notice = "Warning: the daily request count in \(file.path) was damaged (\(why)): it is set aside as \(damagedFile.lastPathComponent) and today's count starts again from 0, so the key may have fewer requests left than movies quota says."
         pendingNotice.withLock { $0 = notice }
     }
