@@ -31,7 +31,7 @@ public final class Terminal: Sendable {
         case continued
     }
 
-    private struct State: @unchecked Sendable {
+    private struct State {
         var original: termios?
         var mode = Mode.original
         var cursorHidden = false

@@ -11,7 +11,7 @@ import Synchronization
 /// Reads stdin on a thread of its own (never the cooperative pool), one line per
 /// ``nextLine()``: the prompt is drawn only when asked for, so it never lands in the middle of
 /// a command's output. Raw mode only while a line is typed; ``Terminal/Mode/quiet`` between.
-public final class TerminalLineReader: @unchecked Sendable {
+public final class TerminalLineReader: Sendable {
     public let prompt: String
     private let terminal: Terminal
     private let history: History?
@@ -25,16 +25,6 @@ public final class TerminalLineReader: @unchecked Sendable {
     private let waiting = Mutex<Request?>(nil)
     /// Written by terminal events (resize, back from Ctrl-Z) to wake the reading thread.
     private let wake: (read: Int32, write: Int32)
-
-    // Touched only by the reading thread.
-    private var editor: LineEditor
-    /// The prompt of the line being read: ``prompt``, or a question's.
-    private var shownPrompt: String
-    private var decoder = KeyDecoder()
-    /// Keys read but not yet handled: typing ahead of Enter belongs to the next line.
-    private var queued: [Key] = []
-    private var layout: LineLayout?
-    private var endOfInput = false
     /// Called on the reading thread at the first key of each line: the person starts typing.
     private let typing: (@Sendable () -> Void)?
     /// Set by Ctrl-C (any thread): the keys typed ahead are dropped before the next line.
@@ -46,18 +36,20 @@ public final class TerminalLineReader: @unchecked Sendable {
         self.typing = typing
         self.terminal = terminal
         self.history = history
-        shownPrompt = prompt
-        editor = LineEditor(history: history?.load() ?? [], completer: completer)
+        let remembered = history?.load() ?? []
         var fds: [Int32] = [0, 0]
         if pipe(&fds) != 0 { fds = [-1, -1] }
         wake = (fds[0], fds[1])
         let wakeWrite = wake.write
         _ = terminal.listen { event in writeAll(wakeWrite, event == .resized ? "r" : "c") }
         let thread = Thread { [self] in
+            // The line being edited and the keys read are the reading thread's alone: made here,
+            // never handed elsewhere (``Reading`` is not `Sendable`).
+            let reading = Reading(owner: self, editor: LineEditor(history: remembered, completer: completer))
             while true {
                 requests.wait()
                 let question = waiting.withLock { $0?.question }
-                let line = question.map(readAnswer) ?? readLine()
+                let line = question.map(reading.readAnswer) ?? reading.readLine()
                 waiting.withLock { $0.take() }?.continuation.resume(returning: line)
             }
         }
@@ -86,139 +78,165 @@ public final class TerminalLineReader: @unchecked Sendable {
 
     // MARK: The reading thread
 
-    private func readAnswer(_ question: String) -> String? {
-        let commands = editor
-        editor = LineEditor()
-        defer {
-            editor = commands
-            shownPrompt = prompt
-        }
-        shownPrompt = question
-        return readLine(asking: true)
-    }
+    /// What only the reading thread touches: the editor, the keys read ahead, the layout drawn.
+    private final class Reading {
+        private let owner: TerminalLineReader
+        private var editor: LineEditor
+        /// The prompt of the line being read: ``prompt``, or a question's.
+        private var shownPrompt: String
+        private var decoder = KeyDecoder()
+        /// Keys read but not yet handled: typing ahead of Enter belongs to the next line.
+        private var queued: [Key] = []
+        private var layout: LineLayout?
+        private var endOfInput = false
 
-    private func readLine(asking: Bool = false) -> String? {
-        guard !endOfInput else { return nil }
-        terminal.set(.editing)
-        takeTypedAhead()
-        editor.reset()
-        layout = nil
-        draw()
-        var typed = false
-        while true {
-            if queued.isEmpty { queued = waitForKeys() }
-            guard let key = queued.first else {
-                if endOfInput { return finish(nil) }
-                continue
+        init(owner: TerminalLineReader, editor: LineEditor) {
+            self.owner = owner
+            self.editor = editor
+            shownPrompt = owner.prompt
+        }
+
+        private var prompt: String { owner.prompt }
+        private var terminal: Terminal { owner.terminal }
+        private var history: History? { owner.history }
+        private var typing: (@Sendable () -> Void)? { owner.typing }
+        private var wake: (read: Int32, write: Int32) { owner.wake }
+
+
+        func readAnswer(_ question: String) -> String? {
+            let commands = editor
+            editor = LineEditor()
+            defer {
+                editor = commands
+                shownPrompt = prompt
             }
-            queued.removeFirst()
-            if !typed {
-                typed = true
-                typing?()
-            }
-            switch editor.handle(key) {
-            case .redraw: draw()
-            case .nothing: break
-            case .submit(let line) where asking:
-                return finish(line)
-            case .endOfInput where asking:
-                return finish(nil)
-            case .interrupted where asking:
-                terminal.write("^C")
-                return finish(nil)
-            case .submit(let line):
-                if History.keeps(line, after: editor.history.last, secret: history?.secret) {
-                    editor.remember(line)
-                    history?.add(line)
+            shownPrompt = question
+            return readLine(asking: true)
+        }
+
+        func readLine(asking: Bool = false) -> String? {
+            guard !endOfInput else { return nil }
+            terminal.set(.editing)
+            takeTypedAhead()
+            editor.reset()
+            layout = nil
+            draw()
+            var typed = false
+            while true {
+                if queued.isEmpty { queued = waitForKeys() }
+                guard let key = queued.first else {
+                    if endOfInput { return finish(nil) }
+                    continue
                 }
-                return finish(line)
-            case .endOfInput:
-                endOfInput = true
-                return finish(nil)
-            case .interrupted:
-                terminal.write("^C" + (layout?.leave() ?? "\r\n"))
-                editor.reset()
-                startOver()
-            case .clearScreen:
-                terminal.write("\u{1B}[H\u{1B}[2J")
-                startOver()
-            case .suspend:
-                terminal.write(layout?.leave() ?? "\r\n")
-                terminal.suspend()
-                startOver()
-            case .list(let choices):
-                terminal.write((layout?.leave() ?? "\r\n") + choices.joined(separator: "  ") + "\r\n")
-                startOver()
+                queued.removeFirst()
+                if !typed {
+                    typed = true
+                    typing?()
+                }
+                switch editor.handle(key) {
+                case .redraw: draw()
+                case .nothing: break
+                case .submit(let line) where asking:
+                    return finish(line)
+                case .endOfInput where asking:
+                    return finish(nil)
+                case .interrupted where asking:
+                    terminal.write("^C")
+                    return finish(nil)
+                case .submit(let line):
+                    if History.keeps(line, after: editor.history.last, secret: history?.secret) {
+                        editor.remember(line)
+                        history?.add(line)
+                    }
+                    return finish(line)
+                case .endOfInput:
+                    endOfInput = true
+                    return finish(nil)
+                case .interrupted:
+                    terminal.write("^C" + (layout?.leave() ?? "\r\n"))
+                    editor.reset()
+                    startOver()
+                case .clearScreen:
+                    terminal.write("\u{1B}[H\u{1B}[2J")
+                    startOver()
+                case .suspend:
+                    terminal.write(layout?.leave() ?? "\r\n")
+                    terminal.suspend()
+                    startOver()
+                case .list(let choices):
+                    terminal.write((layout?.leave() ?? "\r\n") + choices.joined(separator: "  ") + "\r\n")
+                    startOver()
+                }
             }
         }
-    }
 
-    /// Keys typed ahead start the line, unless a Ctrl-C came since they were typed: one that came
-    /// as a signal (while a command ran), or one typed in raw mode behind them, which would
-    /// otherwise be read only after all of them had run.
-    private func takeTypedAhead() {
-        if !queued.isEmpty {
-            var ready = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
-            var bytes = [UInt8](repeating: 0, count: 4096)
-            while poll(&ready, 1, 0) > 0, ready[0].revents & Int16(POLLIN) != 0 {
-                let count = read(STDIN_FILENO, &bytes, bytes.count)
-                guard count > 0 else { break }
-                queued += decoder.feed(bytes[..<count])
+        /// Keys typed ahead start the line, unless a Ctrl-C came since they were typed: one that came
+        /// as a signal (while a command ran), or one typed in raw mode behind them, which would
+        /// otherwise be read only after all of them had run.
+        private func takeTypedAhead() {
+            if !queued.isEmpty {
+                var ready = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+                var bytes = [UInt8](repeating: 0, count: 4096)
+                while poll(&ready, 1, 0) > 0, ready[0].revents & Int16(POLLIN) != 0 {
+                    let count = read(STDIN_FILENO, &bytes, bytes.count)
+                    guard count > 0 else { break }
+                    queued += decoder.feed(bytes[..<count])
+                }
+                // The Ctrl-C itself stays: the editor shows it and starts a fresh line.
+                if let last = queued.lastIndex(of: .interrupt) { queued.removeSubrange(..<last) }
             }
-            // The Ctrl-C itself stays: the editor shows it and starts a fresh line.
-            if let last = queued.lastIndex(of: .interrupt) { queued.removeSubrange(..<last) }
+            guard owner.dropTypedAhead.exchange(false, ordering: .sequentiallyConsistent) else { return }
+            // Only what was read before the Ctrl-C: the terminal emptied its own queue when it sent
+            // the signal, and keys typed since belong to the next line.
+            queued = []
+            decoder = KeyDecoder()
         }
-        guard dropTypedAhead.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        // Only what was read before the Ctrl-C: the terminal emptied its own queue when it sent
-        // the signal, and keys typed since belong to the next line.
-        queued = []
-        decoder = KeyDecoder()
-    }
 
-    private func finish(_ line: String?) -> String? {
-        // A Ctrl-C delivered late, after this line began, is not about the keys typed from now on.
-        dropTypedAhead.store(false, ordering: .sequentiallyConsistent)
-        terminal.write(layout?.leave() ?? "\r\n")
-        layout = nil
-        terminal.set(.quiet)
-        return line
-    }
+        private func finish(_ line: String?) -> String? {
+            // A Ctrl-C delivered late, after this line began, is not about the keys typed from now on.
+            owner.dropTypedAhead.store(false, ordering: .sequentiallyConsistent)
+            terminal.write(layout?.leave() ?? "\r\n")
+            layout = nil
+            terminal.set(.quiet)
+            return line
+        }
 
-    private func startOver() {
-        layout = nil
-        draw()
-    }
-
-    private func draw() {
-        let (linePrompt, line) = editor.display(prompt: shownPrompt)
-        let width = Terminal.size()?.columns ?? 80
-        let (bytes, newLayout) = LineLayout.redraw(prompt: linePrompt, line: line, width: width, previous: layout)
-        terminal.write(bytes)
-        layout = newLayout
-    }
-
-    /// Blocks until keys come (or an event needs a redraw, which is done here).
-    private func waitForKeys() -> [Key] {
-        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-        // A lone Escape is a key only when nothing follows it quickly.
-        let ready = poll(&fds, nfds_t(fds.count), decoder.isWaiting ? 40 : -1)
-        if ready == 0 { return decoder.flush() }
-        guard ready > 0 else { return [] }
-        if fds[1].revents != 0 {
-            var events = [UInt8](repeating: 0, count: 64)
-            let count = read(wake.read, &events, events.count)
-            // Back from Ctrl-Z, the screen is the shell's: draw on a fresh line.
-            if count > 0, events[..<count].contains(UInt8(ascii: "c")) { layout = nil }
+        private func startOver() {
+            layout = nil
             draw()
         }
-        guard fds[0].revents != 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = read(STDIN_FILENO, &bytes, bytes.count)
-        if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
-            endOfInput = true
-            return []
+
+        private func draw() {
+            let (linePrompt, line) = editor.display(prompt: shownPrompt)
+            let width = Terminal.size()?.columns ?? 80
+            let (bytes, newLayout) = LineLayout.redraw(prompt: linePrompt, line: line, width: width, previous: layout)
+            terminal.write(bytes)
+            layout = newLayout
         }
-        return count > 0 ? decoder.feed(bytes[..<count]) : []
+
+        /// Blocks until keys come (or an event needs a redraw, which is done here).
+        private func waitForKeys() -> [Key] {
+            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            // A lone Escape is a key only when nothing follows it quickly.
+            let ready = poll(&fds, nfds_t(fds.count), decoder.isWaiting ? 40 : -1)
+            if ready == 0 { return decoder.flush() }
+            guard ready > 0 else { return [] }
+            if fds[1].revents != 0 {
+                var events = [UInt8](repeating: 0, count: 64)
+                let count = read(wake.read, &events, events.count)
+                // Back from Ctrl-Z, the screen is the shell's: draw on a fresh line.
+                if count > 0, events[..<count].contains(UInt8(ascii: "c")) { layout = nil }
+                draw()
+            }
+            guard fds[0].revents != 0 else { return [] }
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            let count = read(STDIN_FILENO, &bytes, bytes.count)
+            if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
+                endOfInput = true
+                return []
+            }
+            return count > 0 ? decoder.feed(bytes[..<count]) : []
+        }
     }
 }

@@ -11,8 +11,13 @@ import Synchronization
 /// page finds it open. Other threads never touch a libcurl handle: they post a ``Command`` and
 /// wake the thread (`curl_multi_wakeup`), which otherwise sleeps in `curl_multi_poll` until a
 /// socket is ready: no busy polling, whatever the latency.
+///
+/// What the thread touches (the multi and share handles, the transfers in libcurl's hands, their
+/// easy handles) is an ``EngineLoop``, made on the thread and reachable from nowhere else: it is
+/// not `Sendable`, so the compiler refuses any other thread a way to it. What crosses is `Sendable`:
+/// commands, through a lock.
 final class CurlEngine: Sendable {
-    enum Command {
+    enum Command: Sendable {
         case start(CurlTransfer)
         case cancel(CurlTransfer)
         case resume(CurlTransfer)
@@ -27,27 +32,19 @@ final class CurlEngine: Sendable {
     }
 
     private let inbox = Mutex(Inbox())
-    /// Touched by the engine's thread only, but for `curl_multi_wakeup` (thread-safe in libcurl).
-    nonisolated(unsafe) private let multi: OpaquePointer
-    nonisolated(unsafe) private let share: OpaquePointer
-    /// The transfers in libcurl's hands, by easy handle. Engine thread only.
-    nonisolated(unsafe) private var active: [OpaquePointer: CurlTransfer] = [:]
+    /// The multi handle, for `curl_multi_wakeup` only (see ``CurlHandleAddress``).
+    private let multi: CurlHandleAddress
     /// Transfers paused for a reader behind (for tests).
     let pauses = Atomic<Int>(0)
-    /// What the engine's running time is read from (see ``EngineClock``).
-    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameter maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 needs one).
     /// - Parameter now: the clock the engine's running time is read from (a seam for tests).
     init(maxConnectionsPerHost: Int, library: String?,
          now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) throws(CurlUnavailable) {
         try CurlLibrary.load(library)
-        self.now = now
         guard let multi = ccurl_multi_init(), let share = ccurl_share_init() else {
             throw CurlUnavailable(reason: "libcurl could not make a multi handle")
         }
-        self.multi = multi
-        self.share = share
         ccurl_multi_setopt_long(multi, CCURLMOPT_PIPELINING, Int(CCURLPIPE_MULTIPLEX))
         ccurl_multi_setopt_long(multi, CCURLMOPT_MAX_HOST_CONNECTIONS, max(1, maxConnectionsPerHost))
         // Room in the cache for every connection a page may open, so none is closed between pages.
@@ -55,7 +52,12 @@ final class CurlEngine: Sendable {
         // Easy handles are made per request: the share keeps DNS answers and TLS sessions for them.
         ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_DNS)
         ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_SSL_SESSION)
-        let thread = Thread { [self] in run() }
+        self.multi = CurlHandleAddress(multi)
+        // Handed to the thread, which owns both from its start (Thread.start orders the setting up above before it).
+        let handles = (multi: CurlHandleAddress(multi), share: CurlHandleAddress(share))
+        let thread = Thread { [self] in
+            EngineLoop(engine: self, multi: handles.multi.handle, share: handles.share.handle, now: now).run()
+        }
         thread.name = "movies.curl"
         thread.start()
     }
@@ -65,41 +67,84 @@ final class CurlEngine: Sendable {
         inbox.withLock { inbox in
             guard !inbox.closed else { return }
             inbox.commands.append(command)
-            ccurl_multi_wakeup(multi)
+            ccurl_multi_wakeup(multi.handle)
         }
     }
 
-    // MARK: The engine's thread
+    /// The commands posted since the last call (the engine's thread).
+    fileprivate func takeCommands() -> [Command] {
+        inbox.withLock { inbox in
+            defer { inbox.commands = [] }
+            return inbox.commands
+        }
+    }
 
-    private func run() {
-        var stopping = false
-        // The engine's running time, which a stopped process does not add to.
-        var clock = EngineClock(now: now)
+    /// No wakeup is sent from now on: the multi handle is about to be freed (the engine's thread).
+    fileprivate func close() {
+        inbox.withLock { $0.closed = true }
+    }
+}
+
+/// The address of a libcurl handle, as a value that may cross threads (a pointer is not
+/// `Sendable`). It crosses in two ways only, both safe: the multi and share handles go once from
+/// ``CurlEngine``'s initializer to the engine's thread, which owns them from then on; and the
+/// multi handle's is used by other threads for `curl_multi_wakeup`, which libcurl makes safe to
+/// call from any thread, under the inbox's lock, and never once the handle is freed.
+struct CurlHandleAddress: Sendable {
+    private let bits: UInt
+
+    init(_ handle: OpaquePointer) {
+        bits = UInt(bitPattern: handle)
+    }
+
+    var handle: OpaquePointer {
+        // Made from a handle that was not nil.
+        OpaquePointer(bitPattern: bits).unsafelyUnwrapped
+    }
+}
+
+/// The engine's thread: the multi and share handles, and the transfers in libcurl's hands. Made
+/// on that thread and never handed elsewhere (it is not `Sendable`).
+private final class EngineLoop {
+    private let engine: CurlEngine
+    private let multi: OpaquePointer
+    private let share: OpaquePointer
+    /// The transfers in libcurl's hands, by easy handle, and by transfer.
+    private var active: [OpaquePointer: CurlEasy] = [:]
+    private var byTransfer: [ObjectIdentifier: CurlEasy] = [:]
+    /// The engine's running time, which a stopped process does not add to.
+    private var clock: EngineClock
+    private var stopping = false
+
+    init(engine: CurlEngine, multi: OpaquePointer, share: OpaquePointer, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+        self.engine = engine
+        self.multi = multi
+        self.share = share
+        clock = EngineClock(now: now)
+    }
+
+    func run() {
         while true {
-            let commands = inbox.withLock { inbox in
-                defer { inbox.commands = [] }
-                return inbox.commands
-            }
-            for command in commands {
+            for command in engine.takeCommands() {
                 switch command {
                 case .start(let transfer) where stopping && transfer.isWarmUp: transfer.abandon()
                 case .start(let transfer): start(transfer)
                 case .cancel(let transfer): remove(transfer, result: nil)
-                case .resume(let transfer): transfer.resumeIfPaused()
+                case .resume(let transfer): byTransfer[ObjectIdentifier(transfer)]?.continueIfPaused()
                 case .stop:
                     // The transport is gone, but answers it gave out may still be read: those run
                     // to their end (their bodies keep this engine alive); warm-ups do not.
                     stopping = true
-                    for transfer in Array(active.values) where transfer.isWarmUp { remove(transfer, result: nil) }
+                    for easy in Array(active.values) where easy.transfer.isWarmUp { remove(easy.transfer, result: nil) }
                 }
             }
             if stopping, active.isEmpty { break }
             var running: Int32 = 0
             ccurl_multi_perform(multi, &running)
-            var easy: OpaquePointer?
+            var handle: OpaquePointer?
             var result: Int32 = 0
-            while ccurl_multi_next_done(multi, &easy, &result) == 1 {
-                if let easy, let transfer = active[easy] { finished(transfer, result: result) }
+            while ccurl_multi_next_done(multi, &handle, &result) == 1 {
+                if let handle, let easy = active[handle] { finished(easy, result: result) }
             }
             // After reading the sockets: an answer that came while the process was stopped is taken
             // before any deadline is looked at.
@@ -109,7 +154,7 @@ final class CurlEngine: Sendable {
             // or the next deadline.
             ccurl_multi_poll(multi, Int32(wait.milliseconds), &ready)
         }
-        inbox.withLock { $0.closed = true }
+        engine.close()
         ccurl_multi_cleanup(multi)
         ccurl_share_cleanup(share)
     }
@@ -119,9 +164,9 @@ final class CurlEngine: Sendable {
     /// how long the engine may sleep: until the nearest deadline, at most the poll's backstop.
     private func chargeDeadlines(_ elapsed: Duration) -> Duration {
         var wait = EngineClock.backstop
-        for transfer in Array(active.values) {
-            switch transfer.charge(elapsed) {
-            case .overdue: remove(transfer, result: CCURLE_OPERATION_TIMEDOUT)
+        for easy in Array(active.values) {
+            switch easy.transfer.charge(elapsed) {
+            case .overdue: remove(easy.transfer, result: CCURLE_OPERATION_TIMEDOUT)
             case .left(let left): wait = min(wait, left)
             case .paused: break
             }
@@ -130,37 +175,38 @@ final class CurlEngine: Sendable {
     }
 
     private func start(_ transfer: CurlTransfer) {
-        guard !transfer.isAbandoned else { return }
-        guard let easy = transfer.makeHandle(share: share) else {
-            transfer.fail(TransportError.notSent(reason: "libcurl could not make a request"))
+        guard let url = transfer.start() else { return }
+        guard let easy = CurlEasy(for: transfer, url: url, share: share) else {
+            transfer.handleUnavailable()
             return
         }
-        active[easy] = transfer
-        ccurl_multi_add_handle(multi, easy)
+        active[easy.handle] = easy
+        byTransfer[ObjectIdentifier(transfer)] = easy
+        ccurl_multi_add_handle(multi, easy.handle)
     }
 
-    private func finished(_ transfer: CurlTransfer, result: Int32) {
-        guard let easy = transfer.easy else { return }
-        if result == CCURLE_OK, let next = transfer.redirect {
+    private func finished(_ easy: CurlEasy, result: Int32) {
+        if let next = easy.transfer.follow(after: result) {
             // Another request of the same transfer: same handle, same caller.
-            ccurl_multi_remove_handle(multi, easy)
-            transfer.follow(to: next)
-            ccurl_multi_add_handle(multi, easy)
+            ccurl_multi_remove_handle(multi, easy.handle)
+            easy.point(at: next)
+            ccurl_multi_add_handle(multi, easy.handle)
             return
         }
-        remove(transfer, result: result)
+        remove(easy.transfer, result: result)
     }
 
     /// Takes `transfer` out of libcurl's hands and ends it: with libcurl's `result`, or (nil)
     /// as given up, which answers nobody (the caller was answered when it gave up).
     private func remove(_ transfer: CurlTransfer, result: Int32?) {
-        guard let easy = transfer.easy, active.removeValue(forKey: easy) != nil else {
+        guard let easy = byTransfer.removeValue(forKey: ObjectIdentifier(transfer)) else {
             transfer.abandon()
             return
         }
-        ccurl_multi_remove_handle(multi, easy)
+        active[easy.handle] = nil
+        ccurl_multi_remove_handle(multi, easy.handle)
         if let result { transfer.complete(result) } else { transfer.abandon() }
-        transfer.releaseHandle()
+        // The handle is freed with `easy`, now that libcurl no longer holds it.
     }
 }
 

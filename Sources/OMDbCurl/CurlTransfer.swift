@@ -3,14 +3,13 @@ import Foundation
 import OMDbKit
 import Synchronization
 
-/// One request on the ``CurlEngine``: its easy handle, the headers as they arrive, the body's
-/// feed, and the one answer its caller gets.
+/// One request on the ``CurlEngine``, and the one answer its caller gets.
 ///
-/// All but the answer is touched on the engine's thread only (libcurl calls the callbacks
-/// there, from `curl_multi_perform` and `curl_easy_pause`). The answer is taken under a lock:
-/// the engine resumes the caller with the headers or an error, and the caller's task, when it
-/// is cancelled, with `CancellationError`: whichever comes first.
-final class CurlTransfer: @unchecked Sendable {
+/// Its life is ``CurlTransferStateMachine``'s, held under a lock: the caller's task (asking,
+/// giving up) and the engine's thread (starting it, libcurl's callbacks, deadlines, the end) feed
+/// it events, and do what each returns outside the lock, continuations resumed included. The
+/// libcurl side, the easy handle, is a ``CurlEasy`` that only the engine's thread reaches.
+final class CurlTransfer: Sendable {
     /// How the transfer's easy handle is set up, the same for every transfer of a transport.
     struct Setup: Sendable {
         let timeout: Int
@@ -19,49 +18,21 @@ final class CurlTransfer: @unchecked Sendable {
         let userAgent: String
     }
 
-    private enum Answer {
-        case unset
-        case waiting(CheckedContinuation<StreamedResponse, any Error>)
-        case answered
-    }
+    typealias Machine = CurlTransferStateMachine<CheckedContinuation<StreamedResponse, any Error>, BodyFeed>
 
-    private let engine: CurlEngine
-    private let setup: Setup
+    let engine: CurlEngine
+    let setup: Setup
     /// A warm-up: a keyless HEAD that only opens the connection; nobody waits for it.
     let isWarmUp: Bool
-    private let answer = Mutex(Answer.unset)
-    /// Set (under ``answer``'s lock) once libcurl is about to write the request: the connection,
-    /// TLS included, is up. Until then a failure or a caller giving up means the request was not
-    /// sent, and the daily count must not count it.
-    private let requestWritten = Atomic(false)
-
-    // Engine thread only.
-    private var url: URL
-    private(set) var easy: OpaquePointer?
-    private var status = 0
-    private var headers: [String: String] = [:]
-    private var headersDone = false
-    /// Where a finished 3xx leads, when it is to be followed.
-    private(set) var redirect: URL?
-    private var redirects = 0
-    private var feed: BodyFeed?
-    private var paused = false
-    private var received = 0
-    /// The engine's running time this transfer may take, while not paused for its reader.
-    private let limit: Duration
-    /// The running time charged so far (see ``charge(_:)``).
-    private var spent: Duration = .zero
-    /// Redirects followed before the transfer fails with "too many redirects".
-    static let maxRedirects = 10
+    private let state: Mutex<Machine>
 
     /// - Parameter timeout: seconds of the engine's running time for the whole exchange (the
     ///   setup's when nil), the time paused for a reader behind not counted.
     init(url: URL, setup: Setup, engine: CurlEngine, timeout: Int? = nil, isWarmUp: Bool = false) {
-        self.url = url
         self.setup = setup
-        limit = .seconds(max(1, timeout ?? setup.timeout))
         self.engine = engine
         self.isWarmUp = isWarmUp
+        state = Mutex(Machine(url: url, limit: .seconds(max(1, timeout ?? setup.timeout)), isWarmUp: isWarmUp))
     }
 
     // MARK: The caller's side
@@ -70,270 +41,215 @@ final class CurlTransfer: @unchecked Sendable {
     func send() async throws -> StreamedResponse {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let parked = answer.withLock { state -> Bool in
-                    guard case .unset = state else { return false }
-                    state = .waiting(continuation)
-                    return true
+                switch state.withLock({ $0.send(continuation) }) {
+                case .start: engine.post(.start(self))
+                case let .fail(continuation, error): continuation.resume(throwing: error)
                 }
-                guard parked else { return continuation.resume(throwing: CancellationError()) }
-                engine.post(.start(self))
             }
         } onCancel: {
             // Answered now, whatever libcurl is doing; the engine drops the transfer when it gets to it.
-            resumeGivenUp()
+            if let (continuation, error) = state.withLock({ $0.giveUp() }) { continuation.resume(throwing: error) }
             engine.post(.cancel(self))
         }
     }
 
-    /// True once the caller was answered before the transfer started: it gave up.
-    var isAbandoned: Bool {
-        answer.withLock { if case .answered = $0 { true } else { false } }
-    }
+    // MARK: The engine's side (its thread only: the engine's loop and libcurl's callbacks)
 
-    @discardableResult
-    private func resume(returning response: StreamedResponse) -> Bool {
-        guard let continuation = takeContinuation() else { return false }
-        continuation.resume(returning: response)
-        return true
-    }
-
-    @discardableResult
-    private func resume(throwing error: any Error) -> Bool {
-        guard let continuation = takeContinuation() else { return false }
-        continuation.resume(throwing: error)
-        return true
-    }
-
-    /// Answers a caller that gave up: `CancellationError` once the request was written, else
-    /// ``TransportError/notSent(reason:)``, and then it never will be (``mayWriteRequest()``
-    /// sees the answer, under the same lock, and aborts).
-    private func resumeGivenUp() {
-        let (continuation, written) = answer.withLock { state in
-            defer { state = .answered }
-            let written = requestWritten.load(ordering: .relaxed)
-            if case .waiting(let continuation) = state { return (Optional(continuation), written) }
-            return (nil, written)
+    /// The engine took the transfer: the URL to add a handle for, or nil when its caller gave up.
+    func start() -> URL? {
+        switch state.withLock({ $0.start() }) {
+        case .add(let url): url
+        case .drop: nil
         }
-        continuation?.resume(throwing: written ? CancellationError() : TransportError.notSent(reason: "given up before the request was sent"))
+    }
+
+    /// libcurl could not make a handle.
+    func handleUnavailable() {
+        if let (continuation, error) = state.withLock({ $0.handleUnavailable() }) { continuation.resume(throwing: error) }
+    }
+
+    /// This libcurl cannot say when the request is written.
+    func writtenUntracked() {
+        state.withLock { $0.writtenUntracked() }
     }
 
     /// libcurl's connection is ready (TCP, TLS): true to write the request, false when the
-    /// caller already gave up.
-    private func mayWriteRequest() -> Bool {
-        answer.withLock { state in
-            if case .answered = state { return false }
-            requestWritten.store(true, ordering: .relaxed)
-            return true
-        }
+    /// caller already gave up (it was answered "not sent", and the request never is).
+    func mayWriteRequest() -> Bool {
+        state.withLock { $0.prerequest() }
     }
 
-    private func takeContinuation() -> CheckedContinuation<StreamedResponse, any Error>? {
-        answer.withLock { state in
-            defer { state = .answered }
-            if case .waiting(let continuation) = state { return continuation }
-            return nil
-        }
-    }
-
-    // MARK: The engine's side
-
-    /// The easy handle for this transfer, set up; nil when libcurl cannot make one.
-    func makeHandle(share: OpaquePointer) -> OpaquePointer? {
-        guard let easy = ccurl_easy_init() else { return nil }
-        self.easy = easy
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        ccurl_easy_setopt_long(easy, CCURLOPT_NOSIGNAL, 1)
-        ccurl_easy_setopt_long(easy, CCURLOPT_HTTP_VERSION, Int(CCURL_HTTP_VERSION_2TLS))
-        ccurl_easy_setopt_long(easy, CCURLOPT_PROTOCOLS, Int(CCURLPROTO_HTTP | CCURLPROTO_HTTPS))
-        // Redirects are followed here, one by one, so that the key never follows one off its origin.
-        ccurl_easy_setopt_long(easy, CCURLOPT_FOLLOWLOCATION, 0)
-        // Every encoding this libcurl decodes; the body's reader counts the decoded bytes.
-        ccurl_easy_setopt_pointer(easy, CCURLOPT_ACCEPT_ENCODING, "")
-        ccurl_easy_setopt_pointer(easy, CCURLOPT_USERAGENT, setup.userAgent)
-        ccurl_easy_setopt_pointer(easy, CCURLOPT_SHARE, UnsafeRawPointer(share))
-        ccurl_easy_setopt_long(easy, CCURLOPT_TCP_KEEPALIVE, 1)
-        // libcurl's default 16 kB receive buffer never completes an HTTP/2 answer whose headers
-        // pass it (7.88: a CDN's cookies and security headers are enough); curl the tool sets 100 kB.
-        ccurl_easy_setopt_long(easy, CCURLOPT_BUFFERSIZE, 100 * 1024)
-        // No timeout of libcurl's: those run on the wall clock, and a process stopped for longer
-        // would fail every transfer on being continued. The engine charges the deadline instead
-        // (``charge(_:)``), connecting included; libcurl's own connect limit (300 s) is a backstop.
-        if let caFile = setup.caFile { ccurl_easy_setopt_pointer(easy, CCURLOPT_CAINFO, caFile) }
-        if let caFolder = setup.caFolder { ccurl_easy_setopt_pointer(easy, CCURLOPT_CAPATH, caFolder) }
-        if isWarmUp { ccurl_easy_setopt_long(easy, CCURLOPT_NOBODY, 1) }
-        ccurl_easy_setopt_header(easy) { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            return transfer.header(UnsafeRawBufferPointer(start: data, count: size * count))
-        }
-        ccurl_easy_setopt_pointer(easy, CCURLOPT_HEADERDATA, context)
-        ccurl_easy_setopt_write(easy) { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            return transfer.write(UnsafeRawBufferPointer(start: data, count: size * count))
-        }
-        ccurl_easy_setopt_pointer(easy, CCURLOPT_WRITEDATA, context)
-        let tracked = ccurl_easy_setopt_prereq(easy, { context, _, _, _, _ in
-            guard let context else { return 0 }
-            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().mayWriteRequest() ? 0 : 1
-        }, context) == CCURLE_OK
-        // A libcurl before 7.80 cannot say when the request is written: every request counts.
-        if !tracked { requestWritten.store(true, ordering: .relaxed) }
-        point(easy, at: url)
-        return easy
-    }
-
-    private func point(_ easy: OpaquePointer, at url: URL) {
-        ccurl_easy_setopt_pointer(easy, CCURLOPT_URL, url.absoluteString)
-        // A proxy would see a plain-http request whole, key included (a CONNECT to an https host
-        // carries its host and port only): such a request goes direct (the client allows plain
-        // http with the key only to this machine).
-        // (Set only then: setting it at all overrides the person's NO_PROXY.)
-        if Self.carriesKey(url), url.scheme?.lowercased() == "http" { ccurl_easy_setopt_pointer(easy, CCURLOPT_NOPROXY, "*") }
-        // Wait for the host's connection in the making rather than open another: once it speaks
-        // HTTP/2 every request of the page shares it. Plain HTTP is HTTP/1.1 here, and waits for nothing.
-        ccurl_easy_setopt_long(easy, CCURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" ? 1 : 0)
-    }
-
-    /// One header line. The end of the final block answers the caller (or starts a redirect).
-    private func header(_ line: UnsafeRawBufferPointer) -> Int {
+    /// One header line; the response code is read from the handle (`code`) only at the end of a
+    /// block. Returns false to stop the transfer.
+    func header(_ line: UnsafeRawBufferPointer, code: () -> Int) -> Bool {
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("HTTP/") {
-            headers = [:]
-            return line.count
+            state.withLock { $0.statusLine() }
+            return true
         }
         guard text.isEmpty else {
             if let colon = text.firstIndex(of: ":") {
-                let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                let name = text[..<colon].trimmingCharacters(in: .whitespaces)
                 let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+                state.withLock { $0.header(name: name, value: value) }
             }
-            return line.count
+            return true
         }
-        guard let easy else { return 0 }
-        var code = 0
-        ccurl_easy_getinfo_long(easy, CCURLINFO_RESPONSE_CODE, &code)
-        // A 1xx is followed by the real answer's block.
-        if code < 200 { return line.count }
-        status = code
-        if (300..<400).contains(code), !isWarmUp, let next = redirectURL(), Self.mayFollow(from: url, to: next) {
-            guard redirects < Self.maxRedirects else {
-                resume(throwing: TransportError.unreachable(reason: "too many redirects"))
-                return 0
+        let code = code()
+        let end = state.withLock { machine in
+            machine.headersEnded(code: code) {
+                BodyFeed(resumeTransfer: { [engine, self] in engine.post(.resume(self)) },
+                         cancelTransfer: { [engine, self] in engine.post(.cancel(self)) })
             }
-            redirect = next
-            return line.count
         }
-        headersDone = true
-        if isWarmUp { return line.count }
-        let encoded = headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
-        // A compressed body's announced length is not the length of what the reader gets.
-        let length = encoded ? nil : headers["content-length"].flatMap { Int($0) }
-        let feed = BodyFeed(resumeTransfer: { [engine, self] in engine.post(.resume(self)) },
-                            cancelTransfer: { [engine, self] in engine.post(.cancel(self)) })
-        self.feed = feed
-        // A caller who gave up gets nothing: the transfer stops here.
-        return resume(returning: StreamedResponse(statusCode: status, headers: headers, body: HTTPBody(feed: feed, length: length))) ? line.count : 0
-    }
-
-    /// The `Location` of a 3xx, resolved against the request's URL (libcurl's own resolution,
-    /// CURLINFO_REDIRECT_URL, is only there once the transfer is done).
-    private func redirectURL() -> URL? {
-        guard let location = headers["location"], !location.isEmpty else { return nil }
-        return URL(string: location, relativeTo: url)?.absoluteURL
-    }
-
-    /// Body bytes, decoded: to the reader, or, when its queue is full, not taken (the transfer pauses).
-    private func write(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard redirect == nil, let feed else { return bytes.count }
-        switch feed.receive(Data(bytes)) {
-        case .taken:
-            received += bytes.count
-            return bytes.count
-        case .full:
-            paused = true
-            engine.pauses.add(1, ordering: .relaxed)
-            return Int(CCURL_WRITEFUNC_PAUSE)
-        case .stopped:
-            return 0
+        switch end {
+        case .proceed:
+            return true
+        case let .answer(continuation, head, feed):
+            continuation.resume(returning: StreamedResponse(statusCode: head.status, headers: head.headers,
+                                                            body: HTTPBody(feed: feed, length: head.length)))
+            return true
+        case let .fail(continuation, error):
+            continuation?.resume(throwing: error)
+            return false
+        case .stop:
+            return false
         }
     }
 
-    /// What is left of a deadline, once charged.
-    enum Deadline {
-        case left(Duration)
-        case overdue
-        /// Waiting for its reader (a slow disk): no time is charged.
-        case paused
+    /// Body bytes, decoded: to the reader, or, when its queue is full, not taken (the transfer
+    /// pauses). Returns what libcurl's write callback returns.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Int {
+        switch state.withLock({ $0.write() }) {
+        case .discard: return bytes.count
+        case .stop: return 0
+        case .deliver(let feed):
+            let intake = feed.receive(Data(bytes))
+            switch state.withLock({ $0.delivered(intake, count: bytes.count) }) {
+            case .taken: return bytes.count
+            case .pause:
+                engine.pauses.add(1, ordering: .relaxed)
+                return Int(CCURL_WRITEFUNC_PAUSE)
+            case .stop: return 0
+            }
+        }
     }
 
-    /// Charges `elapsed` of the engine's running time to the transfer, unless it is paused for
-    /// its reader: the time a reader takes is not the server's.
-    func charge(_ elapsed: Duration) -> Deadline {
-        guard !paused else { return .paused }
-        spent += elapsed
-        return spent >= limit ? .overdue : .left(limit - spent)
+    /// Charges `elapsed` of the engine's running time (see ``CurlTransferStateMachine/charge(_:)``).
+    func charge(_ elapsed: Duration) -> Machine.Deadline {
+        state.withLock { $0.charge(elapsed) }
     }
 
-    /// The reader caught up: libcurl delivers what it held back, then reads on.
-    func resumeIfPaused() {
-        guard paused, let easy else { return }
-        paused = false
-        ccurl_easy_pause(easy, CCURLPAUSE_CONT)
+    /// The reader caught up: true when the handle is to be continued.
+    func readerCaughtUp() -> Bool {
+        state.withLock { $0.readerCaughtUp() }
     }
 
-    /// Points the handle at the redirect's target, for the engine to add it again.
-    func follow(to next: URL) {
-        guard let easy else { return }
-        url = next
-        redirects += 1
-        redirect = nil
-        headers = [:]
-        headersDone = false
-        point(easy, at: next)
+    /// libcurl is done with a request: where to point the handle next, when it was a redirect to follow.
+    func follow(after result: Int32) -> URL? {
+        state.withLock { $0.follow(after: result) }
     }
 
     /// libcurl finished the transfer with `result`.
     func complete(_ result: Int32) {
-        if result == CCURLE_OK {
-            if headersDone { feed?.finish() } else { resume(throwing: TransportError.unreachable(reason: "the server sent no answer")) }
-            return
+        switch state.withLock({ $0.complete(result) }) {
+        case let .fail(continuation, error): continuation.resume(throwing: error)
+        case let .finish(feed, error): feed.finish(throwing: error)
+        case .nothing: break
         }
-        if headersDone {
-            feed?.finish(throwing: bodyError(result))
-        } else {
-            resume(throwing: Self.error(for: result, requestWritten: requestWritten.load(ordering: .relaxed)))
-        }
-    }
-
-    /// Ends the transfer before libcurl had it.
-    func fail(_ error: TransportError) {
-        resume(throwing: error)
     }
 
     /// Given up (by its reader or caller) or the engine stopped: nobody is answered but with this.
     func abandon() {
-        resume(throwing: CancellationError())
+        let (continuation, feed) = state.withLock { $0.abandon() }
+        continuation?.resume(throwing: CancellationError())
         feed?.finish(throwing: CancellationError())
     }
+}
 
-    func releaseHandle() {
-        if let easy { ccurl_easy_cleanup(easy) }
-        easy = nil
-        feed = nil
+/// A transfer's easy handle, on the engine's thread: only the engine's loop holds one (in its
+/// table of transfers in libcurl's hands), and libcurl's callbacks reach it through the context
+/// pointer they are given, on that thread too. Not `Sendable`: the compiler keeps it there.
+final class CurlEasy {
+    let handle: OpaquePointer
+    let transfer: CurlTransfer
+
+    /// A handle for `transfer`, set up for `url`; nil when libcurl cannot make one.
+    init?(for transfer: CurlTransfer, url: URL, share: OpaquePointer) {
+        guard let handle = ccurl_easy_init() else { return nil }
+        self.handle = handle
+        self.transfer = transfer
+        let setup = transfer.setup
+        // The context the callbacks get: this object, which the engine's table keeps alive for as
+        // long as libcurl holds the handle.
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        ccurl_easy_setopt_long(handle, CCURLOPT_NOSIGNAL, 1)
+        ccurl_easy_setopt_long(handle, CCURLOPT_HTTP_VERSION, Int(CCURL_HTTP_VERSION_2TLS))
+        ccurl_easy_setopt_long(handle, CCURLOPT_PROTOCOLS, Int(CCURLPROTO_HTTP | CCURLPROTO_HTTPS))
+        // Redirects are followed here, one by one, so that the key never follows one off its origin.
+        ccurl_easy_setopt_long(handle, CCURLOPT_FOLLOWLOCATION, 0)
+        // Every encoding this libcurl decodes; the body's reader counts the decoded bytes.
+        ccurl_easy_setopt_pointer(handle, CCURLOPT_ACCEPT_ENCODING, "")
+        ccurl_easy_setopt_pointer(handle, CCURLOPT_USERAGENT, setup.userAgent)
+        ccurl_easy_setopt_pointer(handle, CCURLOPT_SHARE, UnsafeRawPointer(share))
+        ccurl_easy_setopt_long(handle, CCURLOPT_TCP_KEEPALIVE, 1)
+        // libcurl's default 16 kB receive buffer never completes an HTTP/2 answer whose headers
+        // pass it (7.88: a CDN's cookies and security headers are enough); curl the tool sets 100 kB.
+        ccurl_easy_setopt_long(handle, CCURLOPT_BUFFERSIZE, 100 * 1024)
+        // No timeout of libcurl's: those run on the wall clock, and a process stopped for longer
+        // would fail every transfer on being continued. The engine charges the deadline instead
+        // (``CurlTransfer/charge(_:)``), connecting included; libcurl's own connect limit (300 s) is a backstop.
+        if let caFile = setup.caFile { ccurl_easy_setopt_pointer(handle, CCURLOPT_CAINFO, caFile) }
+        if let caFolder = setup.caFolder { ccurl_easy_setopt_pointer(handle, CCURLOPT_CAPATH, caFolder) }
+        if transfer.isWarmUp { ccurl_easy_setopt_long(handle, CCURLOPT_NOBODY, 1) }
+        ccurl_easy_setopt_header(handle) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let easy = Unmanaged<CurlEasy>.fromOpaque(context).takeUnretainedValue()
+            return easy.transfer.header(UnsafeRawBufferPointer(start: data, count: size * count)) { easy.responseCode } ? size * count : 0
+        }
+        ccurl_easy_setopt_pointer(handle, CCURLOPT_HEADERDATA, context)
+        ccurl_easy_setopt_write(handle) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            return Unmanaged<CurlEasy>.fromOpaque(context).takeUnretainedValue().transfer.write(UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        ccurl_easy_setopt_pointer(handle, CCURLOPT_WRITEDATA, context)
+        let tracked = ccurl_easy_setopt_prereq(handle, { context, _, _, _, _ in
+            guard let context else { return 0 }
+            return Unmanaged<CurlEasy>.fromOpaque(context).takeUnretainedValue().transfer.mayWriteRequest() ? 0 : 1
+        }, context) == CCURLE_OK
+        // A libcurl before 7.80 cannot say when the request is written: every request counts.
+        if !tracked { transfer.writtenUntracked() }
+        point(at: url)
     }
 
-    /// Once the headers are in, a failure is the connection's: cut short, lost, or timed out.
-    private func bodyError(_ result: Int32) -> TransportError {
-        switch result {
-        case CCURLE_PARTIAL_FILE:
-            let expected = headers["content-length"].flatMap { Int($0) } ?? received
-            return .truncated(received: received, expected: max(expected, received))
-        case CCURLE_RECV_ERROR, CCURLE_SEND_ERROR, CCURLE_GOT_NOTHING, CCURLE_HTTP2, CCURLE_HTTP2_STREAM:
-            return .connectionLost
-        default:
-            return Self.error(for: result)
-        }
+    deinit {
+        ccurl_easy_cleanup(handle)
+    }
+
+    /// The status of the answer being read.
+    private var responseCode: Int {
+        var code = 0
+        ccurl_easy_getinfo_long(handle, CCURLINFO_RESPONSE_CODE, &code)
+        return code
+    }
+
+    /// Points the handle at `url`: the request's, or a redirect's (then the engine adds it again).
+    func point(at url: URL) {
+        ccurl_easy_setopt_pointer(handle, CCURLOPT_URL, url.absoluteString)
+        // A proxy would see a plain-http request whole, key included (a CONNECT to an https host
+        // carries its host and port only): such a request goes direct (the client allows plain
+        // http with the key only to this machine).
+        // (Set only then: setting it at all overrides the person's NO_PROXY.)
+        if CurlTransfer.carriesKey(url), url.scheme?.lowercased() == "http" { ccurl_easy_setopt_pointer(handle, CCURLOPT_NOPROXY, "*") }
+        // Wait for the host's connection in the making rather than open another: once it speaks
+        // HTTP/2 every request of the page shares it. Plain HTTP is HTTP/1.1 here, and waits for nothing.
+        ccurl_easy_setopt_long(handle, CCURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" ? 1 : 0)
+    }
+
+    /// The reader caught up: libcurl delivers what it held back (through the write callback,
+    /// before this returns), then reads on.
+    func continueIfPaused() {
+        if transfer.readerCaughtUp() { ccurl_easy_pause(handle, CCURLPAUSE_CONT) }
     }
 }
 
