@@ -134,7 +134,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
         await #expect {
             try await client.movie(imdbID: "tt0090190")
         } throws: { error in
-            guard case OMDbError.timedOut(let url, 3) = error else { return false }
+            guard case OMDbError.timedOut(let url, 3, 3) = error else { return false }
             // Requests are built without the key: it is added only where they are sent.
             return !url.contains("apikey") && !url.contains("secret-key") && !"\(error)".contains("secret-key")
         }

@@ -132,7 +132,7 @@ import TestSupport
         await #expect {
             try await client(server, timeout: 1).search("alien")
         } throws: { error in
-            if case OMDbError.timedOut(_, 1) = error { true } else { false }
+            if case OMDbError.timedOut(_, 1, 3) = error { true } else { false }
         }
     }
 

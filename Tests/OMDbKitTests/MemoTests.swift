@@ -66,7 +66,7 @@ private func eventually(_ condition: () -> Bool) async {
         #expect(memo.remembered("x") != nil)
     }
 
-    @Test(arguments: [OMDbError.httpStatus(503, url: "u"), .timedOut(url: "u", seconds: 1), .unreachable(url: "u", reason: "refused")])
+    @Test(arguments: [OMDbError.httpStatus(503, url: "u"), .timedOut(url: "u", seconds: 1, tries: 3), .unreachable(url: "u", reason: "refused")])
     func aTransientFailureIsForgottenSoTheNextCallerTriesAgain(failure: OMDbError) async throws {
         let memo = Memo<String, Int>(isFinal: \.isNoResults)
         await #expect(throws: failure) { try await memo.value(for: "x") { () throws -> Int in throw failure } }

@@ -80,7 +80,7 @@ import Testing
         return [
             .noSearchYet, .noMorePages(query: "x", shown: 1, total: 1), .notFound(query: "x"), .tooManyResults(query: "x"),
             .incorrectIMDbID("x"), .dataUnavailable, .malformedRequest, .invalidAPIKey, .missingAPIKey, .quotaExhausted,
-            .server(message: "m", status: 500), .httpStatus(500, url: shown), .timedOut(url: shown, seconds: 1),
+            .server(message: "m", status: 500), .httpStatus(500, url: shown), .timedOut(url: shown, seconds: 1, tries: 3),
             .unreachable(url: shown, reason: redactor.redact("URLError -1004 at https://www.omdbapi.com/?apikey=\(key)")),
             .invalidResponse(url: shown, reason: "r"), .posterUnavailable, .posterNotAnImage(url: shown, contentType: "text/html"),
             .posterTooLarge(bytes: 2, limit: 1), .posterNotWritten(path: "/p", reason: "r"),

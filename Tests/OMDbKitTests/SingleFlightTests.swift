@@ -82,6 +82,40 @@ func yieldTimes(_ count: Int) async {
         }
     }
 
+    /// Two callers of one key at once: one load, and both get its value or its failure. Without
+    /// single flight the second caller starts a second load, and this fails (the wait below ends
+    /// on either: two loads started, or two callers waiting on one).
+    @Test(arguments: [true, false])
+    func twoCallersOfOneKeyAtOnceShareExactlyOneLoad(succeeds: Bool) async throws {
+        struct Failure: Error, Equatable {}
+        let flight = SingleFlight<String, Int>()
+        let started = Mutex(0)
+        let release = Latch()
+        let operation: @Sendable () async throws -> Int = {
+            let number = started.withLock { $0 += 1; return $0 }
+            try await release.wait(for: "both callers to ask")
+            if !succeeds { throw Failure() }
+            return number
+        }
+        let first = Task { try await flight.value(for: "k", operation) }
+        let second = Task { try await flight.value(for: "k", operation) }
+        try await waitUntil("both callers to ask") { started.withLock { $0 } == 2 || flight.waiters(for: "k") == 2 }
+        release.open()
+        let loads = started.withLock { $0 }
+        // Two loads: the first caller's continuation was dropped by the second's call, and
+        // awaiting it would never end.
+        guard loads == 1 else { Issue.record("\(loads) loads of one key at once"); return }
+        if succeeds {
+            #expect(try await first.value == 1)
+            #expect(try await second.value == 1)
+        } else {
+            await #expect(throws: Failure()) { try await first.value }
+            await #expect(throws: Failure()) { try await second.value }
+        }
+        #expect(started.withLock { $0 } == 1)
+        #expect(flight.inFlight == 0)
+    }
+
     @Test func whenTheLastWaiterLeavesTheLoadIsCancelledAndANewcomerStartsAfresh() async throws {
         let flight = SingleFlight<String, Int>()
         let started = Mutex(0)

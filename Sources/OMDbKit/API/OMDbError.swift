@@ -44,8 +44,9 @@ public enum OMDbError: Error, Sendable, Equatable {
     // MARK: HTTP and the network
     /// An HTTP status outside 2xx with no OMDb envelope in the body.
     case httpStatus(Int, url: String)
-    /// No complete answer (connection, headers and body) within the deadline, on every attempt.
-    case timedOut(url: String, seconds: Int)
+    /// No complete answer (connection, headers and body) within the deadline of `seconds`, on
+    /// each of `tries` attempts (the first included).
+    case timedOut(url: String, seconds: Int, tries: Int)
     /// The exchange with the API host failed below HTTP; `reason` says how, in words
     /// ("connection refused", "too many redirects", "the answer was cut short: 10 of 900 bytes").
     case unreachable(url: String, reason: String)
@@ -112,8 +113,8 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
             RetryPolicy.isTransient(status: status)
                 ? "\(Self.host(of: url)) answered HTTP \(status) (\(Self.phrase(status))), also when asked again: try again in a moment."
                 : "The server answered HTTP \(status) (\(Self.phrase(status))) for \(Self.shown(url))."
-        case let .timedOut(url, seconds):
-            "No complete answer from \(Self.host(of: url)) within \(seconds) s."
+        case let .timedOut(url, seconds, tries):
+            "No complete answer from \(Self.host(of: url)) within \(seconds) s" + Self.eachOf(tries) + "."
         case let .unreachable(url, reason):
             "The connection to \(Self.host(of: url)) failed (\(reason))."
         case let .answerTooLarge(url, limit):
@@ -135,6 +136,11 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
             String(error.description.dropLast(error.description.hasSuffix(".") ? 1 : 0))
                 + " (OMDb's answer kept in the cache" + (since.map { " since " + Self.time($0) } ?? "") + ")."
         }
+    }
+
+    /// How many tries a wait was each of: ", on each of 3 tries", nothing for one.
+    static func eachOf(_ tries: Int) -> String {
+        tries > 1 ? ", on each of \(tries) tries" : ""
     }
 
     /// The longest URL a message shows whole; a longer one (a 100 KB query) is cut in the middle.

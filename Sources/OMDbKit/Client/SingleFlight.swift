@@ -11,61 +11,33 @@ import Synchronization
 ///   comes later starts a fresh load instead of joining a cancelled one. So a caller that was
 ///   not cancelled never receives a `CancellationError` it did not cause (``cancelAll()`` aside).
 /// - Nothing is remembered once a call ends: ``Memo`` remembers.
+///
+/// The rules are ``SingleFlightStateMachine``'s; this class holds it under a lock and does what it
+/// says outside the lock: continuations resumed, loads started and cancelled.
 final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct Call {
-        let id: Int
-        var task: Task<Void, Never>?
-        var waiters: [Int: CheckedContinuation<Value, any Error>]
-    }
+    typealias Machine = SingleFlightStateMachine<Key, CheckedContinuation<Value, any Error>, Task<Void, Never>>
 
-    private struct State {
-        var calls: [Key: Call] = [:]
-        var nextID = 0
-
-        mutating func makeID() -> Int {
-            nextID += 1
-            return nextID
-        }
-    }
-
-    /// What a caller does once the lock is released.
-    private enum Joined {
-        case waiting
-        case start(callID: Int)
-        case cancelled
-    }
-
-    private let state = Mutex(State())
+    private let state = Mutex(Machine())
 
     init() {}
 
     /// How many loads are running now.
-    var inFlight: Int { state.withLock { $0.calls.count } }
+    var inFlight: Int { state.withLock { $0.inFlight } }
 
     /// How many callers wait for the load of `key`.
-    func waiters(for key: Key) -> Int { state.withLock { $0.calls[key]?.waiters.count ?? 0 } }
+    func waiters(for key: Key) -> Int { state.withLock { $0.waiters(for: key) } }
 
     /// The value of the load for `key`: joins the one in flight, or starts `operation`.
     /// - Throws: what `operation` threw, or `CancellationError` as soon as this caller is cancelled.
     func value(for key: Key, _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let waiterID = state.withLock { $0.makeID() }
+        let waiterID = state.withLock { $0.makeWaiterID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let joined: Joined = state.withLock { state in
-                    // Cancelled before it could wait: the cancellation handler already ran and found nothing.
-                    if Task.isCancelled { return .cancelled }
-                    if state.calls[key] != nil {
-                        state.calls[key]?.waiters[waiterID] = continuation
-                        return .waiting
-                    }
-                    let callID = state.makeID()
-                    state.calls[key] = Call(id: callID, task: nil, waiters: [waiterID: continuation])
-                    return .start(callID: callID)
-                }
-                switch joined {
-                case .waiting: break
+                let join = state.withLock { $0.join(key, waiterID: waiterID, waiter: continuation, cancelled: Task.isCancelled) }
+                switch join {
+                case .wait: break
                 case .cancelled: continuation.resume(throwing: CancellationError())
-                case .start(let callID): start(key, callID: callID, operation)
+                case .startLoad(let callID): start(key, callID: callID, operation)
                 }
             }
         } onCancel: {
@@ -76,13 +48,9 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Ends every call now: their waiters get `CancellationError` and their loads are cancelled.
     /// For a new search, which makes the pages of the old one moot.
     func cancelAll() {
-        let calls = state.withLock { state in
-            defer { state.calls.removeAll() }
-            return Array(state.calls.values)
-        }
-        for call in calls {
-            call.task?.cancel()
-            for waiter in call.waiters.values { waiter.resume(throwing: CancellationError()) }
+        for call in state.withLock({ $0.cancelAll() }) {
+            call.load?.cancel()
+            for waiter in call.waiters { waiter.resume(throwing: CancellationError()) }
         }
     }
 
@@ -94,35 +62,23 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             } catch {
                 result = .failure(error)
             }
-            finish(key, callID: callID, with: result)
+            for waiter in state.withLock({ $0.finished(key, callID: callID) }) { waiter.resume(with: result) }
         }
         // Every waiter may have left between the lock and here: then nobody wants the load.
-        let abandoned = state.withLock { state in
-            guard state.calls[key]?.id == callID else { return true }
-            state.calls[key]?.task = task
-            return false
-        }
-        if abandoned { task.cancel() }
-    }
-
-    private func finish(_ key: Key, callID: Int, with result: Result<Value, any Error>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
-            guard state.calls[key]?.id == callID else { return [] }
-            return Array(state.calls.removeValue(forKey: key)?.waiters.values ?? [:].values)
-        }
-        for waiter in waiters { waiter.resume(with: result) }
+        if !state.withLock({ $0.started(key, callID: callID, load: task) }) { task.cancel() }
     }
 
     private func leave(_ key: Key, waiterID: Int) {
-        let (waiter, abandonedTask) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
-            guard let waiter = state.calls[key]?.waiters.removeValue(forKey: waiterID) else { return (nil, nil) }
-            guard state.calls[key]?.waiters.isEmpty == true else { return (waiter, nil) }
-            // The last one out ends the call; a newcomer starts afresh rather than join a cancelled load.
-            return (waiter, state.calls.removeValue(forKey: key)?.task)
+        switch state.withLock({ $0.leave(key, waiterID: waiterID) }) {
+        case .none:
+            break
+        case .resumeCancelled(let waiter):
+            waiter.resume(throwing: CancellationError())
+        case let .cancelLoadAndResume(load, waiter):
+            // The load first: what it cleans up on cancellation (a poster's partial file) is gone by
+            // the time the waiter goes on.
+            load?.cancel()
+            waiter.resume(throwing: CancellationError())
         }
-        // The load first: what it cleans up on cancellation (a poster's partial file) is gone by
-        // the time the waiter goes on.
-        abandonedTask?.cancel()
-        waiter?.resume(throwing: CancellationError())
     }
 }

@@ -142,14 +142,14 @@ struct RequestSender: Sendable {
                 // Ctrl-C, not the deadline: whatever the transport said of the request given up.
                 throw CancellationError()
             } catch let error as TransportError where error.isTransient {
-                outcome = .retry(failure(error, shown: shown, isAPI: isAPI), after: nil)
+                outcome = .retry(failure(error, shown: shown, isAPI: isAPI, tries: number), after: nil)
             } catch let error as TransportError {
-                throw failure(error, shown: shown, isAPI: isAPI)
+                throw failure(error, shown: shown, isAPI: isAPI, tries: number)
             } catch let error as OMDbError {
                 throw error
             } catch {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
-                throw failure(.unreachable(reason: String(describing: error)), shown: shown, isAPI: isAPI)
+                throw failure(.unreachable(reason: String(describing: error)), shown: shown, isAPI: isAPI, tries: number)
             }
             switch outcome {
             case .done(let value):
@@ -162,11 +162,12 @@ struct RequestSender: Sendable {
         }
     }
 
-    /// A transport failure as the person reads it: the host named, the key nowhere.
-    private func failure(_ error: TransportError, shown: String, isAPI: Bool) -> OMDbError {
+    /// A transport failure of attempt number `tries` as the person reads it: the host named, the
+    /// key nowhere, a timeout's wait and how many tries waited it.
+    private func failure(_ error: TransportError, shown: String, isAPI: Bool, tries: Int) -> OMDbError {
         switch (error, isAPI) {
-        case (.timedOut, true): .timedOut(url: shown, seconds: timeout)
-        case (.timedOut, false): .posterDownloadFailed(url: shown, reason: "no complete answer within \(timeout) s")
+        case (.timedOut, true): .timedOut(url: shown, seconds: timeout, tries: tries)
+        case (.timedOut, false): .posterDownloadFailed(url: shown, reason: "no complete answer within \(timeout) s" + OMDbError.eachOf(tries))
         case (.tooLarge, true): .answerTooLarge(url: shown, limit: maxAnswerBytes)
         // A poster's cap is the store's, checked as it streams (posterTooLarge): the transport's never throws for one.
         case (_, true): .unreachable(url: shown, reason: redactor.redact(error.reason))

@@ -1,0 +1,111 @@
+/// The rules of a ``SingleFlight`` as a value: each event (a caller joins, a load is started, a
+/// load ends, a caller is cancelled, everything is cancelled) changes the state and returns what
+/// is to be done. ``SingleFlight`` holds it under its lock and does that outside the lock:
+/// continuations resumed, loads started and cancelled.
+///
+/// Generic over what parks a caller (`Waiter`) and over what runs a load (`Load`), so that tests
+/// drive it with plain values: no threads, no continuations, no tasks.
+///
+/// A key is in one of three states:
+/// - idle: no call (``calls`` has no entry);
+/// - starting: a call with waiters whose load the first caller is starting (`load` is nil);
+/// - running: a call with waiters and its load.
+/// A call ends (back to idle) when its load ends, when its last waiter leaves, or on ``cancelAll()``.
+/// The waiters of a call that ended are never resumed twice: every event after that finds either
+/// no call, or a call with another `id`.
+struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
+    struct Call {
+        /// Tells this call from a later one for the same key.
+        let id: Int
+        /// Nil while the first caller starts it.
+        var load: Load?
+        /// In the order they joined.
+        var waiters: [(id: Int, waiter: Waiter)]
+    }
+
+    /// What a caller that asked does once the lock is released.
+    enum Join: Equatable {
+        /// Parked: a load for its key is in flight.
+        case wait
+        /// Parked, the first: start the load for call `callID` and tell ``started(_:callID:load:)``.
+        case startLoad(callID: Int)
+        /// Cancelled before it could wait: resume it with `CancellationError` now.
+        case cancelled
+    }
+
+    /// What a cancelled caller's leaving comes to.
+    enum Leave {
+        /// It had been resumed already (its call ended), or it never waited.
+        case none
+        /// Resume it with `CancellationError`; the others keep waiting.
+        case resumeCancelled(Waiter)
+        /// It was the last: cancel the load (when it was started), then resume it with `CancellationError`.
+        case cancelLoadAndResume(Load?, Waiter)
+    }
+
+    private(set) var calls: [Key: Call] = [:]
+    private var nextID = 0
+
+    init() {}
+
+    /// How many loads are running (or starting) now.
+    var inFlight: Int { calls.count }
+
+    /// How many callers wait for the load of `key`.
+    func waiters(for key: Key) -> Int { calls[key]?.waiters.count ?? 0 }
+
+    /// A number for a caller, unique in this machine: what its cancellation names.
+    mutating func makeWaiterID() -> Int {
+        nextID += 1
+        return nextID
+    }
+
+    // MARK: Events
+
+    /// Caller `waiterID`, parked on `waiter`, asks for `key`: it joins the call in flight, or starts one.
+    mutating func join(_ key: Key, waiterID: Int, waiter: Waiter, cancelled: Bool) -> Join {
+        // Cancelled before it could wait: its cancellation found nothing to remove.
+        if cancelled { return .cancelled }
+        if calls[key] != nil {
+            calls[key]?.waiters.append((waiterID, waiter))
+            return .wait
+        }
+        nextID += 1
+        calls[key] = Call(id: nextID, load: nil, waiters: [(waiterID, waiter)])
+        return .startLoad(callID: nextID)
+    }
+
+    /// The first caller started the load of call `callID`. Returns false when nobody wants it
+    /// any more (every waiter left meanwhile): then it is to be cancelled.
+    mutating func started(_ key: Key, callID: Int, load: Load) -> Bool {
+        guard calls[key]?.id == callID else { return false }
+        calls[key]?.load = load
+        return true
+    }
+
+    /// The load of call `callID` ended: the waiters to resume with its outcome (none when the call
+    /// ended before, by its waiters leaving or ``cancelAll()``).
+    mutating func finished(_ key: Key, callID: Int) -> [Waiter] {
+        guard calls[key]?.id == callID, let call = calls.removeValue(forKey: key) else { return [] }
+        return call.waiters.map { $0.waiter }
+    }
+
+    /// Caller `waiterID` of `key` was cancelled: it leaves at once. The last one out ends the call,
+    /// so a newcomer starts afresh rather than join a cancelled load.
+    mutating func leave(_ key: Key, waiterID: Int) -> Leave {
+        guard var call = calls[key], let index = call.waiters.firstIndex(where: { $0.id == waiterID }) else { return .none }
+        let waiter = call.waiters.remove(at: index).waiter
+        guard call.waiters.isEmpty else {
+            calls[key] = call
+            return .resumeCancelled(waiter)
+        }
+        calls[key] = nil
+        return .cancelLoadAndResume(call.load, waiter)
+    }
+
+    /// Ends every call: each load to cancel (when started) and the waiters to resume with `CancellationError`.
+    mutating func cancelAll() -> [(load: Load?, waiters: [Waiter])] {
+        defer { calls.removeAll() }
+        return calls.values.map { call in (call.load, call.waiters.map { $0.waiter }) }
+    }
+}
