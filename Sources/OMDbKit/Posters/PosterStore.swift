@@ -33,6 +33,8 @@ public struct PosterStore: Sendable {
     /// The width to download posters at (see ``PosterWidth``). File names never carry it: a
     /// wider download replaces a narrower file of the same title.
     public let width: PosterWidth
+    /// Where this store's writes in progress are recorded: the program finishes them before exiting.
+    public let writes: PendingWrites
     let index: PosterIndex
     /// Appends a chunk to a poster's file, on a file-work thread: a seam for tests of a slow or
     /// failing disk.
@@ -46,17 +48,21 @@ public struct PosterStore: Sendable {
 
     /// Starts listing the folder in the background (see ``existingFile(for:)``), and removing
     /// the leftovers of killed runs found in it (see ``removeLeftovers()``).
-    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard) {
-        self.init(folder: folder, maxBytes: maxBytes, owner: owner, width: width, listing: PosterIndex.names(in:_:))
+    /// - Parameter writes: records the writes in progress, for ``PendingWrites/finish(timeout:)``
+    ///   before exiting; by default a set of the store's own (``writes``).
+    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard,
+                writes: PendingWrites = PendingWrites()) {
+        self.init(folder: folder, maxBytes: maxBytes, owner: owner, width: width, writes: writes, listing: PosterIndex.names(in:_:))
     }
 
     /// - Parameter listing: lists the folder's names; a seam for tests.
     init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard,
-         listing: @escaping PosterIndex.Listing) {
+         writes: PendingWrites = PendingWrites(), listing: @escaping PosterIndex.Listing) {
         self.folder = folder.standardizedFileURL
         self.maxBytes = maxBytes
         self.owner = owner
         self.width = width
+        self.writes = writes
         index = PosterIndex(folder: self.folder, listing: listing) { [folder = self.folder] names in
             Self.removeLeftovers(names, in: folder)
         }
@@ -67,11 +73,12 @@ public struct PosterStore: Sendable {
         maxBytes = store.maxBytes
         owner = store.owner
         self.width = width
+        writes = store.writes
         index = store.index
         append = store.append
     }
 
-    /// This store at another width, sharing its index: the folder is not listed again.
+    /// This store at another width, sharing its index (the folder is not listed again) and its ``writes``.
     public func atWidth(_ width: PosterWidth) -> PosterStore {
         PosterStore(self, width: width)
     }
@@ -157,18 +164,6 @@ public struct PosterStore: Sendable {
         }
     }
 
-    /// Refuses new poster writes and waits (blocking) for those in progress to finish, so that
-    /// exiting never cuts one in half; past `timeout` (a very slow disk) their temporary files are
-    /// removed instead. Either way no partial file is left. Call it right before exiting.
-    public static func finishWrites(timeout: Duration = .seconds(5)) {
-        PosterFile.writes.withLock { $0.closed = true }
-        let deadline = ContinuousClock.now + timeout
-        while !PosterFile.writes.withLock({ $0.temporaries.isEmpty }), ContinuousClock.now < deadline {
-            usleep(2_000)
-        }
-        for (path, folder) in PosterFile.writes.withLock({ $0.temporaries }) { folder.remove(URL(fileURLWithPath: path).lastPathComponent) }
-    }
-
     /// Returns once the temporary files that runs left when they were killed (a crash, SIGKILL:
     /// nothing else leaves them) are removed from the folder: those whose owner process is gone,
     /// that name no owner, or that are old. The live files of another run sharing the folder are
@@ -218,7 +213,7 @@ public struct PosterStore: Sendable {
         } catch {
             throw .posterNotWritten(path: folder.path, reason: Self.reason(error))
         }
-        return (try PosterFile(in: folder, owner: owner, destination: destination), destination)
+        return (try PosterFile(in: folder, owner: owner, destination: destination, writes: writes), destination)
     }
 
     private static func reason(_ error: any Error) -> String { describe(fileError: error) }
