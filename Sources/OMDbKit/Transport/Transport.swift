@@ -44,6 +44,35 @@ public struct StreamedResponse: Sendable {
     }
 }
 
+/// A GET as the client hands it to a transport: the URL, the deadline, and which of the URL's
+/// query items carry a secret. Where a secret goes is the client's rule, handed over as data here:
+/// a transport knows nothing of OMDb's `apikey`.
+public struct TransportRequest: Sendable, Hashable {
+    /// What to GET, the secret among its query items.
+    public var url: URL
+    /// The deadline in whole seconds (at least 1) of the whole exchange.
+    public var timeout: Int
+    /// The names of the query items whose values are secret. A transport sends a request with
+    /// one of them only where no one else reads it (no proxy on plain http, no redirect to
+    /// another origin), and never shows their values.
+    public var secretQueryItems: Set<String>
+
+    public init(url: URL, timeout: Int, secretQueryItems: Set<String> = []) {
+        self.url = url
+        self.timeout = timeout
+        self.secretQueryItems = secretQueryItems
+    }
+
+    /// True when `url` has a query item named in `secretQueryItems`.
+    public var carriesSecret: Bool { Self.carriesSecret(url, names: secretQueryItems) }
+
+    /// True when `url` has a query item named in `names`: also for the URL a redirect leads to.
+    public static func carriesSecret(_ url: URL, names: Set<String>) -> Bool {
+        guard !names.isEmpty else { return false }
+        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { names.contains($0.name) } ?? false
+    }
+}
+
 /// The one seam between OMDbKit and the network: a GET that answers whatever the status.
 ///
 /// The live one is `CurlTransport` (the `OMDbCurl` target); ``CatalogueTransport`` answers from
@@ -52,11 +81,20 @@ public struct StreamedResponse: Sendable {
 /// limits, retries, how many requests run at once), so a transport need not enforce any of them.
 /// Implementations throw `CancellationError` when the calling task is cancelled, and
 /// ``TransportError`` for failures below HTTP (also from the body's stream).
+///
+/// The client sends through ``send(_:)``, whose request names the query items that
+/// carry a secret; a transport that puts requests where others may read them (a proxy, a
+/// redirect) implements it. The default forwards to ``send(_:timeout:)``, enough for a transport
+/// that answers in memory.
 public protocol OMDbTransport: Sendable {
     /// Sends a GET for `url` and returns once the headers are in. A 404 or 500 is an answer, not an error.
     /// - Parameter timeout: the deadline in whole seconds (at least 1) of the whole exchange; the
     ///   client enforces it itself unless the transport does (``boundsExchanges``).
     func send(_ url: URL, timeout: Int) async throws -> StreamedResponse
+
+    /// Sends `request` as ``send(_:timeout:)`` does, keeping its secret query items where only
+    /// the server they are for reads them. The default is ``send(_:timeout:)``.
+    func send(_ request: TransportRequest) async throws -> StreamedResponse
 
     /// Opens a connection to `url`'s host before a request needs it, sending nothing of `url` but
     /// its origin. A hint: never retried, never reported; the default does nothing.
@@ -70,6 +108,10 @@ public protocol OMDbTransport: Sendable {
 }
 
 extension OMDbTransport {
+    public func send(_ request: TransportRequest) async throws -> StreamedResponse {
+        try await send(request.url, timeout: request.timeout)
+    }
+
     public func preconnect(_ url: URL) {}
 
     public var boundsExchanges: Bool { false }
