@@ -91,26 +91,12 @@ public struct PosterStore: Sendable {
             .map { folder.appendingPathComponent($0) }
     }
 
-    /// Checks `data` is an image within the cap and writes it as `Title (Year) [imdbID].ext`.
+    /// Streams `body` to its file as the bytes arrive, checked as they come (an image, within the
+    /// cap), then flushes it and renames it into place as `Title (Year) [imdbID].ext`. For bytes
+    /// in memory, pass `HTTPBody(data)`.
     /// - Throws: ``OMDbError/posterNotAnImage(url:contentType:)``, ``OMDbError/posterTooLarge(bytes:limit:)``,
-    ///   ``OMDbError/posterNotWritten(path:reason:)``. Nothing is written when it throws.
-    public func save(_ data: Data, contentType: String? = nil, source: String, title: String, year: String?, imdbID: String) throws(OMDbError) -> URL {
-        guard data.count <= maxBytes else { throw .posterTooLarge(bytes: data.count, limit: maxBytes) }
-        let writer = writer(contentType: contentType, source: source, title: title, year: year, imdbID: imdbID)
-        do {
-            try writer.take(data)
-            return try commit(writer.finish())
-        } catch {
-            writer.discard()
-            throw error
-        }
-    }
-
-    /// Streams `body` to its file as the bytes arrive, and commits it: ``receive(streaming:contentType:source:title:year:imdbID:)``
-    /// then ``ArrivedPoster/commit()``.
-    /// - Throws: the ``OMDbError`` poster cases as ``save(_:contentType:source:title:year:imdbID:)``;
-    ///   what the body's stream threw (a ``TransportError``, `CancellationError`) as it came.
-    ///   Nothing is left in the folder when it throws.
+    ///   ``OMDbError/posterNotWritten(path:reason:)``; what the body's stream threw (a
+    ///   ``TransportError``, `CancellationError`) as it came. Nothing is left in the folder when it throws.
     public func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
                      imdbID: String) async throws -> URL {
         try await receive(streaming: body, contentType: contentType, source: source, title: title, year: year, imdbID: imdbID).commit()
@@ -187,15 +173,6 @@ public struct PosterStore: Sendable {
             let old = Date().timeIntervalSince1970 - modified > leftoverAge
             if old || !(owner?.isAlive ?? false) { unlink(path) }
         }
-    }
-
-    /// Renames the finished file to its final name (the file cleans up after itself when that
-    /// fails) and records it in the index.
-    private func commit(_ written: (PosterFile, URL)) throws(OMDbError) -> URL {
-        let (file, destination) = written
-        try file.commit(to: destination)
-        index.add(destination.lastPathComponent)
-        return destination
     }
 
     /// A writer for one poster, whose file is opened in this folder once its format is known.
