@@ -25,13 +25,14 @@ module() {
   [ -f "$library" ] || { echo "fuzz: could not build the $name module" >&2; exit 1; }
 }
 module Files Sources/Files/*.swift
+module ImageFormats Sources/ImageFormats/*.swift
 module OMDbKit $(find Sources/OMDbKit -name '*.swift' | sort)
 module LineEditing Sources/LineEditing/*.swift
 module TerminalImages Sources/TerminalImages/*.swift
 module MoviesCLI Sources/MoviesCLI/{Parsing,Configuration,System}/*.swift
 
 # Each target: its harness (Fuzz/Targets/NAME.swift), the support files, the libraries.
-libraries=(-lMoviesCLI -lTerminalImages -lLineEditing -lOMDbKit -lFiles)
+libraries=(-lMoviesCLI -lTerminalImages -lLineEditing -lOMDbKit -lImageFormats -lFiles)
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=($(cd Fuzz/Targets && ls *.swift | sed 's/\.swift$//'))
 for target in "${targets[@]}"; do

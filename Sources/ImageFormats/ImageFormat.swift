@@ -1,6 +1,7 @@
 import Foundation
 
-/// The image formats a poster may be saved as, told from the bytes, never from the URL.
+/// The image formats a poster may be saved as, told from the bytes, never from the URL. Shared
+/// by OMDbKit (which saves posters) and TerminalImages (which draws them): neither needs the other.
 public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg, png, gif, webp
 
@@ -10,7 +11,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// The format whose signature starts `data`, or `nil` when the bytes are not one of these images
     /// (an HTML error page served with status 200, say).
     public init?(sniffing data: Data) {
-        let bytes = [UInt8](data.prefix(12))
+        let bytes = [UInt8](data.prefix(Self.signatureLength))
         func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + signature.count && Array(bytes[offset..<offset + signature.count]) == signature
         }
