@@ -3,6 +3,7 @@ import Foundation
 /// The image formats a poster may be saved as, told from the bytes, never from the URL. Shared
 /// by OMDbKit (which saves posters) and TerminalImages (which draws them): neither needs the other.
 public enum ImageFormat: String, Sendable, CaseIterable {
+    /// The formats OMDb's poster hosts serve.
     case jpeg, png, gif, webp
 
     /// How many leading bytes ``init(sniffing:)`` needs to tell every format.

@@ -9,6 +9,7 @@ import Darwin
 
 /// A poster saved in the folder: where it is, and whether it was there before.
 public struct SavedPoster: Sendable, Hashable {
+    /// Where the poster is.
     public let file: URL
     /// True when the file was already in the folder, so nothing was downloaded.
     public let wasAlreadyThere: Bool
@@ -48,8 +49,13 @@ public struct PosterStore: Sendable {
 
     /// Starts listing the folder in the background (see ``existingFile(for:)``), and removing
     /// the leftovers of killed runs found in it (see ``removeLeftovers()``).
-    /// - Parameter writes: records the writes in progress, for ``PendingWrites/finish(timeout:)``
-    ///   before exiting; by default a set of the store's own (``writes``).
+    /// - Parameters:
+    ///   - folder: where posters go; created when the first is saved.
+    ///   - maxBytes: posters larger than this are refused.
+    ///   - owner: whose temporary files this store writes; this process by default.
+    ///   - width: the width posters are downloaded at.
+    ///   - writes: records the writes in progress, for ``PendingWrites/finish(timeout:)``
+    ///     before exiting; by default a set of the store's own (``writes``).
     public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard,
                 writes: PendingWrites = PendingWrites()) {
         self.init(folder: folder, maxBytes: maxBytes, owner: owner, width: width, writes: writes, listing: PosterIndex.names(in:_:))

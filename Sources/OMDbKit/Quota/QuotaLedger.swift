@@ -16,7 +16,7 @@ import Darwin
 /// count together and a crash never leaves half a file.
 ///
 /// ``recordRequestSent()`` returns at once: the count is kept in memory and written on a serial
-/// lane of ``FileWork`` (its ``writes``), off the caller's actor, so a page's twenty requests cost one or two writes, not twenty
+/// lane of `FileWork` (its ``writes``), off the caller's actor, so a page's twenty requests cost one or two writes, not twenty
 /// (each is a lock, a read and a rename). Reads wait for the writes already asked for.
 public final class QuotaLedger: Sendable {
     /// The folder holding the counts.
@@ -56,6 +56,9 @@ public final class QuotaLedger: Sendable {
     public let writes: PendingWrites
 
     /// - Parameters:
+    ///   - folder: where the counts are kept (see ``defaultFolder(environment:)``).
+    ///   - apiKey: the key counted for; only a hash of it names the file.
+    ///   - dailyLimit: requests a day the key allows; `nil` for no limit.
     ///   - writes: holds the writes of the count, for ``PendingWrites/finish(timeout:)`` before
     ///     exiting; by default a set of the ledger's own (``writes``).
     ///   - now: the clock; tests pass their own.
