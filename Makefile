@@ -49,7 +49,7 @@ ifeq ($(BIN),)
 endif
 
 bench: build
-	@set -eu; bin=$(movies_bin); $(SWIFT) run -c release movies-bench --movies "$$bin" $(ARGS)
+	@set -eu; bin=$(movies_bin); $(SWIFT) run -c release --package-path Benchmarks movies-bench --movies "$$bin" $(ARGS)
 
 install: build
 	@set -eu; \
@@ -110,11 +110,21 @@ readme:
 # The library's documentation, with the toolchain's own docc and no package plugin (the package
 # takes no dependencies): symbol graphs from a build of OMDbKit in a folder of its own (its flags
 # would otherwise rebuild the main one), then docc convert with the overview in OMDbKit.docc.
+# SYMBOL_GRAPHS=DIR takes OMDbKit's graphs from a build that already emitted them there (CI's
+# build does: -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc DIR), instead
+# of compiling the library a second time.
 docs_dir := .build/docs
+SYMBOL_GRAPHS ?=
 docs:
 	@set -eu; rm -rf '$(docs_dir)/symbol-graphs'; mkdir -p '$(docs_dir)/symbol-graphs'; \
-	$(SWIFT) build --target OMDbKit --scratch-path '$(docs_dir)/build' -Xswiftc -emit-symbol-graph \
-		-Xswiftc -emit-symbol-graph-dir -Xswiftc '$(docs_dir)/symbol-graphs'; \
+	if [ -n '$(SYMBOL_GRAPHS)' ]; then \
+		find '$(SYMBOL_GRAPHS)' -maxdepth 1 \( -name 'OMDbKit.symbols.json' -o -name 'OMDbKit@*.symbols.json' \) \
+			-exec cp {} '$(docs_dir)/symbol-graphs/' \; ; \
+		[ -f '$(docs_dir)/symbol-graphs/OMDbKit.symbols.json' ] || { echo "no OMDbKit.symbols.json in $(SYMBOL_GRAPHS)" >&2; exit 1; }; \
+	else \
+		$(SWIFT) build --target OMDbKit --scratch-path '$(docs_dir)/build' -Xswiftc -emit-symbol-graph \
+			-Xswiftc -emit-symbol-graph-dir -Xswiftc '$(docs_dir)/symbol-graphs'; \
+	fi; \
 	docc=$$(command -v docc || echo "$$(dirname "$$(command -v $(SWIFT))")/docc"); \
 	"$$docc" convert Sources/OMDbKit/OMDbKit.docc --additional-symbol-graph-dir '$(docs_dir)/symbol-graphs' \
 		--output-path '$(docs_dir)/OMDbKit.doccarchive' --fallback-display-name OMDbKit --fallback-bundle-identifier movies.OMDbKit; \

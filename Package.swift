@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "OMDbKit", targets: ["OMDbKit"]),
         .library(name: "OMDbCurl", targets: ["OMDbCurl"]),
         .library(name: "OMDbCatalogue", targets: ["OMDbCatalogue"]),
+        // A fake OMDb on 127.0.0.1, for tests (yours too) and for the benchmarks in Benchmarks/.
+        .library(name: "FakeOMDb", targets: ["FakeOMDb"]),
         .executable(name: "movies", targets: ["movies"]),
     ],
     targets: [
@@ -40,15 +42,21 @@ let package = Package(
         .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCatalogue", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
         // `main` only wires the two together.
         .executableTarget(name: "movies", dependencies: ["MoviesCLI"]),
-        // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only.
+        // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only (movies-bench is a
+        // package of its own, Benchmarks/, out of the product's build).
         .target(name: "FakeOMDb", dependencies: ["OMDbKit", "OMDbCatalogue", "OMDbCurl"]),
         // What every test suite uses: latches and waits with deadlines that fail, temporary folders.
         .target(name: "TestSupport"),
-        // `swift run -c release movies-bench`: the built `movies` against a fake OMDb with a fixed latency.
-        // Depending on `movies` makes SwiftPM build it alongside.
-        .executableTarget(name: "movies-bench", dependencies: ["FakeOMDb", "OMDbKit", "OMDbCatalogue", "movies"]),
+        // What the library's test suites share: the fixtures, the catalogue, updates gathered by row.
+        .target(name: "OMDbTestSupport", dependencies: ["OMDbKit", "OMDbCatalogue"]),
+        // A test target per source target that has tests.
+        .testTarget(name: "FilesTests", dependencies: ["TestSupport", "Files"]),
+        .testTarget(name: "OMDbKitTests", dependencies: ["TestSupport", "OMDbTestSupport", "OMDbKit", "OMDbCatalogue", "FakeOMDb", "Files"]),
+        .testTarget(name: "OMDbCurlTests", dependencies: ["TestSupport", "OMDbTestSupport", "OMDbCurl", "CCurl", "OMDbKit", "FakeOMDb"]),
+        .testTarget(name: "OMDbCatalogueTests", dependencies: ["TestSupport", "OMDbTestSupport", "OMDbCatalogue", "OMDbKit", "Files"]),
         .testTarget(name: "FakeOMDbTests", dependencies: ["TestSupport", "FakeOMDb"]),
-        .testTarget(name: "OMDbKitTests", dependencies: ["TestSupport", "OMDbKit", "OMDbCatalogue", "OMDbCurl", "FakeOMDb", "Files"]),
+        .testTarget(name: "LineEditingTests", dependencies: ["TestSupport", "LineEditing"]),
+        .testTarget(name: "TerminalImagesTests", dependencies: ["TestSupport", "TerminalImages", "OMDbKit"]),
         .testTarget(name: "MoviesCLITests", dependencies: ["TestSupport", "MoviesCLI", "OMDbKit", "OMDbCatalogue", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
         // Runs the built `movies` with piped stdin; depending on it makes `swift test` build it.
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "movies", "FakeOMDb", "OMDbKit", "OMDbCatalogue"]),

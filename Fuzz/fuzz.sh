@@ -24,25 +24,37 @@ module() {
     -emit-library -static -o "$library" "${sources[@]}" 2>&1 | grep -v -e 'Cannot export local symbol' >&2 || true
   [ -f "$library" ] || { echo "fuzz: could not build the $name module" >&2; exit 1; }
 }
+# Modules that need only those built before them are built side by side; a failed one leaves no
+# library, which stops the run below.
 module Files Sources/Files/*.swift
 module ImageFormats Sources/ImageFormats/*.swift
-module OMDbKit $(find Sources/OMDbKit -name '*.swift' | sort)
-module LineEditing Sources/LineEditing/*.swift
+module OMDbKit $(find Sources/OMDbKit -name '*.swift' | sort) & module LineEditing Sources/LineEditing/*.swift & wait
 module TerminalImages Sources/TerminalImages/*.swift
 module MoviesCLI Sources/MoviesCLI/{Parsing,Configuration,System}/*.swift
+for name in OMDbKit LineEditing TerminalImages MoviesCLI; do [ -f "$modules/lib$name.a" ] || exit 1; done
 
 # Each target: its harness (Fuzz/Targets/NAME.swift), the support files, the libraries.
 libraries=(-lMoviesCLI -lTerminalImages -lLineEditing -lOMDbKit -lImageFormats -lFiles)
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=($(cd Fuzz/Targets && ls *.swift | sed 's/\.swift$//'))
-for target in "${targets[@]}"; do
-  binary=$out/$target
+# The targets are built side by side, as many at once as there are cores: each is one small file
+# linked with the libraries, and a sequential loop left the other cores idle (CI time).
+build_target() {
+  local target=$1 binary=$out/$1
   if [ ! -f "$binary" ] || [ -n "$(find Fuzz/Targets/$target.swift Fuzz/Support "$modules" -newer "$binary" -name '*.swift' -o -newer "$binary" -name '*.a' | head -n 1)" ]; then
+    rm -f "$binary"
     swiftc "${flags[@]}" -module-name "Fuzz_${target//-/_}" Fuzz/Targets/$target.swift Fuzz/Support/*.swift "${libraries[@]}" \
       -o "$binary" 2>&1 | grep -v -e 'Cannot export local symbol' >&2 || true
-    [ -f "$binary" ] || { echo "fuzz: could not build $target" >&2; exit 1; }
+    [ -f "$binary" ] || { echo "fuzz: could not build $target" >&2; return 1; }
   fi
+}
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  build_target "$target" &
 done
+wait
+for target in "${targets[@]}"; do [ -f "$out/$target" ] || exit 1; done
 
 # Runs: each target from its committed seeds (Fuzz/Corpus/TARGET, the recorded answers and
 # posters in Fixtures/, and ../shared/omdb-samples when it sits beside the clone), into a working

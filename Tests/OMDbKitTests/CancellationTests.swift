@@ -1,5 +1,6 @@
 import FakeOMDb
 import Foundation
+import OMDbTestSupport
 import Testing
 @testable import OMDbKit
 import Synchronization

@@ -2,6 +2,7 @@ import FakeOMDb
 import Foundation
 @testable import OMDbKit
 import Synchronization
+import OMDbTestSupport
 import Testing
 import TestSupport
 

@@ -1,6 +1,7 @@
 import FakeOMDb
 import Foundation
 import Synchronization
+import OMDbTestSupport
 import Testing
 @testable import OMDbKit
 import TestSupport

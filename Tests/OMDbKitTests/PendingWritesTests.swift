@@ -1,4 +1,5 @@
 import FakeOMDb
+import OMDbTestSupport
 import Foundation
 @testable import OMDbKit
 import Testing

@@ -1,6 +1,7 @@
 import FakeOMDb
 import Foundation
 @testable import OMDbKit
+import OMDbTestSupport
 import Testing
 @testable import OMDbCatalogue
 import TestSupport

@@ -1,6 +1,7 @@
 import FakeOMDb
 import Foundation
 @testable import OMDbKit
+import OMDbTestSupport
 import Testing
 
 /// Season lists: decoding, order, gaps, "Episode 0", the not-found error, and the offline

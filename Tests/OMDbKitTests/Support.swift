@@ -2,6 +2,7 @@ import Foundation
 @testable import OMDbKit
 import Synchronization
 @testable import OMDbCatalogue
+import OMDbTestSupport
 
 /// A transport backed by a closure: the test decides every answer, handed out in chunks.
 struct ClosureTransport: OMDbTransport {
@@ -18,9 +19,6 @@ struct ClosureTransport: OMDbTransport {
     }
 }
 
-/// Retries without real waiting, so tests of transient failures stay fast.
-let quickRetries = RetryPolicy(baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), maxRetryAfter: .milliseconds(5))
-
 /// Counts and records what went through a transport.
 final class RequestLog: Sendable {
     private let urls = Mutex<[URL]>([])
@@ -35,13 +33,6 @@ extension URL {
         URLComponents(url: self, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
     }
 }
-
-/// The repository's Fixtures folder.
-let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Fixtures")
-
-/// The offline catalogue, loaded once.
-let catalogue: Catalogue = try! Catalogue(folder: fixtures)
 
 /// A JSON answer.
 func json(_ text: String, status: Int = 200) -> HTTPResponse {
@@ -59,37 +50,8 @@ func catalogueClient(log: RequestLog = RequestLog(), key: String = CatalogueTran
                       })
 }
 
-/// Collects a details stream.
-func collect(_ stream: AsyncStream<MovieUpdate>) async -> [MovieUpdate] {
-    var updates: [MovieUpdate] = []
-    for await update in stream { updates.append(update) }
-    return updates
-}
-
 let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
 let jpegBytes = Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46])
-
-/// What the updates said of one row.
-struct RowOutcome {
-    var movie: Result<Movie, OMDbError>?
-    var poster: Result<SavedPoster, OMDbError>?
-}
-
-/// The updates gathered by imdbID.
-func rows(_ updates: [MovieUpdate]) -> [String: RowOutcome] {
-    var rows: [String: RowOutcome] = [:]
-    for update in updates {
-        switch update.part {
-        case .record(let record): rows[update.item.imdbID, default: RowOutcome()].movie = record
-        case .poster(let poster): rows[update.item.imdbID, default: RowOutcome()].poster = poster
-        }
-    }
-    return rows
-}
-
-extension MovieUpdate {
-    var isRecord: Bool { if case .record = part { true } else { false } }
-}
 
 /// A clock the test moves by hand.
 final class TestClock: Sendable {

@@ -7,7 +7,7 @@ import Foundation
 extension Workbench {
     /// The shim, built once under the bench's root.
     func slowDiskShim() throws -> String {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Tests/Lab/slow_disk.c").path
         let library = root.appendingPathComponent("slow_disk.so").path
         if FileManager.default.fileExists(atPath: library) { return library }

@@ -1,6 +1,7 @@
 import FakeOMDb
 import Foundation
 import OMDbCurl
+import OMDbTestSupport
 import Testing
 @testable import OMDbKit
 import TestSupport

@@ -3,6 +3,7 @@ import FakeOMDb
 import Foundation
 @testable import OMDbCurl
 @testable import OMDbKit
+import OMDbTestSupport
 import Testing
 import TestSupport
 #if canImport(Glibc)

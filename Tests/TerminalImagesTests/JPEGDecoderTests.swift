@@ -1,7 +1,6 @@
 import Foundation
 import OMDbKit
 import Testing
-@testable import MoviesCLI
 @testable import TerminalImages
 
 /// The baseline JPEG decoder against libjpeg's decoding of the same fixtures (through Pillow,

@@ -1,5 +1,6 @@
 import Foundation
 import Files
+import OMDbTestSupport
 import Testing
 import TestSupport
 @testable import OMDbCatalogue

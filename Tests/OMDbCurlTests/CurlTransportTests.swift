@@ -2,6 +2,7 @@ import FakeOMDb
 import Foundation
 @testable import OMDbCurl
 import Synchronization
+import OMDbTestSupport
 import Testing
 @testable import OMDbKit
 import TestSupport

@@ -2,7 +2,7 @@
 // memory posters take. Runs the built `movies` (the real client, CLI included) against a fake
 // OMDb on 127.0.0.1 that answers every request after a fixed latency R.
 //
-//   swift run -c release movies-bench [--latency MS] [--runs N] [--only a,b] [--movies PATH]
+//   swift run -c release --package-path Benchmarks movies-bench [--latency MS] [--runs N] [--only a,b] [--movies PATH]
 //
 // With --network tls, the same `movies` meets a lab as real users meet OMDb: two TLS 1.3 hosts
 // (API and posters) with HTTP/2 by ALPN, behind proxies that add the round trips, the TCP and
@@ -65,7 +65,7 @@ func moviesExecutable(_ given: String?) throws -> String {
     if let given { return given }
     let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("movies").path
     guard FileManager.default.isExecutableFile(atPath: beside) else {
-        throw BenchError("no movies beside movies-bench (\(beside)): build both with swift build -c release, or pass --movies PATH")
+        throw BenchError("no movies beside movies-bench (\(beside)): pass --movies PATH (make bench passes the one it built)")
     }
     return beside
 }

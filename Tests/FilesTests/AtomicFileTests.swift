@@ -1,6 +1,5 @@
 import Foundation
 @testable import Files
-@testable import OMDbKit
 import Testing
 import TestSupport
 #if canImport(Glibc)

@@ -1,12 +1,11 @@
 import Testing
 import TestSupport
-@testable import MoviesCLI
 @testable import LineEditing
 
 /// The line editor without a terminal: bytes in, line and cursor out.
 @Suite struct LineEditorTests {
     /// Feeds `bytes` (as a terminal sends them) and returns the editor and the last outcome.
-    private func type(_ bytes: String, history: [String] = [], completer: Completer = CommandCompletion.completer { _ in [] }) -> (LineEditor, LineEditor.Outcome?) {
+    private func type(_ bytes: String, history: [String] = [], completer: Completer = Completer()) -> (LineEditor, LineEditor.Outcome?) {
         var decoder = KeyDecoder()
         var editor = LineEditor(history: history, completer: completer)
         var last: LineEditor.Outcome?
@@ -80,19 +79,6 @@ import TestSupport
         // Escape gives back the line as it was; an arrow keeps the match to edit.
         #expect(type("mine\u{12}ali\u{07}", history: history).0.buffer.text == "mine")
         #expect(type("\u{12}ali\u{1B}[DX", history: history).0.buffer.text == "alieXn")
-    }
-
-    @Test func tabCompletesCommandsValuesAndFolders() {
-        let folders = CommandCompletion.completer { directory in directory == "" ? ["shots", "shorts", "other", ".hidden"] : directory == "shots/" ? ["inner"] : [] }
-        #expect(type("ty\t").0.buffer.text == "type ")
-        #expect(type("type mo\t").0.buffer.text == "type movie ")
-        #expect(type("plot f\t").0.buffer.text == "plot full ")
-        #expect(type("posters sho\t", completer: folders).0.buffer.text == "posters sho")
-        #expect(type("posters sho\t", completer: folders).1 == .list(["shots/", "shorts/"]))
-        #expect(type("posters shot\t", completer: folders).0.buffer.text == "posters shots/")
-        #expect(type("posters shots/\t", completer: folders).0.buffer.text == "posters shots/inner/")
-        #expect(type("s\t").1 == .list(["save", "save!", "search", "show"]))
-        #expect(type("alien\t").1 == .nothing)
     }
 
     @Test func anEscapeSplitAcrossReadsIsKeptUntilItsEnd() {

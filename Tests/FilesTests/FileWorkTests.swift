@@ -3,14 +3,13 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-@testable import OMDbKit
 
 @Suite struct FileWorkTests {
     /// Blocking work (a `flock` held by another process, a slow disk) must not hold up other file
     /// work, nor the cooperative pool: more items blocked than there are cores, and one more still runs.
     @Test func workThatBlocksDoesNotHoldUpOtherWork() async {
         let release = DispatchSemaphore(value: 0)
-        let started = RequestCounter()
+        let started = Count()
         let count = ProcessInfo.processInfo.activeProcessorCount + 4
         let blocked = (0..<count).map { _ in
             Task { await FileWork.run { started.add(); release.wait() } }
@@ -32,4 +31,11 @@ import Testing
         await FileWork.run(on: lane) {}
         #expect(order.withLock { $0 } == Array(0..<50))
     }
+}
+
+/// How many times `add` ran, from any thread.
+private final class Count: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

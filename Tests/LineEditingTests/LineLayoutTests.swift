@@ -1,5 +1,4 @@
 import Testing
-@testable import MoviesCLI
 @testable import LineEditing
 
 /// Where the prompt and line land when they wrap.

@@ -1,7 +1,6 @@
 import Foundation
 import OMDbKit
 import Testing
-@testable import MoviesCLI
 @testable import TerminalImages
 
 /// Posters drawn by `show`: which terminal gets which protocol, and the exact escape sequences.

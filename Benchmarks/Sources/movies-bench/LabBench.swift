@@ -13,7 +13,7 @@ struct LabBench {
     static func script(_ given: String?) throws -> URL {
         var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Tests/Lab/omdb_lab.py")]
         if let given { candidates = [URL(fileURLWithPath: given)] }
-        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Tests/Lab/omdb_lab.py"))
         guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
             throw BenchError("no Tests/Lab/omdb_lab.py: run from the repository, or pass --lab-script PATH")

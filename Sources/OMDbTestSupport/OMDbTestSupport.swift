@@ -1,0 +1,50 @@
+import Foundation
+import OMDbCatalogue
+import OMDbKit
+
+// What the test suites of OMDbKit, OMDbCurl and OMDbCatalogue share: the repository's fixtures,
+// the offline catalogue, quick retries, and a client's updates gathered by row.
+
+/// The repository's Fixtures folder.
+public let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+/// The offline catalogue, loaded once.
+public let catalogue: Catalogue = try! Catalogue(folder: fixtures)
+
+/// Retries without real waiting, so tests of transient failures stay fast.
+public let quickRetries = RetryPolicy(baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), maxRetryAfter: .milliseconds(5))
+
+/// Collects a details stream.
+public func collect(_ stream: AsyncStream<MovieUpdate>) async -> [MovieUpdate] {
+    var updates: [MovieUpdate] = []
+    for await update in stream { updates.append(update) }
+    return updates
+}
+
+/// What the updates said of one row.
+public struct RowOutcome {
+    public var movie: Result<Movie, OMDbError>?
+    public var poster: Result<SavedPoster, OMDbError>?
+    public init(movie: Result<Movie, OMDbError>? = nil, poster: Result<SavedPoster, OMDbError>? = nil) {
+        self.movie = movie
+        self.poster = poster
+    }
+}
+
+/// The updates gathered by imdbID.
+public func rows(_ updates: [MovieUpdate]) -> [String: RowOutcome] {
+    var rows: [String: RowOutcome] = [:]
+    for update in updates {
+        switch update.part {
+        case .record(let record): rows[update.item.imdbID, default: RowOutcome()].movie = record
+        case .poster(let poster): rows[update.item.imdbID, default: RowOutcome()].poster = poster
+        }
+    }
+    return rows
+}
+
+extension MovieUpdate {
+    /// Whether this update carries the row's record (not its poster).
+    public var isRecord: Bool { if case .record = part { true } else { false } }
+}
