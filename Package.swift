@@ -21,9 +21,11 @@ let package = Package(
         // Files written safely (exclusive temporaries, fsync, rename, locks; folders that are ours),
         // the XDG folders, and the one executor for blocking file work. Knows nothing of OMDb.
         .target(name: "Files"),
+        // Image formats told from their first bytes: what OMDbKit saves and TerminalImages draws.
+        .target(name: "ImageFormats"),
         // The library: client actor, models, posters, errors, offline catalogue. No terminal code,
         // no network code: requests go through the OMDbTransport seam.
-        .target(name: "OMDbKit", dependencies: ["Files"]),
+        .target(name: "OMDbKit", dependencies: ["Files", "ImageFormats"]),
         // The offline catalogue (Fixtures/catalogue.json): a transport that answers as OMDb would.
         .target(name: "OMDbCatalogue", dependencies: ["OMDbKit", "Files"]),
         // libcurl's functions, found with dlopen/dlsym and called with the right argument types.
@@ -34,7 +36,8 @@ let package = Package(
         // modes and signals. Knows nothing of OMDb; the tool injects its completer and history file.
         .target(name: "LineEditing", dependencies: ["Files"]),
         // Posters drawn in a terminal: a baseline JPEG decoder, half blocks, the iTerm2 and kitty protocols.
-        .target(name: "TerminalImages", dependencies: ["OMDbKit"]),
+        // Knows nothing of OMDb.
+        .target(name: "TerminalImages", dependencies: ["ImageFormats"]),
         // The front end: options, configuration, commands, rendering, the prompt. No networking of its own.
         .target(name: "MoviesCLI", dependencies: ["OMDbKit", "OMDbCatalogue", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
         // `main` only wires the two together.

@@ -27,13 +27,14 @@ module() {
 # Modules that need only those built before them are built side by side; a failed one leaves no
 # library, which stops the run below.
 module Files Sources/Files/*.swift
+module ImageFormats Sources/ImageFormats/*.swift
 module OMDbKit $(find Sources/OMDbKit -name '*.swift' | sort) & module LineEditing Sources/LineEditing/*.swift & wait
 module TerminalImages Sources/TerminalImages/*.swift
 module MoviesCLI Sources/MoviesCLI/{Parsing,Configuration,System}/*.swift
 for name in OMDbKit LineEditing TerminalImages MoviesCLI; do [ -f "$modules/lib$name.a" ] || exit 1; done
 
 # Each target: its harness (Fuzz/Targets/NAME.swift), the support files, the libraries.
-libraries=(-lMoviesCLI -lTerminalImages -lLineEditing -lOMDbKit -lFiles)
+libraries=(-lMoviesCLI -lTerminalImages -lLineEditing -lOMDbKit -lImageFormats -lFiles)
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=($(cd Fuzz/Targets && ls *.swift | sed 's/\.swift$//'))
 # The targets are built side by side, as many at once as there are cores: each is one small file

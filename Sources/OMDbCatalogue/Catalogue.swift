@@ -256,12 +256,14 @@ private struct CatalogueRecord: Decodable {
 ///
 /// Requests to its ``baseURL`` get OMDb's answers; `posters/…` under it get the poster files.
 public struct CatalogueTransport: InMemoryTransport {
+    /// The catalogue that answers.
     public let catalogue: Catalogue
     /// The base URL the client should use with this transport.
     public static let baseURL = URL(string: "offline://catalogue/")!
     /// The key the client sends to the catalogue, which accepts any.
     public static let apiKey = "no-key-needed"
 
+    /// A transport answering from `catalogue`.
     public init(catalogue: Catalogue) { self.catalogue = catalogue }
 
     /// The catalogue's whole answer to `url`.
@@ -275,9 +277,13 @@ public struct CatalogueTransport: InMemoryTransport {
 extension Catalogue {
     /// One title of the catalogue, for listing it.
     public struct Title: Sendable {
+        /// The title's IMDb ID.
         public let imdbID: String
+        /// The title.
         public let title: String
+        /// OMDb's `Year`, as the catalogue holds it.
         public let year: String?
+        /// OMDb's `Type`: `movie`, `series`…
         public let type: String
     }
 

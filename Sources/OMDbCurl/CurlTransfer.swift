@@ -24,15 +24,20 @@ final class CurlTransfer: Sendable {
     let setup: Setup
     /// A warm-up: a keyless HEAD that only opens the connection; nobody waits for it.
     let isWarmUp: Bool
+    /// The names of the request's secret query items, as the client handed them over.
+    let secretQueryItems: Set<String>
     private let state: Mutex<Machine>
 
     /// - Parameter timeout: seconds of the engine's running time for the whole exchange (the
     ///   setup's when nil), the time paused for a reader behind not counted.
-    init(url: URL, setup: Setup, engine: CurlEngine, timeout: Int? = nil, isWarmUp: Bool = false) {
+    /// - Parameter secretQueryItems: the query items the client names as secret (see ``carriesKey(_:secrets:)``).
+    init(url: URL, setup: Setup, engine: CurlEngine, timeout: Int? = nil, isWarmUp: Bool = false, secretQueryItems: Set<String> = []) {
         self.setup = setup
         self.engine = engine
         self.isWarmUp = isWarmUp
-        state = Mutex(Machine(url: url, limit: .seconds(max(1, timeout ?? setup.timeout)), isWarmUp: isWarmUp))
+        self.secretQueryItems = secretQueryItems
+        state = Mutex(Machine(url: url, limit: .seconds(max(1, timeout ?? setup.timeout)), isWarmUp: isWarmUp,
+                              secretQueryItems: secretQueryItems))
     }
 
     // MARK: The caller's side
@@ -240,7 +245,7 @@ final class CurlEasy {
         // carries its host and port only): such a request goes direct (the client allows plain
         // http with the key only to this machine).
         // (Set only then: setting it at all overrides the person's NO_PROXY.)
-        if CurlTransfer.carriesKey(url), url.scheme?.lowercased() == "http" { ccurl_easy_setopt_pointer(handle, CCURLOPT_NOPROXY, "*") }
+        if CurlTransfer.carriesKey(url, secrets: transfer.secretQueryItems), url.scheme?.lowercased() == "http" { ccurl_easy_setopt_pointer(handle, CCURLOPT_NOPROXY, "*") }
         // Wait for the host's connection in the making rather than open another: once it speaks
         // HTTP/2 every request of the page shares it. Plain HTTP is HTTP/1.1 here, and waits for nothing.
         ccurl_easy_setopt_long(handle, CCURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" ? 1 : 0)
@@ -298,8 +303,8 @@ extension CurlTransfer {
     /// its origin (same host and port, or the same host upgraded to https), since a `Location` that
     /// echoes the query would otherwise hand the key to another host, or send it in clear text.
     /// Refused, the 3xx is the answer.
-    static func mayFollow(from: URL, to: URL) -> Bool {
-        guard carriesKey(from) else { return true }
+    static func mayFollow(from: URL, to: URL, secrets: Set<String>) -> Bool {
+        guard carriesKey(from, secrets: secrets) else { return true }
         guard let fromHost = from.host?.lowercased(), fromHost == to.host?.lowercased() else { return false }
         let fromScheme = from.scheme?.lowercased(), toScheme = to.scheme?.lowercased()
         // The upgrade of an origin: http on its usual port to https on its usual port, nothing else.
@@ -309,9 +314,9 @@ extension CurlTransfer {
         return fromScheme == toScheme && from.port == to.port
     }
 
-    /// Whether `url` carries the API key: one of the query items the client names as secret
-    /// (``OMDbClient/secretQueryItems``); where the key goes is the client's rule, not ours.
-    static func carriesKey(_ url: URL, secrets: Set<String> = OMDbClient.secretQueryItems) -> Bool {
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { secrets.contains($0.name) } ?? false
+    /// Whether `url` carries the API key: one of the query items the client named as secret with
+    /// the request (``TransportRequest/secretQueryItems``); where the key goes is the client's rule, not ours.
+    static func carriesKey(_ url: URL, secrets: Set<String>) -> Bool {
+        TransportRequest.carriesSecret(url, names: secrets)
     }
 }

@@ -117,6 +117,8 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     private(set) var url: URL
     /// A warm-up: a keyless HEAD that only opens the connection; nobody waits for it.
     let isWarmUp: Bool
+    /// The names of the request's secret query items: a redirect is followed only where they may go.
+    let secretQueryItems: Set<String>
     /// The header fields of the block being read (names lower-cased; repeated fields joined).
     private(set) var headers: [String: String] = [:]
     private(set) var redirects = 0
@@ -129,10 +131,11 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     /// Redirects followed before the transfer fails with "too many redirects".
     static var maxRedirects: Int { 10 }
 
-    init(url: URL, limit: Duration, isWarmUp: Bool = false) {
+    init(url: URL, limit: Duration, isWarmUp: Bool = false, secretQueryItems: Set<String> = []) {
         self.url = url
         self.limit = limit
         self.isWarmUp = isWarmUp
+        self.secretQueryItems = secretQueryItems
     }
 
     // MARK: The caller's events
@@ -243,7 +246,7 @@ struct CurlTransferStateMachine<Continuation, Feed> {
         }
         // A 1xx (or a proxy's tunnel) is followed by the real answer's block.
         guard code >= 200 else { return .proceed }
-        if (300..<400).contains(code), !isWarmUp, let next = redirectURL(), CurlTransfer.mayFollow(from: url, to: next) {
+        if (300..<400).contains(code), !isWarmUp, let next = redirectURL(), CurlTransfer.mayFollow(from: url, to: next, secrets: secretQueryItems) {
             guard redirects < Self.maxRedirects else {
                 state = .stopping
                 return .fail(continuation, .unreachable(reason: "too many redirects"))

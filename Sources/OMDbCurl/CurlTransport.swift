@@ -55,10 +55,18 @@ public final class CurlTransport: OMDbTransport {
         engine.post(.stop)
     }
 
+    /// Sends a GET for `url`, none of whose query items is secret: see ``send(_:)``.
     public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
+        try await send(TransportRequest(url: url, timeout: timeout))
+    }
+
+    /// Sends `request`. One that carries a secret query item goes direct when it is plain http
+    /// (a proxy would read it whole), and follows a redirect only within its origin.
+    public func send(_ request: TransportRequest) async throws -> StreamedResponse {
         try Task.checkCancellation()
-        noteUse(of: url)
-        return try await CurlTransfer(url: url, setup: setup, engine: engine, timeout: timeout).send()
+        noteUse(of: request.url)
+        return try await CurlTransfer(url: request.url, setup: setup, engine: engine, timeout: request.timeout,
+                                      secretQueryItems: request.secretQueryItems).send()
     }
 
     /// Each exchange is bounded by the engine, by its running time (see ``EngineClock``): the

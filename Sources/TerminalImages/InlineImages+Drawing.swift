@@ -1,5 +1,5 @@
 import Foundation
-import OMDbKit
+import ImageFormats
 
 extension InlineImages {
     /// What drawing a poster came to.

@@ -1,5 +1,5 @@
 import Foundation
-import OMDbKit
+import ImageFormats
 
 /// Posters drawn in the terminal by `show N`, where the terminal has a protocol for it. Pure:
 /// detection reads only the environment it is given, and the escape sequences are built from bytes.

@@ -13,7 +13,7 @@ import Testing
     private static let url = URL(string: "http://127.0.0.1:1/?apikey=k&s=x")!
 
     private static func machine(warmUp: Bool = false, limit: Duration = .seconds(10)) -> Machine {
-        Machine(url: url, limit: limit, isWarmUp: warmUp)
+        Machine(url: url, limit: limit, isWarmUp: warmUp, secretQueryItems: ["apikey"])
     }
 
     /// The state's name, its payload left out.

@@ -194,6 +194,6 @@ extension CurlTransportOverFakeServerTests {
         ("https://m.media-amazon.com/a.jpg", "https://other.example/b.jpg", true),
     ])
     func aRequestWithTheKeyFollowsOnlyWithinItsOrigin(from: String, to: String, allowed: Bool) {
-        #expect(CurlTransfer.mayFollow(from: URL(string: from)!, to: URL(string: to)!) == allowed)
+        #expect(CurlTransfer.mayFollow(from: URL(string: from)!, to: URL(string: to)!, secrets: ["apikey"]) == allowed)
     }
 }

@@ -50,7 +50,7 @@ import TestSupport
             let listing = Listing()
             let store = PosterStore(folder: folder, listing: listing.run)
             for n in 0..<20 { _ = await store.existingFile(for: "tt\(n)") }
-            for n in 0..<5 { _ = try store.save(pngBytes, source: "u", title: "T\(n)", year: nil, imdbID: "tt100\(n)") }
+            for n in 0..<5 { _ = try await store.save(streaming: HTTPBody(pngBytes), source: "u", title: "T\(n)", year: nil, imdbID: "tt100\(n)") }
             let wider = store.atWidth(PosterWidth("600")!)
             #expect(await wider.existingFile(for: "tt1003")?.lastPathComponent == "T3 [tt1003].png")
             #expect(await store.existingFile(for: "tt0000009")?.lastPathComponent == "Old [tt0000009].png")
@@ -92,7 +92,7 @@ import TestSupport
             // The listing started before the save, so it does not hold the new name.
             let listing = Listing(held: true, names: [])
             let store = PosterStore(folder: folder, listing: listing.run)
-            let saved = try store.save(pngBytes, source: "u", title: "New", year: nil, imdbID: "tt0000002")
+            let saved = try await store.save(streaming: HTTPBody(pngBytes), source: "u", title: "New", year: nil, imdbID: "tt0000002")
             listing.release()
             #expect(await store.existingFile(for: "tt0000002") == saved)
         }

@@ -157,7 +157,7 @@ import Darwin
             try await waitUntil("their first bytes on disk") { Self.bytesOnDisk(in: folder) > 0 }
             await mine.removeLeftovers()
             #expect(files(in: folder).contains { $0.hasPrefix(PosterStore.temporaryPrefix) })
-            let saved = try mine.save(pngBytes, source: "u", title: "Mine", year: nil, imdbID: "tt0000001")
+            let saved = try await mine.save(streaming: HTTPBody(pngBytes), source: "u", title: "Mine", year: nil, imdbID: "tt0000001")
             feed.yield(Data(count: 1_000))
             feed.finish()
             let theirs = try await writing.value
@@ -190,7 +190,7 @@ import Darwin
             try pngBytes.write(to: folder.appendingPathComponent("Other [tt0000009].png"))
             #expect(await store.existingFile(for: "tt0000009") == nil)
             // ...but what the store saves itself is, and a new store lists the folder once.
-            let saved = try store.save(pngBytes, source: "u", title: "T", year: "1999", imdbID: "tt0000001")
+            let saved = try await store.save(streaming: HTTPBody(pngBytes), source: "u", title: "T", year: "1999", imdbID: "tt0000001")
             #expect(await store.existingFile(for: "tt0000001") == saved)
             #expect(await PosterStore(folder: folder).existingFile(for: "tt0000009")?.lastPathComponent == "Other [tt0000009].png")
             // A file deleted since is not reported.

@@ -113,7 +113,7 @@ import TestSupport
     @Test func savesWithTheExtensionOfTheBytes() async throws {
         try await withTemporaryFolder { folder in
             let store = PosterStore(folder: folder.appendingPathComponent("new/deeper"))
-            let file = try store.save(pngBytes, source: "u", title: "Face/Off", year: "1997", imdbID: "tt0119094")
+            let file = try await store.save(streaming: HTTPBody(pngBytes), source: "u", title: "Face/Off", year: "1997", imdbID: "tt0119094")
             #expect(file.lastPathComponent == "Face-Off (1997) [tt0119094].png")
             #expect(FileManager.default.contents(atPath: file.path) == pngBytes)
             #expect(await store.existingFile(for: "tt0119094") == file)
@@ -124,8 +124,8 @@ import TestSupport
     @Test func refusesWhatIsNotAnImageAndWritesNothing() async throws {
         await withTemporaryFolder { folder in
             let store = PosterStore(folder: folder)
-            #expect(throws: OMDbError.posterNotAnImage(url: "u", contentType: "text/html")) {
-                try store.save(Data("<html></html>".utf8), contentType: "text/html", source: "u", title: "T", year: nil, imdbID: "tt1")
+            await #expect(throws: OMDbError.posterNotAnImage(url: "u", contentType: "text/html")) {
+                try await store.save(streaming: HTTPBody(Data("<html></html>".utf8)), contentType: "text/html", source: "u", title: "T", year: nil, imdbID: "tt1")
             }
             #expect(files(in: folder).isEmpty)
         }
@@ -135,12 +135,12 @@ import TestSupport
         await withTemporaryFolder { folder in
             let store = PosterStore(folder: folder, maxBytes: 1_000)
             let big = jpegBytes + Data(count: 1_001 - jpegBytes.count)
-            #expect(throws: OMDbError.posterTooLarge(bytes: 1_001, limit: 1_000)) {
-                try store.save(big, source: "u", title: "T", year: nil, imdbID: "tt1")
+            await #expect(throws: OMDbError.posterTooLarge(bytes: 1_001, limit: 1_000)) {
+                try await store.save(streaming: HTTPBody(big), source: "u", title: "T", year: nil, imdbID: "tt1")
             }
             #expect(files(in: folder).isEmpty)
             // Exactly at the cap is fine.
-            _ = try? store.save(big.prefix(1_000), source: "u", title: "T", year: nil, imdbID: "tt1")
+            _ = try? await store.save(streaming: HTTPBody(big.prefix(1_000)), source: "u", title: "T", year: nil, imdbID: "tt1")
             #expect(files(in: folder) == ["T [tt1].jpg"])
         }
     }
@@ -155,8 +155,8 @@ import TestSupport
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<40 {
                     group.addTask {
-                        _ = try store.save(jpegBytes + Data(repeating: UInt8(index), count: 50_000), source: "u",
-                                           title: "Film \(index)", year: "2000", imdbID: "tt\(1_000_000 + index)")
+                        _ = try await store.save(streaming: HTTPBody(jpegBytes + Data(repeating: UInt8(index), count: 50_000)), source: "u",
+                                                 title: "Film \(index)", year: "2000", imdbID: "tt\(1_000_000 + index)")
                     }
                 }
                 try await group.waitForAll()
@@ -176,8 +176,8 @@ import TestSupport
             // The destination name is taken by a folder: rename(2) fails after the temporary file was written.
             let store = PosterStore(folder: folder)
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("T [tt1].png/inside"), withIntermediateDirectories: true)
-            #expect(throws: OMDbError.self) {
-                try store.save(pngBytes, source: "u", title: "T", year: nil, imdbID: "tt1")
+            await #expect(throws: OMDbError.self) {
+                try await store.save(streaming: HTTPBody(pngBytes), source: "u", title: "T", year: nil, imdbID: "tt1")
             }
             #expect(files(in: folder) == ["T [tt1].png"])
         }
@@ -188,8 +188,8 @@ import TestSupport
             let file = folder.appendingPathComponent("plain-file")
             try Data("x".utf8).write(to: file)
             let store = PosterStore(folder: file.appendingPathComponent("posters"))
-            #expect {
-                try store.save(pngBytes, source: "u", title: "T", year: nil, imdbID: "tt1")
+            await #expect {
+                try await store.save(streaming: HTTPBody(pngBytes), source: "u", title: "T", year: nil, imdbID: "tt1")
             } throws: { error in
                 guard case OMDbError.posterNotWritten(let path, let reason) = error else { return false }
                 return path.hasSuffix("plain-file/posters") && !reason.isEmpty

@@ -9,9 +9,11 @@ import TestSupport
 
     @Test func countsPerKeyAcrossLedgersSharingTheFolder() async {
         await withTemporaryFolder { folder in
-            let first = QuotaLedger(folder: folder, apiKey: "key-one-123")
-            let second = QuotaLedger(folder: folder, apiKey: "key-one-123")
-            let other = QuotaLedger(folder: folder, apiKey: "key-two-456")
+            // One program's ledgers: their writes are finished together.
+            let writes = PendingWrites()
+            let first = QuotaLedger(folder: folder, apiKey: "key-one-123", writes: writes)
+            let second = QuotaLedger(folder: folder, apiKey: "key-one-123", writes: writes)
+            let other = QuotaLedger(folder: folder, apiKey: "key-two-456", writes: writes)
             await withTaskGroup(of: Void.self) { group in
                 for n in 0..<60 { group.addTask { (n.isMultiple(of: 2) ? first : second).recordRequestSent() } }
             }
@@ -28,7 +30,7 @@ import TestSupport
         await withTemporaryFolder { folder in
             let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
             let release = DispatchSemaphore(value: 0)
-            QuotaLedger.writes.async { release.wait() }
+            ledger.writes.counts.async { release.wait() }
             for _ in 0..<20 { ledger.recordRequestSent() }
             release.signal()
             #expect(ledger.usage().sent == 20)
@@ -89,7 +91,7 @@ import TestSupport
             let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
             let other = QuotaLedger(folder: folder, apiKey: "key-one-123")
             for _ in 0..<5 { other.recordRequestSent() }
-            QuotaLedger.finishWrites()
+            other.finishWrites()
             #expect(ledger.estimatedUsage().sent == 5)   // nothing of today known yet: one read
             let reads = ledger.fileReads.load(ordering: .relaxed), writes = ledger.fileWrites.load(ordering: .relaxed)
             for n in 1...20 {
@@ -97,15 +99,15 @@ import TestSupport
                 // Exact while the counts are on their way to the file, being written, or written.
                 #expect(ledger.estimatedUsage().sent == 5 + n)
             }
-            QuotaLedger.finishWrites()
+            ledger.finishWrites()
             #expect(ledger.estimatedUsage().sent == 25)
             // The only reads are the writes' own (each reads the file under the lock first).
             #expect(ledger.fileReads.load(ordering: .relaxed) - reads == ledger.fileWrites.load(ordering: .relaxed) - writes)
             for _ in 0..<3 { other.recordRequestSent() }
-            QuotaLedger.finishWrites()
+            other.finishWrites()
             #expect(ledger.estimatedUsage().sent == 25)   // not seen yet
             ledger.recordRequestSent()
-            QuotaLedger.finishWrites()
+            ledger.finishWrites()
             #expect(ledger.estimatedUsage().sent == 29)
             #expect(ledger.usage().sent == 29)
         }
@@ -175,7 +177,7 @@ import TestSupport
             let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
             try Self.plant("\(QuotaLedger.utcDay(Date())) \(count) 0\n", for: ledger)
             ledger.recordRequestSent()
-            QuotaLedger.finishWrites()
+            ledger.finishWrites()
             #expect(ledger.usage().sent == 1)
             let notice = try #require(ledger.takeNotice())
             #expect(notice.hasPrefix("Warning: the daily request count in \(ledger.file.path) was damaged (a count of "))
@@ -211,7 +213,7 @@ import TestSupport
             try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(".requests-\(ledger.keyHash)-\(getpid()).tmp"),
                                                        withDestinationURL: victim)
             ledger.recordRequestSent()
-            QuotaLedger.finishWrites()
+            ledger.finishWrites()
             #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
             #expect(try FileManager.default.attributesOfItem(atPath: ledger.file.path)[.type] as? FileAttributeType == .typeRegular)
             #expect(ledger.usage().sent == 1)
@@ -260,7 +262,7 @@ import TestSupport
         await withTemporaryFolder { folder in
             let other = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 3)
             for _ in 0..<3 { other.recordRequestSent() }
-            QuotaLedger.finishWrites()
+            other.finishWrites()
             let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 3)
             #expect(ledger.reserve() == nil)
             let unlimited = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: nil)

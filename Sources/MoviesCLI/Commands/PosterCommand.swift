@@ -26,7 +26,7 @@ struct PosterCommand: SessionPart {
         }
         // The session's store when it is that folder: it already holds the folder's index.
         let store = posterStore.flatMap { $0.folder == url.standardizedFileURL ? $0 : nil }
-            ?? PosterStore(folder: url.standardizedFileURL, width: settings.posterWidth)
+            ?? PosterStore(folder: url.standardizedFileURL, width: settings.posterWidth, writes: context.writes)
         var status = ExitStatus.success
         for number in numbers where !Task.isCancelled {
             let item = searchController.rows[number - 1].item

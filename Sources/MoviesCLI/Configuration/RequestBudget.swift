@@ -17,11 +17,11 @@ public struct RequestBudget: Sendable {
     public let notices: [String]
 
     /// From the settings: a ledger only for a live key, the cache only with a live key and not turned
-    /// off, and not in a folder where others could plant entries.
-    public init(settings: Settings) {
+    /// off, and not in a folder where others could plant entries. The count's writes go to `writes`.
+    public init(settings: Settings, writes: PendingWrites = PendingWrites()) {
         let live = settings.apiKey != nil && !settings.offline
         cache = DiskCache(folder: settings.cacheFolder, maxBytes: settings.cacheMaxBytes, lifetime: settings.cacheLifetime)
-        ledger = live ? settings.apiKey.map { QuotaLedger(folder: settings.stateFolder, apiKey: $0, dailyLimit: settings.dailyLimit) } : nil
+        ledger = live ? settings.apiKey.map { QuotaLedger(folder: settings.stateFolder, apiKey: $0, dailyLimit: settings.dailyLimit, writes: writes) } : nil
         var notices: [String] = []
         var cacheInUse = live && settings.cache
         if cacheInUse, let problem = AtomicFile.folderProblem(cache.folder, tighten: true) {

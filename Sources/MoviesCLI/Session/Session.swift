@@ -29,12 +29,14 @@ public final class Session {
     /// - Parameters:
     ///   - opener: what `open` runs; by default none, so the address is printed.
     ///   - confirm: asks before `save` replaces a file; `nil` refuses without asking.
+    ///   - writes: where poster writes are recorded, finished before the process exits.
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
-         budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil,
+         budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil, writes: PendingWrites = PendingWrites(),
          inlineImages: InlineImages.Kind? = nil, opener: Opener = Opener(executable: nil),
          confirm: ((String) async -> Bool)? = nil) {
         context = SessionContext(client: client, settings: settings, console: console, presenter: presenter,
-                                 currentDirectory: currentDirectory, budget: budget, offlineCatalogue: offlineCatalogue, warmup: warmup)
+                                 currentDirectory: currentDirectory, budget: budget, offlineCatalogue: offlineCatalogue, warmup: warmup,
+                                 writes: writes)
         searchController = SearchController(context: context)
         self.inlineImages = inlineImages
         self.opener = opener

@@ -14,6 +14,8 @@ final class SessionContext {
     let budget: RequestBudget?
     /// Opens connections before they are needed, and remembers the posters host; `nil` offline.
     let warmup: Warmup?
+    /// Where the session's poster writes are recorded, finished before the process exits.
+    let writes: PendingWrites
     var settings: Settings
     /// Every movie shown so far, for `save`.
     var exportLog = ExportLog()
@@ -22,7 +24,7 @@ final class SessionContext {
     var offlineCatalogue: Catalogue?
 
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
-         budget: RequestBudget?, offlineCatalogue: Catalogue?, warmup: Warmup?) {
+         budget: RequestBudget?, offlineCatalogue: Catalogue?, warmup: Warmup?, writes: PendingWrites) {
         self.client = client
         self.settings = settings
         self.console = console
@@ -31,6 +33,7 @@ final class SessionContext {
         self.budget = budget
         self.offlineCatalogue = offlineCatalogue
         self.warmup = warmup
+        self.writes = writes
     }
 
     /// Who answers, for the line shown while an answer is awaited.
@@ -47,7 +50,7 @@ final class SessionContext {
             currentStore = store.atWidth(settings.posterWidth)
             return currentStore
         }
-        let store = PosterStore(folder: folder, width: settings.posterWidth)
+        let store = PosterStore(folder: folder, width: settings.posterWidth, writes: writes)
         currentStore = store
         return store
     }

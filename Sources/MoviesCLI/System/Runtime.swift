@@ -15,30 +15,33 @@ public final class Runtime: Sendable {
     let output: StandardOutput
     let terminal: Terminal
     let interrupts: Interrupts
+    /// The poster writes and daily counts of the run, finished before the process ends.
+    let writes: PendingWrites
 
     /// The process's own stdout and stdin. Takes over nothing yet: signals are caught from
     /// ``Movies/run(arguments:environment:runtime:)`` on.
     public init() {
         let output = StandardOutput(fileDescriptor: STDOUT_FILENO)
         let terminal = Terminal(write: { _ = output.writeAll($0) })
+        let writes = PendingWrites()
         self.output = output
         self.terminal = terminal
-        interrupts = Interrupts(terminate: { status in Runtime.end(status, restoring: terminal) }, output: output)
+        self.writes = writes
+        interrupts = Interrupts(terminate: { status in Runtime.end(status, finishing: writes, restoring: terminal) }, output: output)
     }
 
     /// Ends the process with `status`: the only way out, whether the run returned or a signal
     /// or a closed stdout stopped it (``Interrupts/stop(status:message:)`` comes here too).
     public func exit(_ status: ExitStatus) -> Never {
-        Self.end(status, restoring: terminal)
+        Self.end(status, finishing: writes, restoring: terminal)
     }
 
     /// Waits for poster writes in progress (none is left half-written) and for the day's count
     /// (a request sent is counted even when the process ends right after it), gives the terminal
     /// back as it was found, and ends. `_exit`, not `exit`: libcurl's thread and the signal
     /// queues are still running, and exit handlers must not race them.
-    private static func end(_ status: ExitStatus, restoring terminal: Terminal) -> Never {
-        PosterStore.finishWrites()
-        QuotaLedger.finishWrites()
+    private static func end(_ status: ExitStatus, finishing writes: PendingWrites, restoring terminal: Terminal) -> Never {
+        writes.finish()
         terminal.restore()
         fflush(stderr)
         _exit(status.code)

@@ -214,6 +214,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         }
     }
 
+    /// The one-line ``description``, for `localizedDescription`.
     public var errorDescription: String? { description }
 
     /// True when the request was not sent because this tool's count reached the daily limit.

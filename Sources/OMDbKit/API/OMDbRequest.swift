@@ -69,7 +69,8 @@ extension OMDbClient {
     static let keyQueryItem = "apikey"
 
     /// The names of the query items that carry a secret (the key). The client's rule, handed to
-    /// transports as data: a request with one of them must not go where others read it (a proxy
-    /// on plain http, a redirect to another origin). A transport needs to know nothing of OMDb.
-    public static let secretQueryItems: Set<String> = [keyQueryItem]
+    /// the transport with each request (``TransportRequest/secretQueryItems``): a request with
+    /// one of them must not go where others read it (a proxy on plain http, a redirect to another
+    /// origin). A transport needs to know nothing of OMDb.
+    static let secretQueryItems: Set<String> = [keyQueryItem]
 }

@@ -4,7 +4,9 @@ import Foundation
 public enum PrintableText {
     /// `text` without control characters (C0, DEL, C1: so no escape sequences) or bidirectional
     /// overrides; tabs and line breaks become spaces and runs of white space fold to one.
-    /// - Parameter keepingLineBreaks: keep `\n` and `\r` as they are (a CSV field quotes them).
+    /// - Parameters:
+    ///   - text: any text, from OMDb or a file.
+    ///   - keepingLineBreaks: keep `\n` and `\r` as they are (a CSV field quotes them).
     public static func clean(_ text: String, keepingLineBreaks: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
         var lastWasSpace = false

@@ -9,6 +9,7 @@ import Foundation
 public struct Redactor: Sendable {
     private let secret: String
 
+    /// A redactor that masks `apiKey` besides every `apikey=` value and URL credentials.
     public init(apiKey: String) { secret = apiKey }
 
     /// The text with every `apikey=` value and every URL's user and password masked, and the key
@@ -85,7 +86,10 @@ public struct Redactor: Sendable {
 // MARK: - Descriptions that never show the key
 
 extension Redactor: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Names no key: `Redactor(apiKey: ***)`.
     public var description: String { "Redactor(apiKey: ***)" }
+    /// As ``description``: no key.
     public var debugDescription: String { description }
+    /// A mirror whose only child is the masked key, so `dump` shows no secret.
     public var customMirror: Mirror { Mirror(self, children: ["apiKey": "***"], displayStyle: .struct) }
 }

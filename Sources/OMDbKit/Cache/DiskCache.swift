@@ -15,7 +15,7 @@ import Darwin
 /// never see half an entry; each entry carries its body's length and checksum, so a truncated or
 /// damaged one reads as a miss and the next answer replaces it. Posters are not kept here.
 ///
-/// Its methods are `async` and not isolated to any actor: they run on ``FileWork``, so neither the
+/// Its methods are `async` and not isolated to any actor: they run on `FileWork`, so neither the
 /// client's actor nor the cooperative pool ever waits on the disk.
 public final class DiskCache: Sendable {
     /// Where the entries are: `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
@@ -52,6 +52,8 @@ public final class DiskCache: Sendable {
     static let oldTemporaryPrefix = ".tmp-"
 
     /// - Parameters:
+    ///   - folder: where the entries are kept.
+    ///   - maxBytes: the size bound in bytes: past it, the oldest entries are removed.
     ///   - lifetime: seconds every answer is kept, instead of the server's `max-age`.
     ///   - now: the clock; tests pass their own.
     ///   - maxBodyBytes: the largest answer kept, by default the client's cap on answers.

@@ -3,7 +3,9 @@ import Foundation
 /// What kind of title a result is. OMDb documents `movie`, `series` and `episode`;
 /// it also answers `game`, and anything else is kept as it came.
 public enum MediaType: Sendable, Hashable, CustomStringConvertible {
+    /// The four types OMDb answers.
     case movie, series, episode, game
+    /// Any other type OMDb sends, kept as it came.
     case other(String)
 
     /// Reads OMDb's `Type` string; never fails.
@@ -31,12 +33,14 @@ public enum MediaType: Sendable, Hashable, CustomStringConvertible {
 
 /// The types a search can be narrowed to (OMDb's `type=` parameter).
 public enum SearchType: String, Sendable, CaseIterable {
+    /// The types OMDb can narrow a search to.
     case movie, series, episode
 }
 
 /// How much plot a by-ID lookup asks for (OMDb's `plot=` parameter).
 /// OMDb falls back to the short plot when a title has no full one.
 public enum PlotLength: String, Sendable, CaseIterable {
+    /// A few sentences, or the whole plot.
     case short, full
 }
 
@@ -52,6 +56,7 @@ public struct ReleaseYear: Sendable, Hashable, CustomStringConvertible {
     /// True for a range that is still running, such as `"2011–"`.
     public let isOpenRange: Bool
 
+    /// Reads the years out of `text`; keeps the text whatever it holds.
     public init(_ text: String) {
         self.text = text
         let parts = text.split(omittingEmptySubsequences: false) { $0 == "–" || $0 == "-" || $0 == "—" }
@@ -66,19 +71,24 @@ public struct ReleaseYear: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The text as OMDb sent it.
     public var description: String { text }
 }
 
 /// One row of a search page: all that OMDb's search gives (it carries no plot).
 public struct SearchItem: Sendable, Hashable {
+    /// The title's IMDb ID (`tt0078748`): what a by-ID lookup takes.
     public let imdbID: String
+    /// The title as OMDb spells it.
     public let title: String
     /// `nil` when OMDb sent no year or `N/A`.
     public let year: ReleaseYear?
+    /// Movie, series, episode or game.
     public let type: MediaType
     /// Absolute poster URL; `nil` for `N/A` or a value that is not a URL.
     public let posterURL: URL?
 
+    /// A row as a search would give it: for tests and for rows made from other answers.
     public init(imdbID: String, title: String, year: ReleaseYear?, type: MediaType, posterURL: URL?) {
         self.imdbID = imdbID
         self.title = title
@@ -104,6 +114,7 @@ public struct SearchPage: Sendable {
     /// an empty page with none was empty as OMDb sent it.
     public let repeatedCount: Int
 
+    /// A page; numbers out of range are clamped (a total never below what was shown).
     public init(query: SearchQuery, number: Int, totalResults: Int, items: [SearchItem], shownSoFar: Int, repeatedCount: Int = 0) {
         self.query = query
         self.number = max(1, number)
@@ -134,10 +145,14 @@ public struct SearchPage: Sendable {
 
 /// What was searched for: the text and its filters.
 public struct SearchQuery: Sendable, Hashable {
+    /// The words searched for, trimmed.
     public let text: String
+    /// The type the search is narrowed to; `nil` for any.
     public let type: SearchType?
+    /// The year the search is narrowed to; `nil` for any.
     public let year: Int?
 
+    /// A search for `text`, narrowed by `type` and `year` when given.
     public init(text: String, type: SearchType? = nil, year: Int? = nil) {
         self.text = text
         self.type = type
@@ -147,38 +162,62 @@ public struct SearchQuery: Sendable, Hashable {
 
 /// A rating from one source, such as `Rotten Tomatoes` → `80%`.
 public struct Rating: Sendable, Hashable {
+    /// Who rates: `Internet Movie Database`, `Rotten Tomatoes`, `Metacritic`.
     public let source: String
+    /// The rating as that source writes it: `7.8/10`, `80%`, `70/100`.
     public let value: String
 }
 
 /// A full record from a by-ID lookup. Every field OMDb may send as `N/A` or leave out is optional.
 public struct Movie: Sendable, Hashable {
+    /// The title's IMDb ID.
     public let imdbID: String
+    /// The title as OMDb spells it.
     public let title: String
+    /// `nil` when OMDb sent no year or `N/A`.
     public let year: ReleaseYear?
+    /// Movie, series, episode or game.
     public let type: MediaType
+    /// The certificate (`PG-13`, `R`).
     public let rated: String?
+    /// The release date as OMDb writes it (`25 May 1979`).
     public let released: String?
+    /// The running time as OMDb writes it (`117 min`).
     public let runtime: String?
+    /// Genres, comma-separated.
     public let genre: String?
+    /// Directors, comma-separated.
     public let director: String?
+    /// Writers, comma-separated, with their credits.
     public let writer: String?
+    /// The leading actors, comma-separated.
     public let actors: String?
     /// `nil` when OMDb has no plot (`N/A`).
     public let plot: String?
+    /// Languages, comma-separated.
     public let language: String?
+    /// Countries of production, comma-separated.
     public let country: String?
+    /// Awards in a sentence (`Won 1 Oscar. 19 wins & 22 nominations total`).
     public let awards: String?
+    /// Absolute poster URL; `nil` for `N/A` or a value that is not a URL.
     public let posterURL: URL?
+    /// Ratings by source; empty when OMDb has none.
     public let ratings: [Rating]
+    /// Metacritic's score out of 100, as text.
     public let metascore: String?
+    /// IMDb's rating out of 10, as text (`8.5`).
     public let imdbRating: String?
+    /// How many voted on IMDb, as OMDb writes it (`934,422`).
     public let imdbVotes: String?
     /// Series only.
     public let totalSeasons: String?
+    /// US box office, as OMDb writes it (`$81,900,459`).
     public let boxOffice: String?
-    /// Movies only, as OMDb sends them: the DVD release date, the studio, the official site.
+    /// The DVD release date (movies only), as OMDb writes it.
     public let dvd: String?
+    /// The studio (movies only).
     public let production: String?
+    /// The official site (movies only).
     public let website: String?
 }

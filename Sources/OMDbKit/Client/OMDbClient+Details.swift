@@ -3,6 +3,7 @@ import Synchronization
 
 /// Part of what became of one result: its record, or its poster, each sent the moment it is known.
 public struct MovieUpdate: Sendable {
+    /// Which half of a result arrived.
     public enum Part: Sendable {
         /// The record (with its plot), or why it could not be had.
         case record(Result<Movie, OMDbError>)
@@ -12,7 +13,9 @@ public struct MovieUpdate: Sendable {
 
     /// The result's position in the list passed to ``OMDbClient/details(for:plot:posters:)``.
     public let index: Int
+    /// The result the update is about.
     public let item: SearchItem
+    /// Its record or its poster.
     public let part: Part
 }
 
@@ -26,7 +29,10 @@ extension OMDbClient {
     /// request would fail alike, so it is yielded once, on its row, and the rest is cancelled.
     /// Cancelling the consuming task (or dropping the stream) cancels the children; updates
     /// already yielded stay valid, and no partial poster file is left.
-    /// - Parameter posters: where to save posters; `nil` to skip them.
+    /// - Parameters:
+    ///   - items: the results to fill in; updates carry their positions in it.
+    ///   - plot: how much plot each record asks for.
+    ///   - posters: where to save posters; `nil` to skip them.
     public nonisolated func details(for items: [SearchItem], plot: PlotLength = .short, posters: PosterStore? = nil) -> AsyncStream<MovieUpdate> {
         let (stream, continuation) = AsyncStream.makeStream(of: MovieUpdate.self)
         // The day's places go to the rows in rank order, here, before any row's task runs: at

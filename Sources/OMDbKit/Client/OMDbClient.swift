@@ -3,10 +3,10 @@ import Foundation
 /// Searches OMDb page by page and fills in each result's record and poster.
 ///
 /// The actor holds the search cursor (query, filters, page, `totalResults`, the IDs already
-/// returned). What the session learnt is kept in one ``Memo`` per kind, so nothing is asked for
+/// returned). What the session learnt is kept in one `Memo` per kind, so nothing is asked for
 /// twice: search pages by query and number, records by imdbID and plot length, seasons, posters.
 /// Callers asking for the same thing at once share one request. Requests themselves run off the
-/// actor through a ``RequestSender``: key at the edge, deadline, size limits, retries, a limit in flight.
+/// actor through a `RequestSender`: key at the edge, deadline, size limits, retries, a limit in flight.
 ///
 /// ```swift
 /// let client = OMDbClient(configuration: .init(apiKey: key), transport: try CurlTransport(maxConnectionsPerHost: 20))
@@ -52,6 +52,7 @@ public actor OMDbClient {
         /// The default of ``maxAnswerBytes``: 4 MB.
         public static let defaultMaxAnswerBytes = 4_000_000
 
+        /// A configuration for `apiKey`; `timeout`, `maxConcurrentRequests` and `maxAnswerBytes` below 1 become 1.
         public init(apiKey: String, baseURL: URL = Configuration.defaultBaseURL, timeout: Int = 10,
                     maxConcurrentRequests: Int = Configuration.defaultMaxConcurrentRequests, retry: RetryPolicy = .standard,
                     maxAnswerBytes: Int = Configuration.defaultMaxAnswerBytes, onAPIRequestSent: (@Sendable () -> Void)? = nil) {
@@ -90,6 +91,7 @@ public actor OMDbClient {
         let plot: PlotLength
     }
 
+    /// How this client was set up; fixed for its life.
     public nonisolated let configuration: Configuration
     let sender: RequestSender
     let redactor: Redactor
@@ -114,8 +116,10 @@ public actor OMDbClient {
     /// The most requests that were in flight at once in this session.
     public var peakRequestsInFlight: Int { sender.gate.peak }
 
-    /// - Parameter transport: how requests go out: the live `CurlTransport` (target `OMDbCurl`),
-    ///   the offline ``CatalogueTransport``, or a test double.
+    /// - Parameters:
+    ///   - configuration: the key, the address and the limits; fixed for the client's life.
+    ///   - transport: how requests go out: the live `CurlTransport` (target `OMDbCurl`),
+    ///     the offline `CatalogueTransport` (target `OMDbCatalogue`), or a test double.
     public init(configuration: Configuration, transport: any OMDbTransport) {
         self.configuration = configuration
         let redactor = Redactor(apiKey: configuration.apiKey)
@@ -263,13 +267,16 @@ public actor OMDbClient {
 // MARK: - Descriptions that never show the key
 
 extension OMDbClient.Configuration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The settings, with the key as `***` and the base URL redacted.
     public var description: String {
         "Configuration(apiKey: ***, baseURL: \(Redactor(apiKey: apiKey).redact(baseURL)), timeout: \(timeout), "
             + "maxConcurrentRequests: \(maxConcurrentRequests), maxAttempts: \(retry.maxAttempts))"
     }
 
+    /// As ``description``: no key.
     public var debugDescription: String { description }
 
+    /// The settings, key masked, so `dump` shows no secret.
     public var customMirror: Mirror {
         Mirror(self, children: ["apiKey": "***", "baseURL": Redactor(apiKey: apiKey).redact(baseURL), "timeout": timeout,
                                 "maxConcurrentRequests": maxConcurrentRequests, "maxAttempts": retry.maxAttempts])

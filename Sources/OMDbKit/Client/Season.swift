@@ -17,6 +17,7 @@ public struct Season: Sendable, Hashable {
     /// The episodes OMDb listed, in episode order.
     public let episodes: [Episode]
 
+    /// A season; the episodes are sorted into episode order.
     public init(seriesID: String, seriesTitle: String, number: Int, totalSeasons: Int?, episodes: [Episode]) {
         self.seriesID = seriesID
         self.seriesTitle = seriesTitle
@@ -29,7 +30,9 @@ public struct Season: Sendable, Hashable {
 /// One row of a season list: what OMDb gives per episode. The full record is a by-ID lookup
 /// of ``imdbID``.
 public struct Episode: Sendable, Hashable {
+    /// The episode's IMDb ID.
     public let imdbID: String
+    /// The episode's title.
     public let title: String
     /// OMDb's `Episode`, as a number; `nil` when it sent something else (kept in ``episodeText``).
     public let number: Int?
@@ -40,6 +43,7 @@ public struct Episode: Sendable, Hashable {
     /// OMDb's `imdbRating` (`8.7`); `nil` for `N/A`.
     public let imdbRating: String?
 
+    /// An episode; ``number`` is read from `episodeText`.
     public init(imdbID: String, title: String, episodeText: String, released: String?, imdbRating: String?) {
         self.imdbID = imdbID
         self.title = title

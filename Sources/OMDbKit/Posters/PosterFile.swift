@@ -1,6 +1,5 @@
 import Foundation
 import Files
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,16 +17,15 @@ struct PosterFile {
     let temporary: URL
     private let fd: Int32
     private let folder: OpenFolder
+    /// Where the write is recorded as in progress until it is committed or discarded.
+    private let writes: PendingWrites
     private var name: String { temporary.lastPathComponent }
 
     static let temporaryPrefix = ".movies-partial-"
 
-    /// The temporary files of writes in progress in this process (by path, with the folder they
-    /// are in, as opened), and whether new writes are refused (the process is exiting).
-    static let writes = Mutex((temporaries: [String: OpenFolder](), closed: false))
-
-    /// Opens a new temporary file in `folder`. `destination` is only for messages.
-    init(in folder: URL, owner: PosterOwner, destination: URL) throws(OMDbError) {
+    /// Opens a new temporary file in `folder`, recorded in `writes` until it is committed or
+    /// discarded. `destination` is only for messages.
+    init(in folder: URL, owner: PosterOwner, destination: URL, writes: PendingWrites) throws(OMDbError) {
         let random = UInt64.random(in: 0...UInt64.max)
         let opened: OpenFolder
         do throws(AtomicFile.Problem) {
@@ -36,21 +34,17 @@ struct PosterFile {
             throw .posterNotWritten(path: folder.path, reason: error.reason + (error.advice.map { " (\($0))" } ?? ""))
         }
         let temporary = folder.appendingPathComponent("\(Self.temporaryPrefix)\(owner.tag)-\(String(random, radix: 16))")
-        let admitted = Self.writes.withLock { state in
-            guard !state.closed else { return false }
-            state.temporaries[temporary.path] = opened
-            return true
-        }
-        guard admitted else { throw .posterNotWritten(path: destination.path, reason: "the program is exiting") }
+        guard writes.admit(temporary, in: opened) else { throw .posterNotWritten(path: destination.path, reason: "the program is exiting") }
         let fd = opened.open(temporary.lastPathComponent, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else {
             let reason = Self.lastError()
-            Self.writes.withLock { _ = $0.temporaries.removeValue(forKey: temporary.path) }
+            writes.release(temporary)
             throw .posterNotWritten(path: destination.path, reason: reason)
         }
         self.temporary = temporary
         self.fd = fd
         self.folder = opened
+        self.writes = writes
     }
 
     /// Appends `data`; `destination` is only for messages.
@@ -75,7 +69,7 @@ struct PosterFile {
     /// then syncs the folder so the rename itself survives a crash. On failure the temporary
     /// file is removed.
     func commit(to destination: URL) throws(OMDbError) {
-        defer { Self.writes.withLock { _ = $0.temporaries.removeValue(forKey: temporary.path) } }
+        defer { writes.release(temporary) }
         var failure: String?
         if fsync(fd) != 0 { failure = Self.lastError() }
         close(fd)
@@ -92,7 +86,7 @@ struct PosterFile {
     func discard() {
         close(fd)
         folder.remove(name)
-        Self.writes.withLock { _ = $0.temporaries.removeValue(forKey: temporary.path) }
+        writes.release(temporary)
     }
 
     static func lastError() -> String { String(cString: strerror(errno)) }

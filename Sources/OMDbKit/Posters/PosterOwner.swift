@@ -9,10 +9,12 @@ import Darwin
 /// reused pid is not taken for the writer. Written into the temporary file's name, so a run
 /// sharing the folder removes only the leftovers of runs that are gone.
 public struct PosterOwner: Sendable, Hashable {
+    /// The process ID.
     public let pid: Int32
     /// When the process started (Linux: clock ticks after boot, from `/proc`); "0" where unknown.
     public let start: String
 
+    /// The process `pid` that started at `start` (see ``current`` for this one).
     public init(pid: Int32, start: String) {
         self.pid = pid
         self.start = start.filter { $0.isLetter || $0.isNumber }

@@ -9,6 +9,7 @@ import Darwin
 
 /// A poster saved in the folder: where it is, and whether it was there before.
 public struct SavedPoster: Sendable, Hashable {
+    /// Where the poster is.
     public let file: URL
     /// True when the file was already in the folder, so nothing was downloaded.
     public let wasAlreadyThere: Bool
@@ -33,6 +34,8 @@ public struct PosterStore: Sendable {
     /// The width to download posters at (see ``PosterWidth``). File names never carry it: a
     /// wider download replaces a narrower file of the same title.
     public let width: PosterWidth
+    /// Where this store's writes in progress are recorded: the program finishes them before exiting.
+    public let writes: PendingWrites
     let index: PosterIndex
     /// Appends a chunk to a poster's file, on a file-work thread: a seam for tests of a slow or
     /// failing disk.
@@ -46,17 +49,26 @@ public struct PosterStore: Sendable {
 
     /// Starts listing the folder in the background (see ``existingFile(for:)``), and removing
     /// the leftovers of killed runs found in it (see ``removeLeftovers()``).
-    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard) {
-        self.init(folder: folder, maxBytes: maxBytes, owner: owner, width: width, listing: { $0.names($1) })
+    /// - Parameters:
+    ///   - folder: where posters go; created when the first is saved.
+    ///   - maxBytes: posters larger than this are refused.
+    ///   - owner: whose temporary files this store writes; this process by default.
+    ///   - width: the width posters are downloaded at.
+    ///   - writes: records the writes in progress, for ``PendingWrites/finish(timeout:)``
+    ///     before exiting; by default a set of the store's own (``writes``).
+    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard,
+                writes: PendingWrites = PendingWrites()) {
+        self.init(folder: folder, maxBytes: maxBytes, owner: owner, width: width, writes: writes, listing: { $0.names($1) })
     }
 
     /// - Parameter listing: lists the folder's names; a seam for tests.
     init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard,
-         listing: @escaping PosterIndex.Listing) {
+         writes: PendingWrites = PendingWrites(), listing: @escaping PosterIndex.Listing) {
         self.folder = folder.standardizedFileURL
         self.maxBytes = maxBytes
         self.owner = owner
         self.width = width
+        self.writes = writes
         index = PosterIndex(folder: self.folder, listing: listing) { open, names in
             Self.removeLeftovers(names, in: open)
         }
@@ -67,11 +79,12 @@ public struct PosterStore: Sendable {
         maxBytes = store.maxBytes
         owner = store.owner
         self.width = width
+        writes = store.writes
         index = store.index
         append = store.append
     }
 
-    /// This store at another width, sharing its index: the folder is not listed again.
+    /// This store at another width, sharing its index (the folder is not listed again) and its ``writes``.
     public func atWidth(_ width: PosterWidth) -> PosterStore {
         PosterStore(self, width: width)
     }
@@ -84,26 +97,12 @@ public struct PosterStore: Sendable {
             .map { folder.appendingPathComponent($0) }
     }
 
-    /// Checks `data` is an image within the cap and writes it as `Title (Year) [imdbID].ext`.
+    /// Streams `body` to its file as the bytes arrive, checked as they come (an image, within the
+    /// cap), then flushes it and renames it into place as `Title (Year) [imdbID].ext`. For bytes
+    /// in memory, pass `HTTPBody(data)`.
     /// - Throws: ``OMDbError/posterNotAnImage(url:contentType:)``, ``OMDbError/posterTooLarge(bytes:limit:)``,
-    ///   ``OMDbError/posterNotWritten(path:reason:)``. Nothing is written when it throws.
-    public func save(_ data: Data, contentType: String? = nil, source: String, title: String, year: String?, imdbID: String) throws(OMDbError) -> URL {
-        guard data.count <= maxBytes else { throw .posterTooLarge(bytes: data.count, limit: maxBytes) }
-        let writer = writer(contentType: contentType, source: source, title: title, year: year, imdbID: imdbID)
-        do {
-            try writer.take(data)
-            return try commit(writer.finish())
-        } catch {
-            writer.discard()
-            throw error
-        }
-    }
-
-    /// Streams `body` to its file as the bytes arrive, and commits it: ``receive(streaming:contentType:source:title:year:imdbID:)``
-    /// then ``ArrivedPoster/commit()``.
-    /// - Throws: the ``OMDbError`` poster cases as ``save(_:contentType:source:title:year:imdbID:)``;
-    ///   what the body's stream threw (a ``TransportError``, `CancellationError`) as it came.
-    ///   Nothing is left in the folder when it throws.
+    ///   ``OMDbError/posterNotWritten(path:reason:)``; what the body's stream threw (a
+    ///   ``TransportError``, `CancellationError`) as it came. Nothing is left in the folder when it throws.
     public func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
                      imdbID: String) async throws -> URL {
         try await receive(streaming: body, contentType: contentType, source: source, title: title, year: year, imdbID: imdbID).commit()
@@ -157,18 +156,6 @@ public struct PosterStore: Sendable {
         }
     }
 
-    /// Refuses new poster writes and waits (blocking) for those in progress to finish, so that
-    /// exiting never cuts one in half; past `timeout` (a very slow disk) their temporary files are
-    /// removed instead. Either way no partial file is left. Call it right before exiting.
-    public static func finishWrites(timeout: Duration = .seconds(5)) {
-        PosterFile.writes.withLock { $0.closed = true }
-        let deadline = ContinuousClock.now + timeout
-        while !PosterFile.writes.withLock({ $0.temporaries.isEmpty }), ContinuousClock.now < deadline {
-            usleep(2_000)
-        }
-        for (path, folder) in PosterFile.writes.withLock({ $0.temporaries }) { folder.remove(URL(fileURLWithPath: path).lastPathComponent) }
-    }
-
     /// Returns once the temporary files that runs left when they were killed (a crash, SIGKILL:
     /// nothing else leaves them) are removed from the folder: those whose owner process is gone,
     /// that name no owner, or that are old. The live files of another run sharing the folder are
@@ -193,15 +180,6 @@ public struct PosterStore: Sendable {
         }
     }
 
-    /// Renames the finished file to its final name (the file cleans up after itself when that
-    /// fails) and records it in the index.
-    private func commit(_ written: (PosterFile, URL)) throws(OMDbError) -> URL {
-        let (file, destination) = written
-        try file.commit(to: destination)
-        index.add(destination.lastPathComponent)
-        return destination
-    }
-
     /// A writer for one poster, whose file is opened in this folder once its format is known.
     private func writer(contentType: String?, source: String, title: String, year: String?, imdbID: String) -> PosterWriter {
         PosterWriter(maxBytes: maxBytes, refusal: .posterNotAnImage(url: source, contentType: contentType), append: append) { [self] (format) throws(OMDbError) in
@@ -218,7 +196,7 @@ public struct PosterStore: Sendable {
         } catch {
             throw .posterNotWritten(path: folder.path, reason: Self.reason(error))
         }
-        return (try PosterFile(in: folder, owner: owner, destination: destination), destination)
+        return (try PosterFile(in: folder, owner: owner, destination: destination, writes: writes), destination)
     }
 
     private static func reason(_ error: any Error) -> String { describe(fileError: error) }

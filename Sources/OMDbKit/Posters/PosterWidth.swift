@@ -24,6 +24,7 @@ public enum PosterWidth: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `300`, `600`… or `original`: as the options take it.
     public var description: String {
         switch self {
         case .pixels(let width): String(width)

@@ -16,7 +16,7 @@ import Darwin
 /// count together and a crash never leaves half a file.
 ///
 /// ``recordRequestSent()`` returns at once: the count is kept in memory and written on a serial
-/// lane of ``FileWork``, off the caller's actor, so a page's twenty requests cost one or two writes, not twenty
+/// lane of `FileWork` (its ``writes``), off the caller's actor, so a page's twenty requests cost one or two writes, not twenty
 /// (each is a lock, a read and a rename). Reads wait for the writes already asked for.
 public final class QuotaLedger: Sendable {
     /// The folder holding the counts.
@@ -52,14 +52,21 @@ public final class QuotaLedger: Sendable {
 
     /// The free key's limit.
     public static let defaultDailyLimit = 1_000
-    /// Every ledger's writes, in the order they were asked for: a lane of ``FileWork``.
-    static let writes = FileWork.lane("movies.quota-ledger")
+    /// Where the counts not yet written wait their turn: the program finishes them before exiting.
+    public let writes: PendingWrites
 
-    /// - Parameter now: the clock; tests pass their own.
+    /// - Parameters:
+    ///   - folder: where the counts are kept (see ``defaultFolder(environment:)``).
+    ///   - apiKey: the key counted for; only a hash of it names the file.
+    ///   - dailyLimit: requests a day the key allows; `nil` for no limit.
+    ///   - writes: holds the writes of the count, for ``PendingWrites/finish(timeout:)`` before
+    ///     exiting; by default a set of the ledger's own (``writes``).
+    ///   - now: the clock; tests pass their own.
     public init(folder: URL, apiKey: String, dailyLimit: Int? = QuotaLedger.defaultDailyLimit,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                writes: PendingWrites = PendingWrites(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.folder = folder.standardizedFileURL
         self.dailyLimit = dailyLimit
+        self.writes = writes
         keyHash = String(SHA256.hex("movies quota ledger: " + apiKey).prefix(16))
         self.now = now
     }
@@ -86,7 +93,7 @@ public final class QuotaLedger: Sendable {
             return counts.unwritten.isEmpty
         }
         guard queueWrite else { return }
-        Self.writes.async { self.writeUnwritten() }
+        writes.counts.async { self.writeUnwritten() }
     }
 
     /// Adds what was counted since the last write to the file, a day at a time.
@@ -114,8 +121,8 @@ public final class QuotaLedger: Sendable {
         return overflow ? maximumCount : min(sum, maximumCount)
     }
 
-    /// Waits until every count asked for in this process is written. Called before exiting.
-    public static func finishWrites() { writes.sync {} }
+    /// Waits until every count asked for in this ledger's ``writes`` is written.
+    func finishWrites() { writes.finishCounts() }
 
     /// Today's count (UTC), this process's pending writes included: read from the file, for the
     /// `quota` report and the limit message.
@@ -123,7 +130,7 @@ public final class QuotaLedger: Sendable {
         let day = Self.utcDay(now())
         // On the writes' queue: after the writes already asked for, and between writes, so no
         // count is both in the file and on its way there.
-        let record = Self.writes.sync {
+        let record = writes.counts.sync {
             var record = Record(day: day)
             switch read() {
             case .record(let found) where found.day == day: record = found
@@ -159,10 +166,10 @@ public final class QuotaLedger: Sendable {
         if warnedDay.withLock({ $0 }) == day { return nil }
         // Asked after every command: the file is read again only once the count is near the line.
         // After this process's writes, the estimate holds every other process's count up to them.
-        Self.finishWrites()
+        finishWrites()
         if estimatedUsage().sent < limit - limit / 10 { return nil }
         var due: QuotaUsage?
-        Self.writes.sync {
+        writes.counts.sync {
             _ = update(day: day) { record in
                 // 90 % rounded up, without overflow for any limit.
                 guard !record.warned, record.sent >= limit - limit / 10 else { return }

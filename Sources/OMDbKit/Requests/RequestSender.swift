@@ -63,7 +63,8 @@ struct RequestSender: Sendable {
             let reservation = try reserve()
             let streamed: StreamedResponse
             do {
-                streamed = try await transport.send(url, timeout: timeout)
+                // Which query item is secret is the client's rule, handed over with the request.
+                streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, secretQueryItems: OMDbClient.secretQueryItems))
             } catch let error as TransportError where error.isNotSent {
                 // Never reached OMDb (refused, no such host, TLS failed): not a request the quota counts.
                 if let reservation { ledger?.release(reservation) }
@@ -118,7 +119,8 @@ struct RequestSender: Sendable {
     func download<T: Sendable>(_ url: URL, _ consume: @escaping @Sendable (StreamedResponse, String) async throws -> T) async throws -> T {
         let shown = redactor.redact(url)
         return try await withRetries(shown: shown, isAPI: false) { [self] () async throws -> Attempt<T> in
-            let streamed = try await transport.send(url, timeout: timeout)
+            // A poster's address carries no key: nothing of it is secret.
+            let streamed = try await transport.send(TransportRequest(url: url, timeout: timeout))
             if RetryPolicy.isTransient(status: streamed.statusCode) {
                 return .retry(.httpStatus(streamed.statusCode, url: shown), after: RetryPolicy.retryAfter(streamed.headers["retry-after"]))
             }

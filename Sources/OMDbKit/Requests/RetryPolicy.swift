@@ -20,6 +20,7 @@ public struct RetryPolicy: Sendable {
     /// A number in `0..<1`: the draw of full jitter.
     public var random: @Sendable () -> Double
 
+    /// A policy; `maxAttempts` below 1 becomes 1. `sleep` and `random` are seams for tests.
     public init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(4),
                 maxRetryAfter: Duration = .seconds(10),
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },

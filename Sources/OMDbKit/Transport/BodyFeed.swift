@@ -9,11 +9,11 @@ import Synchronization
 /// only queues it (or hands it to a reader parked for it). Up to `highWater` bytes wait; past that
 /// ``receive(_:)`` answers ``Intake/full`` and the transport pauses this transfer, keeping the
 /// chunk, until the reader has caught up and `resumeTransfer` is called. A pushed body's sink runs
-/// on a file-work thread (``FileWork``), never on the transport's: a sink that blocks on a slow
+/// on a file-work thread (`FileWork`), never on the transport's: a sink that blocks on a slow
 /// disk pauses its own transfer and no other. A reader that gives up (stops early, its sink
 /// throws, its task is cancelled, it drops the body unread) calls `cancelTransfer`.
 ///
-/// The rules are ``BodyFeedStateMachine``'s; this class holds it under a lock and does what it
+/// The rules are `BodyFeedStateMachine`'s; this class holds it under a lock and does what it
 /// says outside the lock: continuations resumed, the transfer resumed or cancelled, the sink run.
 public final class BodyFeed: Sendable {
     /// Takes one chunk, on a file-work thread (it may block); throwing stops the body and cancels

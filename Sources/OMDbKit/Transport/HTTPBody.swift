@@ -7,6 +7,7 @@ import Foundation
 /// consumer sets the limit. ``collect(upTo:)`` throws as soon as the body passes it, so an
 /// oversized answer is never held whole, and a poster can go to its file chunk by chunk.
 public struct HTTPBody: AsyncSequence, Sendable {
+    /// The body comes in chunks of bytes.
     public typealias Element = Data
 
     /// The length the server announced (`Content-Length`), when it did.
@@ -84,6 +85,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
         let length: Int?
         var received = 0
 
+        /// The next chunk; `nil` at the end. Throws ``TransportError/truncated(received:expected:)`` when fewer bytes came than announced.
         public mutating func next() async throws -> Data? {
             let chunk: Data?
             switch base {
@@ -103,6 +105,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
         }
     }
 
+    /// An iterator over the chunks; a body is read once.
     public func makeAsyncIterator() -> AsyncIterator {
         switch source {
         case .stream(let chunks): AsyncIterator(base: .stream(chunks.makeAsyncIterator()), length: length)
@@ -116,7 +119,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
         try await receive(into: sink).finished()
     }
 
-    /// Starts handing every chunk to `sink`, on a file-work thread (``FileWork``), and returns
+    /// Starts handing every chunk to `sink`, on a file-work thread (`FileWork`), and returns
     /// once the whole body has arrived: what `sink` has not taken yet waits in memory for it
     /// (bounded: past that the transfer is paused). ``Draining/finished()`` waits for the rest.
     ///
