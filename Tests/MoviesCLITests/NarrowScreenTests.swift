@@ -101,6 +101,7 @@ import Testing
         let whole = wrap(Self.plot, width: 79, indent: LivePage.indent)
         #expect(whole.count > 3)
         let lines = try #require(page.lines(width: 80, screenRows: 24, frame: 0, style: .plain))
+        try #require(lines.count >= 2 + whole.count, "\(lines.joined(separator: "\n"))")
         #expect(Array(lines[2..<(2 + whole.count)]) == whole, "\(lines.joined(separator: "\n"))")
         #expect(lines.last == LivePage.indent + "poster saved: x.jpg")
         // A page taller than the screen is printed row by row, each with its whole plot.
