@@ -26,11 +26,12 @@ struct LayoutTerminalTests {
         defer { server.shutdown() }
         let marker = folder.appendingPathComponent("loading-seen-\(UUID().uuidString)")
         async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
-        let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+        // A long --timeout: the held records are not given up on and asked again while the test waits.
+        let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--timeout", "600"], directory: folder,
                                                    environment: ["OMDB_API_KEY": FakeOMDbServer.validKey].merging(environment) { _, new in new },
                                                    columns: 100, rows: 45, steps: [
             .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .snapshot("loading"), .touch(marker),
-            .wait("✓ plots 10/10"), .snapshot("end"),
+            .wait("✓ plots 10/10", timeout: 60), .snapshot("end"),
         ])
         gate.open()
         try await opened
