@@ -40,6 +40,8 @@ struct TerminalDriver {
         let ok: Bool
         let error: String?
         let snapshots: [String: [String]]
+        /// For each snapshot, the numbers (from 0) of its lines with a cell in colour, bold or reverse.
+        var styled: [String: [Int]] = [:]
         let stty: [String: String]
         let status: Int?
         /// The screen at the end.
@@ -116,7 +118,7 @@ struct TerminalDriver {
             return Outcome(ok: false, error: "the driver printed no result", snapshots: [:], stty: [:], status: nil, screen: [])
         }
         return Outcome(ok: object["ok"] as? Bool ?? false, error: object["error"] as? String,
-                       snapshots: object["snapshots"] as? [String: [String]] ?? [:],
+                       snapshots: object["snapshots"] as? [String: [String]] ?? [:], styled: object["styled"] as? [String: [Int]] ?? [:],
                        stty: object["stty"] as? [String: String] ?? [:], status: object["status"] as? Int,
                        screen: object["screen"] as? [String] ?? [], cursorHidden: object["cursorHidden"] as? Bool ?? false)
     }

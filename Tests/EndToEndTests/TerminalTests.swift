@@ -369,14 +369,16 @@ struct TerminalProcessTests {
         }
     }
 
-    @Test func withNoColorThePageIsPlainLines() async throws {
+    /// `TERM=dumb` takes no cursor codes: plain lines, each row once. (`NO_COLOR` keeps the live
+    /// page since issue 24: LayoutTerminalTests.)
+    @Test func withTermDumbThePageIsPlainLines() async throws {
         try await withTemporaryFolder { folder in
-            let outcome = try await TerminalDriver.run(directory: folder, environment: ["NO_COLOR": "1"], rows: 50, steps: [
+            let outcome = try await TerminalDriver.run(directory: folder, environment: ["TERM": "dumb"], rows: 50, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("Showing 10 of 10"), .snapshot("end"),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
-            #expect(end.contains("  1. The Toxic Avenger (1984)  movie  tt0090190"))
+            #expect(end.filter { $0.hasPrefix("  1. The Toxic Avenger (1984)  movie  tt0090190") }.count == 1, "\(outcome.shown("end"))")
             #expect(!end.contains { $0.hasPrefix("✓") })
         }
     }

@@ -26,13 +26,13 @@ import Testing
             let number = offset + 1
             let label = String(repeating: " ", count: number < 10 ? 2 : 1) + "\(number)."
             let title = row.item.title + (row.item.year.map { " (\($0.text))" } ?? "")
-            // The listing line: number, title, type and ID.
-            #expect(lines.contains("\(label) \(title)  \(row.item.type)  \(row.item.imdbID)"), "no row line for \(number)")
-            // The completed row: number, title and ratings, then its plot wrapped under it.
+            // The row, once (issue 24): number, title, type, ID and ratings, then its plot wrapped under it.
+            #expect(lines.filter { $0.hasPrefix("\(label) ") }.count == 1, "row \(number) is not printed once")
             let plot = try #require(row.movie?.plot, "row \(number) has no plot")
             // Issue 18: the title line gains the record's ratings, when it has any.
             let ratings = try #require(row.movie.map { RatingsSummary($0).text(parts: 3) })
-            let block = (["\(label) \(title)" + (ratings.isEmpty ? "" : "  " + ratings)] + wrap(plot, width: 80, indent: "     ")).joined(separator: "\n") + "\n"
+            let block = (["\(label) \(title)  \(row.item.type)  \(row.item.imdbID)" + (ratings.isEmpty ? "" : "  " + ratings)]
+                         + wrap(plot, width: 80, indent: "     ")).joined(separator: "\n") + "\n"
             #expect(out.contains(block), "row \(number)'s plot is not printed under it")
         }
     }
@@ -69,7 +69,8 @@ import Testing
         let presenter = TextPresenter(console: capture.console(), currentDirectory: URL(fileURLWithPath: "/"))
         let page = SearchPage(query: SearchQuery(text: "evil\u{1B}]0;x\u{07}"), number: 1, totalResults: 1, items: [item], shownSoFar: 1)
         presenter.pageArrived(page, first: 1)
-        #expect(capture.out == "Results for \"evil]0;x\": page 1 of 1, 1 in all\n  1. Evil[2JTitle (1999)  movie  tt0000001\n")
+        presenter.pageFinished(page)
+        #expect(capture.out.hasPrefix("Results for \"evil]0;x\": page 1 of 1, 1 in all\n  1. Evil[2JTitle (1999)  movie  tt0000001\n"))
     }
 
     @Test func networkTextWithEscapesNeverReachesTheTerminal() async throws {

@@ -5,7 +5,8 @@ snapshots of the screen and of `stty -g`. The Swift tests (Tests/EndToEndTests/T
 write the script and assert on the snapshots; this file only drives and reports.
 
 Usage: drive.py SPEC.json   ->  prints one JSON object:
-  {"ok": true, "snapshots": {name: [screen lines]}, "stty": {name: "..."}, "status": N, "cursorHidden": false}
+  {"ok": true, "snapshots": {name: [screen lines]}, "styled": {name: [line numbers]}, "stty": {name: "..."},
+   "status": N, "cursorHidden": false}
   {"ok": false, "error": "...", "screen": [lines], ...}
 
 Spec: {"argv": [...], "cwd": "...", "env": {...}, "size": [columns, rows], "steps": [...]}
@@ -16,7 +17,8 @@ Steps: {"send": "text"}            keys (escape sequences written as they are)
                                    (cutting lines, as xterm does; with "reflow": true, rewrapping
                                    lines wider than the new width, as VTE, iTerm2, kitty and tmux do)
        {"signal": "TERM"}          to the process
-       {"snapshot": "name"}        the screen's lines now
+       {"snapshot": "name"}        the screen's lines now, and in "styled" the numbers (from 0) of the
+                                   lines with a cell in colour, bold or reverse (pyte has no dim)
        {"stty": "name"}            `stty -g` of the terminal now
        {"stopped": s}              wait until the process is stopped (Ctrl-Z)
        {"exit": s}                 wait for the process to end; its status is reported
@@ -36,7 +38,7 @@ def main():
     set_size(master, columns, rows)
     screen = pyte.Screen(columns, rows)
     stream = pyte.ByteStream(screen)
-    result = {"ok": True, "snapshots": {}, "stty": {"before": stty(slave)}}
+    result = {"ok": True, "snapshots": {}, "styled": {}, "stty": {"before": stty(slave)}}
 
     def child_setup():
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
@@ -62,6 +64,11 @@ def main():
 
     def lines():
         return [line.rstrip() for line in screen.display]
+
+    def styled():
+        def plain(cell):
+            return cell.fg == "default" and cell.bg == "default" and not (cell.bold or cell.reverse or cell.underscore or cell.italics)
+        return [y for y in range(screen.lines) if not all(plain(cell) for cell in screen.buffer[y].values())]
 
     def wait_until(condition, timeout, what):
         deadline = time.monotonic() + timeout
@@ -102,6 +109,7 @@ def main():
                 while pump(0.02):
                     pass
                 result["snapshots"][step["snapshot"]] = lines()
+                result["styled"][step["snapshot"]] = styled()
             elif "touch" in step:
                 open(step["touch"], "a").close()
             elif "stty" in step:

@@ -70,10 +70,10 @@ public enum Movies {
         case .quota:
             let report = budget.quotaReport
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }
-            console.out(report)
+            console.say(report)
             return Status.success
         case .cache(let clear):
-            console.out(clear ? budget.clearCache() : budget.cacheReport)
+            console.say(clear ? budget.clearCache() : budget.cacheReport)
             return Status.success
         case .interactive:
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
@@ -143,8 +143,8 @@ public enum Movies {
         }
     }
 
-    /// A page that fills in place on a terminal that can show it (stdout a terminal, colour
-    /// allowed: not `NO_COLOR`, `--no-color` or `TERM=dumb`); plain lines otherwise.
+    /// A page that fills in place on a terminal that can show it (stdout a terminal, not
+    /// `TERM=dumb`; `NO_COLOR` and `--no-color` take only its colour); plain lines otherwise.
     /// - Parameter quietInput: keys typed while the page fills are not echoed into it (one-shot
     ///   mode; the prompt's line editor sets the terminal's modes itself). Restored on exit.
     @MainActor
@@ -152,7 +152,7 @@ public enum Movies {
                           moreHint: ((SearchPage) -> String?)?, quietInput: Bool = false) -> any Presenter {
         let plain = moreHint.map { TextPresenter(console: console, currentDirectory: directory, moreHint: $0) }
             ?? TextPresenter(console: console, currentDirectory: directory)
-        guard console.style.enabled, Terminal.size() != nil else { return plain }
+        guard console.drawsLive, Terminal.size() != nil else { return plain }
         terminal.watchResizes()
         if quietInput, terminal.start() { terminal.set(.quiet) }
         return LivePresenter(plain: plain, terminal: terminal, budget: budget)

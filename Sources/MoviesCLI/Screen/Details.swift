@@ -12,9 +12,12 @@ enum Details {
         let summary = [movie.rated, movie.runtime, movie.genre].compactMap { $0 }.map(safe)
         if !summary.isEmpty { lines.append(summary.joined(separator: " · ")) }
         let indent = "  "
-        func field(_ label: String, _ value: String?) {
+        /// `label: value`, the value wrapped between words beside the label (between `phrases`,
+        /// kept whole, when it is a list of them).
+        func field(_ label: String, _ value: String?, phrases: [String]? = nil) {
             guard let value else { return }
-            let wrapped = wrap(safe(value), width: console.width - indent.count - label.count - 2, indent: "")
+            let width = console.width - indent.count - label.count - 2
+            let wrapped = phrases.map { wrap(phrases: $0, width: width, indent: "") } ?? wrap(safe(value), width: width, indent: "")
             for (index, line) in wrapped.enumerated() {
                 lines.append(index == 0 ? indent + style.cyan(label + ":") + " " + line : indent + String(repeating: " ", count: label.count + 2) + line)
             }
@@ -32,8 +35,10 @@ enum Details {
         var ratings = movie.ratings.map { "\(safe($0.source)) \(safe($0.value))" }
         if ratings.isEmpty, let imdb = movie.imdbRating { ratings.append("IMDb \(safe(imdb))/10") }
         if let votes = movie.imdbVotes { ratings.append("\(safe(votes)) votes") }
-        if let metascore = movie.metascore { ratings.append("Metascore \(safe(metascore))") }
-        field("Ratings", ratings.isEmpty ? nil : ratings.joined(separator: " · "))
+        // The Metascore is Metacritic's rating: said once, as the list has it when it does.
+        let hasMetacritic = movie.ratings.contains { $0.source.caseInsensitiveCompare("Metacritic") == .orderedSame }
+        if let metascore = movie.metascore, !hasMetacritic { ratings.append("Metascore \(safe(metascore))") }
+        field("Ratings", ratings.isEmpty ? nil : ratings.joined(separator: " · "), phrases: ratings)
         field("Box office", movie.boxOffice)
         lines.append(indent + style.cyan("Plot:"))
         lines += wrap(safe(movie.plot ?? "OMDb has no plot for this title."), width: console.width, indent: indent + "  ")

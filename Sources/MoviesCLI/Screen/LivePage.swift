@@ -17,6 +17,8 @@ struct LivePage {
 
     let heading: String
     let postersOn: Bool
+    /// `plot full`: a row shows its whole plot when the page still fits the screen.
+    let wholePlots: Bool
     /// A saved file as shown (relative to the working folder when inside it).
     let display: (URL) -> String
     private(set) var rows: [Row]
@@ -26,9 +28,11 @@ struct LivePage {
     /// Columns before a row's title: marker, space, number.
     static let indent = String(repeating: " ", count: 2 + TextPresenter.numberWidth + 2)
 
-    init(heading: String, first: Int, items: [SearchItem], postersOn: Bool, display: @escaping (URL) -> String = { $0.lastPathComponent }) {
+    init(heading: String, first: Int, items: [SearchItem], postersOn: Bool, wholePlots: Bool = false,
+         display: @escaping (URL) -> String = { $0.lastPathComponent }) {
         self.heading = heading
         self.postersOn = postersOn
+        self.wholePlots = wholePlots
         self.display = display
         rows = items.enumerated().map { Row(item: $1, number: first + $0) }
     }
@@ -55,38 +59,45 @@ struct LivePage {
 
     /// How much of a row is shown: the roomiest layout that fits the screen is used.
     struct Layout: Equatable {
-        var plotLines: Int
+        /// Plot lines a row shows, the last cut after a word; `nil`: the whole plot, on as many
+        /// lines as it takes (two at least, so a row still loading takes as many as one cut to two).
+        var plotLines: Int?
         /// The poster's state as a short tag on the title line instead of a line of its own.
         var posterInline = false
 
         static let full = Layout(plotLines: 2)
+        static let whole = Layout(plotLines: nil)
     }
 
-    /// The layouts to try, roomiest first.
+    /// The layouts to try, roomiest first: with `plot full`, whole plots before plots cut to two lines.
     var layouts: [Layout] {
-        postersOn ? [Layout(plotLines: 2), Layout(plotLines: 1), Layout(plotLines: 1, posterInline: true)]
+        let cut = postersOn ? [Layout(plotLines: 2), Layout(plotLines: 1), Layout(plotLines: 1, posterInline: true)]
             : [Layout(plotLines: 2), Layout(plotLines: 1)]
+        return wholePlots ? [.whole] + cut : cut
     }
+
+    /// The layout of rows printed for good when the page is taller than the screen: the roomiest.
+    var printedLayout: Layout { layouts[0] }
 
     /// The page at `width`, or nil when it cannot fit in `screenRows` even in the tightest
-    /// layout (then it is printed row by row instead).
+    /// layout (then it is printed row by row instead). Rows may differ in height (whole plots,
+    /// a poster state that went to a line of its own), so each layout's lines are counted.
     func lines(width: Int, screenRows: Int, frame: Int, style: Style) -> [String]? {
         for layout in layouts {
-            let rowHeight = 1 + layout.plotLines + (postersOn && !layout.posterInline ? 1 : 0)
-            // The heading, the rows, the status line, and the line the cursor waits on.
-            guard 1 + rows.count * rowHeight + 2 <= screenRows else { continue }
             var lines = [Self.clip(style.bold(heading), plain: heading, width: width)]
             for index in rows.indices { lines += rowLines(index, width: width, layout: layout, frame: frame, style: style) }
+            // The heading, the rows, the status line, and the line the cursor waits on.
+            guard lines.count + 2 <= screenRows else { continue }
             return lines
         }
         return nil
     }
 
-    /// One row: marker, number, title, year, type and ID; its plot in `plotLines` lines
-    /// (padded, so the page does not jump); its poster's state.
+    /// One row: marker, number, title, year, type and ID; its plot in the layout's lines
+    /// (padded, so the page does not jump); its poster's state, on a line of its own, or on the
+    /// title line in the tightest layout when the title keeps its columns there (else below it).
     func rowLines(_ index: Int, width: Int, layout: Layout = .full, frame: Int, style: Style) -> [String] {
         let row = rows[index]
-        let plotLines = layout.plotLines
         let room = max(10, width - 1)
         let marker: String
         switch (row.record, row.stopped) {
@@ -95,16 +106,17 @@ struct LivePage {
         case (nil, true): marker = style.dim("–")
         case (nil, false): marker = style.cyan(String(Self.spinner[frame % Self.spinner.count]))
         }
-        let tag = postersOn && layout.posterInline ? posterTag(row) : ""
         let ratings = (try? row.record?.get()).map(RatingsSummary.init)
-        var lines = [marker + " " + Self.titleLine(row.item, number: row.number, tag: tag, ratings: ratings, width: room - 2, style: style)]
+        let tags = postersOn && layout.posterInline ? posterTags(row) : []
+        let (title, tagShown) = Self.titleLine(row.item, number: row.number, tags: tags, ratings: ratings, width: room - 2, style: style)
+        var lines = [marker + " " + title]
 
         var plot: [String]
         switch row.record {
         case .success(let movie)?:
             if let text = movie.plot {
                 plot = wrap(safe(text), width: room, indent: Self.indent)
-                if plot.count > plotLines {
+                if let plotLines = layout.plotLines, plot.count > plotLines {
                     plot = Array(plot.prefix(plotLines))
                     plot[plotLines - 1] = Self.cutAtWord(plot[plotLines - 1], width: room)
                 }
@@ -117,9 +129,10 @@ struct LivePage {
         case nil:
             plot = [Self.indent + style.dim(row.stopped ? "(stopped)" : "…")]
         }
-        lines += (plot + Array(repeating: "", count: plotLines)).prefix(plotLines)
+        let height = layout.plotLines ?? max(2, plot.count)
+        lines += (plot + Array(repeating: "", count: height)).prefix(height)
 
-        if postersOn, !layout.posterInline {
+        if postersOn, !tagShown {
             let text: String
             switch (row.poster, row.stopped) {
             case (.success(let saved)?, _): text = (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + display(saved.file)
@@ -136,13 +149,14 @@ struct LivePage {
         return lines
     }
 
-    /// The poster's state in a few columns, for the title line of the tightest layout.
-    private func posterTag(_ row: Row) -> String {
+    /// The poster's state for the title line of the tightest layout, roomiest first: in a few
+    /// words, then as one symbol (`▣` saved, `□` none, `…` loading, `–` stopped).
+    private func posterTags(_ row: Row) -> [String] {
         switch (row.poster, row.stopped) {
-        case (.success?, _): "  · poster saved"
-        case (.failure?, _): "  · no poster"
-        case (nil, true): "  · poster stopped"
-        case (nil, false): "  · poster …"
+        case (.success?, _): ["  · poster saved", "  ▣"]
+        case (.failure?, _): ["  · no poster", "  □"]
+        case (nil, true): ["  · poster stopped", "  –"]
+        case (nil, false): ["  · poster …", "  …"]
         }
     }
 
@@ -170,31 +184,55 @@ struct LivePage {
     /// once its record is in (`  IMDb 8.6 · RT 93% · MC 90`), and the tag.
     /// The title gives way first (shortened, with an ellipsis): the year, the type and the ID
     /// are what tell two rows apart, so they stay whole. The ratings come after the ID and give
-    /// way before it and before the title: Metacritic and Rotten Tomatoes show only beside the
-    /// whole title, IMDb's as long as the title keeps 20 columns. On a screen too narrow even for the rest, the tag goes, then the
+    /// way before it and before the title: Metacritic and Rotten Tomatoes show only beside the whole
+    /// title, IMDb's as long as the title keeps 20 columns. On a screen too narrow even for the rest, the tag goes, then the
     /// type, and only then is the line cut.
     static func titleLine(_ item: SearchItem, number: Int, tag: String, ratings: RatingsSummary? = nil, width: Int, style: Style) -> String {
+        titleLine(item, number: number, tags: tag.isEmpty ? [] : [tag], ratings: ratings, width: width, style: style).line
+    }
+
+    /// The title keeps this many columns (or all of itself) before the ratings or the poster's
+    /// state take any: shorter, `Galaxy Vo…` no longer tells ten rows apart.
+    static let titleKeeps = 20
+
+    /// A row's first line, as above, with the poster's state as the first of `tags` that fits
+    /// (its roomiest form first): the poster's state gives way first, to a shorter tag, then
+    /// to a line of its own (`tagShown` false), and only then do the ratings, from the end.
+    /// Neither takes a column the title needs to keep ``titleKeeps`` (or all of itself).
+    static func titleLine(_ item: SearchItem, number: Int, tags: [String], ratings: RatingsSummary?,
+                          width: Int, style: Style) -> (line: String, tagShown: Bool) {
         let label = TextPresenter.numberLabel(number) + " "
         let title = safe(item.title)
         let year = item.year.map { " (\(safe($0.text)))" } ?? ""
         let type = "  \(safe(item.type.description))"
         let id = "  \(safe(item.imdbID))"
-        // The fewest columns a title is given before something else gives way.
-        let titleRoom = min(displayWidth(title), 8)
+        let titleWidth = displayWidth(title)
+        let keeps = min(titleWidth, titleKeeps)
         let parts = ratings?.parts.count ?? 0
-        // IMDb's rating as long as the title keeps 20 columns; Rotten Tomatoes and Metacritic only
-        // beside the whole title: a title cut to "Star Wars: Episode…" no longer tells rows apart.
-        let withRatings = stride(from: parts, to: 0, by: -1).map { count in
-            (type, tag, "  " + (ratings?.text(parts: count) ?? ""), count > 1 ? displayWidth(title) : min(displayWidth(title), 20))
+        // Rotten Tomatoes and Metacritic only beside the whole title: a title cut to
+        // "Star Wars: Episode…" no longer tells rows apart; IMDb's while the title keeps its columns.
+        func rated(_ count: Int) -> (text: String, room: Int) {
+            count == 0 ? ("", keeps) : ("  " + (ratings?.text(parts: count) ?? ""), count > 1 ? titleWidth : keeps)
         }
-        for (type, tag, rated, room) in withRatings + [(type, tag, "", titleRoom), (type, "", "", titleRoom), ("", "", "", titleRoom)] {
+        var candidates: [(type: String, tag: String, rated: String, room: Int)] = []
+        // Every rating with the roomiest tag; then the tag shrinks, then the ratings go one by one.
+        if let roomiest = tags.first { candidates.append((type, roomiest, rated(parts).text, rated(parts).room)) }
+        for tag in tags.dropFirst() {
+            for count in stride(from: parts, through: 0, by: -1) { candidates.append((type, tag, rated(count).text, rated(count).room)) }
+        }
+        // No tag (the poster's state goes below), the ratings going one by one.
+        for count in stride(from: parts, to: 0, by: -1) { candidates.append((type, "", rated(count).text, rated(count).room)) }
+        // Too narrow for the title's columns even alone: it is shortened further, then the type goes.
+        let least = min(titleWidth, 8)
+        candidates += [(type, "", "", least), ("", "", "", least)]
+        for (type, tag, rated, room) in candidates {
             let fixed = displayWidth(label) + displayWidth(year) + displayWidth(type) + displayWidth(id) + displayWidth(rated) + displayWidth(tag)
             guard width - fixed >= room else { continue }
             let shown = clip(title, plain: title, width: width - fixed, ellipsis: true)
-            return style.bold(label + shown + year) + style.dim(type + id) + (rated.isEmpty ? "" : style.yellow(rated)) + style.dim(tag)
+            return (style.bold(label + shown + year) + style.dim(type + id) + (rated.isEmpty ? "" : style.yellow(rated)) + style.dim(tag), !tag.isEmpty)
         }
         let plain = label + title + year + id
-        return clip(style.bold(plain), plain: plain, width: width)
+        return (clip(style.bold(plain), plain: plain, width: width), false)
     }
 
     /// `line`, more of whose text follows, ended with ` …` in `width` columns: cut after a whole

@@ -4,8 +4,9 @@ import LineEditing
 
 /// A page on a terminal that fills in place: the rows at once, each with a marker (a spinner
 /// while it loads), then its plot and poster state as they come, and a status line under the
-/// page. Used only when stdout is a terminal with colour allowed (not `NO_COLOR`, not
-/// `TERM=dumb`); otherwise ``TextPresenter`` prints plain lines.
+/// page. Used only when stdout is a terminal that takes cursor codes (not `TERM=dumb`), with
+/// colour or without (`NO_COLOR`, `--no-color`: the same page, unstyled); otherwise
+/// ``TextPresenter`` prints plain lines.
 ///
 /// The page is redrawn from its top, which the cursor finds by moving up over the lines drawn
 /// last time: that only works while the whole page is on the screen, so a page taller than
@@ -54,12 +55,12 @@ final class LivePresenter: Presenter {
 
     func stopWaiting() { waitingLine.stop() }
 
-    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool) {
+    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool, wholePlots: Bool) {
         waitingLine.stop()
         // Nothing to fill in: the plain lines say why the page is empty.
         guard !page.items.isEmpty else { plain.pageArrived(page, first: first); return }
         self.page = LivePage(heading: TextPresenter.heading(for: page), first: first, items: page.items, postersOn: savingPosters,
-                             display: plain.display)
+                             wholePlots: wholePlots, display: plain.display)
         drawnWidths = []
         printedRows = nil
         today = budget?.pageStatus
@@ -141,7 +142,7 @@ final class LivePresenter: Presenter {
             printedRows = 0
         }
         while let done = printedRows, done < page.rows.count, page.isDone(done) {
-            for line in page.rowLines(done, width: size.columns, frame: frame, style: console.style) { out += line + "\r\n" }
+            for line in page.rowLines(done, width: size.columns, layout: page.printedLayout, frame: frame, style: console.style) { out += line + "\r\n" }
             printedRows = done + 1
         }
         out += status + "\r\n"

@@ -5,8 +5,9 @@ import OMDbKit
 @MainActor
 protocol Presenter {
     /// The page's results arrived; `first` is the number of its first row. `savingPosters`:
-    /// whether posters are being saved for it (a live page then gives each row a poster state).
-    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool)
+    /// whether posters are being saved for it (each row then gets a poster state). `wholePlots`:
+    /// `plot full`, so a live page shows whole plots where the screen has room.
+    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool, wholePlots: Bool)
     /// One row's record, or its poster, is in.
     func rowUpdated(_ update: MovieUpdate, number: Int)
     /// Every row of the page is in, or the load was stopped (Ctrl-C).
@@ -32,7 +33,10 @@ extension Presenter {
     }
 }
 
-/// Text for a person: the rows at once, then each plot and poster as it arrives.
+/// Text for a script or a pipe (and `NO_COLOR` where no live page can be drawn): each row once,
+/// whole (its title line, plot and poster state), in rank order, as soon as it and every row
+/// above it are done. Rows finish in whatever order the network answers; holding each back until
+/// those above it are printed makes two runs print the same, whatever that order.
 @MainActor
 final class TextPresenter: Presenter {
     let console: Console
@@ -41,58 +45,99 @@ final class TextPresenter: Presenter {
     /// `nil` when the next page follows anyway (`--pages N` before its last page).
     let moreHint: (SearchPage) -> String?
 
+    /// The page being filled in: its rows, and how many of them are printed.
+    private struct Pending {
+        var rows: [LivePage.Row]
+        let postersOn: Bool
+        var printed = 0
+    }
+    private var pending: Pending?
+
     init(console: Console, currentDirectory: URL, moreHint: @escaping (SearchPage) -> String? = { _ in "Type more for the next page." }) {
         self.console = console
         self.currentDirectory = currentDirectory
         self.moreHint = moreHint
     }
 
-    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false) {
+    /// The heading now; the rows as they are done. `wholePlots` changes nothing here: a plot is
+    /// always printed whole.
+    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false, wholePlots: Bool = false) {
         let style = console.style
         console.out(style.bold(Self.heading(for: page)))
         if page.items.isEmpty {
             console.out(style.dim(page.repeatedCount > 0 ? "  (this page only repeated earlier results)" : "  (OMDb sent no results on this page)"))
         }
-        for (offset, item) in page.items.enumerated() {
-            console.out(Self.rowLine(item, number: first + offset, style: style))
-        }
+        pending = Pending(rows: page.items.enumerated().map { LivePage.Row(item: $1, number: first + $0) }, postersOn: savingPosters)
     }
 
-    /// A record: the row's number and title, then its plot. A poster: the row's number, then
-    /// what happened to it (posters often come after other rows' plots, so the number says whose).
     func rowUpdated(_ update: MovieUpdate, number: Int) {
-        let style = console.style
-        let indent = String(repeating: " ", count: Self.numberWidth + 2)
+        guard var page = pending, let index = page.rows.firstIndex(where: { $0.number == number }) else { return }
         switch update.part {
-        case .record(let record):
-            let ratings = (try? record.get()).map { RatingsSummary($0).text(parts: 3) } ?? ""
-            console.out(Self.numberLabel(number) + " " + style.bold(Self.titleAndYear(update.item)) + (ratings.isEmpty ? "" : "  " + style.yellow(ratings)))
-            switch record {
-            case .success(let movie):
-                if let plot = movie.plot {
-                    for line in wrap(safe(plot), width: console.width, indent: indent) { console.out(line) }
-                } else {
-                    console.out(indent + style.dim("(OMDb has no plot for this title)"))
-                }
-            case .failure(let error):
-                console.out(indent + style.yellow("plot unavailable: ") + safe(error.forPerson))
-            }
-        case .poster(.success(let saved)):
-            let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
-            console.out(Self.numberLabel(number) + " " + style.green(verb) + display(saved.file)
-                        + (saved.fallback.map { "  " + style.yellow("(\(safe($0)))") } ?? ""))
-        case .poster(.failure(let error)):
-            console.out(Self.numberLabel(number) + " " + style.dim("no poster saved: ") + safe(error.forPerson))
+        case .record(let record): page.rows[index].record = record
+        case .poster(let poster): page.rows[index].poster = poster
         }
+        pending = page
+        printDone()
     }
 
+    /// Rows that never finished (Ctrl-C, the day's limit) are printed as they are, marked.
     func pageFinished(_ page: SearchPage) {
+        if var rows = pending {
+            for index in rows.rows.indices where !rows.rows[index].isFinished(postersOn: rows.postersOn) { rows.rows[index].stopped = true }
+            pending = rows
+            printDone()
+        }
+        pending = nil
         let style = console.style
         if page.hasMore {
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults)." + (moreHint(page).map { " " + $0 } ?? "")))
         } else {
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): that is all."))
         }
+    }
+
+    /// Prints the rows, from the first not printed yet, that are done.
+    private func printDone() {
+        guard var page = pending else { return }
+        while page.printed < page.rows.count {
+            let row = page.rows[page.printed]
+            guard row.stopped || row.isFinished(postersOn: page.postersOn) else { break }
+            for line in rowLines(row, postersOn: page.postersOn) { console.out(line) }
+            page.printed += 1
+        }
+        pending = page
+    }
+
+    /// A row whole: `  3. Title (1984)  movie  tt0090190  IMDb 8.6 · RT 93%`, its plot wrapped
+    /// under it, and what became of its poster when posters are saved.
+    func rowLines(_ row: LivePage.Row, postersOn: Bool) -> [String] {
+        let style = console.style
+        let indent = String(repeating: " ", count: Self.numberWidth + 2)
+        let ratings = (try? row.record?.get()).map { RatingsSummary($0).text(parts: 3) } ?? ""
+        var lines = [Self.rowLine(row.item, number: row.number, style: style) + (ratings.isEmpty ? "" : "  " + style.yellow(ratings))]
+        switch row.record {
+        case .success(let movie)?:
+            if let plot = movie.plot {
+                lines += wrap(safe(plot), width: console.width, indent: indent)
+            } else {
+                lines.append(indent + style.dim("(OMDb has no plot for this title)"))
+            }
+        case .failure(let error)?:
+            lines.append(indent + style.yellow("plot unavailable: ") + safe(error.forPerson))
+        case nil:
+            lines.append(indent + style.dim("(stopped)"))
+        }
+        guard postersOn else { return lines }
+        switch row.poster {
+        case .success(let saved)?:
+            let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
+            lines.append(indent + style.green(verb) + display(saved.file) + (saved.fallback.map { "  " + style.yellow("(\(safe($0)))") } ?? ""))
+        case .failure(let error)?:
+            lines.append(indent + style.dim("no poster saved: ") + safe(error.forPerson))
+        case nil:
+            lines.append(indent + style.dim("poster: stopped"))
+        }
+        return lines
     }
 
     /// A path relative to the working directory when it is inside it.
@@ -141,7 +186,7 @@ final class JSONPresenter: Presenter {
 
     init(console: Console) { self.console = console }
 
-    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false) { pending.removeAll() }
+    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false, wholePlots: Bool = false) { pending.removeAll() }
 
     func rowUpdated(_ update: MovieUpdate, number: Int) {
         var row = pending[number] ?? Row(item: update.item)

@@ -4,7 +4,7 @@ import LineEditing
 /// One line that says what is awaited, with a spinner, from Enter until the answer comes, so a
 /// search, `more`, `show` or `episodes` never leaves the screen still for as long as OMDb takes.
 /// Drawn on stdout's terminal on the line the answer will start on, and wiped before anything
-/// else is written there; only a live page (a terminal with colour allowed) has one.
+/// else is written there; only a live page (a terminal not `TERM=dumb`, coloured or not) has one.
 @MainActor
 final class WaitingLine {
     let console: Console

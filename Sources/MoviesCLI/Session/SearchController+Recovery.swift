@@ -39,7 +39,7 @@ extension SearchController {
         lastPage = page
         rows = [Row(item: item, movie: movie, loaded: true)]
         loadedPages[1] = LoadedPage(page: page, first: 0)
-        presenter.pageArrived(page, first: 1, savingPosters: settings.posters != nil)
+        presenter.pageArrived(page, first: 1, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)
         if let store = posterStore {
             do {

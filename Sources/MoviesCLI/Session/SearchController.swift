@@ -120,7 +120,7 @@ final class SearchController: SessionPart {
             for (offset, item) in page.items.enumerated() { context.exportLog.note(item, page: page.number, rank: first + offset + 1) }
             loadedPages[page.number] = LoadedPage(page: page, first: first)
         }
-        presenter.pageArrived(page, first: first + 1, savingPosters: settings.posters != nil)
+        presenter.pageArrived(page, first: first + 1, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         // While the person reads this page, the next one's search is already on its way: `more`
         // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.
         if prefetchesNextPage {

@@ -89,10 +89,10 @@ public final class Session {
         case .help:
             console.out(Command.help(width: console.width))
             if let line = requestsToday { console.out(line) }
-        case .quota: console.out(context.budget?.quotaReport ?? "Nothing is counted in this session.")
+        case .quota: console.say(context.budget?.quotaReport ?? "Nothing is counted in this session.")
         case .cache(let clear):
-            guard let budget = context.budget else { console.out("There is no cache in this session."); break }
-            console.out(clear ? budget.clearCache() : budget.cacheReport)
+            guard let budget = context.budget else { console.say("There is no cache in this session."); break }
+            console.say(clear ? budget.clearCache() : budget.cacheReport)
         // Hints quote what was typed: shown like network text, so no escape code reaches the terminal.
         case .invalid(let hint): console.err(safe(hint))
         case .search(let text): return await search(text)

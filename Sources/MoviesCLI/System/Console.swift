@@ -24,6 +24,13 @@ public struct Console: Sendable {
     /// Columns of the terminal on stderr, read at every use; `nil` when stderr is no terminal
     /// (then diagnostics go out as they are, one line each).
     let errorWidth: @Sendable () -> Int?
+    /// Columns of the terminal on stdout, read at every use; `nil` when stdout is no terminal
+    /// (then ``say(_:)`` writes its text as it is, one line each, for scripts to read).
+    let outputWidth: @Sendable () -> Int?
+    /// stdout is a terminal that takes cursor codes (not `TERM=dumb`): a page fills in place and
+    /// a waiting line turns there, with colour or without. Colour is ``style``'s, apart: `NO_COLOR`
+    /// and `--no-color` take the colour away, not the live page.
+    let drawsLive: Bool
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
                 style: Style = .plain, errorStyle: Style = .plain, width: Int = 80, isInteractive: Bool = false) {
@@ -32,7 +39,7 @@ public struct Console: Sendable {
 
     init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
          style: Style, errorStyle: Style, measureWidth: @escaping @Sendable () -> Int, isInteractive: Bool,
-         errorWidth: @escaping @Sendable () -> Int? = { nil }) {
+         errorWidth: @escaping @Sendable () -> Int? = { nil }, outputWidth: @escaping @Sendable () -> Int? = { nil }, drawsLive: Bool = false) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.style = style
@@ -40,10 +47,15 @@ public struct Console: Sendable {
         self.measureWidth = measureWidth
         self.isInteractive = isInteractive
         self.errorWidth = errorWidth
+        self.outputWidth = outputWidth
+        self.drawsLive = drawsLive
     }
 
     /// A line of results on stdout.
     func out(_ line: String = "") { writeOut(line + "\n") }
+    /// A message on stdout (`quota`, `cache`): prose, broken between words at the terminal's
+    /// width. Not for rows, tables or JSON, which keep their lines.
+    func say(_ text: String) { writeOut(Self.fitted(text, width: outputWidth()).joined(separator: "\n") + "\n") }
     /// A line of diagnostics on stderr.
     func err(_ line: String) { writeErr(fitted(line).joined(separator: "\n") + "\n") }
     /// An error on stderr, marked.
@@ -54,11 +66,14 @@ public struct Console: Sendable {
     /// A warning on stderr.
     func note(_ message: String) { writeErr(fitted(message).map { errorStyle.dim($0) }.joined(separator: "\n") + "\n") }
 
-    /// `text` (unstyled) in lines that fit stderr's terminal, broken between words: a terminal
-    /// breaks a long line wherever its last column falls, mid-word (`…put it in .en` / `v.`).
-    /// Each line keeps its own indent; text that fits, and text for no terminal, is left as it is.
-    private func fitted(_ text: String) -> [String] {
-        guard let width = errorWidth() else { return [text] }
+    private func fitted(_ text: String) -> [String] { Self.fitted(text, width: errorWidth()) }
+
+    /// `text` (unstyled) in lines that fit a terminal `width` columns wide, broken between words:
+    /// a terminal breaks a long line wherever its last column falls, mid-word (`…put it in .en` /
+    /// `v.`). Each line keeps its own indent; text that fits, and text for no terminal (`width`
+    /// nil), is left as it is.
+    static func fitted(_ text: String, width: Int?) -> [String] {
+        guard let width else { return [text] }
         return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
             guard displayWidth(line) > width else { return [String(line)] }
             let indent = String(line.prefix { $0 == " " })
@@ -66,7 +81,8 @@ public struct Console: Sendable {
         }
     }
 
-    /// The real terminal: colour only on a terminal without `NO_COLOR` (or `--no-color`), and
+    /// The real terminal: colour only on a terminal without `NO_COLOR` (or `--no-color`), a live
+    /// page on any terminal but `TERM=dumb`, and
     /// stdout written unbuffered, each text whole, so a pipe sees lines as they come. When stdout's
     /// reader has gone (EPIPE: `movies search … | head`), the tool stops quietly with status 141;
     /// any other failed write (a full disk, a closed stdout) stops it with one line and status 1.
@@ -83,7 +99,9 @@ public struct Console: Sendable {
             style: Style(enabled: colorAllowed && isatty(STDOUT_FILENO) == 1),
             errorStyle: Style(enabled: colorAllowed && isatty(STDERR_FILENO) == 1),
             measureWidth: { terminalWidth(environment: environment) },
-            isInteractive: isatty(STDIN_FILENO) == 1, errorWidth: { standardErrorWidth() })
+            isInteractive: isatty(STDIN_FILENO) == 1, errorWidth: { standardErrorWidth() },
+            outputWidth: { Terminal.size()?.columns },
+            drawsLive: isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb")
     }
 
     /// Columns of the terminal on stderr, or `nil` when stderr is not one.
@@ -154,6 +172,33 @@ func wrap(_ text: String, width: Int, indent: String) -> [String] {
     }
     endLine()
     return lines
+}
+
+/// `phrases` joined by `separator` and wrapped to `width` columns after `indent`, breaking only
+/// between phrases (`Rotten Tomatoes 93%` is never split over two lines); the separator is left
+/// out where a line breaks. A phrase longer than a line is wrapped between its words.
+func wrap(phrases: [String], separator: String = " · ", width: Int, indent: String) -> [String] {
+    let room = max(10, width - displayWidth(indent))
+    var lines: [String] = []
+    var line = ""
+    for phrase in phrases where !phrase.isEmpty {
+        if line.isEmpty {
+            line = phrase
+        } else if displayWidth(line) + displayWidth(separator) + displayWidth(phrase) <= room {
+            line += separator + phrase
+        } else {
+            lines.append(line)
+            line = phrase
+        }
+        // Too long for a line of its own: its words wrap, and the last line goes on.
+        if displayWidth(line) > room {
+            var broken = wrap(line, width: room, indent: "")
+            line = broken.removeLast()
+            lines += broken
+        }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines.map { indent + $0 }
 }
 
 /// Network text, safe for a terminal.
