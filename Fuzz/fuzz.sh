@@ -26,12 +26,11 @@ module() {
 }
 # Modules that need only those built before them are built side by side; a failed one leaves no
 # library, which stops the run below.
-module Files Sources/Files/*.swift
-module ImageFormats Sources/ImageFormats/*.swift
-module OMDbKit $(find Sources/OMDbKit -name '*.swift' | sort) & module LineEditing Sources/LineEditing/*.swift & wait
-module TerminalImages Sources/TerminalImages/*.swift
+module Files Sources/Files/*.swift & module ImageFormats Sources/ImageFormats/*.swift & wait
+module OMDbKit $(find Sources/OMDbKit -name '*.swift' | sort) & module LineEditing Sources/LineEditing/*.swift &
+module TerminalImages Sources/TerminalImages/*.swift & wait
 module MoviesCLI Sources/MoviesCLI/{Parsing,Configuration,System}/*.swift
-for name in OMDbKit LineEditing TerminalImages MoviesCLI; do [ -f "$modules/lib$name.a" ] || exit 1; done
+for name in Files ImageFormats OMDbKit LineEditing TerminalImages MoviesCLI; do [ -f "$modules/lib$name.a" ] || exit 1; done
 
 # Each target: its harness (Fuzz/Targets/NAME.swift), the support files, the libraries.
 libraries=(-lMoviesCLI -lTerminalImages -lLineEditing -lOMDbKit -lImageFormats -lFiles)
