@@ -71,9 +71,29 @@ struct MoviesProcess {
         collected.start(output.fileHandleForReading, errors.fileHandleForReading, closeOutputAfterLines: closeOutputAfterLines)
     }
 
-    /// Types a line.
+    /// Types a line. A tool that has exited already reads nothing: the write fails, and the
+    /// SIGPIPE it raises is taken here instead of killing the whole test run (seen under load).
     func send(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        let handle = input.fileHandleForWriting
+        #if canImport(Darwin)
+        _ = fcntl(handle.fileDescriptor, F_SETNOSIGPIPE, 1)
+        _ = try? handle.write(contentsOf: Data((line + "\n").utf8))
+        #else
+        // The signal of a failed write to a pipe goes to the thread that wrote: blocked here, and
+        // taken while still blocked, it never reaches the process.
+        var pipeSignal = sigset_t(), previous = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        _ = try? handle.write(contentsOf: Data((line + "\n").utf8))
+        var pending = sigset_t()
+        sigpending(&pending)
+        if sigismember(&pending, SIGPIPE) == 1 {
+            var now = timespec()
+            _ = sigtimedwait(&pipeSignal, nil, &now)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        #endif
     }
 
     /// Ctrl-C.

@@ -7,45 +7,45 @@ import Foundation
 ///
 /// A line that cannot be read (no `=`, a bad key, an unclosed quote, not UTF-8) is skipped
 /// with a ``Warning`` that names its line number, never its text: it may hold the key.
-public enum DotEnv {
+enum DotEnv {
     /// The variables of a file, and what was skipped in it.
-    public struct Parsed: Equatable, Sendable {
+    struct Parsed: Equatable, Sendable {
         /// Later lines win over earlier ones with the same key.
-        public var values: [String: String] = [:]
-        public var warnings: [Warning] = []
+        var values: [String: String] = [:]
+        var warnings: [Warning] = []
         /// Why the file was not read at all (``FileTrust``: someone else's, others can change it or
         /// plant it, not a file): it may have been planted to steer the tool, so none of it is used.
-        public var refused: AtomicFile.Problem?
+        var refused: AtomicFile.Problem?
 
         /// The lines to say at the start: the refusal, then each line skipped.
-        public var notices: [String] {
+        var notices: [String] {
             let refusal = refused.map { "Not using \(safe($0.path)): \(safe($0.reason))\($0.advice.map { "; \(safe($0))" } ?? "")." }
             return (refusal.map { [$0] } ?? []) + warnings.map(\.description)
         }
     }
 
     /// One line skipped, and why.
-    public struct Warning: Equatable, Sendable, CustomStringConvertible {
+    struct Warning: Equatable, Sendable, CustomStringConvertible {
         /// 1-based.
-        public let line: Int
-        public let reason: String
+        let line: Int
+        let reason: String
 
         /// `.env line 3 skipped: it has no "=".`
-        public var description: String { ".env line \(line) skipped: \(reason)." }
+        var description: String { ".env line \(line) skipped: \(reason)." }
     }
 
     /// The variables in `text`. Lines that are not `KEY=VALUE` are skipped.
-    public static func parse(_ text: String) -> [String: String] { read(Data(text.utf8)).values }
+    static func parse(_ text: String) -> [String: String] { read(Data(text.utf8)).values }
 
     /// The variables in `directory/.env`, or none when there is no such file.
-    public static func load(from directory: URL) -> [String: String] { read(from: directory).values }
+    static func load(from directory: URL) -> [String: String] { read(from: directory).values }
 
     /// No `.env` is larger: a larger file is not one.
     static let maximumBytes = 64 * 1_024
 
     /// The variables in `directory/.env` and the lines skipped; nothing when there is no such file,
     /// and nothing but why when it is one ``FileTrust`` refuses.
-    public static func read(from directory: URL) -> Parsed {
+    static func read(from directory: URL) -> Parsed {
         do throws(AtomicFile.Problem) {
             guard let data = try AtomicFile(directory.appendingPathComponent(".env")).contents(upTo: maximumBytes) else { return Parsed() }
             return read(data)
@@ -55,7 +55,7 @@ public enum DotEnv {
     }
 
     /// The variables in a file's bytes and the lines skipped.
-    public static func read(_ data: Data) -> Parsed {
+    static func read(_ data: Data) -> Parsed {
         var body = [UInt8](data)
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body.removeFirst(3) }
         var parsed = Parsed()

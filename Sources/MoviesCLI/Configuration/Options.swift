@@ -3,16 +3,16 @@ import OMDbKit
 import TerminalImages
 
 /// A mistake in how the tool was called: exit status 2, with a one-line message.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
 }
 
 /// What the command line asked for, before the environment and `.env` are consulted.
 /// Each option is a row of ``OptionSpec/all``; this type only holds what they read.
-public struct Options: Equatable {
-    public enum Mode: Equatable, Sendable {
+struct Options: Equatable {
+    enum Mode: Equatable, Sendable {
         /// `movies`: the prompt.
         case interactive
         /// `movies search QUERY…`: one search, then exit.
@@ -36,46 +36,46 @@ public struct Options: Equatable {
     }
 
     /// The shells `movies completions` writes for.
-    public enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
+    enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
-    public var mode: Mode = .interactive
-    public var apiKey: String?
-    public var baseURL: URL?
-    public var posters: String?
+    var mode: Mode = .interactive
+    var apiKey: String?
+    var baseURL: URL?
+    var posters: String?
     /// `.some(nil)` is `--type any`.
-    public var type: SearchType??
-    public var year: Int??
-    public var plot: PlotLength?
-    public var timeout: Int?
+    var type: SearchType??
+    var year: Int??
+    var plot: PlotLength?
+    var timeout: Int?
     /// Requests in flight at once (`--concurrency N`).
-    public var concurrency: Int?
+    var concurrency: Int?
     /// `--no-prefetch`: the prompt does not fetch the next page's search while a page is shown.
-    public var noPrefetch = false
-    public var offline = false
-    public var noColor = false
+    var noPrefetch = false
+    var offline = false
+    var noColor = false
     /// `--poster-width`: how wide posters are downloaded.
-    public var posterWidth: PosterWidth?
+    var posterWidth: PosterWidth?
     /// `--inline-images`: whether `show` draws posters.
-    public var inlineImages: InlineImages.Setting?
+    var inlineImages: InlineImages.Setting?
     // Read by their rows, then folded into `.search(query:pages:json:)` or
     // `.episodes(target:season:json:)` and reset: they only mean something there.
     var pages: Int?
     var json = false
     var season: Int?
     /// `--no-cache`: neither read nor write the disk cache.
-    public var noCache = false
+    var noCache = false
     /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
-    public var cacheLifetime: TimeInterval?
+    var cacheLifetime: TimeInterval?
     /// `--daily-limit`: `.some(nil)` is `unlimited`.
-    public var dailyLimit: Int??
+    var dailyLimit: Int??
 
-    public init() {}
+    init() {}
 
     /// Reads `arguments` (without the program name). Accepts `--name value` and `--name=value`.
     /// - Throws: ``UsageError`` for an unknown option, a missing or bad value. A message never
     ///   shows a value that may be the key: not `--api-key`'s, not what follows `=` in an
     ///   unknown option (`-apikey=KEY`), not a command word that looks like a key.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var words: [String] = []
         var given: [OptionSpec] = []
@@ -201,10 +201,10 @@ public struct Options: Equatable {
 
 // The key never shows in a description, a debug description or a dump.
 extension Options: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { redactedDescription(of: self) }
-    public var debugDescription: String { description }
+    var description: String { redactedDescription(of: self) }
+    var debugDescription: String { description }
 
-    public var customMirror: Mirror {
+    var customMirror: Mirror {
         Mirror(self, children: [
             "mode": mode, "apiKey": redacted(apiKey) as Any, "baseURL": baseURL?.absoluteString as Any, "posters": posters as Any,
             "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,

@@ -4,21 +4,21 @@ import OMDbKit
 
 /// What a run spends of the key's daily quota and what saves it: the disk cache and the daily
 /// count, with the sentences that speak of them (`cache`, `quota`, `help`, warnings).
-public struct RequestBudget: Sendable {
+struct RequestBudget: Sendable {
     /// The cache folder: shown and cleared by `cache` even when this run does not use it.
-    public let cache: DiskCache
+    let cache: DiskCache
     /// True when the client reads and writes the cache: a live key without `--no-cache`.
-    public let cacheInUse: Bool
+    let cacheInUse: Bool
     /// The key's daily count; `nil` with no key or on the offline catalogue.
-    public let ledger: QuotaLedger?
+    let ledger: QuotaLedger?
     /// One line for each folder refused (``FileTrust``: someone else's, or others may write in it): said
     /// once, at the start. One of ours that others may write in is tightened to 0700 instead, and
     /// ``tightenedNotes`` says so.
-    public let notices: [String]
+    let notices: [String]
 
     /// From the settings: a ledger only for a live key, the cache only with a live key and not turned
     /// off, and not in a folder where others could plant entries. The count's writes go to `writes`.
-    public init(settings: Settings, writes: PendingWrites = PendingWrites()) {
+    init(settings: Settings, writes: PendingWrites = PendingWrites()) {
         let live = settings.apiKey != nil && !settings.offline
         cache = DiskCache(folder: settings.cacheFolder, maxBytes: settings.cacheMaxBytes, lifetime: settings.cacheLifetime)
         ledger = live ? settings.apiKey.map { QuotaLedger(folder: settings.stateFolder, apiKey: $0, dailyLimit: settings.dailyLimit, writes: writes) } : nil
@@ -61,7 +61,7 @@ public struct RequestBudget: Sendable {
 
     /// `requests today: 37 of 1,000 (UTC day)`; `nil` when nothing is counted (offline, no key).
     /// Redrawn as a page fills, on the main actor: the estimate, which reads no file.
-    public var statusLine: String? { ledger?.estimatedUsage().description }
+    var statusLine: String? { ledger?.estimatedUsage().description }
 
     /// `requests today: 37 of 1,000`, under a live page: the day's count in a few words (the
     /// `quota` command says whose day it is); `nil` when nothing is counted (offline, no key).

@@ -4,72 +4,72 @@ import TerminalImages
 
 /// Everything a run needs, resolved in order: command-line options, then the environment,
 /// then `.env` in the working directory, then defaults.
-public struct Settings: Equatable {
+struct Settings: Equatable {
     /// `nil` when no key was given anywhere: the prompt then runs on the offline catalogue.
-    public var apiKey: String?
+    var apiKey: String?
     /// Where the key came from (`--api-key`, `OMDB_API_KEY`, `OMDB_API_KEY in .env`), for messages.
     var apiKeySource: String?
-    public var baseURL: URL = OMDbClient.Configuration.defaultBaseURL
-    public var posters: URL?
-    public var type: SearchType?
-    public var year: Int?
-    public var plot: PlotLength = .short
-    public var timeout = 10
+    var baseURL: URL = OMDbClient.Configuration.defaultBaseURL
+    var posters: URL?
+    var type: SearchType?
+    var year: Int?
+    var plot: PlotLength = .short
+    var timeout = 10
     /// Requests in flight at once. The default lets a whole page (10 records and 10 posters)
     /// and the next page's prefetched search go out together.
-    public var concurrency = Settings.defaultConcurrency
+    var concurrency = Settings.defaultConcurrency
     /// Whether the prompt fetches the next page's search while a page is shown, so `more` only waits for the rows.
-    public var prefetch = true
-    public var offline = false
+    var prefetch = true
+    var offline = false
     /// How wide posters are downloaded (`--poster-width`, `MOVIES_POSTER_WIDTH`).
-    public var posterWidth: PosterWidth = .standard
+    var posterWidth: PosterWidth = .standard
     /// Whether `show` draws posters (`--inline-images`, `MOVIES_INLINE_IMAGES`); `auto` asks the terminal's environment.
-    public var inlineImages: InlineImages.Setting = .auto
+    var inlineImages: InlineImages.Setting = .auto
     /// Keep OMDb's answers on disk; off with `--no-cache` or `MOVIES_CACHE=off`.
-    public var cache = true
+    var cache = true
     /// Seconds to keep answers instead of OMDb's `max-age` (`--cache-ttl`, `MOVIES_CACHE_TTL`).
-    public var cacheLifetime: TimeInterval?
+    var cacheLifetime: TimeInterval?
     /// The cache's size bound in bytes (`MOVIES_CACHE_SIZE`).
-    public var cacheMaxBytes = DiskCache.defaultMaxBytes
+    var cacheMaxBytes = DiskCache.defaultMaxBytes
     /// The key's requests a day; `nil` for no limit (`--daily-limit`, `MOVIES_DAILY_LIMIT`).
-    public var dailyLimit: Int? = QuotaLedger.defaultDailyLimit
+    var dailyLimit: Int? = QuotaLedger.defaultDailyLimit
     /// `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
-    public var cacheFolder = DiskCache.defaultFolder(environment: [:])
+    var cacheFolder = DiskCache.defaultFolder(environment: [:])
     /// `$XDG_STATE_HOME/movies`, by default `~/.local/state/movies`: the daily count.
-    public var stateFolder = QuotaLedger.defaultFolder(environment: [:])
+    var stateFolder = QuotaLedger.defaultFolder(environment: [:])
     /// `HOME` from the environment given to ``resolve(_:environment:dotEnv:currentDirectory:)``
     /// (`nil` when it had none): what `~` means in poster folders, the prompt's included.
-    public var home: String?
+    var home: String?
     /// One-line notices for stderr that resolving gave (a base URL that is not OMDb's, a
     /// `.env` setting ignored). Never holds the key.
-    public var notices: [String] = []
+    var notices: [String] = []
     /// The one of `notices` that says requests go to a base URL other than OMDb's, if any.
-    public var baseURLNotice: String?
+    var baseURLNotice: String?
 
     /// The settings the environment variables name, as `.env.example` documents them.
-    public enum Variable {
-        public static let apiKey = "OMDB_API_KEY"
-        public static let baseURL = "OMDB_BASE_URL"
-        public static let posters = "MOVIES_POSTERS"
-        public static let posterWidth = "MOVIES_POSTER_WIDTH"
-        public static let inlineImages = "MOVIES_INLINE_IMAGES"
-        public static let opener = "MOVIES_OPENER"
-        public static let concurrency = "MOVIES_CONCURRENCY"
-        public static let prefetch = "MOVIES_PREFETCH"
-        public static let cache = "MOVIES_CACHE"
-        public static let cacheLifetime = "MOVIES_CACHE_TTL"
-        public static let cacheSize = "MOVIES_CACHE_SIZE"
-        public static let dailyLimit = "MOVIES_DAILY_LIMIT"
+    enum Variable {
+        static let apiKey = "OMDB_API_KEY"
+        static let baseURL = "OMDB_BASE_URL"
+        static let posters = "MOVIES_POSTERS"
+        static let posterWidth = "MOVIES_POSTER_WIDTH"
+        static let inlineImages = "MOVIES_INLINE_IMAGES"
+        static let opener = "MOVIES_OPENER"
+        static let concurrency = "MOVIES_CONCURRENCY"
+        static let prefetch = "MOVIES_PREFETCH"
+        static let cache = "MOVIES_CACHE"
+        static let cacheLifetime = "MOVIES_CACHE_TTL"
+        static let cacheSize = "MOVIES_CACHE_SIZE"
+        static let dailyLimit = "MOVIES_DAILY_LIMIT"
     }
 
-    public static let defaultConcurrency = 24
+    static let defaultConcurrency = 24
 
     /// Merges options over `environment` over `dotEnv`, row by row of ``OptionSpec/all``:
     /// an option not given takes its variable from the environment, else from `.env`, parsed
     /// as the option would be. Then the key's safety rules apply (see ``guardKey(baseSource:keySource:)``).
     /// - Throws: ``UsageError`` when a variable holds a bad value (it names the variable), or
     ///   when the key would go in clear to a host that is not this machine.
-    public static func resolve(_ options: Options, environment: [String: String], dotEnv: [String: String],
+    static func resolve(_ options: Options, environment: [String: String], dotEnv: [String: String],
                                currentDirectory: URL) throws(UsageError) -> Settings {
         // For the variables that are no option's (MOVIES_CACHE, MOVIES_CACHE_SIZE).
         func lookup(_ name: String) -> (value: String, source: String)? {
@@ -152,7 +152,7 @@ public struct Settings: Equatable {
 
     /// The notices worth printing before `mode` runs: `quota` and `cache` send no request, so
     /// where requests would go is only noise before them.
-    public func notices(before mode: Options.Mode) -> [String] {
+    func notices(before mode: Options.Mode) -> [String] {
         switch mode {
         case .quota, .cache: notices.filter { $0 != baseURLNotice }
         default: notices
@@ -195,10 +195,10 @@ public struct Settings: Equatable {
 
 // The key never shows in a description, a debug description or a dump.
 extension Settings: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { redactedDescription(of: self) }
-    public var debugDescription: String { description }
+    var description: String { redactedDescription(of: self) }
+    var debugDescription: String { description }
 
-    public var customMirror: Mirror {
+    var customMirror: Mirror {
         Mirror(self, children: [
             "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
             "year": year as Any, "plot": plot, "timeout": timeout, "concurrency": concurrency, "prefetch": prefetch,

@@ -2,11 +2,11 @@ import OMDbKit
 
 extension Movies {
     /// The version of the `movies` tool: the package's one version, which OMDbKit declares.
-    public static var version: String { OMDbKit.version }
+    static var version: String { OMDbKit.version }
 
     /// What `movies --version` prints: `movies 0.2.0 (OMDbKit 0.2.0, Swift 6.3.1, Linux x86_64)`.
     /// All of it is known when compiling, so printing it costs nothing.
-    public static var versionLine: String {
+    static var versionLine: String {
         "movies \(version) (OMDbKit \(OMDbKit.version), Swift \(swiftVersion), \(platform))"
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import OMDbKit
 
 /// One line typed at the prompt.
-public enum Command: Equatable, Sendable {
+enum Command: Equatable, Sendable {
     case search(String)
     /// `more` or `next`: the page after the one shown.
     case more
@@ -64,7 +64,7 @@ public enum Command: Equatable, Sendable {
     static let suggestedWithRows = ["show", "open", "page", "episodes", "poster"]
 
     /// Reads one line. Never fails: a malformed command becomes ``invalid(hint:)``.
-    public init(parsing line: String) {
+    init(parsing line: String) {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { self = .nothing; return }
         let parts = trimmed.split(separator: " ", maxSplits: 1)

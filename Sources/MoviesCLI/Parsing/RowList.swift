@@ -2,19 +2,19 @@ import Foundation
 
 /// The rows a command is about, as typed: `2`, `1-3`, `1,3-4` or `2 5` (ddgr's `o 1-3 5`,
 /// mps-youtube's `d 2,4-5`), in the order typed, each once.
-public struct RowList: Equatable, Sendable, ExpressibleByIntegerLiteral {
+struct RowList: Equatable, Sendable, ExpressibleByIntegerLiteral {
     /// The row numbers, from 1.
-    public let numbers: [Int]
+    let numbers: [Int]
 
     /// The most rows one list may name: enough for every row of many pages, and no more, so
     /// `show 1-99999999` is refused at once rather than building a list that long.
     static let limit = 1000
 
-    public init(_ numbers: [Int]) { self.numbers = numbers }
-    public init(integerLiteral value: Int) { numbers = [value] }
+    init(_ numbers: [Int]) { self.numbers = numbers }
+    init(integerLiteral value: Int) { numbers = [value] }
 
     /// The list in `text`; `nil` when it is not one (a word, a zero, a range backwards, too many rows).
-    public init?(_ text: String) {
+    init?(_ text: String) {
         var numbers: [Int] = []
         var seen = Set<Int>()
         let pieces = text.split { $0 == "," || $0 == " " }

@@ -7,7 +7,7 @@ import OMDbCatalogue
 /// the outcome of the commands so far. Each command is one call to ``handle(_:)``; cancelling
 /// the task that runs it (Ctrl-C) stops a load and keeps what already arrived.
 @MainActor
-public final class Session {
+final class Session {
     typealias Row = SearchController.Row
 
     let context: SessionContext
@@ -64,7 +64,7 @@ public final class Session {
         set { searchController.prefetchesNextPage = newValue }
     }
     var canLoadMore: Bool { searchController.canLoadMore }
-    public var requestsToday: String? { context.requestsToday }
+    var requestsToday: String? { context.requestsToday }
 
     // MARK: The handlers
 

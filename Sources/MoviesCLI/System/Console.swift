@@ -9,7 +9,7 @@ import LineEditing
 
 /// Where the front end writes: results to stdout, diagnostics to stderr, each with its own
 /// colour setting, and the width to wrap plots to. Tests build one that writes into buffers.
-public struct Console: Sendable {
+struct Console: Sendable {
     let writeOut: @Sendable (String) -> Void
     let writeErr: @Sendable (String) -> Void
     /// Colour for stdout text.
@@ -32,7 +32,7 @@ public struct Console: Sendable {
     /// and `--no-color` take the colour away, not the live page.
     let drawsLive: Bool
 
-    public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+    init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
                 style: Style = .plain, errorStyle: Style = .plain, width: Int = 80, isInteractive: Bool = false) {
         self.init(writeOut: writeOut, writeErr: writeErr, style: style, errorStyle: errorStyle, measureWidth: { width }, isInteractive: isInteractive)
     }
@@ -118,11 +118,11 @@ public struct Console: Sendable {
 }
 
 /// ANSI styling that is either on or off; off gives the text back untouched.
-public struct Style: Sendable {
-    public let enabled: Bool
-    public static let plain = Style(enabled: false)
+struct Style: Sendable {
+    let enabled: Bool
+    static let plain = Style(enabled: false)
 
-    public init(enabled: Bool) { self.enabled = enabled }
+    init(enabled: Bool) { self.enabled = enabled }
 
     func bold(_ text: String) -> String { wrap(text, "1") }
     func dim(_ text: String) -> String { wrap(text, "2") }

@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The harness the end-to-end tests share.
+@Suite struct HarnessTests {
+    /// A line typed after the tool has exited goes nowhere; the SIGPIPE of that write once killed
+    /// the whole test run (every suite lost) when a loaded machine let a tool exit first.
+    @Test func typingToAToolThatHasExitedLeavesTheTestRunAlive() async throws {
+        try await withTemporaryFolder { folder in
+            let movies = try MoviesProcess(["--version"], directory: folder)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while movies.process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(!movies.process.isRunning)
+            movies.send("alien")
+            movies.send("quit")
+            let outcome = await movies.finish()
+            #expect(outcome.status == 0)
+        }
+    }
+}
