@@ -29,12 +29,7 @@ struct PosterFile {
     /// Opens a new temporary file in `folder`. `destination` is only for messages.
     init(in folder: URL, owner: PosterOwner, destination: URL) throws(OMDbError) {
         let random = UInt64.random(in: 0...UInt64.max)
-        let opened: OpenFolder
-        do throws(AtomicFile.Problem) {
-            opened = try OpenFolder(folder)
-        } catch {
-            throw .posterNotWritten(path: folder.path, reason: error.reason + (error.advice.map { " (\($0))" } ?? ""))
-        }
+        let opened = try PosterStore.openFolder(folder)
         let temporary = folder.appendingPathComponent("\(Self.temporaryPrefix)\(owner.tag)-\(String(random, radix: 16))")
         let admitted = Self.writes.withLock { state in
             guard !state.closed else { return false }
