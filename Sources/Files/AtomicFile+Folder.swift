@@ -31,20 +31,14 @@ extension AtomicFile {
         return try body()
     }
 
-    /// Makes `folder` (mode 0700, with any folders above it) when missing; refuses one it may not
-    /// trust, and tightens one of the user's own that others may write in to 0700 (told by
-    /// ``OpenFolder/takeTightened(among:)``).
+    /// Makes `folder` (mode 0700, with any folders above it) when missing, each through the one
+    /// above it as opened and checked (``OpenFolder/openOrCreate(_:mode:user:tighten:willMake:)``);
+    /// refuses one it may not trust, and tightens one of the user's own that others may write in
+    /// to 0700 (told by ``OpenFolder/takeTightened(among:)``).
     /// - Throws: ``Problem/unsafeFolder(path:owner:)`` or ``Problem/untrusted(path:reason:advice:)``
     ///   (see ``FileTrust``), or why it could not be made.
     public static func prepareFolder(_ folder: URL, user: uid_t = geteuid()) throws(Problem) {
-        if let problem = folderProblem(folder, user: user, tighten: true) { throw problem }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .failed(path: folder.path, reason: (error as NSError).localizedDescription)
-        }
-        // Made by someone else between the check and now.
-        if let problem = folderProblem(folder, user: user) { throw problem }
+        _ = try OpenFolder.openOrCreate(folder, user: user, tighten: true)
     }
 
     /// Why files in `folder` cannot be trusted (``FileTrust``): it is not a folder, it is someone

@@ -166,8 +166,9 @@ public struct AtomicFile: Sendable {
     }
 
     /// Opened without blocking (a FIFO would wait for a writer) and never through a symlink the
-    /// rule refuses, then checked as what it is, not as what its name says, and whose it is.
-    private func openForReading() throws(Problem) -> (Int32, Int)? {
+    /// rule refuses, then checked as what it is, not as what its name says, and whose it is: the
+    /// descriptor (the caller closes it) and the size, or `nil` when there is no file.
+    package func openForReading() throws(Problem) -> (Int32, Int)? {
         guard let target = try target(replacing: false), target.info != nil else { return nil }
         let fd = target.folder.open(target.name, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {

@@ -20,7 +20,7 @@ package final class OpenFolder: Sendable {
     /// Opens `url` and checks it and the folders above it; a folder of the user's own open to
     /// others is tightened to 0700 first when `tighten` is set (the tool's own folders; see
     /// ``takeTightened(among:)``), refused otherwise.
-    package init(_ url: URL, user: uid_t = geteuid(), tighten: Bool = false) throws(AtomicFile.Problem) {
+    package convenience init(_ url: URL, user: uid_t = geteuid(), tighten: Bool = false) throws(AtomicFile.Problem) {
         let fd = systemOpen(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOTDIR {
@@ -28,6 +28,14 @@ package final class OpenFolder: Sendable {
             }
             throw .system(url.path)
         }
+        try self.init(adopting: fd, url: url, user: user, tighten: tighten)
+    }
+
+    /// Takes `fd`, a folder just opened (closed here when refused), and checks it: as the folder
+    /// itself, or, given `below`, as a folder above that one (``FileTrust/ancestorProblem(_:_:below:user:)``).
+    /// `ancestorsChecked`: it was opened through a folder checked already, with all above it.
+    private init(adopting fd: Int32, url: URL, user: uid_t, tighten: Bool, below: URL? = nil,
+                 ancestorsChecked: Bool = false) throws(AtomicFile.Problem) {
         var info = stat()
         guard fstat(fd, &info) == 0 else { let code = errno; close(fd); throw .system(url.path, code) }
         if tighten, info.st_uid == user, FileTrust.openToOthers(info), info.st_mode & S_ISVTX == 0 {
@@ -36,13 +44,88 @@ package final class OpenFolder: Sendable {
                 Self.tightened.withLock { $0.append(url.standardizedFileURL.path) }
             }
         }
-        if let problem = FileTrust.folderProblem(url.path, info, user: user) ?? Self.ancestorProblem(fd, info, url: url, user: user) {
+        let own = below.map { FileTrust.ancestorProblem({ url.path }, info, below: $0.path, user: user) }
+            ?? FileTrust.folderProblem(url.path, info, user: user)
+        if let problem = own ?? (ancestorsChecked ? nil : Self.ancestorProblem(fd, info, url: url, user: user)) {
             close(fd)
             throw problem
         }
         self.url = url
         self.descriptor = fd
         self.info = info
+    }
+
+    /// Opens `url` as ``init(_:user:tighten:)`` does, making it first (mode `mode`, the umask
+    /// applying) with any folders missing above it, each through the one above it as opened and
+    /// checked: `mkdirat`, then opened with `O_NOFOLLOW` and checked. A symlink put on the path
+    /// meanwhile is never followed, so nothing is made where it points; the folder the making
+    /// starts from, when it is a symlink, is followed only as ``FileTrust`` allows a link to be
+    /// (the user's or root's, not another user's in a folder anyone may write in).
+    /// - Parameter willMake: called with each folder just before it is made; a seam for tests.
+    package static func openOrCreate(_ url: URL, mode: mode_t = 0o700, user: uid_t = geteuid(), tighten: Bool = false,
+                                     willMake: (URL) -> Void = { _ in }) throws(AtomicFile.Problem) -> OpenFolder {
+        let wanted = url.standardizedFileURL
+        // The nearest part of the path that is there (perhaps a file, or a link), and the names below it.
+        var existing = wanted
+        var missing: [String] = []
+        var found = stat()
+        while lstat(existing.path, &found) != 0 {
+            let code = errno
+            let parent = existing.deletingLastPathComponent()
+            guard code == ENOENT || code == ENOTDIR, parent.path != existing.path else { throw .system(existing.path, code) }
+            missing.insert(existing.lastPathComponent, at: 0)
+            existing = parent
+        }
+        var folder: OpenFolder
+        let start = missing.isEmpty ? nil : wanted
+        if found.st_mode & S_IFMT == S_IFLNK, existing.path != "/" {
+            // Followed through the folder it is in, as opened and checked, once the link passes the rule.
+            let above = try OpenFolder(existing.deletingLastPathComponent(), user: user, below: wanted)
+            let name = existing.lastPathComponent
+            guard let link = above.status(name) else { throw .system(existing.path, ENOENT) }
+            if let problem = FileTrust.fileProblem(existing.path, link, in: above.info, user: user) { throw problem }
+            let fd = openat(above.descriptor, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw above.notAFolder(name, errno) }
+            folder = try OpenFolder(adopting: fd, url: existing, user: user, tighten: tighten && start == nil, below: start)
+        } else if let start {
+            folder = try OpenFolder(existing, user: user, below: start)
+        } else {
+            folder = try OpenFolder(existing, user: user, tighten: tighten)
+        }
+        for (index, name) in missing.enumerated() {
+            let last = index == missing.count - 1
+            let path = folder.url.appendingPathComponent(name, isDirectory: true)
+            willMake(path)
+            // Made meanwhile by someone (another run of the tool, or not): checked as it is.
+            if mkdirat(folder.descriptor, name, mode) != 0, errno != EEXIST { throw .system(path.path) }
+            let fd = folder.open(name, O_RDONLY | O_DIRECTORY)
+            guard fd >= 0 else { throw folder.notAFolder(name, errno, user: user) }
+            folder = try OpenFolder(adopting: fd, url: path, user: user, tighten: tighten && last,
+                                    below: last ? nil : wanted, ancestorsChecked: true)
+        }
+        return folder
+    }
+
+    /// Opens `url` and checks it as a folder above `folder` (the folders above it too).
+    private convenience init(_ url: URL, user: uid_t, below folder: URL) throws(AtomicFile.Problem) {
+        let fd = systemOpen(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOTDIR { throw .failed(path: url.path, reason: "it is not a folder") }
+            throw .system(url.path)
+        }
+        try self.init(adopting: fd, url: url, user: user, tighten: false, below: folder)
+    }
+
+    /// Why `name` in this folder could not be opened as a folder (`code`): what is there instead.
+    private func notAFolder(_ name: String, _ code: Int32, user: uid_t = geteuid()) -> AtomicFile.Problem {
+        let path = url.appendingPathComponent(name).path
+        guard let info = status(name) else { return .system(path, code) }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            if let problem = FileTrust.fileProblem(path, info, in: self.info, user: user) { return problem }
+            return .untrusted(path: path, reason: "it became a symlink while it was being made", advice: "remove it, or use another folder")
+        }
+        if info.st_mode & S_IFMT != S_IFDIR { return .failed(path: path, reason: "it is not a folder") }
+        return .system(path, code)
     }
 
     deinit { close(descriptor) }

@@ -18,10 +18,11 @@ struct PosterCommand: SessionPart {
             console.error("Cannot save posters in \"\(safe(folder ?? url.path))\": \(problem). Name another folder: poster \(numbers.map(String.init).joined(separator: ",")) DIR")
             return .failure
         }
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        do throws(OMDbError) {
+            // Through the nearest folder above it that is there, as opened and checked.
+            try PosterStore.makeFolder(url)
         } catch {
-            console.error("Cannot save posters in \"\(safe(url.path))\": \(safe(PosterStore.describe(fileError: error))).")
+            console.error("Cannot save posters in \"\(safe(url.path))\": \(Self.reason(error)).")
             return .failure
         }
         // The session's store when it is that folder: it already holds the folder's index.
@@ -46,5 +47,11 @@ struct PosterCommand: SessionPart {
         }
         if Task.isCancelled { console.note("Stopped: the posters saved before Ctrl-C are kept.") }
         return status
+    }
+
+    /// Why the folder was not made, in words.
+    static func reason(_ error: OMDbError) -> String {
+        if case .posterNotWritten(_, let reason) = error { return safe(reason) }
+        return safe(error.forPerson)
     }
 }

@@ -54,14 +54,15 @@ struct SettingsCommands: SessionPart {
             console.error("Cannot use \"\(safe(folder))\" for posters: \(problem). \(stay)")
             return
         }
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        do throws(OMDbError) {
+            // Through the nearest folder above it that is there, as opened and checked.
+            try PosterStore.makeFolder(url)
             context.settings.posters = url
             if let width { context.settings.posterWidth = width }
             _ = posterStore   // starts the new folder's listing and sweep now, not at the next search
             console.out("Posters will be saved in \(safe(url.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide."))
         } catch {
-            console.error("Cannot use \"\(safe(folder))\" for posters: \(safe(PosterStore.describe(fileError: error))). \(stay)")
+            console.error("Cannot use \"\(safe(folder))\" for posters: \(PosterCommand.reason(error)). \(stay)")
         }
     }
 

@@ -38,7 +38,7 @@ extension OMDbClient {
         case .success(let earlier)? where store.isWideEnough(file: earlier):
             // Saved into another folder earlier in this session: copy it, do not download it again.
             // Read only as FileTrust allows: the file may have been swapped since it was saved.
-            if AtomicFile(earlier).problem(replacing: false) == nil, let body = try? HTTPBody(contentsOf: earlier) {
+            if let body = try? Self.savedPoster(earlier) {
                 let file = try await store.save(streaming: body, source: earlier.path, title: item.title, year: year, imdbID: item.imdbID)
                 remember(.success(file), posterOf: item.imdbID)
                 return SavedPoster(file: file, wasAlreadyThere: false)
@@ -75,6 +75,14 @@ extension OMDbClient {
             if error.isPermanentPosterRefusal { remember(.failure(error), posterOf: item.imdbID) }
             throw error
         }
+    }
+
+    /// A poster saved earlier, opened through its folder as opened and checked (`openat`,
+    /// `O_NOFOLLOW`) and checked again as opened (``AtomicFile``): the file read is the one the
+    /// trust rule passed, whatever its path names by then. `nil` when there is none.
+    nonisolated static func savedPoster(_ file: URL) throws -> HTTPBody? {
+        guard let (fd, _) = try AtomicFile(file).openForReading() else { return nil }
+        return try HTTPBody(reading: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
     }
 
     /// Transient failures are never remembered: only a saved file or a refusal for good.

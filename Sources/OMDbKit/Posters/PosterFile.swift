@@ -27,12 +27,7 @@ struct PosterFile {
     /// discarded. `destination` is only for messages.
     init(in folder: URL, owner: PosterOwner, destination: URL, writes: PendingWrites) throws(OMDbError) {
         let random = UInt64.random(in: 0...UInt64.max)
-        let opened: OpenFolder
-        do throws(AtomicFile.Problem) {
-            opened = try OpenFolder(folder)
-        } catch {
-            throw .posterNotWritten(path: folder.path, reason: error.reason + (error.advice.map { " (\($0))" } ?? ""))
-        }
+        let opened = try PosterStore.openFolder(folder)
         let temporary = folder.appendingPathComponent("\(Self.temporaryPrefix)\(owner.tag)-\(String(random, radix: 16))")
         guard writes.admit(temporary, in: opened) else { throw .posterNotWritten(path: destination.path, reason: "the program is exiting") }
         let fd = opened.open(temporary.lastPathComponent, O_WRONLY | O_CREAT | O_EXCL, 0o644)

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +32,26 @@ extension PosterStore {
             let parent = candidate.deletingLastPathComponent()
             if parent.path == candidate.path { return }
             candidate = parent
+        }
+    }
+
+    /// Makes `folder` for posters when missing (see ``openFolder(_:)``).
+    /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` with the reason in words.
+    public static func makeFolder(_ folder: URL) throws(OMDbError) {
+        _ = try openFolder(folder)
+    }
+
+    /// Opens `folder` and checks it (``FileTrust``), making it first (0755, the umask applying,
+    /// with any folders missing above it) through the nearest folder above it that is there, as
+    /// opened and checked: a symlink someone put on the path never decides where it is made
+    /// (``OpenFolder/openOrCreate(_:mode:user:tighten:willMake:)``).
+    static func openFolder(_ folder: URL) throws(OMDbError) -> OpenFolder {
+        do throws(AtomicFile.Problem) {
+            return try OpenFolder.openOrCreate(folder, mode: 0o755)
+        } catch {
+            // The part of the path refused is named when it is not the folder itself.
+            let named = [folder.path, folder.standardizedFileURL.path].contains(error.path) ? "" : error.path + ": "
+            throw .posterNotWritten(path: folder.path, reason: named + error.reason + (error.advice.map { " (\($0))" } ?? ""))
         }
     }
 

@@ -187,19 +187,12 @@ public struct PosterStore: Sendable {
         }
     }
 
-    /// Creates the folder if needed and opens a temporary file for the poster's final name.
+    /// Opens a temporary file for the poster's final name, in the folder made if needed (see
+    /// ``openFolder(_:)``).
     private func open(format: ImageFormat, title: String, year: String?, imdbID: String) throws(OMDbError) -> (PosterFile, URL) {
         let destination = folder.appendingPathComponent(PosterName.fileName(title: title, year: year, imdbID: imdbID, format: format))
-        do {
-            // Made by path when missing; PosterFile then opens and checks it (FileTrust) before writing in it.
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .posterNotWritten(path: folder.path, reason: Self.reason(error))
-        }
         return (try PosterFile(in: folder, owner: owner, destination: destination, writes: writes), destination)
     }
-
-    private static func reason(_ error: any Error) -> String { describe(fileError: error) }
 }
 
 /// A poster whose bytes have all arrived: still being written, not yet in its place.
