@@ -46,10 +46,10 @@ import Darwin
             let (link, mine) = try Self.plantedLink(in: root, as: stranger)
             let store = PosterStore(folder: link.appendingPathComponent("posters"))
             var refused: OMDbError?
-            do throws(OMDbError) {
-                _ = try store.save(pngBytes, source: "test", title: "Alien", year: "1979", imdbID: "tt0078748")
+            do {
+                _ = try await store.save(streaming: HTTPBody(pngBytes), source: "test", title: "Alien", year: "1979", imdbID: "tt0078748")
             } catch {
-                refused = error
+                refused = error as? OMDbError
             }
             guard case .posterNotWritten(let path, let reason)? = refused else {
                 Issue.record("saved: \(String(describing: refused))")
