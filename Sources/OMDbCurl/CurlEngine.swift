@@ -213,14 +213,20 @@ private final class EngineLoop {
 /// The transport cannot be set up: libcurl could not be loaded, or a setting it would use is
 /// unusable. `reason` says which and why, `advice` what to do.
 public struct CurlUnavailable: Error, Sendable, CustomStringConvertible {
+    /// What failed: libcurl not found, a function missing from it, or a handle it could not make.
     public let reason: String
+    /// What a person can do about it (by default, how to install libcurl).
     public let advice: String
 
+    /// - Parameters:
+    ///   - reason: what failed, without a closing full stop.
+    ///   - advice: what to do about it.
     public init(reason: String, advice: String = "Install libcurl (apt install libcurl4, dnf install libcurl).") {
         self.reason = reason
         self.advice = advice
     }
 
+    /// The reason, then the advice, as one line.
     public var description: String { "\(reason). \(advice)" }
 }
 
