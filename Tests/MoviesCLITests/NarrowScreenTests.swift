@@ -72,7 +72,10 @@ import Testing
         let wide = try await page(rated: true).rowLines(0, width: 80, layout: Self.tight, frame: 0, style: .plain)
         #expect(wide[0] == "✓   1. Galaxy Voyage to the Stars Beyond (1950)  movie  tt8800000  IMDb 6.1  ▣", "\(wide[0])")
         let unrated = try await page(rated: false).rowLines(0, width: 80, layout: Self.tight, frame: 0, style: .plain)
-        #expect(unrated[0] == "✓   1. Galaxy Voyage to the Stars Bey… (1950)  movie  tt8800000  · poster saved", "\(unrated[0])")
+        // Words only beside the whole title: here they would cut it to `Galaxy Voyage to the Stars Bey…`.
+        #expect(unrated[0] == "✓   1. Galaxy Voyage to the Stars Beyond (1950)  movie  tt8800000  ▣", "\(unrated[0])")
+        let roomy = try await page(rated: false).rowLines(0, width: 100, layout: Self.tight, frame: 0, style: .plain)
+        #expect(roomy[0] == "✓   1. Galaxy Voyage to the Stars Beyond (1950)  movie  tt8800000  · poster saved", "\(roomy[0])")
     }
 
     /// At 40 and 30 columns not even the symbol leaves the title its columns: the poster's state

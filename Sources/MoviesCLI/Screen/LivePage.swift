@@ -196,7 +196,7 @@ struct LivePage {
     static let titleKeeps = 20
 
     /// A row's first line, as above, with the poster's state as the first of `tags` that fits
-    /// (its roomiest form first): the poster's state gives way first, to a shorter tag, then
+    /// (its roomiest form first, and that only beside the whole title): the poster's state gives way first, to a shorter tag, then
     /// to a line of its own (`tagShown` false), and only then do the ratings, from the end.
     /// Neither takes a column the title needs to keep ``titleKeeps`` (or all of itself).
     static func titleLine(_ item: SearchItem, number: Int, tags: [String], ratings: RatingsSummary?,
@@ -215,8 +215,10 @@ struct LivePage {
             count == 0 ? ("", keeps) : ("  " + (ratings?.text(parts: count) ?? ""), count > 1 ? titleWidth : keeps)
         }
         var candidates: [(type: String, tag: String, rated: String, room: Int)] = []
-        // Every rating with the roomiest tag; then the tag shrinks, then the ratings go one by one.
-        if let roomiest = tags.first { candidates.append((type, roomiest, rated(parts).text, rated(parts).room)) }
+        // Every rating with the roomiest tag, only beside the whole title: words that cut the title
+        // short would say less than the symbol beside more of it (and one page mixed the two);
+        // then the tag shrinks, then the ratings go one by one.
+        if let roomiest = tags.first { candidates.append((type, roomiest, rated(parts).text, titleWidth)) }
         for tag in tags.dropFirst() {
             for count in stride(from: parts, through: 0, by: -1) { candidates.append((type, tag, rated(count).text, rated(count).room)) }
         }
