@@ -60,6 +60,17 @@ package enum FileTrust {
         return nil
     }
 
+    /// Why the symlink `link` (in a folder `folder` describes) may not be followed as a folder on
+    /// a path, `nil` when it may: as the kernel's `fs.protected_symlinks` rules, whether or not it
+    /// is on, a link is followed when it is the user's or root's, or its folder's owner's; any
+    /// other is refused (in a folder anyone may write in, as ``fileProblem(_:_:in:user:replacing:)`` says).
+    static func linkProblem(_ path: String, _ link: stat, in folder: stat, user: uid_t) -> AtomicFile.Problem? {
+        let owner = link.st_uid
+        if ownerIsTrusted(owner, user: user) || owner == folder.st_uid { return nil }
+        return fileProblem(path, link, in: folder, user: user)
+            ?? .untrusted(path: path, reason: "it belongs to someone else (user \(owner))", advice: "remove it, or use a file of your own")
+    }
+
     /// Why the file or symlink `info` describes (in a folder `folder` describes, already trusted)
     /// cannot be trusted, `nil` when it can. `replacing`: it is only to be replaced, never read,
     /// so its mode does not matter, only whose it is where others may plant it.

@@ -21,14 +21,69 @@ package final class OpenFolder: Sendable {
     /// others is tightened to 0700 first when `tighten` is set (the tool's own folders; see
     /// ``takeTightened(among:)``), refused otherwise.
     package convenience init(_ url: URL, user: uid_t = geteuid(), tighten: Bool = false) throws(AtomicFile.Problem) {
-        let fd = systemOpen(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOTDIR {
-                throw .failed(path: url.path, reason: "it is not a folder")
-            }
-            throw .system(url.path)
-        }
+        let fd = try Self.walk(url, user: user)
         try self.init(adopting: fd, url: url, user: user, tighten: tighten)
+    }
+
+    /// Opens the folder `url` names one component at a time from `/` (or the working folder),
+    /// each with `openat(O_NOFOLLOW|O_DIRECTORY)` in the one before: a component that is a symlink
+    /// is followed only as ``FileTrust/linkProblem(_:_:in:user:)`` allows (the user's, root's, or
+    /// its folder's owner's), so another user's link in a folder anyone may write in, anywhere on
+    /// the path, is refused with the link named. The descriptor is the caller's to close.
+    private static func walk(_ url: URL, user: uid_t) throws(AtomicFile.Problem) -> Int32 {
+        var path = url.path
+        var pending: [Substring] = []
+        var fd: Int32 = -1
+        var walked = URL(fileURLWithPath: "/")
+        var links = 0
+        defer { if fd >= 0, fd != AT_FDCWD { close(fd) } }
+        func restart(_ at: String) throws(AtomicFile.Problem) {
+            if fd >= 0 { close(fd) }
+            fd = -1
+            if at.hasPrefix("/") {
+                fd = systemOpen("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard fd >= 0 else { throw .system("/") }
+                walked = URL(fileURLWithPath: "/")
+            } else {
+                fd = systemOpen(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard fd >= 0 else { throw .system(".") }
+                walked = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            }
+        }
+        try restart(path)
+        pending = path.split(separator: "/", omittingEmptySubsequences: true)
+        while !pending.isEmpty {
+            let name = String(pending.removeFirst())
+            if name == "." { continue }
+            let next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if next >= 0 {
+                close(fd)
+                fd = next
+                walked = name == ".." ? walked.deletingLastPathComponent() : walked.appendingPathComponent(name)
+                continue
+            }
+            let code = errno
+            let shown = walked.appendingPathComponent(name)
+            var link = stat()
+            guard fstatat(fd, name, &link, AT_SYMLINK_NOFOLLOW) == 0, link.st_mode & S_IFMT == S_IFLNK else {
+                if code == ENOTDIR { throw .failed(path: url.path, reason: "it is not a folder") }
+                throw .system(url.path, code)
+            }
+            var folder = stat()
+            guard fstat(fd, &folder) == 0 else { throw .system(walked.path) }
+            if let problem = FileTrust.linkProblem(shown.path, link, in: folder, user: user) { throw problem }
+            links += 1
+            guard links <= 40 else { throw .system(url.path, ELOOP) }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlinkat(fd, name, &buffer, buffer.count - 1)
+            guard length > 0 else { throw .system(shown.path) }
+            path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            pending = path.split(separator: "/", omittingEmptySubsequences: true) + pending
+            if path.hasPrefix("/") { try restart(path) }
+        }
+        let opened = fd
+        fd = -1
+        return opened
     }
 
     /// Takes `fd`, a folder just opened (closed here when refused), and checks it: as the folder
@@ -59,8 +114,8 @@ package final class OpenFolder: Sendable {
     /// applying) with any folders missing above it, each through the one above it as opened and
     /// checked: `mkdirat`, then opened with `O_NOFOLLOW` and checked. A symlink put on the path
     /// meanwhile is never followed, so nothing is made where it points; the folder the making
-    /// starts from, when it is a symlink, is followed only as ``FileTrust`` allows a link to be
-    /// (the user's or root's, not another user's in a folder anyone may write in).
+    /// starts from, and any link above it, is followed only as ``FileTrust`` allows a link to be
+    /// (the user's, root's or its folder owner's, not another user's in a folder anyone may write in).
     /// - Parameter willMake: called with each folder just before it is made; a seam for tests.
     package static func openOrCreate(_ url: URL, mode: mode_t = 0o700, user: uid_t = geteuid(), tighten: Bool = false,
                                      willMake: (URL) -> Void = { _ in }) throws(AtomicFile.Problem) -> OpenFolder {
@@ -77,20 +132,12 @@ package final class OpenFolder: Sendable {
             existing = parent
         }
         var folder: OpenFolder
-        let start = missing.isEmpty ? nil : wanted
-        if found.st_mode & S_IFMT == S_IFLNK, existing.path != "/" {
-            // Followed through the folder it is in, as opened and checked, once the link passes the rule.
-            let above = try OpenFolder(existing.deletingLastPathComponent(), user: user, below: wanted)
-            let name = existing.lastPathComponent
-            guard let link = above.status(name) else { throw .system(existing.path, ENOENT) }
-            if let problem = FileTrust.fileProblem(existing.path, link, in: above.info, user: user) { throw problem }
-            let fd = openat(above.descriptor, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else { throw above.notAFolder(name, errno) }
-            folder = try OpenFolder(adopting: fd, url: existing, user: user, tighten: tighten && start == nil, below: start)
-        } else if let start {
-            folder = try OpenFolder(existing, user: user, below: start)
-        } else {
+        // Walked to as every folder is (``walk(_:user:)``): a link on the way, the folder the
+        // making starts from included, is followed only as the rule allows a link.
+        if missing.isEmpty {
             folder = try OpenFolder(existing, user: user, tighten: tighten)
+        } else {
+            folder = try OpenFolder(existing, user: user, below: wanted)
         }
         for (index, name) in missing.enumerated() {
             let last = index == missing.count - 1
@@ -108,11 +155,7 @@ package final class OpenFolder: Sendable {
 
     /// Opens `url` and checks it as a folder above `folder` (the folders above it too).
     private convenience init(_ url: URL, user: uid_t, below folder: URL) throws(AtomicFile.Problem) {
-        let fd = systemOpen(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOTDIR { throw .failed(path: url.path, reason: "it is not a folder") }
-            throw .system(url.path)
-        }
+        let fd = try Self.walk(url, user: user)
         try self.init(adopting: fd, url: url, user: user, tighten: false, below: folder)
     }
 
@@ -200,6 +243,15 @@ package final class OpenFolder: Sendable {
     package func status(_ name: String) -> stat? {
         var info = stat()
         return fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
+    }
+
+    /// Whether `name` in this folder, as it is now, may be read as the user's own file: a regular
+    /// file (or a link the rule follows) that ``FileTrust`` passes for reading, as
+    /// ``AtomicFile/openForReading()`` decides; `false` when nothing is there.
+    package func holdsTrustedFile(_ name: String, user: uid_t = geteuid()) -> Bool {
+        guard let info = status(name) else { return false }
+        if info.st_mode & S_IFMT != S_IFLNK, AtomicFile.kindIfNotRegular(info.st_mode) != nil { return false }
+        return FileTrust.fileProblem(url.appendingPathComponent(name).path, info, in: self.info, user: user) == nil
     }
 
     /// Opens `name`, never through a symlink.

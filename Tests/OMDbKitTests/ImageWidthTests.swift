@@ -35,11 +35,11 @@ import TestSupport
         try await withTemporaryFolder { folder in
             let file = folder.appendingPathComponent("image")
             try data.write(to: file)
-            #expect(ImageWidth.pixels(ofFile: file) == expected, "\(name)")
+            #expect(try ImageWidth.pixels(ofFile: file) == expected, "\(name)")
         }
     }
 
-    @Test func aMissingFileHasNoWidth() {
-        #expect(ImageWidth.pixels(ofFile: URL(fileURLWithPath: "/nonexistent/poster.jpg")) == nil)
+    @Test func aMissingFileHasNoWidth() throws {
+        #expect(try ImageWidth.pixels(ofFile: URL(fileURLWithPath: "/nonexistent/poster.jpg")) == nil)
     }
 }

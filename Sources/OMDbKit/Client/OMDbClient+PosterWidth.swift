@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 extension OMDbClient {
@@ -26,9 +27,12 @@ extension OMDbClient {
 extension PosterStore {
     /// True when an image already saved is at least as wide as this store asks for. At OMDb's
     /// own width any file will do; an image whose width cannot be read is kept too. Only the
-    /// file's header is read.
+    /// file's header is read. A file the trust rule refuses (someone else's, planted in the
+    /// folder) is never taken as saved: false, whatever its width.
     func isWideEnough(file: URL) -> Bool {
-        guard width != .standard, let pixels = ImageWidth.pixels(ofFile: file) else { return true }
+        let pixels: Int?
+        do { pixels = try ImageWidth.pixels(ofFile: file) } catch { return false }
+        guard width != .standard, let pixels else { return true }
         return pixels >= width.minimumPixels
     }
 }

@@ -1,4 +1,10 @@
+import Files
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An image's width in pixels, read from its header.
 ///
@@ -14,16 +20,17 @@ enum ImageWidth {
         }
     }
 
-    /// The width of the image in `file`, reading only the bytes that say it; `nil` when the
-    /// file cannot be read or its header says none.
-    static func pixels(ofFile file: URL) -> Int? {
-        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
-        defer { try? handle.close() }
-        guard let end = try? handle.seekToEnd(), let count = Int(exactly: end) else { return nil }
+    /// The width of the image in `file`, reading only the bytes that say it, through its folder
+    /// as opened and checked and the file as opened (``AtomicFile/openForReading()``); `nil` when
+    /// there is no file, it cannot be read, or its header says none.
+    /// - Throws: what ``FileTrust`` says against the file (someone else's, planted), or its kind.
+    static func pixels(ofFile file: URL) throws(AtomicFile.Problem) -> Int? {
+        guard let (fd, count) = try AtomicFile(file).openForReading() else { return nil }
+        defer { close(fd) }
         return pixels(count: count) { range in
-            guard (try? handle.seek(toOffset: UInt64(range.lowerBound))) != nil,
-                  let data = try? handle.read(upToCount: range.count), data.count == range.count else { return nil }
-            return [UInt8](data)
+            var bytes = [UInt8](repeating: 0, count: range.count)
+            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, range.count, off_t(range.lowerBound)) }
+            return got == range.count ? bytes : nil
         }
     }
 

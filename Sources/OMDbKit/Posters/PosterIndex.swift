@@ -72,8 +72,10 @@ final class PosterIndex: Sendable {
             return nil
         }
         guard let found else { return nil }
-        // Looked up in the folder as opened and checked (FileTrust), as every file in it is.
-        guard (try? OpenFolder(folder))?.status(found) != nil else {
+        // Looked up in the folder as opened and checked (FileTrust), as every file in it is: a file
+        // someone else planted there (or one others may change) is not taken as a saved poster,
+        // as ``PosterStore/isWideEnough(file:)`` would not read it.
+        guard (try? OpenFolder(folder))?.holdsTrustedFile(found) == true else {
             state.withLock { $0.table.forget(found) }
             return nil
         }
