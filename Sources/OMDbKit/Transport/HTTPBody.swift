@@ -55,12 +55,6 @@ public struct HTTPBody: AsyncSequence, Sendable {
         self.init(chunks: stream, length: data.count)
     }
 
-    /// The contents of a file, read a chunk at a time as the body is consumed.
-    /// - Throws: when the file cannot be opened.
-    public init(contentsOf file: URL, chunkSize: Int = 64 * 1024) throws {
-        try self.init(reading: FileHandle(forReadingFrom: file), chunkSize: chunkSize)
-    }
-
     /// The contents of a file already opened (and checked), read a chunk at a time as the body is
     /// consumed; the handle is closed at the end.
     init(reading handle: FileHandle, chunkSize: Int = 64 * 1024) throws {
