@@ -146,6 +146,73 @@ import TestSupport
         #expect(session.rows.count == 22)
     }
 
+    /// The numbers beside the rows printed: `  21. Title…` gives 21.
+    private func numbersShown(_ lines: [String]) -> [Int] {
+        lines.compactMap { line in
+            let trimmed = line.drop { $0 == " " }
+            guard let dot = trimmed.firstIndex(of: "."), trimmed[dot...].hasPrefix(". ") else { return nil }
+            return Int(trimmed[..<dot])
+        }
+    }
+
+    /// A row's number is its place in the search, whatever order the pages were visited in: page 3
+    /// jumped to from page 1 is 21–30 (it was numbered on from page 1, 11–20, and `prev`'s page 2
+    /// then 21–30); `show`, a number of a page not loaded, `more` after the jump and `save` agree.
+    @Test func aPageJumpedToIsNumberedByItsPlaceInTheSearchAndSaveKeepsThoseRanks() async throws {
+        // The titles in OMDb's order, by walking star's four pages in order.
+        let walked = try session(Capture())
+        await walked.handle(.search("star"))
+        for _ in 2...4 { await walked.handle(.more) }
+        let inOrder = walked.rows.map(\.item)
+        #expect(inOrder.count == 38)
+
+        let capture = Capture()
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let session = try session(capture, directory: folder)
+        await session.handle(.search("star"))
+        capture.clear()
+        await session.handle(.page(3))
+        #expect(capture.outLines.first == "Results for \"star\": page 3 of 4, 38 in all")
+        #expect(numbersShown(capture.outLines) == Array(21...30))
+        #expect(capture.outLines.contains { $0.hasPrefix("Showing 20 of 38.") })
+        capture.clear()
+        await session.handle(.show(15))
+        #expect(capture.err == "There is no result 15: pages 1 and 3 are loaded (1–10, 21–30); type page 2 to load it.\n")
+        capture.clear()
+        await session.handle(.show(23))
+        #expect(capture.err == "")
+        #expect(capture.out.contains(inOrder[22].title))
+        capture.clear()
+        await session.handle(.more)
+        #expect(capture.outLines.first == "Results for \"star\": page 4 of 4, 38 in all")
+        #expect(numbersShown(capture.outLines) == Array(31...38))
+        capture.clear()
+        await session.handle(.previousPage)
+        #expect(capture.outLines.first == "Results for \"star\": page 3 of 4, 38 in all")
+        #expect(numbersShown(capture.outLines) == Array(21...30))
+        capture.clear()
+        await session.handle(.previousPage)
+        #expect(capture.outLines.first == "Results for \"star\": page 2 of 4, 38 in all")
+        #expect(numbersShown(capture.outLines) == Array(11...20))
+        #expect(capture.outLines.contains { $0.hasPrefix("Showing 38 of 38") })
+        #expect(session.rows.map(\.item.imdbID) == inOrder.map(\.imdbID))
+        capture.clear()
+        await session.handle(.save("x.json", force: false))
+        let data = try Data(contentsOf: folder.appendingPathComponent("x.json"))
+        let objects = try #require(JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(objects.map { $0["imdbID"] as? String } == inOrder.map(\.imdbID))
+        #expect(objects.map { $0["rank"] as? Int } == Array(1...38))
+        #expect(objects.map { $0["page"] as? Int } == (1...38).map { ($0 - 1) / 10 + 1 })
+    }
+
+    /// The one-line answer for a number with no row: the runs of numbers there are.
+    @Test func rangesAreSaidAsRuns() {
+        #expect(SearchController.ranges([1, 2, 3, 21, 22, 30], through: " to ") == "1 to 3, 21 to 22 or 30")
+        #expect(SearchController.ranges(Array(1...10) + Array(21...30), through: "–") == "1–10, 21–30")
+        #expect(SearchController.ranges(Array(1...10), through: " to ") == "1 to 10")
+    }
+
     @Test func showAndOpenTakeRowListsAndRefuseAListWithARowThatIsNotThere() async throws {
         let capture = Capture()
         let session = try session(capture)
