@@ -206,6 +206,53 @@ import TestSupport
         #expect(objects.map { $0["page"] as? Int } == (1...38).map { ($0 - 1) / 10 + 1 })
     }
 
+    /// OMDb's pages of a search of 30 results whose page 2 repeats page 1's fifth.
+    private struct RepeatingPages: InMemoryTransport {
+        static func item(_ id: String) -> [String: String] {
+            ["Title": "Title \(id)", "Year": "2001", "imdbID": id, "Type": "movie", "Poster": "N/A"]
+        }
+        static let pages = [(1...10).map { "tt00000\($0 + 10)" }, ["tt0000015"] + (1...9).map { "tt00000\($0 + 50)" },
+                            (1...10).map { "tt00000\($0 + 60)" }]
+
+        func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            func value(_ name: String) -> String? { items.last { $0.name == name }?.value }
+            if value("s") != nil {
+                let page = Int(value("page") ?? "1") ?? 1
+                return StubTransport.json(["Search": Self.pages[page - 1].map(Self.item), "totalResults": "30", "Response": "True"])
+            }
+            var record = Self.item(value("i") ?? "")
+            record["Response"] = "True"
+            return StubTransport.json(record)
+        }
+    }
+
+    /// A page the client took a repeat of an earlier page's result out of numbers its other rows
+    /// on from its first place (11–19), its last number is free and says so, the repeated result
+    /// is the row page 1 showed (5), and the page after it starts at its own place (21, not 20).
+    @Test func aPageWithARepeatOfAnEarlierPageKeepsItsPlacesAndLeavesItsLastNumberFree() async throws {
+        let capture = Capture()
+        var settings = Settings()
+        settings.prefetch = false
+        let client = OMDbClient(configuration: .init(apiKey: "stub-key", baseURL: StubTransport.baseURL), transport: RepeatingPages())
+        let session = Session(client: client, settings: settings, console: capture.console(),
+                              presenter: TextPresenter(console: capture.console(), currentDirectory: URL(fileURLWithPath: "/")),
+                              currentDirectory: URL(fileURLWithPath: "/"))
+        await session.handle(.search("title"))
+        await session.handle(.more)
+        await session.handle(.more)
+        #expect(capture.outLines.contains("Results for \"title\": page 2 of 3, 30 in all"))
+        #expect(numbersShown(capture.outLines) == Array(1...19) + Array(21...30))
+        #expect(capture.outLines.contains { $0.hasPrefix("Showing 29 of 30") })
+        capture.clear()
+        await session.handle(Command(parsing: "show 20"))
+        #expect(capture.err == "There is no result 20: choose 1 to 19 or 21 to 30.\n")
+        capture.clear()
+        await session.handle(Command(parsing: "open 5 11"))
+        #expect(capture.outLines.filter { $0.hasPrefix("https://www.imdb.com/title/") }
+            == ["https://www.imdb.com/title/tt0000015/", "https://www.imdb.com/title/tt0000051/"])
+    }
+
     /// The one-line answer for a number with no row: the runs of numbers there are.
     @Test func rangesAreSaidAsRuns() {
         #expect(SearchController.ranges([1, 2, 3, 21, 22, 30], through: " to ") == "1 to 3, 21 to 22 or 30")
