@@ -35,7 +35,8 @@ struct PromptCommandsTerminalTests {
 
     /// Offline, with no key: `alien` (one page), its page commands at the edges, `show 1-2`,
     /// `poster 1 DIR` (the folder completed with Tab) into the test's folder; then `star` (four
-    /// pages) walked with `next`, `prev` and `page 3`; then `catalogue`. Each command runs on a
+    /// pages) jumped through with `page 3`, `prev`, `next` and `first`, each row numbered by its
+    /// place in the search whatever the order; then `catalogue`. Each command runs on a
     /// cleared screen (Ctrl-L), so a snapshot holds that command's output alone.
     @Test func thePageAndRowCommandsAsAPersonUsesThem() async throws {
         try await withTemporaryFolder { folder in
@@ -50,9 +51,9 @@ struct PromptCommandsTerminalTests {
                 ("show 1-2", "show 1-2", "show 1-2", "https://www.imdb.com/title/tt0103644/"),
                 ("poster", "poster 1 sh" + Keys.tab, "poster 1 shots/", "poster saved"),
                 ("star", "star", "star", "Showing 10 of 38"),
+                ("star page 3", "page 3", "page 3", "Showing 20 of 38"),
+                ("star prev", "prev", "prev", "Showing 30 of 38"),
                 ("star next", "next", "next", "Showing 20 of 38"),
-                ("star page 3", "page 3", "page 3", "Showing 30 of 38"),
-                ("star prev", "prev", "prev", "Showing 20 of 38"),
                 ("star first", "first", "first", "Showing 10 of 38"),
                 ("catalogue", "catalogue", "catalogue", "Type catalogue 2"),
             ]
@@ -92,9 +93,9 @@ struct PromptCommandsTerminalTests {
             let catalogued = MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures/posters/tt0078748.jpg")
             #expect(try Data(contentsOf: shots.appendingPathComponent(saved[0])) == Data(contentsOf: catalogued))
 
-            // star's pages, walked forth and back.
-            for (name, typed, page, rows) in [("star", "star", 1, 1...10), ("star next", "next", 2, 11...20), ("star page 3", "page 3", 3, 21...30),
-                                              ("star prev", "prev", 2, 11...20), ("star first", "first", 1, 1...10)] {
+            // star's pages, jumped through: page 3 before page 2 is still 21–30, page 2 after it 11–20.
+            for (name, typed, page, rows) in [("star", "star", 1, 1...10), ("star page 3", "page 3", 3, 21...30), ("star prev", "prev", 2, 11...20),
+                                              ("star next", "next", 3, 21...30), ("star first", "first", 1, 1...10)] {
                 let lines = output(name, typed: typed, outcome)
                 #expect(lines.first == "Results for \"star\": page \(page) of 4, 38 in all", "\(name): \(lines)")
                 #expect(rowNumbers(lines) == Array(rows), "\(name): \(outcome.shown(name))")

@@ -146,6 +146,120 @@ import TestSupport
         #expect(session.rows.count == 22)
     }
 
+    /// The numbers beside the rows printed: `  21. Title…` gives 21.
+    private func numbersShown(_ lines: [String]) -> [Int] {
+        lines.compactMap { line in
+            let trimmed = line.drop { $0 == " " }
+            guard let dot = trimmed.firstIndex(of: "."), trimmed[dot...].hasPrefix(". ") else { return nil }
+            return Int(trimmed[..<dot])
+        }
+    }
+
+    /// A row's number is its place in the search, whatever order the pages were visited in: page 3
+    /// jumped to from page 1 is 21–30 (it was numbered on from page 1, 11–20, and `prev`'s page 2
+    /// then 21–30); `show`, a number of a page not loaded, `more` after the jump and `save` agree.
+    @Test func aPageJumpedToIsNumberedByItsPlaceInTheSearchAndSaveKeepsThoseRanks() async throws {
+        // The titles in OMDb's order, by walking star's four pages in order.
+        let walked = try session(Capture())
+        await walked.handle(.search("star"))
+        for _ in 2...4 { await walked.handle(.more) }
+        let inOrder = walked.rows.map(\.item)
+        #expect(inOrder.count == 38)
+
+        let capture = Capture()
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let session = try session(capture, directory: folder)
+        await session.handle(.search("star"))
+        capture.clear()
+        await session.handle(.page(3))
+        #expect(capture.outLines.first == "Results for \"star\": page 3 of 4, 38 in all")
+        #expect(numbersShown(capture.outLines) == Array(21...30))
+        #expect(capture.outLines.contains { $0.hasPrefix("Showing 20 of 38.") })
+        capture.clear()
+        await session.handle(.show(15))
+        #expect(capture.err == "There is no result 15: pages 1 and 3 are loaded (1–10, 21–30); type page 2 to load it.\n")
+        capture.clear()
+        await session.handle(.show(23))
+        #expect(capture.err == "")
+        #expect(capture.out.contains(inOrder[22].title))
+        capture.clear()
+        await session.handle(.more)
+        #expect(capture.outLines.first == "Results for \"star\": page 4 of 4, 38 in all")
+        #expect(numbersShown(capture.outLines) == Array(31...38))
+        capture.clear()
+        await session.handle(.previousPage)
+        #expect(capture.outLines.first == "Results for \"star\": page 3 of 4, 38 in all")
+        #expect(numbersShown(capture.outLines) == Array(21...30))
+        capture.clear()
+        await session.handle(.previousPage)
+        #expect(capture.outLines.first == "Results for \"star\": page 2 of 4, 38 in all")
+        #expect(numbersShown(capture.outLines) == Array(11...20))
+        #expect(capture.outLines.contains { $0.hasPrefix("Showing 38 of 38") })
+        #expect(session.rows.map(\.item.imdbID) == inOrder.map(\.imdbID))
+        capture.clear()
+        await session.handle(.save("x.json", force: false))
+        let data = try Data(contentsOf: folder.appendingPathComponent("x.json"))
+        let objects = try #require(JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(objects.map { $0["imdbID"] as? String } == inOrder.map(\.imdbID))
+        #expect(objects.map { $0["rank"] as? Int } == Array(1...38))
+        #expect(objects.map { $0["page"] as? Int } == (1...38).map { ($0 - 1) / 10 + 1 })
+    }
+
+    /// OMDb's pages of a search of 30 results whose page 2 repeats page 1's fifth.
+    private struct RepeatingPages: InMemoryTransport {
+        static func item(_ id: String) -> [String: String] {
+            ["Title": "Title \(id)", "Year": "2001", "imdbID": id, "Type": "movie", "Poster": "N/A"]
+        }
+        static let pages = [(1...10).map { "tt00000\($0 + 10)" }, ["tt0000015"] + (1...9).map { "tt00000\($0 + 50)" },
+                            (1...10).map { "tt00000\($0 + 60)" }]
+
+        func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            func value(_ name: String) -> String? { items.last { $0.name == name }?.value }
+            if value("s") != nil {
+                let page = Int(value("page") ?? "1") ?? 1
+                return StubTransport.json(["Search": Self.pages[page - 1].map(Self.item), "totalResults": "30", "Response": "True"])
+            }
+            var record = Self.item(value("i") ?? "")
+            record["Response"] = "True"
+            return StubTransport.json(record)
+        }
+    }
+
+    /// A page the client took a repeat of an earlier page's result out of numbers its other rows
+    /// on from its first place (11–19), its last number is free and says so, the repeated result
+    /// is the row page 1 showed (5), and the page after it starts at its own place (21, not 20).
+    @Test func aPageWithARepeatOfAnEarlierPageKeepsItsPlacesAndLeavesItsLastNumberFree() async throws {
+        let capture = Capture()
+        var settings = Settings()
+        settings.prefetch = false
+        let client = OMDbClient(configuration: .init(apiKey: "stub-key", baseURL: StubTransport.baseURL), transport: RepeatingPages())
+        let session = Session(client: client, settings: settings, console: capture.console(),
+                              presenter: TextPresenter(console: capture.console(), currentDirectory: URL(fileURLWithPath: "/")),
+                              currentDirectory: URL(fileURLWithPath: "/"))
+        await session.handle(.search("title"))
+        await session.handle(.more)
+        await session.handle(.more)
+        #expect(capture.outLines.contains("Results for \"title\": page 2 of 3, 30 in all"))
+        #expect(numbersShown(capture.outLines) == Array(1...19) + Array(21...30))
+        #expect(capture.outLines.contains { $0.hasPrefix("Showing 29 of 30") })
+        capture.clear()
+        await session.handle(Command(parsing: "show 20"))
+        #expect(capture.err == "There is no result 20: choose 1 to 19 or 21 to 30.\n")
+        capture.clear()
+        await session.handle(Command(parsing: "open 5 11"))
+        #expect(capture.outLines.filter { $0.hasPrefix("https://www.imdb.com/title/") }
+            == ["https://www.imdb.com/title/tt0000015/", "https://www.imdb.com/title/tt0000051/"])
+    }
+
+    /// The one-line answer for a number with no row: the runs of numbers there are.
+    @Test func rangesAreSaidAsRuns() {
+        #expect(SearchController.ranges([1, 2, 3, 21, 22, 30], through: " to ") == "1 to 3, 21 to 22 or 30")
+        #expect(SearchController.ranges(Array(1...10) + Array(21...30), through: "–") == "1–10, 21–30")
+        #expect(SearchController.ranges(Array(1...10), through: " to ") == "1 to 10")
+    }
+
     @Test func showAndOpenTakeRowListsAndRefuseAListWithARowThatIsNotThere() async throws {
         let capture = Capture()
         let session = try session(capture)

@@ -24,7 +24,8 @@ struct EpisodesCommand: SessionPart {
         return ("aeiou".contains(first) ? "an " : "a ") + word
     }
 
-    /// Asks OMDb for the season and shows its episodes, numbered on from the rows already shown.
+    /// Asks OMDb for the season and shows its episodes, numbered after every place of the search
+    /// (``SearchController/nextEpisodeNumber``), so no page loaded later takes their numbers.
     /// - Returns: `.failure` when that failed at run time (already reported).
     @discardableResult
     func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> ExitStatus {
@@ -32,9 +33,9 @@ struct EpisodesCommand: SessionPart {
             let list = try await presenter.waiting("Asking \(source) for season \(season) of \(safe(title ?? seriesID))…") {
                 try await client.season(imdbID: seriesID, number: season)
             }
-            let first = searchController.rows.count + 1
-            for episode in list.episodes {
-                searchController.rows.append(SearchController.Row(item: episode.searchItem, isEpisode: true))
+            let first = searchController.nextEpisodeNumber
+            for (offset, episode) in list.episodes.enumerated() {
+                searchController.rows.append(SearchController.Row(number: first + offset, item: episode.searchItem, isEpisode: true))
                 context.exportLog.note(episode.searchItem, episode: episode)
             }
             for line in EpisodeList.lines(list, first: first, style: console.style) { console.out(line) }

@@ -30,13 +30,14 @@ struct PosterCommand: SessionPart {
             ?? PosterStore(folder: url.standardizedFileURL, width: settings.posterWidth, writes: context.writes)
         var status = ExitStatus.success
         for number in numbers where !Task.isCancelled {
-            let item = searchController.rows[number - 1].item
+            guard let index = searchController.index(of: number) else { continue }
+            let item = searchController.rows[index].item
             let label = TextPresenter.numberLabel(number) + " " + TextPresenter.titleAndYear(item) + ": "
             do {
                 let saved = try await presenter.waiting("Saving the poster of \(TextPresenter.titleAndYear(item))…") {
                     try await client.poster(for: item, in: store)
                 }
-                searchController.rows[number - 1].poster = saved
+                searchController.rows[index].poster = saved
                 console.out(label + (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + presenter.display(saved.file))
             } catch let error as OMDbError {
                 console.out(label + "no poster saved: " + safe(error.forPerson))

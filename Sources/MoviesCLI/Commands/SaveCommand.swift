@@ -87,7 +87,9 @@ struct SaveCommand: SessionPart {
     }
 
     /// The current search's rows whose record came (a failed lookup included: its title, year
-    /// and type are known), with what `show` added since; and how many never loaded.
+    /// and type are known), with what `show` added since, in number order with the page and rank
+    /// they have in this search (an earlier search may have shown the movie elsewhere); and how
+    /// many never loaded.
     func currentSearchEntries() -> (entries: [ExportLog.Entry], leftOut: Int) {
         var entries: [ExportLog.Entry] = []
         var seen: Set<String> = []
@@ -95,8 +97,11 @@ struct SaveCommand: SessionPart {
         for row in searchController.rows where !row.isEpisode {
             guard row.loaded else { leftOut += 1; continue }
             guard seen.insert(row.item.imdbID).inserted else { continue }
-            entries.append(context.exportLog.entry(for: row.item.imdbID)
-                ?? ExportLog.Entry(item: row.item, movie: row.movie, poster: row.poster?.file))
+            var entry = context.exportLog.entry(for: row.item.imdbID)
+                ?? ExportLog.Entry(item: row.item, movie: row.movie, poster: row.poster?.file)
+            entry.page = (row.number - 1) / SearchPage.size + 1
+            entry.rank = row.number
+            entries.append(entry)
         }
         return (entries, leftOut)
     }

@@ -4,7 +4,7 @@ import OMDbKit
 /// `more` (`next`), `prev`, `first` and `page N`: walking the pages of the current search.
 /// A page shown before comes back from memory, rows and numbers as they were, with no request.
 extension SearchController {
-    /// A page shown in this search, and the index of its first row.
+    /// A page shown in this search, and the number of its first row.
     struct LoadedPage {
         let page: SearchPage
         let first: Int
@@ -41,7 +41,7 @@ extension SearchController {
     /// after it (as `more` always did).
     private func goToPage(_ number: Int, from shown: SearchPage) async -> ExitStatus {
         if let loaded = loadedPages[number] {
-            return await show(loaded.page, again: loaded.first)
+            return await show(loaded.page, again: true)
         }
         // Past the end of what is on screen (the one row of an exact-title match included, whose
         // search has no pages in the client to continue).

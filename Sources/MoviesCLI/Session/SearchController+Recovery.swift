@@ -37,8 +37,8 @@ extension SearchController {
         let page = SearchPage(query: query, number: 1, totalResults: 1, items: [item], shownSoFar: 1)
         startNewResults()
         lastPage = page
-        rows = [Row(item: item, movie: movie, loaded: true)]
-        loadedPages[1] = LoadedPage(page: page, first: 0)
+        rows = [Row(number: 1, item: item, movie: movie, loaded: true)]
+        loadedPages[1] = LoadedPage(page: page, first: 1)
         presenter.pageArrived(page, first: 1, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)
         if let store = posterStore {

@@ -8,6 +8,12 @@ import OMDbKit
 final class SearchController: SessionPart {
     /// One numbered result and what is known of it so far.
     struct Row {
+        /// The number shown beside it, which `show N` and row lists take: its place in the search,
+        /// page N's rows numbered from (N-1)·10+1 whatever order the pages were visited in. A page
+        /// the client took a duplicate out of (a result an earlier page showed, which keeps its
+        /// number there) numbers its remaining rows on from its first place, so its last number or
+        /// numbers are gaps. An episode is numbered after every place of the search.
+        let number: Int
         let item: SearchItem
         var movie: Movie?
         var poster: SavedPoster?
@@ -18,10 +24,11 @@ final class SearchController: SessionPart {
     }
 
     let context: SessionContext
+    /// The rows shown in this search, in number order (not the order their pages were loaded).
     var rows: [Row] = []
     /// The last page shown, for `more`.
     var lastPage: SearchPage?
-    /// The pages of the current search shown so far, by number, with the index of each one's
+    /// The pages of the current search shown so far, by number, with the number of each one's
     /// first row: `prev`, `first` and `page N` show them again from memory.
     var loadedPages: [Int: LoadedPage] = [:]
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
@@ -105,22 +112,22 @@ final class SearchController: SessionPart {
         }
     }
 
-    /// Shows a page's rows at once (numbered on from the rows already shown), then fills each
-    /// in as its record and poster arrive.
+    /// Shows a page's rows at once (numbered by their places in the search: ``Row/number``),
+    /// then fills each in as its record and poster arrive.
     /// - Parameter updates: the page's details, when they were started before it was its turn.
-    /// - Parameter again: the index of the page's first row when it was shown before (`prev`):
-    ///   its rows are filled in again from the session's memory, with no request for what arrived.
-    func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil, again: Int? = nil) async -> ExitStatus {
+    /// - Parameter again: the page was shown before (`prev`): its rows are filled in again from
+    ///   the session's memory, with no request for what arrived.
+    func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil, again: Bool = false) async -> ExitStatus {
         let updates = updates ?? client.details(for: page.items, plot: settings.plot, posters: posterStore)
         lastPage = page
         context.warmup?.remember(postersOf: page)
-        let first = again ?? rows.count
-        if again == nil {
-            rows += page.items.map { Row(item: $0) }
-            for (offset, item) in page.items.enumerated() { context.exportLog.note(item, page: page.number, rank: first + offset + 1) }
+        let first = Self.firstNumber(ofPage: page.number)
+        if !again {
+            insert(page.items.enumerated().map { Row(number: first + $0.offset, item: $0.element) })
+            for (offset, item) in page.items.enumerated() { context.exportLog.note(item, page: page.number, rank: first + offset) }
             loadedPages[page.number] = LoadedPage(page: page, first: first)
         }
-        presenter.pageArrived(page, first: first + 1, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
+        presenter.pageArrived(page, first: first, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         // While the person reads this page, the next one's search is already on its way: `more`
         // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.
         if prefetchesNextPage {
@@ -132,7 +139,9 @@ final class SearchController: SessionPart {
         var status = ExitStatus.success
         var limitReached: OMDbError?
         for await update in updates {
-            let row = first + update.index
+            // Looked up by number each time: nothing else changes the rows while a page fills in,
+            // but an index kept across an await would be a promise this code need not make.
+            guard let row = index(of: first + update.index) else { continue }
             switch update.part {
             case .record(.failure(let error)) where error.isDailyLimit:
                 // Not a row's failure: the page stops there, said once below, after the rows sent.
@@ -150,7 +159,7 @@ final class SearchController: SessionPart {
                 if case .failure(.posterNotWritten) = result { status = .failure }
             }
             context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
-            presenter.rowUpdated(update, number: row + 1)
+            presenter.rowUpdated(update, number: first + update.index)
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
         await presenter.pageFinished(page)
@@ -175,24 +184,71 @@ final class SearchController: SessionPart {
         }
     }
 
+    /// The number of page `number`'s first row: OMDb's pages hold ``SearchPage/size`` results.
+    nonisolated static func firstNumber(ofPage number: Int) -> Int { (number - 1) * SearchPage.size + 1 }
+
+    /// Puts `new` among the rows, keeping them in number order.
+    func insert(_ new: [Row]) {
+        rows += new
+        rows.sort { $0.number < $1.number }
+    }
+
+    /// Where the row numbered `number` is in ``rows``; `nil` when there is none.
+    func index(of number: Int) -> Int? { rows.firstIndex { $0.number == number } }
+
+    /// The number the next episode listed takes: after every row shown and every place of the
+    /// search (OMDb's total, pages not loaded yet included), so no page loaded later takes it.
+    var nextEpisodeNumber: Int {
+        max(rows.last?.number ?? 0, lastPage?.totalResults ?? 0) + 1
+    }
+
     /// Row `number`, or `nil` after saying why there is none.
     func row(_ number: Int, for command: String) -> Row? {
         guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return nil }
-        guard number <= rows.count else {
-            console.err("There is no result \(number): \(command) takes 1 to \(rows.count).")
+        guard let index = index(of: number) else {
+            console.err(missing(number))
             return nil
         }
-        return rows[number - 1]
+        return rows[index]
     }
 
     /// The numbers of `list` when every one of them is a row; `nil` after saying which is not,
     /// so that `show 2 99` shows nothing rather than half of what was asked.
     func numbers(_ list: RowList, for command: String) -> [Int]? {
         guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return nil }
-        if let missing = list.numbers.first(where: { $0 > rows.count }) {
-            console.err("There is no result \(missing): choose 1 to \(rows.count)" + (canLoadMore ? ", or type more for the next page." : "."))
+        if let missing = list.numbers.first(where: { index(of: $0) == nil }) {
+            console.err(self.missing(missing))
             return nil
         }
         return list.numbers
+    }
+
+    /// Why there is no row `number`, in one line: the numbers there are, and the page to load
+    /// when `number` is on a page of this search not loaded yet.
+    func missing(_ number: Int) -> String {
+        let page = (number - 1) / SearchPage.size + 1
+        if let shown = lastPage, loadedPages[page] == nil, page <= shown.lastPage {
+            let pages = loadedPages.keys.sorted()
+            let loaded = pages.count == 1 ? "page \(pages[0]) is" : "pages \(EpisodesCommand.inWords(pages.map(String.init))) are"
+            let searchRows = rows.filter { !$0.isEpisode }.map(\.number)
+            return "There is no result \(number): \(loaded) loaded (\(Self.ranges(searchRows, through: "–"))); type page \(page) to load it."
+        }
+        return "There is no result \(number): choose \(Self.ranges(rows.map(\.number), through: " to "))"
+            + (canLoadMore ? ", or type more for the next page." : ".")
+    }
+
+    /// Sorted `numbers` as runs: `1 to 10 or 21 to 29` (`through` " to "), `1–10, 21–29` ("–").
+    nonisolated static func ranges(_ numbers: [Int], through: String) -> String {
+        var runs: [ClosedRange<Int>] = []
+        for number in numbers {
+            if let last = runs.last, last.upperBound + 1 == number {
+                runs[runs.count - 1] = last.lowerBound...number
+            } else {
+                runs.append(number...number)
+            }
+        }
+        let words = runs.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)\(through)\($0.upperBound)" }
+        guard through == " to ", words.count > 1 else { return words.joined(separator: ", ") }
+        return words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
     }
 }

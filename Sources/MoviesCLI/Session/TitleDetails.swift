@@ -14,12 +14,7 @@ struct TitleDetails: SessionPart {
 
     /// Result `number`'s full record.
     func show(_ number: Int) async -> ExitStatus {
-        guard !searchController.rows.isEmpty else { console.err("No results yet: search for a title first."); return .success }
-        guard number <= searchController.rows.count else {
-            console.err("There is no result \(number): choose 1 to \(searchController.rows.count)" + (searchController.canLoadMore ? ", or type more for the next page." : "."))
-            return .success
-        }
-        let row = searchController.rows[number - 1]
+        guard let row = searchController.row(number, for: "show") else { return .success }
         var status = ExitStatus.success
         do {
             let movie = try await presenter.waiting("Asking \(source) about \(TextPresenter.titleAndYear(row.item))…") {
@@ -133,7 +128,11 @@ struct TitleDetails: SessionPart {
     /// Draws result `number`'s poster when the terminal can: the file saved for it, or saved now
     /// when a poster folder is set.
     func drawPoster(of number: Int) async {
-        searchController.rows[number - 1].poster = await drawPoster(of: searchController.rows[number - 1].item, saved: searchController.rows[number - 1].poster)
+        guard let index = searchController.index(of: number) else { return }
+        let row = searchController.rows[index]
+        let poster = await drawPoster(of: row.item, saved: row.poster)
+        // Found again after the await: the rows are in number order, and a page may have come in between.
+        if let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
     }
 
     /// Draws `item`'s poster when the terminal can: `saved`, or saved now when a poster folder is set.
