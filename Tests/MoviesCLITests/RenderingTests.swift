@@ -7,6 +7,21 @@ import Testing
 @Suite struct RenderingTests {
     static let escape = "\u{1B}"
 
+    /// The last page reached by a jump, with pages before it never shown, does not say "that is all".
+    @Test func theLastPageJumpedToSaysItIsTheLastNotThatItIsAll() async throws {
+        let capture = Capture()
+        let session = try catalogueSession(capture)
+        #expect(await session.handle(.search("star")))
+        capture.clear()
+        #expect(await session.handle(.page(4)))
+        #expect(capture.outLines.last == "Showing 18 of 38: this is the last page; type page N for the others.")
+        capture.clear()
+        #expect(await session.handle(.page(2)))
+        #expect(await session.handle(.page(3)))
+        #expect(await session.handle(.page(4)))
+        #expect(capture.outLines.last?.hasSuffix(": that is all.") == true, "\(capture.outLines.last ?? "")")
+    }
+
     @Test func plainSearchOutputHasNoEscapeCodesAndListsEveryRow() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)

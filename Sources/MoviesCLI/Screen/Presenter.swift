@@ -91,6 +91,10 @@ final class TextPresenter: Presenter {
         let style = console.style
         if page.hasMore {
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults)." + (moreHint(page).map { " " + $0 } ?? "")))
+        } else if page.shownSoFar + SearchPage.size <= page.totalResults {
+            // The last page, jumped to (`page 4` after page 1): pages before it were never shown,
+            // so "that is all" would be untrue.
+            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): this is the last page; type page N for the others."))
         } else {
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): that is all."))
         }

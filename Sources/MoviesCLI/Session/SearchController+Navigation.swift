@@ -41,7 +41,12 @@ extension SearchController {
     /// after it (as `more` always did).
     private func goToPage(_ number: Int, from shown: SearchPage) async -> ExitStatus {
         if let loaded = loadedPages[number] {
-            return await show(loaded.page, again: true)
+            // Its rows as they were; "Showing N of T" counts every result seen by now, not those
+            // seen when it was first loaded (`page 3`, `prev`, `next` said 20 after 30 were seen).
+            let page = loaded.page
+            let seen = rows.filter { !$0.isEpisode }.count
+            return await show(SearchPage(query: page.query, number: page.number, totalResults: page.totalResults, items: page.items,
+                                         shownSoFar: max(page.shownSoFar, seen), repeatedCount: page.repeatedCount), again: true)
         }
         // Past the end of what is on screen (the one row of an exact-title match included, whose
         // search has no pages in the client to continue).
