@@ -10,8 +10,9 @@ protocol Presenter {
     func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool, wholePlots: Bool)
     /// One row's record, or its poster, is in.
     func rowUpdated(_ update: MovieUpdate, number: Int)
-    /// Every row of the page is in, or the load was stopped (Ctrl-C).
-    func pageFinished(_ page: SearchPage) async
+    /// Every row of the page is in, or the load was stopped (Ctrl-C). `everyPageShown`: every
+    /// page of the search has been shown in this session (not so after `page 4` from page 1).
+    func pageFinished(_ page: SearchPage, everyPageShown: Bool) async
     /// How a saved file is named to the person (`show`'s Poster line as well as the rows).
     func display(_ file: URL) -> String
     /// An answer is awaited: say so (`Searching OMDb for "alien"…`) until ``stopWaiting()``.
@@ -81,7 +82,7 @@ final class TextPresenter: Presenter {
     }
 
     /// Rows that never finished (Ctrl-C, the day's limit) are printed as they are, marked.
-    func pageFinished(_ page: SearchPage) {
+    func pageFinished(_ page: SearchPage, everyPageShown: Bool = true) {
         if var rows = pending {
             for index in rows.rows.indices where !rows.rows[index].isFinished(postersOn: rows.postersOn) { rows.rows[index].stopped = true }
             pending = rows
@@ -91,9 +92,8 @@ final class TextPresenter: Presenter {
         let style = console.style
         if page.hasMore {
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults)." + (moreHint(page).map { " " + $0 } ?? "")))
-        } else if page.shownSoFar + SearchPage.size <= page.totalResults {
-            // The last page, jumped to (`page 4` after page 1): pages before it were never shown,
-            // so "that is all" would be untrue.
+        } else if !everyPageShown {
+            // The last page, jumped to (`page 4` after page 1): "that is all" would be untrue.
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): this is the last page; type page N for the others."))
         } else {
             console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): that is all."))
@@ -202,7 +202,7 @@ final class JSONPresenter: Presenter {
     }
 
     /// Rows whose record never arrived (Ctrl-C) are left out.
-    func pageFinished(_ page: SearchPage) {
+    func pageFinished(_ page: SearchPage, everyPageShown: Bool = true) {
         for (number, row) in pending.sorted(by: { $0.key < $1.key }) where row.record != nil {
             console.out(Self.line(row, number: number, page: page.number))
         }

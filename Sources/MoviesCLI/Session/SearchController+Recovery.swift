@@ -50,7 +50,7 @@ extension SearchController {
                 presenter.rowUpdated(.at(0, item: item, part: .poster(.failure(error))), number: 1)
             } catch {}
         }
-        await presenter.pageFinished(page)
+        await presenter.pageFinished(page, everyPageShown: true)
         await warnIfNearLimit()
         return .success
     }

@@ -162,7 +162,7 @@ final class SearchController: SessionPart {
             presenter.rowUpdated(update, number: first + update.index)
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
-        await presenter.pageFinished(page)
+        await presenter.pageFinished(page, everyPageShown: (1...page.lastPage).allSatisfy { loadedPages[$0] != nil })
         if Task.isCancelled {
             console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {

@@ -33,6 +33,9 @@ final class PosterIndex: Sendable {
 
     private let state = Mutex(State())
     let folder: URL
+    /// The folder as opened and checked (``FileTrust``) for the listing, or later for a lookup
+    /// when it was not there yet: lookups ask it, not the path walked and checked again each time.
+    private let opened = Mutex<OpenFolder?>(nil)
 
     /// Starts listing `folder` on ``FileWork``, never on the cooperative pool (a thread per
     /// core: a long listing there would stall the requests), then hands the temporary files it
@@ -45,6 +48,7 @@ final class PosterIndex: Sendable {
             var table = PosterNameTable()
             var temporaries: [String] = []
             let open = try? OpenFolder(folder)
+            opened.withLock { $0 = $0 ?? open }
             if let open { listing(open) { name in
                 if strncmp(name, PosterFile.temporaryPrefix, PosterFile.temporaryPrefix.utf8.count) == 0 {
                     temporaries.append(String(cString: name))
@@ -75,11 +79,18 @@ final class PosterIndex: Sendable {
         // Looked up in the folder as opened and checked (FileTrust), as every file in it is: a file
         // someone else planted there (or one others may change) is not taken as a saved poster,
         // as ``PosterStore/isWideEnough(file:)`` would not read it.
-        guard (try? OpenFolder(folder))?.holdsTrustedFile(found) == true else {
+        guard openFolder()?.holdsTrustedFile(found) == true else {
             state.withLock { $0.table.forget(found) }
             return nil
         }
         return found
+    }
+
+    /// The folder as opened for the listing; opened (and checked) now when it was not there then.
+    private func openFolder() -> OpenFolder? {
+        if let open = opened.withLock({ $0 }) { return open }
+        guard let open = try? OpenFolder(folder) else { return nil }
+        return opened.withLock { $0 = $0 ?? open; return $0 }
     }
 
     /// Records a file just saved.
