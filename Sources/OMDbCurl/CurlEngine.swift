@@ -125,10 +125,16 @@ private final class EngineLoop {
 
     func run() {
         while true {
+            // The running time of the turn that ended (its sleep included), read before this
+            // turn's transfers start: one started now was not running then, and is not charged it.
+            let elapsed = clock.tick()
+            var started: Set<ObjectIdentifier> = []
             for command in engine.takeCommands() {
                 switch command {
                 case .start(let transfer) where stopping && transfer.isWarmUp: transfer.abandon()
-                case .start(let transfer): start(transfer)
+                case .start(let transfer):
+                    start(transfer)
+                    started.insert(ObjectIdentifier(transfer))
                 case .cancel(let transfer): remove(transfer, result: nil)
                 case .resume(let transfer): byTransfer[ObjectIdentifier(transfer)]?.continueIfPaused()
                 case .stop:
@@ -148,7 +154,7 @@ private final class EngineLoop {
             }
             // After reading the sockets: an answer that came while the process was stopped is taken
             // before any deadline is looked at.
-            let wait = chargeDeadlines(clock.tick())
+            let wait = chargeDeadlines(elapsed, sparing: started)
             var ready: Int32 = 0
             // Woken by a socket, a timer of libcurl's, or a command; the timeout is only a backstop,
             // or the next deadline.
@@ -160,12 +166,13 @@ private final class EngineLoop {
     }
 
     /// Charges `elapsed` (the engine's running time since the last charge) to every transfer not
-    /// paused for its reader, and ends those past their deadline with libcurl's timeout. Returns
-    /// how long the engine may sleep: until the nearest deadline, at most the poll's backstop.
-    private func chargeDeadlines(_ elapsed: Duration) -> Duration {
+    /// paused for its reader and not `sparing` (started this turn, after that time ran), and ends
+    /// those past their deadline with libcurl's timeout. Returns how long the engine may sleep:
+    /// until the nearest deadline, at most the poll's backstop.
+    private func chargeDeadlines(_ elapsed: Duration, sparing started: Set<ObjectIdentifier>) -> Duration {
         var wait = EngineClock.backstop
         for easy in Array(active.values) {
-            switch easy.transfer.charge(elapsed) {
+            switch easy.transfer.charge(started.contains(ObjectIdentifier(easy.transfer)) ? .zero : elapsed) {
             case .overdue: remove(easy.transfer, result: CCURLE_OPERATION_TIMEDOUT)
             case .left(let left): wait = min(wait, left)
             case .paused: break
