@@ -48,6 +48,24 @@ struct CurlTransportOverTLSLabTests {
         #expect(page.items.count == 10)
     }
 
+    /// The CA file is read once per process, not once per connection (issue 22: beside libcurl's
+    /// built-in CA folder it was parsed again for each host, 40 ms of CPU each, the first on the
+    /// page's path). Shown by emptying the file after the first host's handshake: the second
+    /// host's is verified all the same, from the store kept in memory.
+    @Test func theCAFileIsReadOncePerProcess() async throws {
+        let lab = try TLSLab()
+        defer { lab.stop() }
+        try await withTemporaryFolder { folder in
+            let ca = folder.appendingPathComponent("ca.pem")
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: lab.ca), to: ca)
+            let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["SSL_CERT_FILE": ca.path])
+            _ = try await transport.get(lab.api, timeout: 10)
+            try Data().write(to: ca)
+            let answer = try await transport.get(lab.posters, timeout: 10)
+            #expect((100..<600).contains(answer.statusCode))
+        }
+    }
+
     @Test func aWarmUpOpensBothHostsWithoutTheKey() async throws {
         let lab = try TLSLab()
         defer { lab.stop() }
