@@ -15,6 +15,7 @@ public struct ServerRequest: Sendable {
     public let headers: [String: String]    // lower-cased names
     public let target: String               // raw request target as received
     public let body: Data
+    public let connection: Int              // the connection it came on, by the order they were accepted (1 first)
 }
 
 public struct ServerResponse: Sendable {
@@ -182,12 +183,12 @@ private final class Core: Sendable {
             let fd = accept(listenFD, nil, nil)
             let err = errno
             if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }   // accept4 is not visible from Swift's Glibc
-            let stopped = state.withLock { s in
+            let (stopped, connection) = state.withLock { s in
                 if fd >= 0 && !s.stopped {
                     s.clients.insert(fd)
                     s.connectionCount += 1
                 }
-                return s.stopped
+                return (s.stopped, s.connectionCount)
             }
             if stopped {
                 if fd >= 0 { _ = close(fd) }
@@ -208,7 +209,7 @@ private final class Core: Sendable {
             _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
             let thread = Thread { [self] in
-                serve(fd)
+                serve(fd, connection: connection)
                 state.withLock { s in
                     s.clients.remove(fd)
                     _ = close(fd)   // under the lock, so shutdown() never touches a reused fd number
@@ -220,7 +221,7 @@ private final class Core: Sendable {
     }
 
     /// Serves requests on one connection until EOF, error, `Connection: close` or shutdown.
-    private func serve(_ fd: Int32) {
+    private func serve(_ fd: Int32, connection: Int) {
         var buffer: [UInt8] = []
         let terminator: [UInt8] = [13, 10, 13, 10]
         let headerCap = 64 * 1024
@@ -263,7 +264,7 @@ private final class Core: Sendable {
             buffer.removeFirst(length)
             // 3. Answer.
             let req = ServerRequest(method: request.method, path: request.path, queryItems: request.query,
-                                  headers: request.headers, target: request.target, body: request.body)
+                                  headers: request.headers, target: request.target, body: request.body, connection: connection)
             state.withLock { s in
                 s.inFlight += 1
                 s.peakInFlight = max(s.peakInFlight, s.inFlight)

@@ -43,11 +43,15 @@ final class CurlTransfer: Sendable {
     // MARK: The caller's side
 
     /// Starts the transfer and returns once the headers are in.
-    func send() async throws -> StreamedResponse {
+    /// - Parameter afterPosting: run once the transfer is posted to the engine (not when it was
+    ///   cancelled before): what it posts, the engine starts after this transfer.
+    func send(afterPosting: () -> Void = {}) async throws -> StreamedResponse {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 switch state.withLock({ $0.send(continuation) }) {
-                case .start: engine.post(.start(self))
+                case .start:
+                    engine.post(.start(self))
+                    afterPosting()
                 case let .fail(continuation, error): continuation.resume(throwing: error)
                 }
             }

@@ -65,8 +65,11 @@ public final class CurlTransport: OMDbTransport {
     public func send(_ request: TransportRequest) async throws -> StreamedResponse {
         try Task.checkCancellation()
         noteUse(of: request.url)
+        // The engine starts transfers in the order they are posted: these open behind this request.
         return try await CurlTransfer(url: request.url, setup: setup, engine: engine, timeout: request.timeout,
-                                      secretQueryItems: request.secretQueryItems).send()
+                                      secretQueryItems: request.secretQueryItems).send { [self] in
+            for origin in request.preconnectAfter { preconnect(origin) }
+        }
     }
 
     /// Each exchange is bounded by the engine, by its running time (see ``EngineClock``): the

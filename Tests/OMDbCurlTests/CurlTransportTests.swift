@@ -65,6 +65,23 @@ import TestSupport
         #expect(server.warmUps.count == 1)
     }
 
+    /// A one-shot search opens the posters host behind OMDb's, not ahead of it, so that the
+    /// page's own handshake comes first (issue 22). One server stands for both hosts here: the
+    /// posters origin is its https address (its TLS hello is answered with a 400), so the order it
+    /// accepted the two connections in is the order the engine opened them in.
+    @Test func aHostOpenedAfterTheNextRequestIsConnectedBehindIt() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        defer { server.shutdown() }
+        let client = OMDbClient.live(Self.configuration(server, concurrency: 1))
+        var posters = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
+        posters.scheme = "https"
+        client.preconnect(origin: try #require(posters.url), afterNextRequest: true)
+        _ = try await client.search("star")
+        try await Self.until("the posters host to be opened") { server.connectionCount == 2 }
+        let search = try #require(server.apiRequests.first)
+        #expect(search.connection == 1, "the posters host was opened ahead of the search")
+    }
+
     @Test func aReaderBehindPausesTheTransferAndEveryByteArrivesWhenItReads() async throws {
         let body = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 * 7 + $0 / 251) })
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(headers: ["Content-Type": "image/jpeg"], body: body) }

@@ -38,4 +38,29 @@ import TestSupport
             #expect(!posters.isEmpty && posters.allSatisfy { $0.secretQueryItems.isEmpty && !$0.carriesSecret })
         }
     }
+
+    /// A host to open after the next request rides on that request, whichever it is, and on that
+    /// one only; nothing opens it sooner.
+    @Test func aHostToOpenAfterTheNextRequestGoesWithThatRequestOnly() async throws {
+        final class Opened: OMDbTransport {
+            let events = Mutex<[String]>([])
+            func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
+                try await catalogueClientTransport.send(url, timeout: timeout)
+            }
+            func send(_ request: TransportRequest) async throws -> StreamedResponse {
+                events.withLock { $0.append("send \(request.url.query("s") ?? "?") then \(request.preconnectAfter.map(\.absoluteString))") }
+                return try await catalogueClientTransport.send(request.url, timeout: request.timeout)
+            }
+            func preconnect(_ url: URL) { events.withLock { $0.append("preconnect \(url.absoluteString)") } }
+        }
+        let transport = Opened()
+        let client = OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL),
+                                transport: transport)
+        let posters = try #require(URL(string: "https://posters.example"))
+        client.preconnect(origin: posters, afterNextRequest: true)
+        #expect(transport.events.withLock { $0 }.isEmpty, "opened before any request")
+        _ = try await client.search("alien")
+        _ = try await client.search("star")
+        #expect(transport.events.withLock { $0 } == ["send alien then [\"https://posters.example\"]", "send star then []"])
+    }
 }

@@ -107,8 +107,8 @@ public enum Movies {
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil) : nil
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget, offlineCatalogue: catalogue, warmup: warmup, writes: runtime.writes)
-            // The search opens OMDb's host; the posters host opens meanwhile, not after the answer.
-            warmup?.openPostersHost()
+            // The search opens OMDb's host; the posters host opens right behind it, not after the answer.
+            warmup?.openPostersHostAfterSearch()
             let status = await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(query: query, pages: pages)
             // A damaged count found on the way, when no warning gave it already.
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }

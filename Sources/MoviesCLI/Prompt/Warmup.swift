@@ -43,10 +43,11 @@ struct Warmup: Sendable {
         client.preconnect(postersHost: postersHost)
     }
 
-    /// Opens the posters host only (one-shot: the search itself opens OMDb's).
-    func openPostersHost() {
+    /// Opens the posters host behind the search's first request (one-shot: the search itself
+    /// opens OMDb's, and its handshake, on the page's path, goes first).
+    func openPostersHostAfterSearch() {
         guard let host = postersHost else { return }
-        client.preconnect(origin: host)
+        client.preconnect(origin: host, afterNextRequest: true)
     }
 
     /// Keeps the origin of `page`'s posters for this base URL's next run, when it is not OMDb's.

@@ -139,8 +139,15 @@ public actor OMDbClient {
     }
 
     /// Opens a connection to `origin` (a posters host) before a request needs it.
-    public nonisolated func preconnect(origin: URL) {
-        sender.transport.preconnect(origin)
+    /// - Parameter afterNextRequest: open it behind the client's next request (whichever it is)
+    ///   instead of now, so that it never holds that request up: a one-shot search starts OMDb's
+    ///   connection first, and the posters host's behind it. When no request follows, nothing opens.
+    public nonisolated func preconnect(origin: URL, afterNextRequest: Bool = false) {
+        if afterNextRequest {
+            sender.preconnectsAfterNext.add(origin)
+        } else {
+            sender.transport.preconnect(origin)
+        }
     }
 
     // MARK: Paged search

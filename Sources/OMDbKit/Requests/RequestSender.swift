@@ -23,6 +23,8 @@ struct RequestSender: Sendable {
     let redactor: Redactor
     /// API answers kept between runs: a fresh one there is no request at all.
     let cache: DiskCache?
+    /// Origins to open once the next request is on its way (``OMDbClient/preconnect(origin:afterNextRequest:)``).
+    let preconnectsAfterNext = PreconnectsAfterNext()
 
     /// How one attempt ended.
     private enum Attempt<T: Sendable>: Sendable {
@@ -64,7 +66,8 @@ struct RequestSender: Sendable {
             let streamed: StreamedResponse
             do {
                 // Which query item is secret is the client's rule, handed over with the request.
-                streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, secretQueryItems: OMDbClient.secretQueryItems))
+                streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, secretQueryItems: OMDbClient.secretQueryItems,
+                                                                     preconnectAfter: preconnectsAfterNext.take()))
             } catch let error as TransportError where error.isNotSent {
                 // Never reached OMDb (refused, no such host, TLS failed): not a request the quota counts.
                 if let reservation { ledger?.release(reservation) }
@@ -120,7 +123,7 @@ struct RequestSender: Sendable {
         let shown = redactor.redact(url)
         return try await withRetries(shown: shown, isAPI: false) { [self] () async throws -> Attempt<T> in
             // A poster's address carries no key: nothing of it is secret.
-            let streamed = try await transport.send(TransportRequest(url: url, timeout: timeout))
+            let streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, preconnectAfter: preconnectsAfterNext.take()))
             if RetryPolicy.isTransient(status: streamed.statusCode) {
                 return .retry(.httpStatus(streamed.statusCode, url: shown), after: RetryPolicy.retryAfter(streamed.headers["retry-after"]))
             }
@@ -179,6 +182,16 @@ struct RequestSender: Sendable {
 }
 
 /// Counts requests from any thread.
+/// The origins the next request opens behind it, taken by that request whichever it is (a page,
+/// a plot, a poster).
+final class PreconnectsAfterNext: Sendable {
+    private let origins = Mutex<[URL]>([])
+
+    func add(_ origin: URL) { origins.withLock { $0.append(origin) } }
+
+    func take() -> [URL] { origins.withLock { origins in defer { origins = [] }; return origins } }
+}
+
 final class RequestCounter: Sendable {
     private let count = Atomic<Int>(0)
 

@@ -62,12 +62,17 @@ public struct TransportRequest: Sendable, Hashable {
     /// one of them only where no one else reads it (no proxy on plain http, no redirect to
     /// another origin), and never shows their values.
     public var secretQueryItems: Set<String>
+    /// Origins to open connections to (as ``OMDbTransport/preconnect(_:)`` does) once this request
+    /// is on its way: after it, so that opening them never holds it up. A one-shot search opens
+    /// the posters host this way, behind OMDb's.
+    public var preconnectAfter: [URL]
 
-    /// A GET for `url`; by default none of its query items is secret.
-    public init(url: URL, timeout: Int, secretQueryItems: Set<String> = []) {
+    /// A GET for `url`; by default none of its query items is secret and nothing opens after it.
+    public init(url: URL, timeout: Int, secretQueryItems: Set<String> = [], preconnectAfter: [URL] = []) {
         self.url = url
         self.timeout = timeout
         self.secretQueryItems = secretQueryItems
+        self.preconnectAfter = preconnectAfter
     }
 
     /// True when `url` has a query item named in `secretQueryItems`.
@@ -102,7 +107,8 @@ public protocol OMDbTransport: Sendable {
     func send(_ url: URL, timeout: Int) async throws -> StreamedResponse
 
     /// Sends `request` as ``send(_:timeout:)`` does, keeping its secret query items where only
-    /// the server they are for reads them. The default is ``send(_:timeout:)``.
+    /// the server they are for reads them, then opens its ``TransportRequest/preconnectAfter``
+    /// origins behind it. The default is ``send(_:timeout:)``.
     func send(_ request: TransportRequest) async throws -> StreamedResponse
 
     /// Opens a connection to `url`'s host before a request needs it, sending nothing of `url` but
@@ -118,8 +124,11 @@ public protocol OMDbTransport: Sendable {
 
 extension OMDbTransport {
     /// Sends `request.url` through ``send(_:timeout:)``: a transport that answers in memory needs no more.
+    /// Its ``TransportRequest/preconnectAfter`` origins go to ``preconnect(_:)`` as it sends (this
+    /// default cannot put them behind the request).
     public func send(_ request: TransportRequest) async throws -> StreamedResponse {
-        try await send(request.url, timeout: request.timeout)
+        for origin in request.preconnectAfter { preconnect(origin) }
+        return try await send(request.url, timeout: request.timeout)
     }
 
     /// Does nothing.
