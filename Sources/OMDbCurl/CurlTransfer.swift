@@ -72,6 +72,15 @@ final class CurlTransfer: Sendable {
         }
     }
 
+    /// `bytes` without HTTP's whitespace (space, tab) and the line's end (CR, LF) at either end.
+    static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
+    }
+
     /// libcurl could not make a handle.
     func handleUnavailable() {
         if let (continuation, error) = state.withLock({ $0.handleUnavailable() }) { continuation.resume(throwing: error) }
@@ -91,15 +100,17 @@ final class CurlTransfer: Sendable {
     /// One header line; the response code is read from the handle (`code`) only at the end of a
     /// block. Returns false to stop the transfer.
     func header(_ line: UnsafeRawBufferPointer, code: () -> Int) -> Bool {
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.hasPrefix("HTTP/") {
+        // Read as bytes: on the engine's thread, for every line of every answer (Foundation's
+        // trimmingCharacters, through NSString, was a tenth of the thread's time in a page).
+        let text = Self.trimmed(line[...])
+        if text.starts(with: "HTTP/".utf8) {
             state.withLock { $0.statusLine() }
             return true
         }
         guard text.isEmpty else {
-            if let colon = text.firstIndex(of: ":") {
-                let name = text[..<colon].trimmingCharacters(in: .whitespaces)
-                let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if let colon = text.firstIndex(of: UInt8(ascii: ":")) {
+                let name = String(decoding: Self.trimmed(text[..<colon]), as: UTF8.self)
+                let value = String(decoding: Self.trimmed(text[(colon + 1)...]), as: UTF8.self)
                 state.withLock { $0.header(name: name, value: value) }
             }
             return true
