@@ -24,14 +24,18 @@ public enum PrintableText {
             }
             guard let mapped else { continue }
             if mapped == " " {
-                if lastWasSpace { continue }
+                // None at the start, one in a run (every white space is a plain space by now).
+                if lastWasSpace || scalars.isEmpty { continue }
                 lastWasSpace = true
             } else {
                 lastWasSpace = false
             }
             scalars.append(mapped)
         }
-        return String(scalars).trimmingCharacters(in: .whitespaces)
+        // None at the end. (Foundation's trimmingCharacters, through NSString, cost more than
+        // the loop above on every row a page prints.)
+        if lastWasSpace { scalars.removeLast() }
+        return String(scalars)
     }
 
     /// A search as typed or pasted, made into the text that is sent and quoted back: NFC (a
