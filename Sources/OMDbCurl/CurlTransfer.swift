@@ -173,10 +173,18 @@ final class CurlTransfer: Sendable {
     /// libcurl finished the transfer with `result`.
     func complete(_ result: Int32) {
         switch state.withLock({ $0.complete(result) }) {
-        case let .fail(continuation, error): continuation.resume(throwing: error)
+        case let .fail(continuation, error): continuation.resume(throwing: explained(error, result: result))
         case let .finish(feed, error): feed.finish(throwing: error)
         case .nothing: break
         }
+    }
+
+    /// A certificate refused under a CA file trusted alone (see ``Setup``) says so, and how to
+    /// trust the system's certificates too: OpenSSL's programs add the default folder to such a file.
+    private func explained(_ error: TransportError, result: Int32) -> TransportError {
+        guard result == CCURLE_PEER_FAILED_VERIFICATION, setup.caFile != nil, setup.caFolder == nil else { return error }
+        return .notSent(reason: "the server's TLS certificate was refused by the CA file in CURL_CA_BUNDLE or SSL_CERT_FILE, "
+                            + "trusted alone; SSL_CERT_DIR=/etc/ssl/certs adds the system's")
     }
 
     /// Given up (by its reader or caller) or the engine stopped: nobody is answered but with this.

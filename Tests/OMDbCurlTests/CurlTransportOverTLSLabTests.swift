@@ -66,6 +66,42 @@ struct CurlTransportOverTLSLabTests {
         }
     }
 
+    /// A CA file named alone is trusted alone: a certificate it does not vouch for is refused,
+    /// and the message says how to add the system's folder (which OpenSSL's own programs add).
+    @Test func aCertificateRefusedUnderACAFileAloneSaysHowToTrustTheSystemsToo() async throws {
+        let lab = try TLSLab()
+        defer { lab.stop() }
+        try await withTemporaryFolder { folder in
+            // A CA file that does not hold the lab's CA: the lab's server certificate is not vouched for.
+            let other = folder.appendingPathComponent("other.pem")
+            try Self.unrelatedCA.write(to: other, atomically: true, encoding: .utf8)
+            for (environment, hinted) in [(["SSL_CERT_FILE": other.path], true),
+                                          (["SSL_CERT_FILE": other.path, "SSL_CERT_DIR": folder.path], false)] {
+                let transport = try CurlTransport(timeout: 10, environment: environment)
+                await #expect { _ = try await transport.get(lab.api, timeout: 10) } throws: { error in
+                    guard case .notSent(let reason) = error as? TransportError else { return false }
+                    return reason.hasPrefix("the server's TLS certificate was refused") && reason.contains("SSL_CERT_DIR") == hinted
+                }
+            }
+        }
+    }
+
+    /// A self-signed CA certificate of no server here.
+    static let unrelatedCA = """
+        -----BEGIN CERTIFICATE-----
+        MIIBnzCCAUWgAwIBAgIUDyVuQJOUwjoH4mePv2m2JOandw0wCgYIKoZIzj0EAwIw
+        JDEiMCAGA1UEAwwZbW92aWVzIHRlc3RzIHVucmVsYXRlZCBDQTAgFw0yNjExMjcx
+        MTUyMDJaGA8yMTI2MTEwMzExNTIwMlowJDEiMCAGA1UEAwwZbW92aWVzIHRlc3Rz
+        IHVucmVsYXRlZCBDQTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABJRkc5B99cw0
+        IMh30qKvNUeoX3W2z89gKOzLhyUQU0L7xAlQe5QPfTuMbBLrG89rycDSXbaDD6z+
+        MD0NPPiaAfmjUzBRMB0GA1UdDgQWBBTTZpgw57vnYw8ZRgtEHvVZJ8hlIDAfBgNV
+        HSMEGDAWgBTTZpgw57vnYw8ZRgtEHvVZJ8hlIDAPBgNVHRMBAf8EBTADAQH/MAoG
+        CCqGSM49BAMCA0gAMEUCIGgkDH83vfMMbM65sJPJoCHbD+jFBwMFvd2XBIMGss5Y
+        AiEAmO6y2jZJFrEWMZZGM3X7X6v/7MXqPbCTqnROK8nNAMI=
+        -----END CERTIFICATE-----
+
+        """
+
     @Test func aWarmUpOpensBothHostsWithoutTheKey() async throws {
         let lab = try TLSLab()
         defer { lab.stop() }
