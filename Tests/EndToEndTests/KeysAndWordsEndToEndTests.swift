@@ -110,8 +110,9 @@ import TestSupport
         try await withTemporaryFolder { folder in
             let posters = try FakeOMDbServer(catalogue: catalogue)
             defer { posters.shutdown() }
-            // In the last run the search's answer waits (20 s at most) for the warm-up to arrive, so
-            // that a process ending fast cannot end the warm-up before it reaches the posters host.
+            // In the last run the search's answer waits (20 s at most) for the warm-up, which goes out
+            // right behind the search's request, so that a process ending fast cannot end the warm-up
+            // before it reaches the posters host.
             let holdForWarmUp = Latch()
             let server = try FakeOMDbServer(catalogue: catalogue) { request in
                 if holdForWarmUp.isOpen, request.queryItems.contains(where: { $0.name == "s" }) {
@@ -123,7 +124,9 @@ import TestSupport
             defer { server.shutdown() }
             let state = folder.appendingPathComponent("state/movies")
             try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let environment = ["OMDB_API_KEY": FakeOMDbServer.validKey, "XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+            // No disk cache: each run's search is a request, and the posters host opens right behind it.
+            let environment = ["OMDB_API_KEY": FakeOMDbServer.validKey, "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
+                               "MOVIES_CACHE": "off"]
             // Remembered for another base URL: not this one's.
             try Data("http://127.0.0.1:1/ \(posters.baseURL.absoluteString)\n".utf8).write(to: state.appendingPathComponent("posters-host"))
             _ = try await MoviesProcess.run(["search", "star", "wars", "--posters", "p", "--base-url", server.baseURL.absoluteString], directory: folder, environment: environment)
