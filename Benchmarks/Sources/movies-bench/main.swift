@@ -173,7 +173,7 @@ do {
         let tenth = { (runs: [SlowDiskRun]) in median(runs.map(\.measurement.firstRow)) }
         print(String(format: "slow disk: 10th plot %.0f ms with 100 ms per write and fsync, %.0f ms on the plain disk: %.2f×",
                      tenth(slow), tenth(fast), tenth(slow) / tenth(fast)))
-        for run in try (0..<count).map({ _ in try bench.slowDisk(milliseconds: 2_500, timeout: 2) }) {
+        for run in try (0..<count).map({ _ in try bench.slowDisk(milliseconds: 2_500, timeout: 2, onTerminal: false) }) {
             let measured = run.measurement
             print(String(format: "slow disk, 2.5 s per write, --timeout 2: exit %d, %d API requests, %d lines saying \"within 2 s\", %d posters saved, %d poster requests for %d posters, %.1f s",
                          run.status, measured.apiRequests, run.timeouts, run.postersSaved, measured.posterRequests, run.distinctPosters, measured.complete / 1000))
