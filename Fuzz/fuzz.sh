@@ -9,7 +9,7 @@ seconds=${1:-10}; shift || true
 out=.build/fuzz
 modules=$out/modules
 mkdir -p "$modules"
-flags=(-sanitize=fuzzer,address -parse-as-library -enable-testing -package-name movies -swift-version 6 -I "$modules" -L "$modules" -suppress-warnings)
+flags=(-sanitize=fuzzer,address -wmo -parse-as-library -enable-testing -package-name movies -swift-version 6 -I "$modules" -L "$modules" -suppress-warnings)
 
 # One library per module the targets need, rebuilt when one of its sources is newer. The
 # front end's parsers are three folders of MoviesCLI taken whole (Parsing/, Configuration/ and
