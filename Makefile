@@ -134,7 +134,7 @@ docs:
 # make fuzz SECONDS=N: builds every fuzz target in Fuzz/Targets (one per parser of outside bytes)
 # with libFuzzer and AddressSanitizer into .build/fuzz/, runs each for N seconds, prints
 # `fuzz TARGET: N runs, C crashes` and fails on any crash, keeping its input in
-# .build/fuzz/crashes/TARGET/. TARGETS="jpeg keys" for some only. $(SECONDS), not $$SECONDS:
+# .build/fuzz/crashes/TARGET/. TARGETS="jpeg keys" for some only; SECONDS=0 builds them and runs none. $(SECONDS), not $$SECONDS:
 # bash reads SECONDS as its own clock.
 SECONDS ?= 10
 TARGETS ?=
