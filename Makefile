@@ -108,23 +108,24 @@ readme:
 	@echo "README.md: table of options rewritten"
 
 # The library's documentation, with the toolchain's own docc and no package plugin (the package
-# takes no dependencies): symbol graphs from a build of OMDbKit in a folder of its own (its flags
-# would otherwise rebuild the main one), then docc convert with the overview in OMDbKit.docc.
-# SYMBOL_GRAPHS=DIR takes OMDbKit's graphs from a build that already emitted them there (CI's
-# build does: -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc DIR), instead
-# of compiling the library a second time.
+# takes no dependencies): OMDbKit's symbol graphs extracted from its built module (the
+# .swiftmodule and .swiftdoc a debug build leaves in its Modules folder) with the toolchain's
+# swift-symbolgraph-extract, then docc convert with the overview in OMDbKit.docc.
+# MODULES=DIR takes the module from a build already made (CI's: its bin path's Modules), with no
+# build at all; without it, `swift build --target OMDbKit` makes one (nothing to do after a plain
+# swift build). Extracting takes about a second; emitting the graphs while compiling (-emit-symbol-graph)
+# cost every module of CI's build, and a build of its own compiled the library a second time.
 docs_dir := .build/docs
-SYMBOL_GRAPHS ?=
+MODULES ?=
 docs:
 	@set -eu; rm -rf '$(docs_dir)/symbol-graphs'; mkdir -p '$(docs_dir)/symbol-graphs'; \
-	if [ -n '$(SYMBOL_GRAPHS)' ]; then \
-		find '$(SYMBOL_GRAPHS)' -maxdepth 1 \( -name 'OMDbKit.symbols.json' -o -name 'OMDbKit@*.symbols.json' \) \
-			-exec cp {} '$(docs_dir)/symbol-graphs/' \; ; \
-		[ -f '$(docs_dir)/symbol-graphs/OMDbKit.symbols.json' ] || { echo "no OMDbKit.symbols.json in $(SYMBOL_GRAPHS)" >&2; exit 1; }; \
-	else \
-		$(SWIFT) build --target OMDbKit --scratch-path '$(docs_dir)/build' -Xswiftc -emit-symbol-graph \
-			-Xswiftc -emit-symbol-graph-dir -Xswiftc '$(docs_dir)/symbol-graphs'; \
-	fi; \
+	modules='$(MODULES)'; \
+	if [ -z "$$modules" ]; then $(SWIFT) build --target OMDbKit; modules="$$($(SWIFT) build --show-bin-path)/Modules"; fi; \
+	[ -f "$$modules/OMDbKit.swiftmodule" ] || [ -d "$$modules/OMDbKit.swiftmodule" ] || { echo "no OMDbKit.swiftmodule in $$modules: build the library first (swift build --target OMDbKit)" >&2; exit 1; }; \
+	triple=$$($(SWIFT) -print-target-info | sed -nE 's/^ *"triple": "([^"]+)".*/\1/p' | head -n 1); \
+	sdk=$$(xcrun --show-sdk-path 2>/dev/null || true); \
+	$(SWIFT) symbolgraph-extract -module-name OMDbKit -I "$$modules" -target "$$triple" \
+		$${sdk:+-sdk "$$sdk"} -output-dir '$(docs_dir)/symbol-graphs'; \
 	docc=$$(command -v docc || echo "$$(dirname "$$(command -v $(SWIFT))")/docc"); \
 	"$$docc" convert Sources/OMDbKit/OMDbKit.docc --additional-symbol-graph-dir '$(docs_dir)/symbol-graphs' \
 		--output-path '$(docs_dir)/OMDbKit.doccarchive' --fallback-display-name OMDbKit --fallback-bundle-identifier movies.OMDbKit; \
@@ -133,7 +134,7 @@ docs:
 # make fuzz SECONDS=N: builds every fuzz target in Fuzz/Targets (one per parser of outside bytes)
 # with libFuzzer and AddressSanitizer into .build/fuzz/, runs each for N seconds, prints
 # `fuzz TARGET: N runs, C crashes` and fails on any crash, keeping its input in
-# .build/fuzz/crashes/TARGET/. TARGETS="jpeg keys" for some only. $(SECONDS), not $$SECONDS:
+# .build/fuzz/crashes/TARGET/. TARGETS="jpeg keys" for some only; SECONDS=0 builds them and runs none. $(SECONDS), not $$SECONDS:
 # bash reads SECONDS as its own clock.
 SECONDS ?= 10
 TARGETS ?=

@@ -236,7 +236,14 @@ struct TerminalProcessTests {
             #expect(end.last == "movies>")
         }
     }
+}
 
+/// The built `movies` on a pseudo-terminal, as ``TerminalProcessTests``: Ctrl-C, Ctrl-Z, signals,
+/// the ways out and the terminal left as found, and TERM=dumb. A suite of its own (one at a time
+/// within it, beside the other terminal suites): one suite held them all, and its tests, one
+/// after the other, were the last to end in CI's run by half a minute.
+@Suite(.serialized, .enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
+struct TerminalInterruptTests {
     /// Lines pasted where paste is not bracketed each run as a command. Ctrl-C stops the one
     /// running and drops every line typed ahead: none of them is searched, and `quit` typed next
     /// does not wait behind them (it waited behind a minute of searches here).

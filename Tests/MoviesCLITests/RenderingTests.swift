@@ -129,7 +129,8 @@ import Testing
         }
         // No word lost or reordered, and each line is as full as it can be.
         let words = Self.prose.split(separator: " ").map(String.init)
-        #expect(lines.flatMap { $0.split(separator: " ").map(String.init) } == words)
+        let rewrapped: [String] = lines.flatMap { $0.split(separator: " ").map(String.init) }   // typed: seconds to infer inside #expect
+        #expect(rewrapped == words)
         for (line, next) in zip(lines, lines.dropFirst()) {
             let nextWord = next.dropFirst(indent.count).prefix { $0 != " " }
             #expect(line.count + 1 + nextWord.count > width, "\"\(nextWord)\" would have fitted on \"\(line)\"")

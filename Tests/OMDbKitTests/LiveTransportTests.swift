@@ -147,9 +147,11 @@ import TestSupport
     }
 
     @Test func serverDownIsUnreachableAndTheKeyIsNotInTheMessage() async throws {
-        let server = try FakeOMDbServer(catalogue: catalogue)
-        let base = server.baseURL
-        server.shutdown()
+        // A port kept bound and never listened on, not a server's port given back: the redirect
+        // test's server beside this one was once given it, and answered this request with a 302.
+        let closed = try SilentListener(listening: false)
+        defer { withExtendedLifetime(closed) {} }
+        let base = URL(string: "http://127.0.0.1:\(closed.port)/")!
         let client = OMDbClient.live(.init(apiKey: "leaky-key-42", baseURL: base, timeout: 2))
         await #expect {
             try await client.search("alien")

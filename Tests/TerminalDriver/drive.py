@@ -98,10 +98,16 @@ def main():
                     wait_until(lambda: pump(0.2), 2, "a drawing before the resize")
                     while pump(0.005):
                         pass
+                # The window's new size first, the screen's rewrapping after: what the program
+                # writes from now on waits in the pty until the screen has its new size. Rewrapping
+                # first (pyte, slow on a busy machine) left the program a while to draw once more
+                # for the old size, and that drawing landed on the rewrapped screen: the old page's
+                # top was left above the new one (two test runs at once, issue 25).
+                set_size(master, columns, rows)
+                if step.get("reflow"):
                     reflow(screen, columns, rows)
                 else:
                     screen.resize(rows, columns)
-                set_size(master, columns, rows)
                 os.kill(process.pid, signal.SIGWINCH)
             elif "signal" in step:
                 os.kill(process.pid, getattr(signal, "SIG" + step["signal"]))
