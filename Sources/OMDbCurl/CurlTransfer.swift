@@ -101,7 +101,7 @@ final class CurlTransfer: Sendable {
     /// block. Returns false to stop the transfer.
     func header(_ line: UnsafeRawBufferPointer, code: () -> Int) -> Bool {
         // Read as bytes: on the engine's thread, for every line of every answer (Foundation's
-        // trimmingCharacters, through NSString, was a tenth of the thread's time in a page).
+        // trimmingCharacters, through NSString, was 1.7% of a one-shot page's CPU samples).
         let text = Self.trimmed(line[...])
         if text.starts(with: "HTTP/".utf8) {
             state.withLock { $0.statusLine() }

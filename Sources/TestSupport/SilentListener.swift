@@ -18,14 +18,7 @@ public final class SilentListener: Sendable {
     /// - Parameter listening: `false` keeps the port bound but refuses every connection: a closed
     ///   port no other server of a parallel test can be given.
     public init(listening: Bool = true) throws {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var (fd, address) = loopbackTCPSocket()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
@@ -40,4 +33,18 @@ public final class SilentListener: Sendable {
     public var baseURL: URL { URL(string: "https://127.0.0.1:\(port)/")! }
 
     deinit { close(fd) }
+}
+
+/// A new TCP socket, and 127.0.0.1:`port` as the address to bind or connect it to (port 0: any).
+public func loopbackTCPSocket(port: Int = 0) -> (fd: Int32, address: sockaddr_in) {
+    #if canImport(Glibc)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port)).bigEndian
+    address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+    return (fd, address)
 }

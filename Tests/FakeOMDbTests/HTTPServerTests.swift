@@ -9,6 +9,7 @@ import Darwin
 #endif
 import Synchronization
 import Testing
+import TestSupport
 @testable import FakeOMDb
 
 private func makeSession(maxConnections: Int = 6) -> URLSession {
@@ -246,15 +247,7 @@ private func url(_ server: HTTPServer, _ path: String, _ items: [URLQueryItem] =
 private struct HTTPTestError: Error { let errno: Int32 }
 
 private func connectTo(port: Int) throws -> Int32 {
-    #if canImport(Glibc)
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-    let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_port = in_port_t(UInt16(port)).bigEndian
-    addr.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+    var (fd, addr) = loopbackTCPSocket(port: port)
     let rc = withUnsafePointer(to: &addr) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }

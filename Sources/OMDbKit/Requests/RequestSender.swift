@@ -181,7 +181,6 @@ struct RequestSender: Sendable {
     }
 }
 
-/// Counts requests from any thread.
 /// The origins the next request opens behind it, taken by that request whichever it is (a page,
 /// a plot, a poster).
 final class PreconnectsAfterNext: Sendable {
@@ -192,6 +191,7 @@ final class PreconnectsAfterNext: Sendable {
     func take() -> [URL] { origins.withLock { origins in defer { origins = [] }; return origins } }
 }
 
+/// Counts requests from any thread.
 final class RequestCounter: Sendable {
     private let count = Atomic<Int>(0)
 
