@@ -86,6 +86,38 @@ import Testing
         #expect(rest.waitForEnd().count + 1 == big.utf8.count)
         close(ends[0])
     }
+
+    /// Once the way out has given up on a writer blocked for good, its own writes (the terminal
+    /// given back) wait a moment, not for that writer: a SIGTERM always ends the process.
+    @Test func afterFinishingGaveUpTheWayOutsOwnWritesDoNotWaitForTheBlockedWriter() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let output = StandardOutput(fileDescriptor: ends[1])
+        let big = String(repeating: "y", count: 1_000_000)
+        let done = Mutex(false)
+        Thread { _ = output.writeAll(big); done.withLock { $0 = true } }.start()
+        var first = [UInt8](repeating: 0, count: 1)
+        #expect(read(ends[0], &first, 1) == 1)
+        output.finish(within: 0.1)
+        let restored = DispatchSemaphore(value: 0)
+        let result = Mutex<Int32?>(nil)
+        Thread {
+            let code = output.writeAll("\u{1B}[?25h")
+            result.withLock { $0 = code }
+            restored.signal()
+        }.start()
+        let returned = restored.wait(timeout: .now() + 10) == .success
+        #expect(returned, "the way out waited on the blocked writer")
+        #expect(result.withLock { $0 } == EAGAIN)
+        // Let the writer end: read what it writes (closing the pipe would raise SIGPIPE here).
+        let rest = Reader(fd: ends[0])
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !done.withLock({ $0 }), ContinuousClock.now < deadline { usleep(5_000) }
+        if !returned { restored.wait() }
+        close(ends[1])
+        _ = rest.waitForEnd()
+        close(ends[0])
+    }
 }
 
 /// Reads a descriptor to its end on a thread of its own.

@@ -5,6 +5,7 @@
 #endif
 import Foundation
 import LineEditing
+import Synchronization
 
 /// stdout, written with `write(2)` and checked: every text goes out whole, in one write loop
 /// under a lock, or the failure is returned with its `errno`.
@@ -18,12 +19,22 @@ final class StandardOutput: Sendable {
     // Recursive: the thread that stops the process holds it to the end and still gives the
     // terminal back (``Terminal/restore()`` writes through here); every other thread waits.
     private let lock = NSRecursiveLock()
+    /// ``finish(within:)`` was called: the process is on its way out.
+    private let ending = Atomic(false)
 
     init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
 
     /// Writes all of `text`; `nil` when it went out, else the `errno` of the failure.
+    /// Once the process is ending, a write waits a moment at most for another in progress, and
+    /// gives up with `EAGAIN`: that writer may be blocked for good (a terminal stopped by XOFF, a
+    /// reader gone quiet), and the way out, which gives the terminal back through here, must not
+    /// wait on it.
     func writeAll(_ text: String) -> Int32? {
-        lock.lock()
+        if ending.load(ordering: .acquiring) {
+            guard lock.lock(before: Date(timeIntervalSinceNow: 0.5)) else { return EAGAIN }
+        } else {
+            lock.lock()
+        }
         defer { lock.unlock() }
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBytes { buffer -> Int32? in
@@ -50,6 +61,7 @@ final class StandardOutput: Sendable {
     /// Waits for a write in progress to end (at most `timeout`) and lets no other start:
     /// called once, on the way out of the process.
     func finish(within timeout: TimeInterval = 2) {
+        ending.store(true, ordering: .releasing)
         _ = lock.lock(before: Date(timeIntervalSinceNow: timeout))
     }
 
