@@ -67,56 +67,60 @@ import Testing
     }
 
     @Test func finishingGivesUpOnAReaderThatNeverReads() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        let output = StandardOutput(fileDescriptor: ends[1])
-        let big = String(repeating: "y", count: 1_000_000)
-        let done = Mutex(false)
-        Thread { _ = output.writeAll(big); done.withLock { $0 = true } }.start()
-        var first = [UInt8](repeating: 0, count: 1)
-        #expect(read(ends[0], &first, 1) == 1)
+        let blocked = try BlockedWriter()
         let started = ContinuousClock.now
-        output.finish(within: 0.3)
+        blocked.output.finish(within: 0.3)
         #expect(ContinuousClock.now - started < .seconds(10))
-        // Let the writer end: read what it writes (closing the pipe would raise SIGPIPE here).
-        let rest = Reader(fd: ends[0])
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !done.withLock({ $0 }), ContinuousClock.now < deadline { usleep(5_000) }
-        close(ends[1])
-        #expect(rest.waitForEnd().count + 1 == big.utf8.count)
-        close(ends[0])
+        #expect(blocked.drain().count + 1 == BlockedWriter.text.utf8.count)
     }
 
     /// Once the way out has given up on a writer blocked for good, its own writes (the terminal
     /// given back) wait a moment, not for that writer: a SIGTERM always ends the process.
     @Test func afterFinishingGaveUpTheWayOutsOwnWritesDoNotWaitForTheBlockedWriter() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        let output = StandardOutput(fileDescriptor: ends[1])
-        let big = String(repeating: "y", count: 1_000_000)
-        let done = Mutex(false)
-        Thread { _ = output.writeAll(big); done.withLock { $0 = true } }.start()
-        var first = [UInt8](repeating: 0, count: 1)
-        #expect(read(ends[0], &first, 1) == 1)
-        output.finish(within: 0.1)
+        let blocked = try BlockedWriter()
+        blocked.output.finish(within: 0.1)
         let restored = DispatchSemaphore(value: 0)
         let result = Mutex<Int32?>(nil)
         Thread {
-            let code = output.writeAll("\u{1B}[?25h")
+            let code = blocked.output.writeAll("\u{1B}[?25h")
             result.withLock { $0 = code }
             restored.signal()
         }.start()
         let returned = restored.wait(timeout: .now() + 10) == .success
         #expect(returned, "the way out waited on the blocked writer")
         #expect(result.withLock { $0 } == EAGAIN)
-        // Let the writer end: read what it writes (closing the pipe would raise SIGPIPE here).
-        let rest = Reader(fd: ends[0])
+        _ = blocked.drain { if !returned { restored.wait() } }
+    }
+}
+
+/// A `StandardOutput` on a pipe nobody reads, whose writer of ``text`` is blocked inside its
+/// write loop (holding the output's lock) once the first byte has been read.
+private final class BlockedWriter: Sendable {
+    static let text = String(repeating: "y", count: 1_000_000)
+    let output: StandardOutput
+    private let ends: (read: Int32, write: Int32)
+    private let done = Mutex(false)
+
+    init() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        ends = (fds[0], fds[1])
+        output = StandardOutput(fileDescriptor: fds[1])
+        Thread { [self] in _ = output.writeAll(Self.text); done.withLock { $0 = true } }.start()
+        var first = [UInt8](repeating: 0, count: 1)
+        #expect(read(ends.read, &first, 1) == 1)
+    }
+
+    /// Lets the writer end by reading what it writes (closing the pipe would raise SIGPIPE here),
+    /// runs `beforeClosing` once it has, and returns the bytes after the first.
+    func drain(beforeClosing: () -> Void = {}) -> [UInt8] {
+        let rest = Reader(fd: ends.read)
         let deadline = ContinuousClock.now + .seconds(20)
         while !done.withLock({ $0 }), ContinuousClock.now < deadline { usleep(5_000) }
-        if !returned { restored.wait() }
-        close(ends[1])
-        _ = rest.waitForEnd()
-        close(ends[0])
+        beforeClosing()
+        close(ends.write)
+        defer { close(ends.read) }
+        return rest.waitForEnd()
     }
 }
 
