@@ -13,8 +13,13 @@ final class CurlTransfer: Sendable {
     /// How the transfer's easy handle is set up, the same for every transfer of a transport.
     struct Setup: Sendable {
         let timeout: Int
+        /// The CA file named by `CURL_CA_BUNDLE` or `SSL_CERT_FILE`, trusted alone (unless `caFolder`).
         let caFile: String?
+        /// The CA folder named by `SSL_CERT_DIR`.
         let caFolder: String?
+        /// With neither named: libcurl's built-in CA folder, read alone (see
+        /// ``CurlTransport/systemCAFolder()``); nil keeps libcurl's defaults.
+        var systemCAFolder: String? = nil
         let userAgent: String
     }
 
@@ -235,6 +240,12 @@ final class CurlEasy {
             if setup.caFolder == nil { ccurl_easy_setopt_pointer(handle, CCURLOPT_CAPATH, nil) }
         }
         if let caFolder = setup.caFolder { ccurl_easy_setopt_pointer(handle, CCURLOPT_CAPATH, caFolder) }
+        if let folder = setup.systemCAFolder {
+            // The system's certificates from its folder alone, each read when a handshake needs it,
+            // instead of its bundle file parsed whole for every connection as well.
+            ccurl_easy_setopt_pointer(handle, CCURLOPT_CAINFO, nil)
+            ccurl_easy_setopt_pointer(handle, CCURLOPT_CAPATH, folder)
+        }
         if transfer.isWarmUp { ccurl_easy_setopt_long(handle, CCURLOPT_NOBODY, 1) }
         ccurl_easy_setopt_header(handle) { data, size, count, context in
             guard let data, let context else { return 0 }

@@ -11,7 +11,8 @@ import Synchronization
 /// A body streams to its reader as libcurl decodes it; a reader that falls behind pauses the
 /// transfer (`CURL_WRITEFUNC_PAUSE`) until it catches up, so nothing piles up in memory and no
 /// thread waits. What curl users expect holds too: `HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY` (read by
-/// libcurl), and `CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `SSL_CERT_DIR` for the CA certificates.
+/// libcurl), and `CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `SSL_CERT_DIR` for the CA certificates (with
+/// none of them, the system's CA folder read alone, when libcurl has one built in).
 ///
 /// libcurl is loaded at run time (see the `CCurl` target): when it cannot be, ``init(maxConnectionsPerHost:environment:)``
 /// throws ``CurlUnavailable`` with the library's name.
@@ -48,7 +49,37 @@ public final class CurlTransport: OMDbTransport {
         }
         let caFolder = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         setup = CurlTransfer.Setup(timeout: max(1, timeout), caFile: caFile, caFolder: caFolder,
+                                   systemCAFolder: caFile == nil && caFolder == nil ? Self.systemCAFolder() : nil,
                                    userAgent: "movies/\(OMDbKit.version) (OMDbKit)")
+    }
+
+    /// libcurl's built-in CA folder (Debian's `/etc/ssl/certs`) when it holds certificates under
+    /// their hash names, for the transfers to read the system's certificates from there alone:
+    /// each one when a handshake needs it. libcurl's defaults read its built-in bundle file too,
+    /// and a file is parsed whole (about 50 ms of CPU for 140 certificates, with OpenSSL 3), for
+    /// every connection, since libcurl keeps no parsed store beside a folder. The folder and the
+    /// file hold the same certificates where both are built in: `update-ca-certificates` makes
+    /// both from one list. Nil (libcurl's defaults kept) when libcurl has no built-in folder, is
+    /// older than 7.84 (it cannot say), or the folder holds no hashed certificate.
+    static func systemCAFolder() -> String? {
+        guard let easy = ccurl_easy_init() else { return nil }
+        defer { ccurl_easy_cleanup(easy) }
+        var path: UnsafePointer<CChar>?
+        guard ccurl_easy_getinfo_string(easy, CCURLINFO_CAPATH, &path) == CCURLE_OK, let path else { return nil }
+        let folder = String(cString: path)
+        return holdsHashedCertificates(folder) ? folder : nil
+    }
+
+    /// Whether `folder` holds a certificate under its hash name (`1a2b3c4d.0`), as OpenSSL looks
+    /// certificates up in a folder (`c_rehash`, `openssl rehash`, `update-ca-certificates`).
+    static func holdsHashedCertificates(_ folder: String) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+        return names.contains { name in
+            let parts = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].count == 8, !parts[1].isEmpty else { return false }
+            return parts[0].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+                && parts[1].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        }
     }
 
     deinit {
