@@ -16,8 +16,8 @@ extension Workbench {
     /// `movies` against the lab, its state (where a transport may remember hosts) in `state`.
     private func spawn(_ lab: TLSLab, trust: LabTrust, state: URL, _ arguments: [String], posters: URL) throws -> Child {
         let (executable, wrapped) = trust.command(movies, arguments + common(baseURL: lab.apiURL, key: lab.ready.key, posters: posters, concurrency: nil))
-        let environment = environment(adding: ["SSL_CERT_FILE": lab.ready.ca, "XDG_STATE_HOME": state.path,
-                                               "XDG_CACHE_HOME": state.appendingPathComponent("cache").path])
+        let environment = environment(adding: trust.environment.merging(["XDG_STATE_HOME": state.path,
+                                                                          "XDG_CACHE_HOME": state.appendingPathComponent("cache").path]) { $1 })
         return try Child(executable, wrapped, environment: environment, stderrFile: root.appendingPathComponent("stderr.log").path)
     }
 

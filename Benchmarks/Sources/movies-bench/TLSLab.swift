@@ -35,6 +35,8 @@ final class TLSLab {
         let posters: String
         /// The CA file to trust: the system bundle plus the lab CA.
         let ca: String
+        /// The lab CA alone.
+        let labCa: String
         let key: String
         let control: String
         let posterBytes: Int
@@ -99,42 +101,78 @@ final class TLSLab {
     func stop() { _ = child.finish() }
 }
 
-/// How a `movies` child comes to trust the lab's CA. A client that reads `SSL_CERT_FILE` needs
-/// nothing more; URLSession on Linux reads no variable at all (libcurl's CA file is compiled in),
-/// so every `movies` runs in a mount namespace of its own where the system CA file is the lab's
-/// bundle (the system's CAs plus the lab CA), through `unshare` and a bind mount. Both binaries
-/// get the same, so a side-by-side stays fair; it costs a few milliseconds of start-up.
+/// How a `movies` child comes to trust the lab's CA: as a user whose system trusts it, the way
+/// `update-ca-certificates` adds a CA. Every `movies` runs in a mount namespace of its own (through
+/// `unshare`) where `/etc/ssl/certs` is a copy of the system's with the lab CA added: in the bundle
+/// file (`ca-certificates.crt`, the system's CAs plus the lab's) and under its hash name in the
+/// folder. No CA variable is set, so each client reads the system's store as it would for a user:
+/// URLSession (which reads no variable) and libcurl's built-in file and folder alike. Both binaries
+/// get the same, so a side-by-side stays fair; it costs a few milliseconds of start-up. Where the
+/// overlay cannot be made, the lab's bundle is offered through `SSL_CERT_FILE` instead.
 struct LabTrust {
+    static let systemFolder = "/etc/ssl/certs"
     static let systemBundle = "/etc/ssl/certs/ca-certificates.crt"
-    let bundle: String
+    /// The folder mounted over the system's.
+    let folder: URL
     /// `unshare …` when the overlay works here; nil when only `SSL_CERT_FILE` can be offered.
     let unshare: String?
+    /// What the child is given when the overlay cannot be made.
+    let environment: [String: String]
 
-    init(bundle: String) {
-        self.bundle = bundle
+    /// - Parameters: `bundle`, the system's CAs plus the lab's; `labCA`, the lab's alone; `folder`,
+    ///   an empty folder for the copy of the system's.
+    init(bundle: String, labCA: String, folder: URL) {
+        self.folder = folder
         let found = ["/usr/bin/unshare", "/bin/unshare"].first { FileManager.default.isExecutableFile(atPath: $0) }
         var works = false
-        if let found, FileManager.default.fileExists(atPath: Self.systemBundle),
-           let probe = try? Child(found, Self.wrap(bundle, "/bin/true", []), environment: ["PATH": "/usr/bin:/bin"], stderrFile: "/dev/null") {
+        if let found, FileManager.default.fileExists(atPath: Self.systemBundle), Self.copySystemFolder(to: folder, bundle: bundle, labCA: labCA),
+           let probe = try? Child(found, Self.wrap(folder.path, "/bin/true", []), environment: ["PATH": "/usr/bin:/bin"], stderrFile: "/dev/null") {
             works = probe.finish().status == 0
         }
         unshare = works ? found : nil
+        environment = works ? [:] : ["SSL_CERT_FILE": bundle]
+    }
+
+    /// The system's CA folder copied to `folder` (its links pointed at what they resolve to), the
+    /// bundle replaced by `bundle`, and the lab CA added under its hash name (`openssl x509 -hash`).
+    private static func copySystemFolder(to folder: URL, bundle: String, labCA: String) -> Bool {
+        let files = FileManager.default
+        guard let names = try? files.contentsOfDirectory(atPath: systemFolder),
+              let hash = try? Child("/usr/bin/env", ["openssl", "x509", "-hash", "-noout", "-in", labCA], environment: ["PATH": "/usr/bin:/bin"],
+                                   stderrFile: "/dev/null"),
+              hash.waitForLine(where: { !$0.isEmpty }) != nil, hash.finish().status == 0, let name = hash.output.first, !name.isEmpty else { return false }
+        do {
+            for entry in names where entry != "ca-certificates.crt" {
+                let source = URL(fileURLWithPath: systemFolder).appendingPathComponent(entry)
+                var isFolder: ObjCBool = false
+                guard files.fileExists(atPath: source.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                try files.createSymbolicLink(atPath: folder.appendingPathComponent(entry).path, withDestinationPath: source.resolvingSymlinksInPath().path)
+            }
+            try files.copyItem(atPath: bundle, toPath: folder.appendingPathComponent("ca-certificates.crt").path)
+            try files.copyItem(atPath: labCA, toPath: folder.appendingPathComponent("movies-lab-ca.pem").path)
+            var suffix = 0
+            while files.fileExists(atPath: folder.appendingPathComponent("\(name).\(suffix)").path) { suffix += 1 }
+            try files.createSymbolicLink(atPath: folder.appendingPathComponent("\(name).\(suffix)").path, withDestinationPath: "movies-lab-ca.pem")
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Root needs only a mount namespace; anyone else also a user namespace where they are root.
-    private static func wrap(_ bundle: String, _ executable: String, _ arguments: [String]) -> [String] {
+    private static func wrap(_ folder: String, _ executable: String, _ arguments: [String]) -> [String] {
         (getuid() == 0 ? [] : ["-r"]) + ["-m", "--propagation", "private", "/bin/sh", "-c",
-                                        "mount --bind \"$0\" \(systemBundle) && exec \"$@\"", bundle, executable] + arguments
+                                        "mount --bind \"$0\" \(systemFolder) && exec \"$@\"", folder, executable] + arguments
     }
 
     /// The executable and arguments that run `executable arguments` trusting the lab.
     func command(_ executable: String, _ arguments: [String]) -> (String, [String]) {
         guard let unshare else { return (executable, arguments) }
-        return (unshare, Self.wrap(bundle, executable, arguments))
+        return (unshare, Self.wrap(folder.path, executable, arguments))
     }
 
     var description: String {
-        unshare != nil ? "lab CA trusted through SSL_CERT_FILE and, for URLSession, \(Self.systemBundle) overlaid in a private mount namespace"
+        unshare != nil ? "lab CA trusted as the system's: \(Self.systemFolder) overlaid in a private mount namespace by a copy with the lab CA added (bundle file and hashed folder), no CA variable set"
             : "lab CA offered through SSL_CERT_FILE only (no unshare/mount here): a URLSession movies will refuse the lab's certificates"
     }
 }
