@@ -152,7 +152,7 @@ import TestSupport
             #expect(outcome.status == 0)
             #expect(outcome.stderr.contains("No results for \"toxic: avenger!\": searching for \"toxic avenger\" instead, without the punctuation (one more request)."))
             #expect(outcome.stdout.contains("Results for \"toxic avenger\""))
-            #expect(server.apiRequests.filter { $0.queryItems.contains { $0.name == "s" } }.count == 2)
+            #expect(server.apiRequests.count(where: { $0.queryItems.contains { $0.name == "s" } }) == 2)
         }
     }
 

@@ -151,7 +151,7 @@ import TestSupport
     @Test func halfBlocksDrawAJPEGPosterInShow() async throws {
         // Row 1: tt0076759, a JPEG in the fixtures; 24 columns: 36 pixels, 18 lines.
         try await showFirstResult(of: "star wars", drawingWith: .blocks) { _, capture in
-            #expect(capture.outLines.filter { $0.contains("▀") }.count == 18)
+            #expect(capture.outLines.count(where: { $0.contains("▀") }) == 18)
         }
     }
 

@@ -298,6 +298,6 @@ import TestSupport
         capture.clear()
         // No folder named and none set: the working folder.
         await session.handle(Command(parsing: "poster 2"))
-        #expect(files(in: folder).filter { $0 != "picked" }.count == 1)
+        #expect(files(in: folder).count(where: { $0 != "picked" }) == 1)
     }
 }

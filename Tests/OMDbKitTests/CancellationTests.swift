@@ -55,7 +55,7 @@ import TestSupport
             let kept = received.withLock { $0 }
             #expect(kept.filter(\.isRecord).map(\.item.imdbID).sorted() == ["tt0000001", "tt0000002", "tt0000003"])
             // A poster does not wait for its plot: all ten are written, whole; nothing else is in the folder.
-            #expect(kept.filter { !$0.isRecord }.count == 10)
+            #expect(kept.count(where: { !$0.isRecord }) == 10)
             let names = files(in: folder)
             #expect(names.count == 10)
             #expect(names.allSatisfy { !$0.hasPrefix(".") && $0.hasSuffix(".png") })
