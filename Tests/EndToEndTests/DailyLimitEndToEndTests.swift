@@ -36,7 +36,7 @@ import TestSupport
             #expect(ranks == Array(1...22))
             #expect(outcome.status == 1)
             let stderr = outcome.stderr.split(separator: "\n")
-            #expect(stderr.filter { $0.contains("Stopped at the key's daily limit, 25 requests") }.count == 1, "\(outcome.stderr)")
+            #expect(stderr.count(where: { $0.contains("Stopped at the key's daily limit, 25 requests") }) == 1, "\(outcome.stderr)")
             #expect(stderr.count == 2, "the limit, and the day's 90 % warning: \(outcome.stderr)")
             let quota = try await SpendingEndToEndTests.run(["quota", "--daily-limit", "25"], server: server, in: folder)
             #expect(quota.stdout.hasPrefix("requests today: 25 of 25 (UTC day)"), "\(quota.stdout)")

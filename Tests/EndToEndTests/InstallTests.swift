@@ -41,7 +41,7 @@ extension Tag {
                          "share/zsh/site-functions/_movies", "share/fish/vendor_completions.d/movies.fish"] {
                 #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path), "\(path) not installed")
             }
-            #expect(tree(prefix).filter { $0.hasPrefix("share/movies/posters/") }.count == files(in: MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures/posters")).count)
+            #expect(tree(prefix).count(where: { $0.hasPrefix("share/movies/posters/") }) == files(in: MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures/posters")).count)
 
             // The manual page reads cleanly, without a troff warning.
             let man = URL(fileURLWithPath: "/usr/bin/man")

@@ -46,11 +46,11 @@ struct LayoutTerminalTests {
             #expect(plain.ok, "\(plain.error ?? "")\n\(plain.shown())")
             let loading = plain.snapshot("loading")
             #expect(rowNumbers(loading) == Array(1...10), "\(plain.shown("loading"))")
-            #expect(loading.filter { $0.first.map(spinner.contains) == true && $0.contains(". ") }.count == 10, "\(plain.shown("loading"))")
+            #expect(loading.count(where: { $0.first.map(spinner.contains) == true && $0.contains(". ") }) == 10, "\(plain.shown("loading"))")
             let end = plain.snapshot("end")
             #expect(rowNumbers(end) == Array(1...10), "each row once, in place:\n\(plain.shown("end"))")
-            #expect(end.filter { $0.hasPrefix("✓ ") && $0.contains(". ") }.count == 10, "\(plain.shown("end"))")
-            #expect(end.filter { $0.contains("Results for") }.count == 1, "\(plain.shown("end"))")
+            #expect(end.count(where: { $0.hasPrefix("✓ ") && $0.contains(". ") }) == 10, "\(plain.shown("end"))")
+            #expect(end.count(where: { $0.contains("Results for") }) == 1, "\(plain.shown("end"))")
             #expect(plain.styled["loading"] == [] && plain.styled["end"] == [], "styled lines: \(plain.styled)")
 
             // The same page in colour: the check above sees colour where there is some.

@@ -75,7 +75,7 @@ struct ScreenTerminalTests {
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
-            #expect(end.filter { $0.contains("Results for") }.count == 1, "\(outcome.shown("end"))")
+            #expect(end.count(where: { $0.contains("Results for") }) == 1, "\(outcome.shown("end"))")
             #expect(rowNumbers(end) == Array(1...10), "each row once, in order:\n\(outcome.shown("end"))")
             #expect(!end.contains { $0.contains("loading") || $0.contains("plots 0/10") }, "\(outcome.shown("end"))")
         }
@@ -112,7 +112,7 @@ struct ScreenTerminalTests {
             let status = try #require(outcome.snapshot("waiting").first { $0.contains("Searching OMDb") })
             #expect(status.first.map(spinner.contains) == true, "\(status)")
             #expect(!outcome.shown("end").contains("Searching"), "\(outcome.shown("end"))")
-            #expect(outcome.snapshot("end").filter { $0.contains("Results for") }.count == 1, "\(outcome.shown("end"))")
+            #expect(outcome.snapshot("end").count(where: { $0.contains("Results for") }) == 1, "\(outcome.shown("end"))")
         }
     }
 
@@ -137,7 +137,7 @@ struct ScreenTerminalTests {
             let status = try #require(outcome.snapshot("waiting").first { $0.contains("plots 0/10") })
             #expect(status.first.map(spinner.contains) == true, "\(status)")
             let end = outcome.snapshot("end")
-            #expect(end.filter { $0.contains("plots ") }.count == 1, "one status line, the last:\n\(outcome.shown("end"))")
+            #expect(end.count(where: { $0.contains("plots ") }) == 1, "one status line, the last:\n\(outcome.shown("end"))")
             #expect(rowNumbers(end) == Array(rowNumbers(end).first.map { $0...10 } ?? 1...10), "rows in order:\n\(outcome.shown("end"))")
         }
     }
@@ -177,7 +177,7 @@ struct ScreenTerminalTests {
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
-            #expect(end.filter { $0 == "       no poster" }.count == 3, "\(outcome.shown("end"))")
+            #expect(end.count(where: { $0 == "       no poster" }) == 3, "\(outcome.shown("end"))")
             #expect(!end.contains { $0.contains("no poster: no poster") }, "\(outcome.shown("end"))")
             let cut = end.filter { $0.hasPrefix("       ") && $0.hasSuffix("…") }
             #expect(!cut.isEmpty, "\(outcome.shown("end"))")

@@ -24,7 +24,8 @@ import TestSupport
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(server.peakRequestsInFlight >= 10)
             #expect(!barrier.timedOut, "fewer than 10 requests were ever in flight at once")
-            #expect(server.apiRequests.count == 1 + 10)
+            let searchAndTenRecords: Int = 1 + 10   // summed outside #expect: slow to type-check inside
+            #expect(server.apiRequests.count == searchAndTenRecords)
             #expect(server.posterRequests.count == 10)
             #expect(server.searchPages == [1], "one-shot mode fetched a page it was not asked for")
             server.expectNothingAskedTwice()
@@ -50,7 +51,8 @@ import TestSupport
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(!page5.timedOut, "the search for page 5 waited for page 2's, or for page 1's rows")
             #expect(server.searchPages.sorted() == [1, 2, 3, 4, 5], "pages 6-8 exist but were not asked for")
-            #expect(server.apiRequests.count == 5 + 50)
+            let fiveSearchesAndFiftyRecords: Int = 5 + 50   // summed outside #expect: slow to type-check inside
+            #expect(server.apiRequests.count == fiveSearchesAndFiftyRecords)
             #expect(server.posterRequests.count == 50)
             server.expectNothingAskedTwice()
             // Printed in page order all the same, rows numbered 1 to 50.
@@ -96,7 +98,8 @@ import TestSupport
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(!page2Done.timedOut)
             #expect(!pageThreeEarly.withLock { $0 }, "page 3's rows were asked for while page 1's were still loading")
-            #expect(server.apiRequests.count == 5 + 50)
+            let fiveSearchesAndFiftyRecords: Int = 5 + 50   // summed outside #expect: slow to type-check inside
+            #expect(server.apiRequests.count == fiveSearchesAndFiftyRecords)
             server.expectNothingAskedTwice()
             let numbers = outcome.stdout.split(separator: "\n").compactMap { line in
                 line.firstMatch(of: /^ *(\d+)\. Bench Title \d+ \(\d+\)  movie/).flatMap { Int($0.1) }
@@ -122,7 +125,8 @@ import TestSupport
             #expect(await movies.waitFor { $0.stdoutSoFar.contains("Showing 20 of 25") })
             // more sent the ten records of page 2 and the prefetch of page 3, not page 2's search again.
             #expect(await server.waitFor { $0.searchPages == [1, 2, 3] })
-            #expect(server.requests.count - before == 10 + 1)
+            let tenRecordsAndPageThree: Int = 10 + 1   // summed outside #expect: slow to type-check inside
+            #expect(server.requests.count - before == tenRecordsAndPageThree)
             movies.send("more")
             #expect(await movies.waitFor { $0.stdoutSoFar.contains("Showing 25 of 25: that is all.") })
             movies.send("more")
@@ -165,7 +169,8 @@ import TestSupport
                                                       directory: folder)
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(server.peakRequestsInFlight == 1)
-            #expect(server.apiRequests.count == 2 + 20)
+            let twoSearchesAndTwentyRecords: Int = 2 + 20   // summed outside #expect: slow to type-check inside
+            #expect(server.apiRequests.count == twoSearchesAndTwentyRecords)
         }
     }
 }

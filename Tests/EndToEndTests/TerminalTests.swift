@@ -178,9 +178,9 @@ struct TerminalProcessTests {
 
             let end = outcome.snapshot("end")
             #expect(rowNumbers(end) == Array(1...10), "each row once, in order:\n\(outcome.shown("end"))")
-            #expect(end.filter { ($0.hasPrefix("✓") || $0.hasPrefix("!")) && $0.contains(" tt") }.count == 10)
-            #expect(end.filter { $0.contains("poster saved: ") || $0.contains("no poster") }.count == 10)
-            #expect(end.filter { $0.contains("Results for") }.count == 1)
+            #expect(end.count(where: { ($0.hasPrefix("✓") || $0.hasPrefix("!")) && $0.contains(" tt") }) == 10)
+            #expect(end.count(where: { $0.contains("poster saved: ") || $0.contains("no poster") }) == 10)
+            #expect(end.count(where: { $0.contains("Results for") }) == 1)
             #expect(end.contains { $0.contains("A bullied health-club janitor") })
             #expect(!end.contains { $0.contains("loading") })
         }
@@ -198,7 +198,7 @@ struct TerminalProcessTests {
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
             #expect(rowNumbers(end) == Array(1...10), "each row once, in order:\n\(outcome.shown("end"))")
-            #expect(end.filter { $0.contains("Results for") }.count == 1, "\(outcome.shown("end"))")
+            #expect(end.count(where: { $0.contains("Results for") }) == 1, "\(outcome.shown("end"))")
             // Plots wrapped at the new width: full words, nothing cut at the old one.
             #expect(end.contains { $0.contains("A bullied health-club janitor falls into a vat of") })
         }
@@ -215,7 +215,7 @@ struct TerminalProcessTests {
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
-            #expect(end.filter { $0.contains("Results for") }.count == 1, "\(outcome.shown("end"))")
+            #expect(end.count(where: { $0.contains("Results for") }) == 1, "\(outcome.shown("end"))")
             #expect(rowNumbers(end) == Array(1...10), "each row once, in order:\n\(outcome.shown("end"))")
         }
     }
@@ -231,7 +231,7 @@ struct TerminalProcessTests {
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end").filter { !$0.isEmpty }
-            #expect(end.filter { $0.contains("(stopped)") }.count == 10, "\(outcome.shown("end"))")
+            #expect(end.count(where: { $0.contains("(stopped)") }) == 10, "\(outcome.shown("end"))")
             #expect(!end.contains { $0.contains(where: spinner.contains) })
             #expect(end.last == "movies>")
         }
@@ -353,7 +353,7 @@ struct TerminalInterruptTests {
             #expect(outcome.stty["editing"] != outcome.stty["before"], "raw mode again at the prompt")
             let end = outcome.snapshot("end")
             #expect(end.contains { $0.contains("1. The Toxic Avenger (1984)") })
-            #expect(end.filter { $0.contains("Results for \"toxic\"") }.count == 1, "the page is drawn once, in place")
+            #expect(end.count(where: { $0.contains("Results for \"toxic\"") }) == 1, "the page is drawn once, in place")
         }
     }
 
@@ -385,7 +385,7 @@ struct TerminalInterruptTests {
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
-            #expect(end.filter { $0.hasPrefix("  1. The Toxic Avenger (1984)  movie  tt0090190") }.count == 1, "\(outcome.shown("end"))")
+            #expect(end.count(where: { $0.hasPrefix("  1. The Toxic Avenger (1984)  movie  tt0090190") }) == 1, "\(outcome.shown("end"))")
             #expect(!end.contains { $0.hasPrefix("✓") })
         }
     }

@@ -87,7 +87,8 @@ import TestSupport
         let capture = Capture()
         await session(capture, in: folder).handle(.save("out.md", force: false))
         let lines = try String(contentsOf: folder.appendingPathComponent("out.md"), encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(lines.count == 2 + 3)
+        let headerRuleAndThreeRows: Int = 2 + 3   // summed outside #expect: slow to type-check inside
+        #expect(lines.count == headerRuleAndThreeRows)
         #expect(lines[1].allSatisfy { "| -".contains($0) })
         let cells = lines.map(markdownCells)
         #expect(cells.allSatisfy { $0.count == ExportFormat.columns.count })

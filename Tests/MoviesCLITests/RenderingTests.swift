@@ -42,7 +42,7 @@ import Testing
             let label = String(repeating: " ", count: number < 10 ? 2 : 1) + "\(number)."
             let title = row.item.title + (row.item.year.map { " (\($0.text))" } ?? "")
             // The row, once (issue 24): number, title, type, ID and ratings, then its plot wrapped under it.
-            #expect(lines.filter { $0.hasPrefix("\(label) ") }.count == 1, "row \(number) is not printed once")
+            #expect(lines.count(where: { $0.hasPrefix("\(label) ") }) == 1, "row \(number) is not printed once")
             let plot = try #require(row.movie?.plot, "row \(number) has no plot")
             // Issue 18: the title line gains the record's ratings, when it has any.
             let ratings = try #require(row.movie.map { RatingsSummary($0).text(parts: 3) })
@@ -168,7 +168,7 @@ import Testing
         let actorLines = lines.drop { !$0.hasPrefix("  Actors: ") }.prefix { $0.hasPrefix("  Actors: ") || $0.hasPrefix("          ") }
         #expect(actorLines.count > 2)
         let actorWords: [Substring] = actorLines.flatMap { $0.split(separator: " ") }
-        #expect(actorWords.filter { $0 == "abc" }.count == 40)
+        #expect(actorWords.count(where: { $0 == "abc" }) == 40)
         for line in lines {
             #expect(line.count <= 60, "\"\(line)\" is \(line.count) columns")
         }

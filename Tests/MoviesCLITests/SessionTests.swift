@@ -147,9 +147,9 @@ import TestSupport
         }
         let saved = lines.filter { $0.hasPrefix("poster saved: ") }
         // The catalogue has 3 titles without a poster, one poster missing (404) and one that is HTML.
-        #expect(lines.filter { $0 == "no poster saved: no poster (N/A)" }.count == 3)
-        #expect(lines.filter { $0.hasPrefix("no poster saved: The server answered HTTP 404") }.count == 1)
-        #expect(lines.filter { $0.hasPrefix("no poster saved: not an image") }.count == 1)
+        #expect(lines.count(where: { $0 == "no poster saved: no poster (N/A)" }) == 3)
+        #expect(lines.count(where: { $0.hasPrefix("no poster saved: The server answered HTTP 404") }) == 1)
+        #expect(lines.count(where: { $0.hasPrefix("no poster saved: not an image") }) == 1)
         #expect(saved.count == 5)
         for line in saved {
             let relative = String(line.dropFirst("poster saved: ".count))
@@ -173,7 +173,7 @@ import TestSupport
         // The same search again finds them in place.
         capture.clear()
         await session.handle(.search("toxic"))
-        #expect(capture.outLines.filter { $0.contains("poster already saved: shots/new/") }.count == 5)
+        #expect(capture.outLines.count(where: { $0.contains("poster already saved: shots/new/") }) == 5)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 5)
     }
 

@@ -64,28 +64,33 @@ import TestSupport
     }
 
     @Test func pastTheHighWaterMarkTheTransferPausesThenResumesAsTheReaderCatchesUp() async throws {
-        let pump = Pump(highWater: 64 * 1024)
-        let chunks = (0..<20).map { Self.chunk($0) }
+        // Typed and reckoned outside #expect: arithmetic and `+` as a function are slow to type-check inside.
+        let highWater: Int = 64 * 1024
+        let pump = Pump(highWater: highWater)
+        let chunks: [Data] = (0..<20).map { Self.chunk($0) }
+        let wholeBody = Data(chunks.joined())
         pump.run(chunks)
         // No reader yet: the transfer must pause once 64 KB wait, not read the whole body.
         try await pump.paused.wait(for: "the transfer to pause")
         #expect(pump.taken.value == 4)
-        #expect(pump.feed.peakPendingBytes == 64 * 1024)
+        #expect(pump.feed.peakPendingBytes == highWater)
         let read = try await HTTPBody(feed: pump.feed).collect(upTo: .max)
-        #expect(read == chunks.reduce(Data(), +))
-        #expect(pump.feed.peakPendingBytes <= 64 * 1024)
+        #expect(read == wholeBody)
+        #expect(pump.feed.peakPendingBytes <= highWater)
         #expect(pump.stops.value == 0)
         #expect(!pump.stuck.isOpen)
     }
 
     @Test func aSinkAttachedToAPausedTransferResumesItAndTakesEveryChunkInOrder() async throws {
         let pump = Pump(highWater: 32 * 1024)
-        let chunks = (0..<10).map { Self.chunk($0) }
+        let chunks: [Data] = (0..<10).map { Self.chunk($0) }
+        let wholeBody = Data(chunks.joined())   // outside #expect: `reduce(Data(), +)` inside took half a second to type-check
         pump.run(chunks)
         try await pump.paused.wait(for: "the transfer to pause")
         let written = Mutex(Data())
         try await HTTPBody(feed: pump.feed).drain { chunk in written.withLock { $0 += chunk } }
-        #expect(written.withLock { $0 } == chunks.reduce(Data(), +))
+        let wrote: Data = written.withLock { $0 }
+        #expect(wrote == wholeBody)
         // The sink runs on a file-work thread: the transfer pauses whenever it falls behind, and
         // every pause ends.
         #expect(pump.pauses.value >= 1)

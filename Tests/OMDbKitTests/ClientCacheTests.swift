@@ -38,7 +38,7 @@ import TestSupport
             let again = try await second.search("toxic")
             let updates = await collect(second.details(for: again.items))
             #expect(again.items == page.items)
-            #expect(updates.filter(\.isRecord).count == 10)
+            #expect(updates.count(where: \.isRecord) == 10)
             #expect(server.apiRequests.count == 11)
             #expect(sent.count == 11)
             #expect(cache.hits == 11)

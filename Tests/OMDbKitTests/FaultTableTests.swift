@@ -105,9 +105,9 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             let items = first.items + second.items
             let byID = rows(await collect(client.details(for: items, posters: PosterStore(folder: folder))))
             #expect(items.count == 20)
-            #expect(byID.values.filter { (try? $0.movie?.get()) != nil }.count == 20)
+            #expect(byID.values.count(where: { (try? $0.movie?.get()) != nil }) == 20)
             let saved = byID.values.filter { (try? $0.poster?.get()) != nil }.count
-            #expect(saved == items.filter { catalogue.posterData(atPath: $0.posterURL?.path ?? "") != nil }.count)
+            #expect(saved == items.count(where: { catalogue.posterData(atPath: $0.posterURL?.path ?? "") != nil }))
             #expect(files(in: folder).count == saved)
             #expect(files(in: folder).allSatisfy { !$0.hasPrefix(".") })
             // Two searches, twenty records, twenty posters: each sent exactly twice.
@@ -159,12 +159,12 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
         let page = try await client.search("toxic")
         let byID = rows(await collect(client.details(for: page.items)))
         // Cut at the one-second deadline (the trickle takes 10 s), on both attempts, and asked no more.
-        #expect(server.requests.filter { $0.target.contains("i=\(slow)") }.count == 2)
+        #expect(server.requests.count(where: { $0.target.contains("i=\(slow)") }) == 2)
         let failure: OMDbError? = if case .failure(let error)? = byID[slow]?.movie { error } else { nil }
         #expect(failure == .timedOut(url: server.baseURL.absoluteString + "?i=\(slow)&plot=short", seconds: 1, tries: 2))
         // The wait and the tries that waited it: not "within 1 s" after two seconds of two tries.
         #expect(failure?.description == "No complete answer from 127.0.0.1:\(server.baseURL.port ?? 0) within 1 s, on each of 2 tries.")
-        #expect(byID.filter { (try? $0.value.movie?.get()) != nil }.count == 9)
+        #expect(byID.count(where: { (try? $0.value.movie?.get()) != nil }) == 9)
     }
 
     @Test func aPosterRefusedForGoodIsRememberedATransientFailureIsNot() async throws {

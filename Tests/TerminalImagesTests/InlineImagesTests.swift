@@ -82,7 +82,7 @@ import Testing
         let sequence = try #require(InlineImages.sequence(for: jpeg, using: .blocks, columns: 20))
         let lines = sequence.split(separator: "\n").map(String.init)
         #expect(lines.count == 15)   // 80×120 at 20 columns: 30 pixels high, two to a cell
-        #expect(lines.allSatisfy { $0.filter { $0 == "▀" }.count == 20 && $0.hasSuffix("\u{1B}[0m") })
+        #expect(lines.allSatisfy { $0.count(where: { $0 == "▀" }) == 20 && $0.hasSuffix("\u{1B}[0m") })
         // The first cell's colours are the means of the 4×4 source squares it covers.
         let image = try JPEGDecoder.decode(jpeg)
         let top = HalfBlocks.average(image, 0, 0, columns: 20, rows: 30)
