@@ -17,9 +17,9 @@ final class CurlTransfer: Sendable {
         let caFile: String?
         /// The CA folder named by `SSL_CERT_DIR`.
         let caFolder: String?
-        /// With neither named: libcurl's built-in CA folder, read alone (see
-        /// ``CurlTransport/systemCAFolder()``); nil keeps libcurl's defaults.
-        var systemCAFolder: String? = nil
+        /// With neither named: libcurl's built-in CA folder, read alone (see ``SystemCA``); nil
+        /// keeps libcurl's defaults.
+        var systemCA: SystemCA? = nil
         let userAgent: String
     }
 
@@ -186,8 +186,14 @@ final class CurlTransfer: Sendable {
 
     /// A certificate refused under a CA file trusted alone (see ``Setup``) says so, and how to
     /// trust the system's certificates too: OpenSSL's programs add the default folder to such a file.
+    /// Under the system's folder read alone (``SystemCA``), it says so, and how to trust a bundle.
     private func explained(_ error: TransportError, result: Int32) -> TransportError {
-        guard result == CCURLE_PEER_FAILED_VERIFICATION, setup.caFile != nil, setup.caFolder == nil else { return error }
+        guard result == CCURLE_PEER_FAILED_VERIFICATION else { return error }
+        if let system = setup.systemCA {
+            return .notSent(reason: "the server's TLS certificate was refused by the system's CA folder \(system.folder), read alone; "
+                                + "CURL_CA_BUNDLE=\(system.bundle ?? "FILE") trusts a bundle file instead")
+        }
+        guard setup.caFile != nil, setup.caFolder == nil else { return error }
         return .notSent(reason: "the server's TLS certificate was refused by the CA file in CURL_CA_BUNDLE or SSL_CERT_FILE, "
                             + "trusted alone; SSL_CERT_DIR=/etc/ssl/certs adds the system's")
     }
@@ -240,11 +246,11 @@ final class CurlEasy {
             if setup.caFolder == nil { ccurl_easy_setopt_pointer(handle, CCURLOPT_CAPATH, nil) }
         }
         if let caFolder = setup.caFolder { ccurl_easy_setopt_pointer(handle, CCURLOPT_CAPATH, caFolder) }
-        if let folder = setup.systemCAFolder {
-            // The system's certificates from its folder alone, each read when a handshake needs it,
-            // instead of its bundle file parsed whole for every connection as well.
+        // The system's certificates from its folder alone, each read when a handshake needs it,
+        // instead of its bundle file parsed whole for every connection as well. The bundle is
+        // dropped only once libcurl took the folder: one that cannot use a folder would trust nothing.
+        if let system = setup.systemCA, ccurl_easy_setopt_pointer(handle, CCURLOPT_CAPATH, system.folder) == CCURLE_OK {
             ccurl_easy_setopt_pointer(handle, CCURLOPT_CAINFO, nil)
-            ccurl_easy_setopt_pointer(handle, CCURLOPT_CAPATH, folder)
         }
         if transfer.isWarmUp { ccurl_easy_setopt_long(handle, CCURLOPT_NOBODY, 1) }
         ccurl_easy_setopt_header(handle) { data, size, count, context in

@@ -49,37 +49,8 @@ public final class CurlTransport: OMDbTransport {
         }
         let caFolder = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         setup = CurlTransfer.Setup(timeout: max(1, timeout), caFile: caFile, caFolder: caFolder,
-                                   systemCAFolder: caFile == nil && caFolder == nil ? Self.systemCAFolder() : nil,
+                                   systemCA: caFile == nil && caFolder == nil ? SystemCA.found() : nil,
                                    userAgent: "movies/\(OMDbKit.version) (OMDbKit)")
-    }
-
-    /// libcurl's built-in CA folder (Debian's `/etc/ssl/certs`) when it holds certificates under
-    /// their hash names, for the transfers to read the system's certificates from there alone:
-    /// each one when a handshake needs it. libcurl's defaults read its built-in bundle file too,
-    /// and a file is parsed whole (about 50 ms of CPU for 140 certificates, with OpenSSL 3), for
-    /// every connection, since libcurl keeps no parsed store beside a folder. The folder and the
-    /// file hold the same certificates where both are built in: `update-ca-certificates` makes
-    /// both from one list. Nil (libcurl's defaults kept) when libcurl has no built-in folder, is
-    /// older than 7.84 (it cannot say), or the folder holds no hashed certificate.
-    static func systemCAFolder() -> String? {
-        guard let easy = ccurl_easy_init() else { return nil }
-        defer { ccurl_easy_cleanup(easy) }
-        var path: UnsafePointer<CChar>?
-        guard ccurl_easy_getinfo_string(easy, CCURLINFO_CAPATH, &path) == CCURLE_OK, let path else { return nil }
-        let folder = String(cString: path)
-        return holdsHashedCertificates(folder) ? folder : nil
-    }
-
-    /// Whether `folder` holds a certificate under its hash name (`1a2b3c4d.0`), as OpenSSL looks
-    /// certificates up in a folder (`c_rehash`, `openssl rehash`, `update-ca-certificates`).
-    static func holdsHashedCertificates(_ folder: String) -> Bool {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
-        return names.contains { name in
-            let parts = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0].count == 8, !parts[1].isEmpty else { return false }
-            return parts[0].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
-                && parts[1].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        }
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 @testable import OMDbCurl
 import OMDbKit
@@ -8,28 +9,70 @@ import TestSupport
 /// alone, one when a handshake needs it, instead of its bundle file parsed whole (about 50 ms of
 /// CPU) for every connection as well.
 @Suite struct SystemCAFolderTests {
-    /// OpenSSL finds a folder's certificates by hash name (`1a2b3c4d.0`): a folder with none
-    /// (only bundles, or nothing) is no folder to read alone.
-    @Test func aFolderServesOnlyWithCertificatesUnderHashNames() async throws {
+    /// OpenSSL finds a folder's certificates by hash name (`1a2b3c4d.0`): only such names that lead
+    /// to a file count; bundles, other names and links to nothing (another system's folder,
+    /// mounted without the files its links lead to) do not.
+    @Test func onlyHashNamesThatLeadToAFileCount() async throws {
         try await withTemporaryFolder { folder in
-            #expect(!CurlTransport.holdsHashedCertificates(folder.path))
-            #expect(!CurlTransport.holdsHashedCertificates(folder.appendingPathComponent("missing").path))
+            #expect(SystemCA.hashedCertificates(in: folder.path) == 0)
+            #expect(SystemCA.hashedCertificates(in: folder.appendingPathComponent("missing").path) == 0)
             for name in ["ca-certificates.crt", "1a2b3c4d.pem", "1a2b3c4.0", "1a2b3c4dx.0", "1A2B3C4D.0", "1a2b3c4d."] {
                 try Data().write(to: folder.appendingPathComponent(name))
             }
-            #expect(!CurlTransport.holdsHashedCertificates(folder.path))
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("0a0b0c0d.0").path,
+                                                       withDestinationPath: "/nonexistent/ca.pem")
+            #expect(SystemCA.hashedCertificates(in: folder.path) == 0)
             try Data().write(to: folder.appendingPathComponent("1a2b3c4d.1"))
-            #expect(CurlTransport.holdsHashedCertificates(folder.path))
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("5e6f7a8b.0").path, withDestinationPath: "1a2b3c4d.pem")
+            #expect(SystemCA.hashedCertificates(in: folder.path) == 2)
         }
     }
 
-    /// This machine's libcurl (Debian's has /etc/ssl/certs built in) names a folder that holds
-    /// certificates by hash: the transport reads it alone.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/etc/ssl/certs/ca-certificates.crt"), "no Debian-style CA folder here"))
-    func debiansBuiltInFolderIsFound() throws {
-        _ = try CurlTransport(timeout: 5, environment: [:])
-        #expect(CurlTransport.systemCAFolder() == "/etc/ssl/certs")
+    /// The folder is read alone only when it holds no fewer certificates than the bundle: a CA
+    /// appended to the bundle by hand (a company's proxy) keeps libcurl's defaults, bundle and folder.
+    @Test func aBundleWithMoreCertificatesThanTheFolderKeepsTheDefaults() async throws {
+        try await withTemporaryFolder { folder in
+            let certificates = folder.appendingPathComponent("certs")
+            try FileManager.default.createDirectory(at: certificates, withIntermediateDirectories: true)
+            try Data(CurlTransportOverTLSLabTests.unrelatedCA.utf8).write(to: certificates.appendingPathComponent("1a2b3c4d.0"))
+            let bundle = certificates.appendingPathComponent("ca-certificates.crt")
+            try Data(CurlTransportOverTLSLabTests.unrelatedCA.utf8).write(to: bundle)
+            #expect(SystemCA.certificates(inBundle: bundle.path) == 1)
+            #expect(SystemCA.serves(folder: certificates.path, bundle: bundle.path))
+            try Data((CurlTransportOverTLSLabTests.unrelatedCA + CurlTransportOverTLSLabTests.unrelatedCA).utf8).write(to: bundle)
+            #expect(SystemCA.certificates(inBundle: bundle.path) == 2)
+            #expect(!SystemCA.serves(folder: certificates.path, bundle: bundle.path))
+            #expect(!SystemCA.serves(folder: folder.appendingPathComponent("empty").path, bundle: nil))
+        }
     }
+
+    /// Only OpenSSL's family reads a folder one certificate at a time (and some TLS libraries
+    /// ignore a folder): with another, or OpenSSL compiled in but not selected, the defaults stay.
+    @Test func onlyAnOpenSSLLibcurlReadsTheFolderAlone() {
+        #expect(SystemCA.isOpenSSL(version: "libcurl/7.88.1 OpenSSL/3.0.15 zlib/1.2.13 brotli/1.0.9 nghttp2/1.52.0"))
+        #expect(SystemCA.isOpenSSL(version: "libcurl/8.7.1 LibreSSL/3.3.6 zlib/1.2.12 nghttp2/1.61.0"))
+        #expect(!SystemCA.isOpenSSL(version: "libcurl/7.88.1 GnuTLS/3.7.9 zlib/1.2.13 nghttp2/1.52.0"))
+        #expect(!SystemCA.isOpenSSL(version: "libcurl/8.5.0 rustls-ffi/0.12.0/rustls/0.22.0 zlib/1.3"))
+        #expect(!SystemCA.isOpenSSL(version: "libcurl/8.5.0 Schannel (OpenSSL/3.0.0) zlib/1.3"))
+    }
+
+    /// Where libcurl has one built in (Debian's OpenSSL libcurl, 7.84 and later), its folder is
+    /// found and holds as many certificates as its bundle.
+    @Test(.enabled(if: Self.builtInFolder != nil, "this libcurl names no built-in CA folder (older than 7.84, or built without one)"))
+    func theBuiltInFolderIsFound() throws {
+        _ = try CurlTransport(timeout: 5, environment: [:])
+        #expect(SystemCA.found()?.folder == Self.builtInFolder)
+    }
+
+    /// libcurl's built-in CA folder, as `curl-config --ca`'s sibling would say: asked of libcurl.
+    static let builtInFolder: String? = {
+        guard (try? CurlTransport(timeout: 5, environment: [:])) != nil, let easy = ccurl_easy_init() else { return nil }
+        defer { ccurl_easy_cleanup(easy) }
+        var path: UnsafePointer<CChar>?
+        guard ccurl_easy_getinfo_string(easy, CCURLINFO_CAPATH, &path) == CCURLE_OK, let path else { return nil }
+        let folder = String(cString: path)
+        return SystemCA.hashedCertificates(in: folder) > 0 ? folder : nil
+    }()
 
     /// A server whose CA is only in the folder is verified: the folder is where the transfers look
     /// (the lab's CA is in no file or folder of the system's).
@@ -42,18 +85,30 @@ import TestSupport
             try FileManager.default.copyItem(at: URL(fileURLWithPath: lab.ca), to: folder.appendingPathComponent("\(hash).0"))
             let engine = try CurlEngine(maxConnectionsPerHost: 2, library: nil)
             defer { engine.post(.stop) }
-            let setup = CurlTransfer.Setup(timeout: 10, caFile: nil, caFolder: nil, systemCAFolder: folder.path, userAgent: "movies-test")
+            let setup = CurlTransfer.Setup(timeout: 10, caFile: nil, caFolder: nil, systemCA: SystemCA(folder: folder.path, bundle: nil), userAgent: "movies-test")
             let answer = try await CurlTransfer(url: lab.api, setup: setup, engine: engine, timeout: 10).send()
             #expect((100..<600).contains(answer.statusCode))
+            // A folder without the lab's CA: refused, and the message says how to trust a bundle.
+            let other = folder.appendingPathComponent("other")
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+            try Data(CurlTransportOverTLSLabTests.unrelatedCA.utf8).write(to: other.appendingPathComponent("1a2b3c4d.0"))
+            let refusing = CurlTransfer.Setup(timeout: 10, caFile: nil, caFolder: nil,
+                                              systemCA: SystemCA(folder: other.path, bundle: "/etc/ssl/certs/ca-certificates.crt"), userAgent: "movies-test")
+            await #expect { _ = try await CurlTransfer(url: lab.api, setup: refusing, engine: engine, timeout: 10).send() } throws: { error in
+                guard case .notSent(let reason) = error as? TransportError else { return false }
+                return reason.contains("refused by the system's CA folder \(other.path), read alone")
+                    && reason.contains("CURL_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt")
+            }
         }
     }
 
     /// `movies` as a user runs it, with no CA variable, in a mount namespace whose `/etc/ssl/certs`
-    /// holds the lab's CA under its hash name and, in place of the bundle file, a FIFO that holds
-    /// whoever opens it for ever: the search completes, so the bundle file was never read. With
-    /// libcurl's defaults (file and folder) the search hung on the FIFO until killed.
-    @Test(.enabled(if: TLSLab.available && Self.overlay != nil, "needs the TLS lab, root and unshare (a mount namespace)"))
-    func theSystemBundleFileIsNotReadWhenTheFolderServes() async throws {
+    /// holds the lab's CA under its hash name and a bundle file of one certificate that OpenSSL
+    /// cannot parse: the search completes, so libcurl never parsed the bundle. With libcurl's
+    /// defaults (file and folder) it failed on that file ("the CA certificates could not be read").
+    @Test(.enabled(if: TLSLab.available && Self.overlay != nil && Self.builtInFolder == "/etc/ssl/certs",
+                   "needs the TLS lab, a mount namespace (unshare -m) and a libcurl whose CA folder is /etc/ssl/certs"))
+    func theSystemBundleFileIsNotParsedWhenTheFolderServes() async throws {
         let lab = try TLSLab()
         defer { lab.stop() }
         try await withTemporaryFolder { folder in
@@ -62,7 +117,8 @@ import TestSupport
             try FileManager.default.copyItem(at: URL(fileURLWithPath: lab.ca), to: certificates.appendingPathComponent("lab.pem"))
             try FileManager.default.createSymbolicLink(atPath: certificates.appendingPathComponent("\(try Self.subjectHash(of: lab.ca)).0").path,
                                                        withDestinationPath: "lab.pem")
-            #expect(mkfifo(certificates.appendingPathComponent("ca-certificates.crt").path, 0o644) == 0)
+            try Data("-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n".utf8)
+                .write(to: certificates.appendingPathComponent("ca-certificates.crt"))
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try #require(Self.overlay))
             process.arguments = ["-m", "--propagation", "private", "/bin/sh", "-c", "mount --bind \"$0\" /etc/ssl/certs && exec \"$@\"",
@@ -80,7 +136,7 @@ import TestSupport
             if hung { process.terminate() }
             process.waitUntilExit()
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(!hung, "movies waited on the bundle file (a FIFO) for 30 s")
+            #expect(!hung, "movies did not end within 30 s")
             #expect(process.terminationStatus == 0 && printed.contains("Results for \"bench\""), "\(printed)")
         }
     }
@@ -94,11 +150,19 @@ import TestSupport
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
-    /// `unshare` when this process can make a mount namespace (root) and `movies` is built.
+    /// `unshare` when this process can make a mount namespace (`unshare -m true` runs: root with
+    /// CAP_SYS_ADMIN, which a container's root may lack) and `movies` is built.
     static let overlay: String? = {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: movies.path),
-              FileManager.default.fileExists(atPath: "/etc/ssl/certs") else { return nil }
-        return ["/usr/bin/unshare", "/bin/unshare"].first { FileManager.default.isExecutableFile(atPath: $0) }
+              let unshare = ["/usr/bin/unshare", "/bin/unshare"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: unshare)
+        probe.arguments = ["-m", "true"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return nil }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? unshare : nil
     }()
 
     /// `openssl x509 -hash`: the name OpenSSL looks a CA up by in a folder.

@@ -69,7 +69,8 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 #define CCURLINFO_SIZE_DOWNLOAD_T 0x600008
 #define CCURLINFO_CONTENT_LENGTH_DOWNLOAD_T 0x60000F
 #define CCURLINFO_HTTP_VERSION 0x20002E
-// libcurl's built-in CA folder (7.84 and later).
+// libcurl's built-in CA bundle file and folder (7.84 and later).
+#define CCURLINFO_CAINFO 0x10003D
 #define CCURLINFO_CAPATH 0x10003E
 
 // Result codes (CURLcode) the transport tells apart.
