@@ -8,8 +8,8 @@ extension Tag {
 }
 
 /// `make install` into a fresh prefix, the installed `movies` run from elsewhere with no key
-/// and no source tree to lean on, then `make uninstall`. Installs the debug binary the test run
-/// already built (`BIN=`), since a release build would cost minutes on two cores.
+/// and no source tree to lean on, then `make uninstall`. Installs the binary the test run already
+/// built (`BIN=`: the debug build, or CI's), since an optimised build would cost minutes on two cores.
 @Suite(.tags(.slow)) struct InstallTests {
     static let makeTool = ["/usr/bin/make", "/bin/make"].map(URL.init(fileURLWithPath:))
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }

@@ -11,11 +11,12 @@ import TestSupport
     static let source = MoviesProcess.repositoryRoot.appendingPathComponent("Examples/Sources/search-posters/main.swift")
     static let marker = "<!-- example: Examples/Sources/search-posters/main.swift -->\n```swift\n"
 
-    /// The built example: `MOVIES_EXAMPLE`, else `Examples/.build/debug/search-posters` when there.
+    /// The built example: `MOVIES_EXAMPLE` (even when missing: CI names what it built, and a
+    /// missing one must fail, not skip), else `Examples/.build/debug/search-posters` when there.
     static let executable: URL? = {
-        let named = ProcessInfo.processInfo.environment["MOVIES_EXAMPLE"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        if let named = ProcessInfo.processInfo.environment["MOVIES_EXAMPLE"], !named.isEmpty { return URL(fileURLWithPath: named) }
         let built = MoviesProcess.repositoryRoot.appendingPathComponent("Examples/.build/debug/search-posters")
-        return [named, built].compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return FileManager.default.isExecutableFile(atPath: built.path) ? built : nil
     }()
 
     @Test func readmeShowsTheExampleAsItIs() throws {

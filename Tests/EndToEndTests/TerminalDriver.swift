@@ -97,7 +97,8 @@ struct TerminalDriver {
         guard let found = output(["python3", "-c", "import sys; print(sys.executable)"]) else {
             return .failure(Unavailable(text: "python3 was not found"))
         }
-        let executable = found.trimmingCharacters(in: .whitespacesAndNewlines)
+        let printed = found.trimmingCharacters(in: .whitespacesAndNewlines)
+        let executable = printed.isEmpty ? "python3" : printed
         for flags in [["-S"], []] where output([executable] + flags + ["-c", probe]) != nil {
             return .success([executable] + flags)
         }
