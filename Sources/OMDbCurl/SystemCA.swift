@@ -64,14 +64,22 @@ struct SystemCA: Sendable, Equatable {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: 16 << 20), data.count < 16 << 20 else { return nil }
+        // Byte by byte, comparing at each dash (memmem is not in Swift's Glibc module).
         let marker = Array("-----BEGIN CERTIFICATE-----".utf8)
-        var count = 0
-        var index = data.startIndex
-        while let found = data[index...].firstRange(of: marker) {
-            count += 1
-            index = found.upperBound
+        return data.withUnsafeBytes { bytes -> Int in
+            guard let base = bytes.baseAddress, bytes.count >= marker.count else { return 0 }
+            var count = 0
+            var index = 0
+            while index <= bytes.count - marker.count {
+                if bytes[index] == UInt8(ascii: "-"), memcmp(base + index, marker, marker.count) == 0 {
+                    count += 1
+                    index += marker.count
+                } else {
+                    index += 1
+                }
+            }
+            return count
         }
-        return count
     }
 
     /// Whether `curl_version()` names OpenSSL (or LibreSSL, BoringSSL, quictls) as the TLS library

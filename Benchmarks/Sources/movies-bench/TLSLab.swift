@@ -125,7 +125,7 @@ struct LabTrust {
         self.folder = folder
         let found = ["/usr/bin/unshare", "/bin/unshare"].first { FileManager.default.isExecutableFile(atPath: $0) }
         var works = false
-        if let found, FileManager.default.fileExists(atPath: Self.systemBundle), Self.copySystemFolder(to: folder, bundle: bundle, labCA: labCA),
+        if let found, FileManager.default.fileExists(atPath: Self.systemBundle), Self.copySystemFolder(to: folder, labCA: labCA),
            let probe = try? Child(found, Self.wrap(folder.path, "/bin/true", []), environment: ["PATH": "/usr/bin:/bin"], stderrFile: "/dev/null") {
             works = probe.finish().status == 0
         }
@@ -134,8 +134,8 @@ struct LabTrust {
     }
 
     /// The system's CA folder copied to `folder` (its links pointed at what they resolve to), the
-    /// bundle replaced by `bundle`, and the lab CA added under its hash name (`openssl x509 -hash`).
-    private static func copySystemFolder(to folder: URL, bundle: String, labCA: String) -> Bool {
+    /// lab CA added to its bundle and under its hash name (`openssl x509 -hash`).
+    private static func copySystemFolder(to folder: URL, labCA: String) -> Bool {
         let files = FileManager.default
         guard let names = try? files.contentsOfDirectory(atPath: systemFolder),
               let hash = try? Child("/usr/bin/env", ["openssl", "x509", "-hash", "-noout", "-in", labCA], environment: ["PATH": "/usr/bin:/bin"],
@@ -148,7 +148,11 @@ struct LabTrust {
                 guard files.fileExists(atPath: source.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
                 try files.createSymbolicLink(atPath: folder.appendingPathComponent(entry).path, withDestinationPath: source.resolvingSymlinksInPath().path)
             }
-            try files.copyItem(atPath: bundle, toPath: folder.appendingPathComponent("ca-certificates.crt").path)
+            // The system's bundle with the lab CA appended, as update-ca-certificates would make it
+            // (the lab's own bundle may come from another list: Python's).
+            var combined = try Data(contentsOf: URL(fileURLWithPath: systemBundle))
+            combined.append(try Data(contentsOf: URL(fileURLWithPath: labCA)))
+            try combined.write(to: folder.appendingPathComponent("ca-certificates.crt"))
             try files.copyItem(atPath: labCA, toPath: folder.appendingPathComponent("movies-lab-ca.pem").path)
             var suffix = 0
             while files.fileExists(atPath: folder.appendingPathComponent("\(name).\(suffix)").path) { suffix += 1 }
