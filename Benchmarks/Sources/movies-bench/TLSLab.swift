@@ -133,8 +133,8 @@ struct LabTrust {
         environment = works ? [:] : ["SSL_CERT_FILE": bundle]
     }
 
-    /// The system's CA folder copied to `folder` (its links pointed at what they resolve to), the
-    /// lab CA added to its bundle and under its hash name (`openssl x509 -hash`).
+    /// The system's CA folder copied to `folder` (its links pointed at what they resolve to outside
+    /// it, its files copied), the lab CA added to its bundle and under its hash name (`openssl x509 -hash`).
     private static func copySystemFolder(to folder: URL, labCA: String) -> Bool {
         let files = FileManager.default
         guard let names = try? files.contentsOfDirectory(atPath: systemFolder),
@@ -146,7 +146,14 @@ struct LabTrust {
                 let source = URL(fileURLWithPath: systemFolder).appendingPathComponent(entry)
                 var isFolder: ObjCBool = false
                 guard files.fileExists(atPath: source.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-                try files.createSymbolicLink(atPath: folder.appendingPathComponent(entry).path, withDestinationPath: source.resolvingSymlinksInPath().path)
+                // A file inside the folder itself is copied: a link to it would point at the
+                // overlay, at itself.
+                let target = source.resolvingSymlinksInPath().path
+                if target.hasPrefix(systemFolder + "/") {
+                    try files.copyItem(atPath: target, toPath: folder.appendingPathComponent(entry).path)
+                } else {
+                    try files.createSymbolicLink(atPath: folder.appendingPathComponent(entry).path, withDestinationPath: target)
+                }
             }
             // The system's bundle with the lab CA appended, as update-ca-certificates would make it
             // (the lab's own bundle may come from another list: Python's).
