@@ -20,15 +20,22 @@ struct SystemCA: Sendable, Equatable {
     /// than 7.84 (it cannot name them), with no built-in folder, or a TLS library other than
     /// OpenSSL's family (only OpenSSL reads a folder lazily; some ignore it).
     static func found() -> SystemCA? {
-        guard isOpenSSL(version: String(cString: ccurl_version())), let easy = ccurl_easy_init() else { return nil }
+        guard isOpenSSL(version: String(cString: ccurl_version())), let folder = builtIn.folder else { return nil }
+        let bundle = builtIn.bundle
+        return serves(folder: folder, bundle: bundle) ? SystemCA(folder: folder, bundle: bundle) : nil
+    }
+
+    /// libcurl's built-in CA bundle file and folder (`CURLINFO_CAINFO`, `CURLINFO_CAPATH`), as a
+    /// new handle has them; nil where it has none or cannot say (before 7.84). libcurl must be loaded.
+    static var builtIn: (bundle: String?, folder: String?) {
+        guard let easy = ccurl_easy_init() else { return (nil, nil) }
         defer { ccurl_easy_cleanup(easy) }
         func info(_ id: Int32) -> String? {
             var path: UnsafePointer<CChar>?
             guard ccurl_easy_getinfo_string(easy, id, &path) == CCURLE_OK, let path else { return nil }
             return String(cString: path)
         }
-        guard let folder = info(CCURLINFO_CAPATH) else { return nil }
-        return serves(folder: folder, bundle: info(CCURLINFO_CAINFO)) ? SystemCA(folder: folder, bundle: info(CCURLINFO_CAINFO)) : nil
+        return (info(CCURLINFO_CAINFO), info(CCURLINFO_CAPATH))
     }
 
     /// Whether `folder` alone trusts as many as `bundle` and `folder` together: it holds at least
@@ -37,9 +44,8 @@ struct SystemCA: Sendable, Equatable {
     static func serves(folder: String, bundle: String?) -> Bool {
         let held = hashedCertificates(in: folder)
         guard held > 0 else { return false }
-        var status = stat()
-        guard let bundle, lstat(bundle, &status) == 0 || errno != ENOENT else { return true }
-        guard stat(bundle, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let count = certificates(inBundle: bundle) else { return false }
+        guard let bundle, FileManager.default.fileExists(atPath: bundle) else { return true }
+        guard CurlTransport.kindIfNotARegularFile(bundle) == nil, let count = certificates(inBundle: bundle) else { return false }
         return held >= count
     }
 

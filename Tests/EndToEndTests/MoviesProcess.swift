@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,16 +25,8 @@ struct MoviesProcess {
         static let fakeServerNotice = "Note: OMDb requests go to 127.0.0.1 "
     }
 
-    /// `.build/…/debug/movies`, next to the test bundle that `swift test` built alongside it.
-    static let executable: URL = {
-        let besideTests = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("movies")
-        let candidates = [
-            besideTests,
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("movies"),
-            repositoryRoot.appendingPathComponent(".build/debug/movies"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? besideTests
-    }()
+    /// `.build/…/movies`, next to the test bundle that `swift test` built alongside it.
+    static let executable = builtProduct("movies")
 
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -1,4 +1,3 @@
-import CCurl
 import Foundation
 @testable import OMDbCurl
 import OMDbKit
@@ -66,11 +65,7 @@ import TestSupport
 
     /// libcurl's built-in CA folder, as `curl-config --ca`'s sibling would say: asked of libcurl.
     static let builtInFolder: String? = {
-        guard (try? CurlTransport(timeout: 5, environment: [:])) != nil, let easy = ccurl_easy_init() else { return nil }
-        defer { ccurl_easy_cleanup(easy) }
-        var path: UnsafePointer<CChar>?
-        guard ccurl_easy_getinfo_string(easy, CCURLINFO_CAPATH, &path) == CCURLE_OK, let path else { return nil }
-        let folder = String(cString: path)
+        guard (try? CurlTransport(timeout: 5, environment: [:])) != nil, let folder = SystemCA.builtIn.folder else { return nil }
         return SystemCA.hashedCertificates(in: folder) > 0 ? folder : nil
     }()
 
@@ -142,13 +137,7 @@ import TestSupport
     }
 
     /// The built `movies`, beside the tests.
-    static let movies: URL = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("movies"),
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("movies"),
-                          root.appendingPathComponent(".build/debug/movies")]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }()
+    static let movies = builtProduct("movies")
 
     /// `unshare` when this process can make a mount namespace (`unshare -m true` runs: root with
     /// CAP_SYS_ADMIN, which a container's root may lack) and `movies` is built.
