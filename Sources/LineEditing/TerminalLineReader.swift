@@ -174,22 +174,25 @@ public final class TerminalLineReader: Sendable {
         /// as a signal (while a command ran), or one typed in raw mode behind them, which would
         /// otherwise be read only after all of them had run.
         private func takeTypedAhead() {
-            if !queued.isEmpty {
-                var ready = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
-                var bytes = [UInt8](repeating: 0, count: 4096)
-                while poll(&ready, 1, 0) > 0, ready[0].revents & Int16(POLLIN) != 0 {
-                    let count = read(STDIN_FILENO, &bytes, bytes.count)
-                    guard count > 0 else { break }
-                    queued += decoder.feed(bytes[..<count])
-                }
-                // The Ctrl-C itself stays: the editor shows it and starts a fresh line.
-                if let last = queued.lastIndex(of: .interrupt) { queued.removeSubrange(..<last) }
+            // A Ctrl-C that came as a signal drops only what was read before it: the terminal
+            // emptied its own queue when it sent the signal, and what is there now was typed since
+            // and belongs to this line. (Read first, as before, a `quit` typed right after the
+            // Ctrl-C was dropped with the rest, and the prompt waited for ever.)
+            if owner.dropTypedAhead.exchange(false, ordering: .sequentiallyConsistent) {
+                queued = []
+                decoder = KeyDecoder()
+                return
             }
-            guard owner.dropTypedAhead.exchange(false, ordering: .sequentiallyConsistent) else { return }
-            // Only what was read before the Ctrl-C: the terminal emptied its own queue when it sent
-            // the signal, and keys typed since belong to the next line.
-            queued = []
-            decoder = KeyDecoder()
+            guard !queued.isEmpty else { return }
+            var ready = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            while poll(&ready, 1, 0) > 0, ready[0].revents & Int16(POLLIN) != 0 {
+                let count = read(STDIN_FILENO, &bytes, bytes.count)
+                guard count > 0 else { break }
+                queued += decoder.feed(bytes[..<count])
+            }
+            // The Ctrl-C itself stays: the editor shows it and starts a fresh line.
+            if let last = queued.lastIndex(of: .interrupt) { queued.removeSubrange(..<last) }
         }
 
         private func finish(_ line: String?) -> String? {
