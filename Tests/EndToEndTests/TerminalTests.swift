@@ -161,6 +161,14 @@ struct TerminalProcessTests {
         }
     }
 
+}
+
+/// The built `movies` on a pseudo-terminal, as ``TerminalProcessTests``: the live page, filled in
+/// place, laid out again on a resize, cut short by Ctrl-C. A suite of its own (one at a time
+/// within it, beside the other terminal suites): in one suite with the prompt's editing tests,
+/// its twelve tests one after the other were the last to end in CI's run (39 s).
+@Suite(.serialized, .enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
+struct TerminalLivePageTests {
     @Test func livePageFillsInPlaceWithOneLinePerTitle() async throws {
         try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(700))

@@ -32,7 +32,12 @@ import TestSupport
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         let history = History(file: folder.appendingPathComponent("state/movies/history"), secret: nil)
-        for number in 1...1_005 { history.add("search \(number)") }
+        // The file the first addition made, filled past the limit at once (a thousand additions
+        // would rewrite it a thousand times); the next addition keeps the last thousand.
+        history.add("search 1")
+        let full = (1...1_004).map { "search \($0)" }.joined(separator: "\n") + "\n"
+        try Data(full.utf8).write(to: history.file)
+        history.add("search 1005")
         history.add("search 1005")
         let entries = history.load()
         #expect(entries.count == 1_000)

@@ -34,7 +34,13 @@ struct HostileInput {
         "9223372036854775807", "9223372036854775808", "-9223372036854775808", "99999999999999999999999", "1000000001",
     ]
 
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    /// A number in `range`, straight from the generator (modulo: the slight bias is no matter
+    /// here). `Int.random(in:using:)` took a quarter of these tests' CPU in an unoptimised build.
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        let span = UInt64(bitPattern: Int64(range.upperBound &- range.lowerBound)) &+ 1   // 0: every Int
+        let draw = random.next()
+        return range.lowerBound &+ Int(truncatingIfNeeded: span == 0 ? draw : draw % span)
+    }
     mutating func chance(_ percent: Int) -> Bool { int(1...100) <= percent }
 
     mutating func scalar() -> Unicode.Scalar {
@@ -132,9 +138,10 @@ struct HostileInput {
     }
 }
 
-/// Thousands of generated answers and names (3 seeds × 1,000 pages, 600 records, 1,000 names)
-/// from fixed seeds: nothing traps, every outcome is
-/// a value that holds its promises or a typed error.
+/// Generated answers and names (3 seeds × 500 pages, 300 records, 500 names) from fixed seeds:
+/// nothing traps, every outcome is a value that holds its promises or a typed error. A fixed,
+/// quick pass in every test run; the fuzz targets (Fuzz/, `make fuzz`) search the same parsers
+/// for as long as they are given, guided by coverage.
 ///
 /// Serialized: CPU-bound, its cases one at a time leave a core to the rest of the run.
 @Suite(.serialized) struct RandomizedInputTests {
@@ -144,7 +151,7 @@ struct HostileInput {
     func searchAnswersDecodeToAValidPageOrAnError(seed: UInt64) {
         var input = HostileInput(random: SplitMix64(seed: seed))
         var pages = 0
-        for _ in 0..<1_000 {
+        for _ in 0..<500 {
             let body = input.searchBody()
             do {
                 let (items, total) = try OMDbDecoding.searchPage(json(body), query: SearchQuery(text: "x"), url: "u")
@@ -158,14 +165,14 @@ struct HostileInput {
             }
         }
         // The generator must reach the success path often, or it tests nothing there.
-        #expect(pages > 200)
+        #expect(pages > 100)
     }
 
     @Test(arguments: seeds)
     func recordAnswersDecodeToAMovieOrAnError(seed: UInt64) {
         var input = HostileInput(random: SplitMix64(seed: seed))
         var movies = 0
-        for _ in 0..<600 {
+        for _ in 0..<300 {
             let body = input.recordBody()
             do {
                 let movie = try OMDbDecoding.movie(json(body), imdbID: "tt1", url: "u")
@@ -176,13 +183,13 @@ struct HostileInput {
                 #expect(!error.description.isEmpty)
             }
         }
-        #expect(movies > 100)
+        #expect(movies > 50)
     }
 
     @Test(arguments: seeds)
     func posterNamesAreAlwaysSafeAndKeepTheirID(seed: UInt64) {
         var input = HostileInput(random: SplitMix64(seed: seed))
-        for _ in 0..<1_000 {
+        for _ in 0..<500 {
             let title = input.text(maxLength: 120)
             let year: String? = input.chance(20) ? nil : input.text(maxLength: input.chance(20) ? 300 : 12)
             let id = input.chance(50) ? "tt" + String(input.int(0...99_999_999)) : input.text(maxLength: input.chance(30) ? 400 : 12)
