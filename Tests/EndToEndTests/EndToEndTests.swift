@@ -248,8 +248,16 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             let deadline = ContinuousClock.now + .seconds(20)
             movies.interrupt()
             while !movies.stderrSoFar.contains("Stopped"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            movies.interrupt()  // now idle: must not end the program
-            try await waitUntil("the idle Ctrl-C to be answered") { movies.stderrSoFar.contains("(Ctrl-C: type quit or press Ctrl-D to leave)") }
+            // Now idle: must not end the program. "Stopped" is written by the command as it ends,
+            // and a Ctrl-C before the prompt takes it as ended still goes to that command (and
+            // says nothing): Ctrl-C again, as a person would, until the idle answer comes.
+            var lastInterrupt = ContinuousClock.now
+            movies.interrupt()
+            try await waitUntil("the idle Ctrl-C to be answered") {
+                if movies.stderrSoFar.contains("(Ctrl-C: type quit or press Ctrl-D to leave)") { return true }
+                if ContinuousClock.now - lastInterrupt > .milliseconds(500) { movies.interrupt(); lastInterrupt = .now }
+                return false
+            }
             movies.send("show 1")
             movies.send("quit")
             let outcome = await movies.finish(timeout: .seconds(20))
