@@ -24,8 +24,11 @@ public final class FakeOMDbServer: Sendable {
     ///   - latency: added before every answer, as a far-away server would.
     ///   - posterBytes: when set, every poster the catalogue names is served as a generated JPEG of
     ///     exactly this many bytes (one shared buffer), for measuring big downloads.
+    ///   - recordsHeldBy: when set, every by-ID answer (`i=`: plots, details) sends its headers and
+    ///     waits for the gate (a minute at most) before its body: a test sees the page loading for
+    ///     as long as it needs, however slowly it runs, and opens the gate.
     ///   - fault: looked at first for every request; a non-nil answer replaces the catalogue's.
-    public init(catalogue: Catalogue, latency: Duration = .zero, posterBytes: Int? = nil,
+    public init(catalogue: Catalogue, latency: Duration = .zero, posterBytes: Int? = nil, recordsHeldBy gate: ServerGate? = nil,
                 fault: @escaping @Sendable (ServerRequest) -> ServerResponse? = { _ in nil }) throws {
         let state = self.state
         let synthetic = posterBytes.map(Self.syntheticPoster)
@@ -36,6 +39,9 @@ public final class FakeOMDbServer: Sendable {
                 ?? synthetic.flatMap { Self.poster($0, for: request) }
                 ?? Self.answer(request, catalogue: catalogue, posterBase: posterBase)
             if response.delay == .zero { response.delay = latency }
+            if let gate, request.queryItems.contains(where: { $0.name == "i" }) {
+                response.stall = Stall(after: 0, pause: .seconds(60), gate: gate)
+            }
             return response
         }
         let base = server.baseURL

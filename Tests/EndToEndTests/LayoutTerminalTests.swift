@@ -9,20 +9,11 @@ import TestSupport
 @Suite(.serialized, .enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
 struct LayoutTerminalTests {
     /// A fake OMDb that holds every record until `gate` opens: the page stays loading until then.
-    private func heldRecords(_ gate: ServerGate) throws -> FakeOMDbServer {
-        try FakeOMDbServer(catalogue: catalogue) { request in
-            guard request.queryItems.contains(where: { $0.name == "i" }) else { return nil }
-            let answer = catalogue.answer(request.queryItems, posterBase: URL(string: "http://127.0.0.1/")!)
-            return ServerResponse(status: answer.statusCode, headers: ["Content-Type": "application/json"], body: answer.body,
-                                  stall: Stall(after: 0, pause: .seconds(60), gate: gate))
-        }
-    }
-
     /// The page while loading and once done, with `environment`, against a server that holds the
     /// records until the loading page has been seen.
     private func livePage(environment: [String: String], in folder: URL) async throws -> TerminalDriver.Outcome {
         let gate = ServerGate()
-        let server = try heldRecords(gate)
+        let server = try FakeOMDbServer(catalogue: catalogue, recordsHeldBy: gate)
         defer { server.shutdown() }
         let marker = folder.appendingPathComponent("loading-seen-\(UUID().uuidString)")
         async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()

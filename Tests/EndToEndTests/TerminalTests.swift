@@ -169,15 +169,23 @@ struct TerminalProcessTests {
 /// its twelve tests one after the other were the last to end in CI's run (39 s).
 @Suite(.serialized, .enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
 struct TerminalLivePageTests {
+    /// The records are held until the loading page has been seen: with a fixed latency instead
+    /// (700 ms), a driver slowed by a loaded machine saw the page only once every plot was in.
     @Test func livePageFillsInPlaceWithOneLinePerTitle() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(700))
-            defer { server.shutdown() }
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
-                                                 environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 50, steps: [
-                .wait("movies>"), .send("toxic" + Keys.enter), .wait("Results for \"toxic\""), .snapshot("early"),
-                .wait("✓ plots 10/10 · posters 10/10"), .snapshot("end"),
+            let gate = ServerGate()
+            let server = try FakeOMDbServer(catalogue: catalogue, recordsHeldBy: gate)
+            defer { gate.open(); server.shutdown() }
+            let marker = folder.appendingPathComponent("early-seen")
+            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
+            // A long --timeout: the held records are not given up on and asked again while the test waits.
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p", "--timeout", "600"],
+                                                 directory: folder, environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 50, steps: [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("Results for \"toxic\""), .wait("plots 0/10"), .snapshot("early"),
+                .touch(marker), .wait("✓ plots 10/10 · posters 10/10", timeout: 60), .snapshot("end"),
             ])
+            gate.open()
+            try await opened
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let early = outcome.snapshot("early")
             let rows = early.filter { $0.contains(" tt") }
