@@ -94,11 +94,10 @@ import TestSupport
         ("OMDB_API_KEY=abc\t# tab comment", "abc"),
         ("OMDB_API_KEY=it's", "it's"),                            // a quote inside a bare value is text
         ("export=1\nOMDB_API_KEY=abc", "abc"),                    // a variable named export is a variable
-    ])
-    func readsTheWayDotenvDoes(text: Typed, key: String) {
-        let text = text.text
-        let parsed = DotEnv.read(Data(text.utf8))
-        #expect(parsed.values["OMDB_API_KEY"] == key)
+    ] as [(Typed, Typed)])
+    func readsTheWayDotenvDoes(text: Typed, key: Typed) {
+        let parsed = DotEnv.read(Data(text.text.utf8))
+        #expect(parsed.values["OMDB_API_KEY"] == key.text)
         #expect(parsed.warnings.isEmpty)
     }
 

@@ -18,9 +18,9 @@ import TestSupport
         ("\u{1}=1+1", "\"'=1+1\""),
         ("\t=1+1", "\"'=1+1\""),
         ("\n@x", "\"'\n@x\""),
-    ])
-    func csvNeutralisesFormulas(title: String, cell: String) {
-        #expect(ExportCell.csv(title) == cell)
+    ] as [(Typed, Typed)])
+    func csvNeutralisesFormulas(title: Typed, cell: Typed) {
+        #expect(ExportCell.csv(title.text) == cell.text)
     }
 
     @Test(arguments: ["Plain", "8.6", "Me, Myself & Irene", "A=B", "1-2"])

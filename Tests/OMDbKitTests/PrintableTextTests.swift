@@ -1,5 +1,6 @@
 import OMDbKit
 import Testing
+import TestSupport
 
 /// Text from the network as it is printed: white space folded, and none at either end.
 @Suite struct PrintableTextTests {
@@ -10,9 +11,9 @@ import Testing
         ("   ", ""),
         ("", ""),
         ("a\nb\r\nc", "a b c"),
-    ])
-    func whiteSpaceFoldsToOneSpaceAndNoneIsLeftAtTheEnds(_ text: String, _ printed: String) {
-        #expect(PrintableText.clean(text) == printed)
+    ] as [(Typed, String)])
+    func whiteSpaceFoldsToOneSpaceAndNoneIsLeftAtTheEnds(_ text: Typed, _ printed: String) {
+        #expect(PrintableText.clean(text.text) == printed)
     }
 
     @Test func lineBreaksKeptAreNotTrimmedButTheSpacesAroundThemFold() {
