@@ -57,12 +57,9 @@ let package = Package(
         .testTarget(name: "FakeOMDbTests", dependencies: ["TestSupport", "FakeOMDb"]),
         .testTarget(name: "LineEditingTests", dependencies: ["TestSupport", "LineEditing"]),
         .testTarget(name: "TerminalImagesTests", dependencies: ["TestSupport", "TerminalImages", "OMDbKit"]),
-        .testTarget(name: "MoviesCLITests", dependencies: ["TestSupport", "MoviesCLI", "OMDbKit", "OMDbCatalogue", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
-        // Runs the built `movies` (with piped stdin, on a pseudo-terminal), found beside the tests:
-        // `swift test` and `swift build --build-tests` build every product. No dependency on it:
-        // one held this module's compile until `movies` was linked, and it was then the last
-        // job of CI's build, alone on one core for half a minute.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "FakeOMDb", "OMDbKit", "OMDbCatalogue"]),
+        .testTarget(name: "MoviesCLITests", dependencies: ["TestSupport", "OMDbTestSupport", "MoviesCLI", "OMDbKit", "OMDbCatalogue", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
+        // Runs the built `movies` with piped stdin; depending on it makes `swift test` build it.
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "movies", "FakeOMDb", "OMDbKit", "OMDbCatalogue"]),
     ],
     swiftLanguageModes: [.v6]
 )

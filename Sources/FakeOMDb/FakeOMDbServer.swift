@@ -24,11 +24,9 @@ public final class FakeOMDbServer: Sendable {
     ///   - latency: added before every answer, as a far-away server would.
     ///   - posterBytes: when set, every poster the catalogue names is served as a generated JPEG of
     ///     exactly this many bytes (one shared buffer), for measuring big downloads.
-    ///   - recordsHeldBy: when set, every by-ID answer (`i=`: plots, details) sends its headers and
-    ///     waits for the gate (a minute at most) before its body: a test sees the page loading for
-    ///     as long as it needs, however slowly it runs, and opens the gate.
+    ///   - holding: answers held back until the test opens a gate (``HeldAnswers``).
     ///   - fault: looked at first for every request; a non-nil answer replaces the catalogue's.
-    public init(catalogue: Catalogue, latency: Duration = .zero, posterBytes: Int? = nil, recordsHeldBy gate: ServerGate? = nil,
+    public init(catalogue: Catalogue, latency: Duration = .zero, posterBytes: Int? = nil, holding held: HeldAnswers? = nil,
                 fault: @escaping @Sendable (ServerRequest) -> ServerResponse? = { _ in nil }) throws {
         let state = self.state
         let synthetic = posterBytes.map(Self.syntheticPoster)
@@ -39,8 +37,9 @@ public final class FakeOMDbServer: Sendable {
                 ?? synthetic.flatMap { Self.poster($0, for: request) }
                 ?? Self.answer(request, catalogue: catalogue, posterBase: posterBase)
             if response.delay == .zero { response.delay = latency }
-            if let gate, request.queryItems.contains(where: { $0.name == "i" }) {
-                response.stall = Stall(after: 0, pause: .seconds(60), gate: gate)
+            // A stall the fault set is the fault's own.
+            if let held, response.stall == nil, held.picks(request) {
+                response.stall = Stall(after: 0, pause: .seconds(60), gate: held.gate)
             }
             return response
         }
@@ -115,5 +114,25 @@ extension OMDbClient {
         } catch {
             fatalError("libcurl: \(error)")
         }
+    }
+}
+
+/// Answers a test holds back until it opens a gate: each sends its status and headers, then waits
+/// for the gate (a minute at most) before its body. The test sees a page loading for as long as it
+/// needs, however slowly it runs, and opens the gate once it has: ordered by events, not by a
+/// latency that a loaded machine outruns.
+public struct HeldAnswers: Sendable {
+    public let gate: ServerGate
+    let picks: @Sendable (ServerRequest) -> Bool
+
+    /// Holds the answers to the requests `picks` chooses.
+    public init(until gate: ServerGate, picking picks: @escaping @Sendable (ServerRequest) -> Bool) {
+        self.gate = gate
+        self.picks = picks
+    }
+
+    /// Holds every by-ID answer (`i=`: plots, details): the page stays loading.
+    public static func records(until gate: ServerGate) -> HeldAnswers {
+        HeldAnswers(until: gate) { request in request.queryItems.contains { $0.name == "i" } }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import OMDbCatalogue
 import OMDbKit
 
-// What the test suites of OMDbKit, OMDbCurl and OMDbCatalogue share: the repository's fixtures,
+// What the test suites of OMDbKit, OMDbCurl, OMDbCatalogue and MoviesCLI share: the repository's fixtures,
 // the offline catalogue, quick retries, and a client's updates gathered by row.
 
 /// The repository's Fixtures folder.

@@ -250,12 +250,13 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             while !movies.stderrSoFar.contains("Stopped"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             // Now idle: must not end the program. "Stopped" is written by the command as it ends,
             // and a Ctrl-C before the prompt takes it as ended still goes to that command (and
-            // says nothing): Ctrl-C again, as a person would, until the idle answer comes.
+            // says nothing): Ctrl-C again, as a person would, until the idle answer comes. Seconds
+            // apart, so that no second one is still on its way when `show 1` starts.
             var lastInterrupt = ContinuousClock.now
             movies.interrupt()
             try await waitUntil("the idle Ctrl-C to be answered") {
                 if movies.stderrSoFar.contains("(Ctrl-C: type quit or press Ctrl-D to leave)") { return true }
-                if ContinuousClock.now - lastInterrupt > .milliseconds(500) { movies.interrupt(); lastInterrupt = .now }
+                if ContinuousClock.now - lastInterrupt > .seconds(3) { movies.interrupt(); lastInterrupt = .now }
                 return false
             }
             movies.send("show 1")

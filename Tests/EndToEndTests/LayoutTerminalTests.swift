@@ -8,12 +8,11 @@ import TestSupport
 /// gives way; `plot full` shows whole plots in the rows.
 @Suite(.serialized, .enabled(if: TerminalDriver.unavailable == nil, "needs python3 with pyte (see .ci/run)"))
 struct LayoutTerminalTests {
-    /// A fake OMDb that holds every record until `gate` opens: the page stays loading until then.
     /// The page while loading and once done, with `environment`, against a server that holds the
     /// records until the loading page has been seen.
     private func livePage(environment: [String: String], in folder: URL) async throws -> TerminalDriver.Outcome {
         let gate = ServerGate()
-        let server = try FakeOMDbServer(catalogue: catalogue, recordsHeldBy: gate)
+        let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
         defer { server.shutdown() }
         let marker = folder.appendingPathComponent("loading-seen-\(UUID().uuidString)")
         async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()

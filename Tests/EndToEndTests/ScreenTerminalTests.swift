@@ -81,23 +81,12 @@ struct ScreenTerminalTests {
         }
     }
 
-    /// A fake OMDb that holds every answer `held` picks until `gate` opens: the test opens it
-    /// once the screen has shown what it waits for, never after a sleep.
-    private func heldServer(_ gate: ServerGate, _ held: @escaping @Sendable (ServerRequest) -> Bool) throws -> FakeOMDbServer {
-        try FakeOMDbServer(catalogue: catalogue) { request in
-            guard held(request) else { return nil }
-            let answer = catalogue.answer(request.queryItems, posterBase: URL(string: "http://127.0.0.1/")!)
-            return ServerResponse(status: answer.statusCode, headers: ["Content-Type": "application/json"], body: answer.body,
-                                  stall: Stall(after: 0, pause: .seconds(60), gate: gate))
-        }
-    }
-
     /// From Enter to OMDb's answer, one line says what is awaited, with a spinner; the page then
     /// takes its place (and nothing of it is left). Before, the screen stayed still meanwhile.
     @Test func aSearchSaysWhatItAwaitsUntilTheAnswerComes() async throws {
         try await withTemporaryFolder { folder in
             let gate = ServerGate()
-            let server = try heldServer(gate) { request in request.queryItems.contains { $0.name == "s" } }
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: HeldAnswers(until: gate) { request in request.queryItems.contains { $0.name == "s" } })
             defer { server.shutdown() }
             let marker = folder.appendingPathComponent("status-seen")
             async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
@@ -122,7 +111,7 @@ struct ScreenTerminalTests {
     @Test func aPageTallerThanTheScreenShowsItsStatusWhileRowsAreAwaited() async throws {
         try await withTemporaryFolder { folder in
             let gate = ServerGate()
-            let server = try heldServer(gate) { request in request.queryItems.contains { $0.name == "i" } }
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
             defer { server.shutdown() }
             let marker = folder.appendingPathComponent("status-seen")
             async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()

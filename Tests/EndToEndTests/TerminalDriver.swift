@@ -55,8 +55,9 @@ struct TerminalDriver {
     }
 
     /// Returns once the driver has reached a ``Step/touch(_:)`` of `file`.
-    /// - Throws: ``LatchTimeout`` when it has not within `timeout`.
-    static func waitForFile(_ file: URL, timeout: Duration = .seconds(30)) async throws {
+    /// - Throws: ``LatchTimeout`` when it has not within `timeout`: longer than the driver's own
+    ///   waits before the touch can take together, so that a slow driver is never failed here.
+    static func waitForFile(_ file: URL, timeout: Duration = .seconds(120)) async throws {
         let deadline = ContinuousClock.now + timeout
         while !FileManager.default.fileExists(atPath: file.path) {
             guard ContinuousClock.now < deadline else { throw LatchTimeout(what: file.lastPathComponent, timeout: timeout) }

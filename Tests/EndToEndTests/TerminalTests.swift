@@ -174,7 +174,7 @@ struct TerminalLivePageTests {
     @Test func livePageFillsInPlaceWithOneLinePerTitle() async throws {
         try await withTemporaryFolder { folder in
             let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, recordsHeldBy: gate)
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
             defer { gate.open(); server.shutdown() }
             let marker = folder.appendingPathComponent("early-seen")
             async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()

@@ -42,6 +42,8 @@ import TestSupport
         let entries = history.load()
         #expect(entries.count == 1_000)
         #expect(entries.first == "search 6" && entries.last == "search 1005")
+        // The file itself is cut, not only what is read back from it.
+        #expect(try String(contentsOf: history.file, encoding: .utf8).split(separator: "\n") == entries.map { Substring($0) })
         let mode = try FileManager.default.attributesOfItem(atPath: history.file.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: history.file.deletingLastPathComponent().path)

@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import OMDbTestSupport
 import Synchronization
 import Testing
 @testable import MoviesCLI
@@ -33,20 +34,12 @@ extension Array where Element == String {
 
 
 /// A client over the offline catalogue in `Fixtures/`.
+///
+/// The catalogue is OMDbTestSupport's, read once for the whole run (a value no test can change):
+/// read again for each of the 45 clients, it took about 2 s of the suite's CPU.
 func catalogueClient() throws -> OMDbClient {
     OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL),
-               transport: CatalogueTransport(catalogue: try offlineCatalogue.get()))
-}
-
-/// The offline catalogue, read once for the whole run (a value no test can change): read again
-/// for each of the 45 clients, it took about 2 s of the suite's CPU.
-private let offlineCatalogue = Result { () throws -> Catalogue in
-    guard let folder = Catalogue.defaultFolder() else { throw CatalogueNotFound() }
-    return try Catalogue(folder: folder)
-}
-
-private struct CatalogueNotFound: Error, CustomStringConvertible {
-    var description: String { "the offline catalogue (Fixtures/) was not found beside the sources" }
+               transport: CatalogueTransport(catalogue: catalogue))
 }
 
 /// A session over the catalogue, writing into `capture`.
