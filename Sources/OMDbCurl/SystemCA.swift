@@ -20,9 +20,11 @@ struct SystemCA: Sendable, Equatable {
     /// than 7.84 (it cannot name them), with no built-in folder, or a TLS library other than
     /// OpenSSL's family (only OpenSSL reads a folder lazily; some ignore it).
     static func found() -> SystemCA? {
-        guard isOpenSSL(version: String(cString: ccurl_version())), let folder = builtIn.folder else { return nil }
-        let bundle = builtIn.bundle
-        return serves(folder: folder, bundle: bundle) ? SystemCA(folder: folder, bundle: bundle) : nil
+        guard isOpenSSL(version: String(cString: ccurl_version())) else { return nil }
+        // Asked once: each asking makes and frees an easy handle, at every start of the tool.
+        let (bundle, folder) = builtIn
+        guard let folder, serves(folder: folder, bundle: bundle) else { return nil }
+        return SystemCA(folder: folder, bundle: bundle)
     }
 
     /// libcurl's built-in CA bundle file and folder (`CURLINFO_CAINFO`, `CURLINFO_CAPATH`), as a

@@ -82,25 +82,11 @@ struct TerminalDriver {
     /// start (this machine's imports certifi). A bare start took 24 ms of CPU instead of 200 ms, and
     /// the six pty suites 17 s of CPU instead of 28.
     static let python: Result<[String], Unavailable> = {
-        func output(_ arguments: [String]) -> String? {
-            let check = Process()
-            check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            check.arguments = arguments
-            let pipe = Pipe()
-            check.standardOutput = pipe
-            check.standardError = FileHandle.nullDevice
-            guard (try? check.run()) != nil else { return nil }
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            check.waitUntilExit()
-            return check.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
-        }
-        let probe = "import pyte"
-        guard let found = output(["python3", "-c", "import sys; print(sys.executable)"]) else {
+        guard let printed = commandText(["python3", "-c", "import sys; print(sys.executable)"]) else {
             return .failure(Unavailable(text: "python3 was not found"))
         }
-        let printed = found.trimmingCharacters(in: .whitespacesAndNewlines)
         let executable = printed.isEmpty ? "python3" : printed
-        for flags in [["-S"], []] where output([executable] + flags + ["-c", probe]) != nil {
+        for flags in [["-S"], []] where commandOutput([executable] + flags + ["-c", "import pyte"]) != nil {
             return .success([executable] + flags)
         }
         return .failure(Unavailable(text: "python3 cannot import pyte (python3 -m pip install pyte==0.8.2 wcwidth==0.2.13)"))

@@ -150,19 +150,7 @@ struct TLSLab {
     }
 
     /// python3 can import h2, and openssl runs.
-    static let available: Bool = {
-        func runs(_ arguments: [String]) -> Bool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            process.waitUntilExit()
-            return process.terminationStatus == 0
-        }
-        return runs(["python3", "-c", "import h2"]) && runs(["openssl", "version"])
-    }()
+    static let available: Bool = commandOutput(["python3", "-c", "import h2"]) != nil && commandOutput(["openssl", "version"]) != nil
 
     init(extraArguments: [String] = []) throws {
         process = Process()

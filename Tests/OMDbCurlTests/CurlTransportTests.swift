@@ -154,15 +154,7 @@ import TestSupport
 extension CurlTransportOverFakeServerTests {
     /// `gzip -1` of a JPEG header and `size` zeros: a few hundred kB that inflate to `size`.
     private static func gzipBomb(inflating size: Int) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "(printf '\\377\\330\\377\\340'; head -c \(size) /dev/zero) | gzip -1 -c"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        try #require(commandOutput(["sh", "-c", "(printf '\\377\\330\\377\\340'; head -c \(size) /dev/zero) | gzip -1 -c"]))
     }
 
     /// Posters compressed to a few hundred kB that inflate to 100 MB: each is refused once its

@@ -144,26 +144,11 @@ import TestSupport
     static let overlay: String? = {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: movies.path),
               let unshare = ["/usr/bin/unshare", "/bin/unshare"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: unshare)
-        probe.arguments = ["-m", "true"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return nil }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0 ? unshare : nil
+        return commandOutput([unshare, "-m", "true"]) != nil ? unshare : nil
     }()
 
     /// `openssl x509 -hash`: the name OpenSSL looks a CA up by in a folder.
     static func subjectHash(of certificate: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "x509", "-hash", "-noout", "-in", certificate]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(commandText(["openssl", "x509", "-hash", "-noout", "-in", certificate]))
     }
 }
