@@ -19,7 +19,11 @@ module() {
   local name=$1; shift
   local sources=("$@")
   local library=$modules/lib$name.a
-  if [ -f "$library" ] && [ -z "$(find "${sources[@]}" -newer "$library" 2>/dev/null | head -n 1)" ]; then return 0; fi
+  # Up to date when no source, nor this script (its flags), is newer than the library.
+  if [ -f "$library" ] && [ -z "$(find "${sources[@]}" Fuzz/fuzz.sh -newer "$library" 2>/dev/null | head -n 1)" ]; then return 0; fi
+  # Made afresh: swiftc adds its objects to an archive that is there, and members an older build
+  # left (other object names: a file each before -wmo) then defined every symbol twice at link.
+  rm -f "$library"
   swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
     -emit-library -static -o "$library" "${sources[@]}" 2>&1 | grep -v -e 'Cannot export local symbol' >&2 || true
   [ -f "$library" ] || { echo "fuzz: could not build the $name module" >&2; exit 1; }
