@@ -54,40 +54,78 @@ struct SystemCA: Sendable, Equatable {
     /// The certificates `folder` holds under their hash names (`1a2b3c4d.0`, as OpenSSL looks them
     /// up; `c_rehash`, `openssl rehash`, `update-ca-certificates`) that lead to a file: a link to
     /// nothing is no certificate.
+    ///
+    /// On the way to every first connection: read with `readdir` and `fstatat` on the folder's
+    /// names as bytes (Foundation's listing and a path made per name took 2 ms of the 25 before
+    /// the first byte left, for Debian's 150 certificates).
     static func hashedCertificates(in folder: String) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
-        return names.filter { name in
-            let parts = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0].count == 8, !parts[1].isEmpty,
-                  parts[0].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }),
-                  parts[1].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
-            var status = stat()
-            return stat((folder as NSString).appendingPathComponent(name), &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-        }.count
+        guard let listing = opendir(folder) else { return 0 }
+        defer { closedir(listing) }
+        let descriptor = dirfd(listing)
+        var count = 0
+        while let entry = readdir(listing) {
+            let leadsToAFile = withUnsafePointer(to: &entry.pointee.d_name) { name in
+                name.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { name -> Bool in
+                    guard isHashName(UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)) else { return false }
+                    var status = stat()
+                    return fstatat(descriptor, name, &status, 0) == 0 && status.st_mode & S_IFMT == S_IFREG
+                }
+            }
+            if leadsToAFile { count += 1 }
+        }
+        return count
+    }
+
+    /// Whether the NUL-terminated `name` is 8 lower-case hex digits, a dot and one or more digits.
+    static func isHashName(_ name: UnsafePointer<UInt8>) -> Bool {
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        for index in 0..<8 where !(isDigit(name[index]) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(name[index])) { return false }
+        guard name[8] == UInt8(ascii: "."), isDigit(name[9]) else { return false }
+        var index = 10
+        while name[index] != 0 {
+            guard isDigit(name[index]) else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// The certificates in a PEM bundle (its `BEGIN CERTIFICATE` lines), or nil when it cannot be
     /// read (or passes 16 MB: no CA bundle does).
     static func certificates(inBundle path: String) -> Int? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 16 << 20), data.count < 16 << 20 else { return nil }
-        // Byte by byte, comparing at each dash (memmem is not in Swift's Glibc module).
-        let marker = Array("-----BEGIN CERTIFICATE-----".utf8)
-        return data.withUnsafeBytes { bytes -> Int in
-            guard let base = bytes.baseAddress, bytes.count >= marker.count else { return 0 }
-            var count = 0
-            var index = 0
-            while index <= bytes.count - marker.count {
-                if bytes[index] == UInt8(ascii: "-"), memcmp(base + index, marker, marker.count) == 0 {
-                    count += 1
-                    index += marker.count
-                } else {
-                    index += 1
-                }
-            }
-            return count
+        let limit = 16 << 20
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var status = stat()
+        guard fstat(file, &status) == 0, status.st_size < limit else { return nil }
+        // One more byte than the file says it holds: a file that grew since passes the limit or is read whole.
+        let capacity = Int(status.st_size) + 1
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+        defer { buffer.deallocate() }
+        var length = 0
+        while length < capacity {
+            let got = read(file, buffer.baseAddress! + length, capacity - length)
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { return nil }
+            if got == 0 { break }
+            length += got
         }
+        guard length < capacity else { return nil }
+        let marker = Array("-----BEGIN CERTIFICATE-----".utf8)
+        let base = UnsafeRawPointer(buffer.baseAddress!)
+        var count = 0
+        var offset = 0
+        // From one dash to the next (memchr), comparing the marker there.
+        while length - offset >= marker.count, let dash = memchr(base + offset, Int32(UInt8(ascii: "-")), length - offset) {
+            let found = base.distance(to: UnsafeRawPointer(dash))
+            if length - found >= marker.count, memcmp(base + found, marker, marker.count) == 0 {
+                count += 1
+                offset = found + marker.count
+            } else {
+                offset = found + 1
+            }
+        }
+        return count
     }
 
     /// Whether `curl_version()` names OpenSSL (or LibreSSL, BoringSSL, quictls) as the TLS library

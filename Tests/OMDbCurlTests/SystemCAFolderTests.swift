@@ -15,15 +15,16 @@ import TestSupport
         try await withTemporaryFolder { folder in
             #expect(SystemCA.hashedCertificates(in: folder.path) == 0)
             #expect(SystemCA.hashedCertificates(in: folder.appendingPathComponent("missing").path) == 0)
-            for name in ["ca-certificates.crt", "1a2b3c4d.pem", "1a2b3c4.0", "1a2b3c4dx.0", "1A2B3C4D.0", "1a2b3c4d."] {
+            for name in ["ca-certificates.crt", "1a2b3c4d.pem", "1a2b3c4.0", "1a2b3c4dx.0", "1A2B3C4D.0", "1a2b3c4d.", "1a2b3c4d.0x", "1a2b3c4g.0"] {
                 try Data().write(to: folder.appendingPathComponent(name))
             }
             try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("0a0b0c0d.0").path,
                                                        withDestinationPath: "/nonexistent/ca.pem")
             #expect(SystemCA.hashedCertificates(in: folder.path) == 0)
             try Data().write(to: folder.appendingPathComponent("1a2b3c4d.1"))
+            try Data().write(to: folder.appendingPathComponent("1a2b3c4d.12"))
             try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("5e6f7a8b.0").path, withDestinationPath: "1a2b3c4d.pem")
-            #expect(SystemCA.hashedCertificates(in: folder.path) == 2)
+            #expect(SystemCA.hashedCertificates(in: folder.path) == 3)
         }
     }
 
