@@ -28,6 +28,16 @@ struct LabBench {
         return a == b ? [("baseline", baseline), ("measured", movies)] : [(a, baseline), (b, movies)]
     }
 
+    /// The name of the floor's rows.
+    static let floor = "floor (libcurl from C)"
+
+    /// Tests/Lab/lab_floor.c built with the product's libcurl loader.
+    private func floorClient() throws -> String {
+        try subjects[0].bench.compiled("lab_floor", from: ["Tests/Lab/lab_floor.c", "Sources/CCurl/ccurl.c"],
+                                       flags: ["-O2", "-I", Workbench.repository.appendingPathComponent("Sources/CCurl/include").path],
+                                       libraries: ["-ldl", "-lpthread"])
+    }
+
     func run() throws {
         let root = subjects[0].bench.root
         let script = try Self.script(options.labScript)
@@ -44,6 +54,9 @@ struct LabBench {
         print("movies-bench --network tls: R = \(options.latency) ms, \(runs) runs per case; API \(lab.ready.api), posters \(lab.ready.posters)")
         print(trust.description)
         func wanted(_ name: String) -> Bool { options.only?.contains(name) ?? true }
+        // The floor runs every case beside the movies measured, as one more client.
+        let subjects = wanted("floor") ? self.subjects + [(name: Self.floor, bench: try Workbench(movies: try floorClient(), latency: .milliseconds(options.latency)))]
+            : self.subjects
 
         var oneShotFirst = [[Measurement]](repeating: [], count: subjects.count)
         var oneShotReturning = oneShotFirst
@@ -69,7 +82,7 @@ struct LabBench {
             print("  done: run \(run) of \(runs)")
         }
 
-        let report = LabReport(latency: Double(options.latency), runs: runs)
+        let report = LabReport(latency: Double(options.latency), runs: runs, floor: wanted("floor") ? Self.floor : nil)
         for (index, subject) in subjects.enumerated() where wanted("oneshot") {
             report.add("one-shot page, returning (posters host known)", subject.name, target: "≤ 4.4 R", oneShotReturning[index])
         }
@@ -90,7 +103,13 @@ struct LabBench {
             report.notes.append("Python client: python3 \(script.lastPathComponent) --python-client, start to exit (interpreter and httpx import included).")
         }
         report.notes.append(trust.description + ".")
-        for subject in subjects { report.notes.append("\(subject.name): \(describe(subject.bench.movies))") }
+        for subject in subjects where subject.name != Self.floor { report.notes.append("\(subject.name): \(describe(subject.bench.movies))") }
+        if wanted("floor") {
+            report.notes.append("\(Self.floor): Tests/Lab/lab_floor.c, built with cc: libcurl driven directly from C by the product's loader "
+                + "(Sources/CCurl), one thread, nothing but the page's requests, with what costs wall time that movies promises kept "
+                + "(one HTTP/2 connection per host, the posters host opened behind the search when known, each poster fsynced, renamed "
+                + "and its folder fsynced before the page is done, the next page asked before `more`). vs floor = complete ÷ the floor's.")
+        }
         print(report.table())
         print("(whole bench: \(Int((ContinuousClock.now - started).milliseconds / 1000)) s)")
     }

@@ -16,9 +16,13 @@ final class LabReport {
     /// Lines printed under the table.
     var notes: [String] = []
 
-    init(latency: Double, runs: Int) {
+    /// The subject whose rows the others are compared with, per case (`vs floor`).
+    let floor: String?
+
+    init(latency: Double, runs: Int, floor: String? = nil) {
         self.latency = latency
         self.runs = runs
+        self.floor = floor
     }
 
     func add(_ name: String, _ subject: String, target: String, _ runs: [Measurement]) {
@@ -28,11 +32,16 @@ final class LabReport {
     func table() -> String {
         var lines = [
             "",
-            "| case | client | complete | first row | target | CPU | TCP api/posters | TLS api/posters | GET api/posters | HEAD api/posters | protocol api/posters |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
+            "| case | client | complete | first row | target | vs floor | CPU | TCP api/posters | TLS api/posters | GET api/posters | HEAD api/posters | protocol api/posters |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for row in rows {
             func middle(_ value: (Measurement) -> Double) -> Double { median(row.runs.map(value)) }
+            let floorRow = rows.first { $0.name == row.name && $0.subject == floor }
+            let versus = floorRow.flatMap { floorRow in
+                row.subject == floor || row.subject.hasPrefix("python") ? nil
+                    : String(format: "%.2f×", middle(\.complete) / median(floorRow.runs.map(\.complete)))
+            } ?? "—"
             func pair(_ value: (HostCounts) -> Int) -> String {
                 let api = middle { Double($0.lab.map { value($0.api) } ?? 0) }
                 let posters = middle { Double($0.lab.map { value($0.posters) } ?? 0) }
@@ -42,7 +51,7 @@ final class LabReport {
             let cells = [
                 row.name, row.subject, timeText(middle(\.complete), latency: latency),
                 first.isNaN ? "—" : row.subject.hasPrefix("python") ? String(format: "(in-process page %.0f ms)", first) : timeText(first, latency: latency),
-                row.target, String(format: "%.3f s", middle(\.cpu)),
+                row.target, versus, String(format: "%.3f s", middle(\.cpu)),
                 pair(\.tcp), pair(\.tls), pair(\.requests), pair(\.head),
                 "\(protocolName(row.runs.compactMap { $0.lab?.api })) / \(protocolName(row.runs.compactMap { $0.lab?.posters }))",
             ]

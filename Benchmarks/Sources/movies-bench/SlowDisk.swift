@@ -7,17 +7,7 @@ import Foundation
 extension Workbench {
     /// The shim, built once under the bench's root.
     func slowDiskShim() throws -> String {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Tests/Lab/slow_disk.c").path
-        let library = root.appendingPathComponent("slow_disk.so").path
-        if FileManager.default.fileExists(atPath: library) { return library }
-        let cc = Process()
-        cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        cc.arguments = ["cc", "-shared", "-fPIC", "-O2", "-o", library, source, "-ldl"]
-        try cc.run()
-        cc.waitUntilExit()
-        guard cc.terminationStatus == 0 else { throw BenchError("could not compile \(source) (is cc installed?)") }
-        return library
+        try compiled("slow_disk.so", from: ["Tests/Lab/slow_disk.c"], flags: ["-shared", "-fPIC", "-O2"], libraries: ["-ldl"])
     }
 
     /// What rank 10's plot says first, as the fake server gives it (``Catalogue/synthetic(titles:in:)``):

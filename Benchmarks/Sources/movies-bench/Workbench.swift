@@ -44,6 +44,24 @@ struct Workbench {
 
     func removeAll() { try? FileManager.default.removeItem(at: root) }
 
+    /// The repository this bench was built from (its `Tests/Lab/`, its `Sources/CCurl/`).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `sources` (paths in ``repository``) compiled with cc into `name` under the bench's root, once.
+    func compiled(_ name: String, from sources: [String], flags: [String], libraries: [String]) throws -> String {
+        let output = root.appendingPathComponent(name).path
+        if FileManager.default.fileExists(atPath: output) { return output }
+        let paths = sources.map { Self.repository.appendingPathComponent($0).path }
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        cc.arguments = ["cc"] + flags + ["-o", output] + paths + libraries
+        try cc.run()
+        cc.waitUntilExit()
+        guard cc.terminationStatus == 0 else { throw BenchError("could not compile \(paths.joined(separator: " ")) (is cc installed?)") }
+        return output
+    }
+
     /// A new empty folder under the bench's root.
     func freshFolder(_ name: String) -> URL {
         let folder = root.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")

@@ -7,7 +7,9 @@
 // With --network tls, the same `movies` meets a lab as real users meet OMDb: two TLS 1.3 hosts
 // (API and posters) with HTTP/2 by ALPN, behind proxies that add the round trips, the TCP and
 // the TLS handshakes (Tests/Lab/omdb_lab.py, Python with h2); --baseline-movies PATH runs a
-// second `movies` side by side, and a Python client does the same page.
+// second `movies` side by side, and a Python client does the same page. The floor
+// (Tests/Lab/lab_floor.c, built with cc) is libcurl driven from C with nothing but the page's
+// requests and movies' durable poster commits: each case's `vs floor` is movies' time over its.
 import FakeOMDb
 import Foundation
 
@@ -49,7 +51,7 @@ struct BenchOptions {
             case "-h", "--help":
                 print("""
                     usage: movies-bench [--latency MS (100)] [--runs N (3)] [--only page1,more,pages5,posters1mb,posters5mb,folder,version,slowdisk] [--movies PATH] [--folder-files N] [--serve POSTER_BYTES]
-                           movies-bench --network tls [--latency MS (100)] [--runs N (5)] [--only oneshot,prompt,python] [--movies PATH] [--baseline-movies PATH] [--lab-script PATH]
+                           movies-bench --network tls [--latency MS (100)] [--runs N (5)] [--only oneshot,prompt,python,floor] [--movies PATH] [--baseline-movies PATH] [--lab-script PATH]
                     """)
                 exit(0)
             default: throw BenchError("unknown option \(arguments[index]): see movies-bench --help")
