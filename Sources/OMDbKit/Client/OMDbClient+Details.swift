@@ -38,7 +38,7 @@ extension OMDbClient {
         // The day's places go to the rows in rank order, here, before any row's task runs: at
         // the daily limit a page fills ranks 1…k, whichever requests reach the network first.
         let tickets = items.map { _ in sender.ledger.flatMap(QuotaTicket.init) }
-        let work = Task {
+        let body: @Sendable () async -> Void = {
             let keyRefused = KeyRefusal()
             let limitReached = KeyRefusal()
             await withTaskGroup(of: Bool.self) { group in
@@ -79,6 +79,10 @@ extension OMDbClient {
             }
             continuation.finish()
         }
+        // Started here, on the caller's thread, up to its first wait: the rows' requests are on
+        // their way before the caller draws the page, not after a thread of the pool picks the task
+        // up (0.5-1.1 ms after a search's answer or `more`, measured).
+        let work = if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) { Task.immediate(operation: body) } else { Task(operation: body) }
         continuation.onTermination = { _ in
             work.cancel()
             // A row cancelled before it ran never gave its place back.
