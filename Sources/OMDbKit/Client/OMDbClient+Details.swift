@@ -82,7 +82,11 @@ extension OMDbClient {
         // Started here, on the caller's thread, up to its first wait: the rows' requests are on
         // their way before the caller draws the page, not after a thread of the pool picks the task
         // up (0.5-1.1 ms after a search's answer or `more`, measured).
+        #if compiler(>=6.2)
         let work = if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) { Task.immediate(operation: body) } else { Task(operation: body) }
+        #else
+        let work = Task(operation: body)
+        #endif
         continuation.onTermination = { _ in
             work.cancel()
             // A row cancelled before it ran never gave its place back.
