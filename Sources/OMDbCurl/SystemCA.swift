@@ -93,39 +93,45 @@ struct SystemCA: Sendable, Equatable {
     /// read (or passes 16 MB: no CA bundle does).
     static func certificates(inBundle path: String) -> Int? {
         let limit = 16 << 20
-        let file = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO put there since the caller looked is refused below, not waited on.
+        let file = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard file >= 0 else { return nil }
         defer { close(file) }
         var status = stat()
-        guard fstat(file, &status) == 0, status.st_size < limit else { return nil }
-        // One more byte than the file says it holds: a file that grew since passes the limit or is read whole.
-        let capacity = Int(status.st_size) + 1
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
-        defer { buffer.deallocate() }
+        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size < limit else { return nil }
+        // Sized as the file says, one byte more to see its end; grown if it grows meanwhile.
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
         var length = 0
-        while length < capacity {
-            let got = read(file, buffer.baseAddress! + length, capacity - length)
+        while true {
+            if length == bytes.count {
+                guard bytes.count < limit else { return nil }
+                bytes += [UInt8](repeating: 0, count: min(limit - bytes.count, bytes.count))
+            }
+            let got = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress! + length, $0.count - length) }
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else { return nil }
             if got == 0 { break }
             length += got
         }
-        guard length < capacity else { return nil }
+        // An empty file holds no bundle: libcurl's defaults stay (as when FileHandle read it: nil at its end).
+        guard length > 0 else { return nil }
         let marker = Array("-----BEGIN CERTIFICATE-----".utf8)
-        let base = UnsafeRawPointer(buffer.baseAddress!)
-        var count = 0
-        var offset = 0
-        // From one dash to the next (memchr), comparing the marker there.
-        while length - offset >= marker.count, let dash = memchr(base + offset, Int32(UInt8(ascii: "-")), length - offset) {
-            let found = base.distance(to: UnsafeRawPointer(dash))
-            if length - found >= marker.count, memcmp(base + found, marker, marker.count) == 0 {
-                count += 1
-                offset = found + marker.count
-            } else {
-                offset = found + 1
+        return bytes.withUnsafeBytes { buffer -> Int in
+            let base = buffer.baseAddress!
+            var count = 0
+            var offset = 0
+            // From one dash to the next (memchr), comparing the marker there.
+            while length - offset >= marker.count, let dash = memchr(base + offset, Int32(UInt8(ascii: "-")), length - offset) {
+                let found = base.distance(to: UnsafeRawPointer(dash))
+                if length - found >= marker.count, memcmp(base + found, marker, marker.count) == 0 {
+                    count += 1
+                    offset = found + marker.count
+                } else {
+                    offset = found + 1
+                }
             }
+            return count
         }
-        return count
     }
 
     /// Whether `curl_version()` names OpenSSL (or LibreSSL, BoringSSL, quictls) as the TLS library

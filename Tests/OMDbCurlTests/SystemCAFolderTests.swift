@@ -42,6 +42,14 @@ import TestSupport
             try Data((CurlTransportOverTLSLabTests.unrelatedCA + CurlTransportOverTLSLabTests.unrelatedCA).utf8).write(to: bundle)
             #expect(SystemCA.certificates(inBundle: bundle.path) == 2)
             #expect(!SystemCA.serves(folder: certificates.path, bundle: bundle.path))
+            // An empty bundle, or one that is not a file, is not read as one: the defaults stay.
+            try Data().write(to: bundle)
+            #expect(SystemCA.certificates(inBundle: bundle.path) == nil)
+            #expect(SystemCA.certificates(inBundle: certificates.path) == nil)
+            #if os(Linux)
+            // A file longer than its size says (it grew since, or /proc's, which say 0) is read to its end.
+            #expect(SystemCA.certificates(inBundle: "/proc/self/status") == 0)
+            #endif
             #expect(!SystemCA.serves(folder: folder.appendingPathComponent("empty").path, bundle: nil))
         }
     }
