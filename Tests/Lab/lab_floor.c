@@ -29,7 +29,8 @@ typedef struct {
     char *body;
     size_t length;
     int fd; // a poster's temporary file, -1 for an answer kept in memory
-    int waited; // part of what run() waits for
+    int warm_up; // a HEAD that opens a connection: its answer is not looked at
+    int done;
     char temporary[PATH_MAX], final[PATH_MAX];
 } Transfer;
 
@@ -55,19 +56,29 @@ static void fail(const char *what) {
 static size_t take(char *data, size_t size, size_t count, void *context) {
     Transfer *transfer = context;
     size_t bytes = size * count;
-    if (transfer->fd >= 0) return write(transfer->fd, data, bytes) == (ssize_t)bytes ? bytes : 0;
-    transfer->body = realloc(transfer->body, transfer->length + bytes + 1);
+    if (transfer->fd >= 0) {
+        for (size_t written = 0; written < bytes;) {
+            ssize_t wrote = write(transfer->fd, data + written, bytes - written);
+            if (wrote < 0) return 0;
+            written += (size_t)wrote;
+        }
+        return bytes;
+    }
+    char *body = realloc(transfer->body, transfer->length + bytes + 1);
+    if (!body) return 0;
+    transfer->body = body;
     memcpy(transfer->body + transfer->length, data, bytes);
     transfer->length += bytes;
     transfer->body[transfer->length] = 0;
     return bytes;
 }
 
-static Transfer *start(const char *url, int head, int waited) {
+static Transfer *start(const char *url, int warm_up) {
     Transfer *transfer = calloc(1, sizeof *transfer);
+    if (!transfer) fail("out of memory");
     snprintf(transfer->url, sizeof transfer->url, "%s", url);
     transfer->fd = -1;
-    transfer->waited = waited;
+    transfer->warm_up = warm_up;
     ccurl_easy *easy = transfer->easy = ccurl_easy_init();
     ccurl_easy_setopt_pointer(easy, CCURLOPT_URL, transfer->url);
     ccurl_easy_setopt_write(easy, take);
@@ -81,19 +92,25 @@ static Transfer *start(const char *url, int head, int waited) {
         ccurl_easy_setopt_pointer(easy, CCURLOPT_CAINFO, NULL);
         ccurl_easy_setopt_pointer(easy, CCURLOPT_CAPATH, ca_path);
     }
-    if (head) ccurl_easy_setopt_long(easy, CCURLOPT_NOBODY, 1);
+    if (warm_up) ccurl_easy_setopt_long(easy, CCURLOPT_NOBODY, 1);
     return transfer;
 }
 
-// The transfers the loop knows, to find a finished easy handle's Transfer.
+// The transfers in libcurl's hands, to find a finished easy handle's Transfer.
 static Transfer *running[256];
 static int running_count;
 
-static void add(Transfer *transfer) {
+static Transfer *add(Transfer *transfer) {
     if (running_count == 256) fail("too many transfers");
     running[running_count++] = transfer;
     ccurl_multi_add_handle(multi, transfer->easy);
     transfers_made++;
+    return transfer;
+}
+
+static void discard(Transfer *transfer) {
+    free(transfer->body);
+    free(transfer);
 }
 
 static void *commit(void *context) {
@@ -102,54 +119,73 @@ static void *commit(void *context) {
         fail("a poster could not be committed");
     }
     pthread_mutex_lock(&commits_lock);
-    if (--commits_pending == 0) pthread_cond_broadcast(&commits_done);
+    transfer->done = 1;
+    commits_pending--;
+    pthread_cond_broadcast(&commits_done);
     pthread_mutex_unlock(&commits_lock);
-    free(transfer);
     return NULL;
 }
 
-// Drives the loop until `waiting` transfers started with waited = 1 are done (others finish on
-// the way: warm-ups); a poster's commit starts on a thread of its own as its last byte comes.
-static void run(int waiting) {
-    while (waiting > 0) {
-        int still;
-        ccurl_multi_perform(multi, &still);
-        ccurl_easy *easy;
-        int result;
-        while (ccurl_multi_next_done(multi, &easy, &result)) {
-            Transfer *transfer = NULL;
-            for (int i = 0; i < running_count; i++) {
-                if (running[i]->easy == easy) {
-                    transfer = running[i];
-                    running[i] = running[--running_count];
-                    break;
-                }
-            }
-            ccurl_multi_remove_handle(multi, easy);
-            ccurl_easy_cleanup(easy);
-            if (!transfer) continue;
-            if (result != 0 && transfer->waited) fail(ccurl_easy_strerror(result));
-            if (transfer->waited) waiting--;
-            if (transfer->fd >= 0) {
-                pthread_mutex_lock(&commits_lock);
-                commits_pending++;
-                pthread_mutex_unlock(&commits_lock);
-                pthread_t thread;
-                if (pthread_create(&thread, NULL, commit, transfer) != 0) fail("no thread for a commit");
-                pthread_detach(thread);
-            } else if (!transfer->waited) {
-                free(transfer->body);
-                free(transfer);
+// One turn of the loop: what finished is marked done (a poster once committed, on a thread of
+// its own that starts as its last byte comes); a warm-up nobody waits for is let go.
+static void turn(void) {
+    int still;
+    ccurl_multi_perform(multi, &still);
+    ccurl_easy *easy;
+    int result;
+    while (ccurl_multi_next_done(multi, &easy, &result)) {
+        Transfer *transfer = NULL;
+        for (int i = 0; i < running_count; i++) {
+            if (running[i]->easy == easy) {
+                transfer = running[i];
+                running[i] = running[--running_count];
+                break;
             }
         }
-        if (waiting > 0) ccurl_multi_poll(multi, 1000, &still);
+        long status = 0;
+        ccurl_easy_getinfo_long(easy, CCURLINFO_RESPONSE_CODE, &status);
+        ccurl_multi_remove_handle(multi, easy);
+        ccurl_easy_cleanup(easy);
+        if (!transfer) continue;
+        transfer->easy = NULL;
+        // An error page taken for an answer or a poster would make the floor look faster than it is.
+        if (!transfer->warm_up && (result != 0 || status != 200)) {
+            fprintf(stderr, "lab_floor: %s: %s, HTTP %ld\n", transfer->url, ccurl_easy_strerror(result), status);
+            exit(1);
+        }
+        if (transfer->fd >= 0) {
+            pthread_mutex_lock(&commits_lock);
+            commits_pending++;
+            pthread_mutex_unlock(&commits_lock);
+            pthread_t thread;
+            if (pthread_create(&thread, NULL, commit, transfer) != 0) fail("no thread for a commit");
+            pthread_detach(thread);
+        } else {
+            transfer->done = 1;
+        }
     }
 }
 
-static void wait_for_commits(void) {
-    pthread_mutex_lock(&commits_lock);
-    while (commits_pending > 0) pthread_cond_wait(&commits_done, &commits_lock);
-    pthread_mutex_unlock(&commits_lock);
+// Drives the loop until each of `transfers` is done (a poster: committed).
+static void wait_for(Transfer **transfers, int count) {
+    for (;;) {
+        int pending = 0;
+        pthread_mutex_lock(&commits_lock);
+        for (int i = 0; i < count; i++) pending += !transfers[i]->done;
+        int committing = commits_pending;
+        pthread_mutex_unlock(&commits_lock);
+        if (!pending) return;
+        turn();
+        int ready;
+        if (running_count > 0) {
+            ccurl_multi_poll(multi, committing ? 1 : 1000, &ready);
+        } else {
+            // Only commits left: woken as each one ends.
+            pthread_mutex_lock(&commits_lock);
+            if (commits_pending > 0) pthread_cond_wait(&commits_done, &commits_lock);
+            pthread_mutex_unlock(&commits_lock);
+        }
+    }
 }
 
 static void remember_posters_origin(const char *poster) {
@@ -164,18 +200,19 @@ static void remember_posters_origin(const char *poster) {
     }
 }
 
-// A search's page from the answer: each result's poster, then its id (OMDb's key order varies,
-// the lab's is sorted: Poster before imdbID).
-// `warm`: the posters host, when known and not open yet, is opened right behind the search.
-static Page search(const char *query, int number, int warm) {
+// A search of `query` (letters and digits, as the bench types them) for page `number`.
+static Transfer *start_search(const char *query, int number) {
     char url[1024];
     snprintf(url, sizeof url, "%s?s=%s&page=%d&apikey=%s", base, query, number, key);
-    Transfer *transfer = start(url, 0, 1);
-    add(transfer);
-    if (warm && posters_origin[0]) add(start(posters_origin, 1, 0));
-    run(1);
+    return add(start(url, 0));
+}
+
+// The page a finished search found: each result's poster, then its id (OMDb's key order varies,
+// the lab's is sorted: Poster before imdbID).
+static Page page_of(Transfer *search, int number) {
+    wait_for(&search, 1);
     Page page = {.number = number};
-    const char *at = transfer->body ? transfer->body : "";
+    const char *at = search->body ? search->body : "";
     while (page.count < 10 && (at = strstr(at, "\"Poster\":\""))) {
         sscanf(at + 10, "%511[^\"]", page.posters[page.count]);
         const char *id = strstr(at, "\"imdbID\":\"");
@@ -184,33 +221,28 @@ static Page search(const char *query, int number, int warm) {
         page.count++;
         at = id;
     }
-    free(transfer->body);
-    free(transfer);
+    discard(search);
     if (page.count == 0) fail("a search found nothing");
     return page;
 }
 
 // A page's records and posters, all at once; done when every poster is committed.
 static void details(const Page *page) {
-    Transfer *records[10];
+    Transfer *transfers[20];
     char url[1024];
     for (int i = 0; i < page->count; i++) {
         snprintf(url, sizeof url, "%s?i=%s&plot=short&apikey=%s", base, page->ids[i], key);
-        add(records[i] = start(url, 0, 1));
+        transfers[2 * i] = add(start(url, 0));
         remember_posters_origin(page->posters[i]);
-        Transfer *poster = start(page->posters[i], 0, 1);
+        Transfer *poster = start(page->posters[i], 0);
         snprintf(poster->temporary, sizeof poster->temporary, "%s/.%s.tmp", posters, page->ids[i]);
         snprintf(poster->final, sizeof poster->final, "%s/%s.jpg", posters, page->ids[i]);
         poster->fd = open(poster->temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (poster->fd < 0) fail("a poster file could not be made");
-        add(poster);
+        transfers[2 * i + 1] = add(poster);
     }
-    run(2 * page->count);
-    wait_for_commits();
-    for (int i = 0; i < page->count; i++) {
-        free(records[i]->body);
-        free(records[i]);
-    }
+    wait_for(transfers, 2 * page->count);
+    for (int i = 0; i < 2 * page->count; i++) discard(transfers[i]);
 }
 
 static void show(const char *query, const Page *page) {
@@ -258,32 +290,40 @@ int main(int argc, char **argv) {
     ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_SSL_SESSION);
 
     if (query) {
-        Page page = search(query, 1, 1);
+        // The search first, then the posters host behind it, when a run before named it.
+        Transfer *search = start_search(query, 1);
+        if (posters_origin[0]) add(start(posters_origin, 1));
+        Page page = page_of(search, 1);
         show(query, &page);
         return 0;
     }
     // The prompt: both hosts opened before the first line is read (the bench types it a second
-    // after the start), each page's next search asked once the page is shown (the bench waits a
-    // second between lines).
-    add(start(base, 1, 1));
-    if (posters_origin[0]) add(start(posters_origin, 1, 1));
-    run(posters_origin[0] ? 2 : 1);
+    // after the start); each page's next search asked as the page is shown, as movies does.
+    Transfer *warm_ups[2];
+    int warming = 0;
+    warm_ups[warming++] = add(start(base, 1));
+    if (posters_origin[0]) warm_ups[warming++] = add(start(posters_origin, 1));
+    wait_for(warm_ups, warming);
+    for (int i = 0; i < warming; i++) discard(warm_ups[i]);
     char line[256], last[256] = "";
-    Page next = {0};
+    Transfer *next = NULL;
+    int next_number = 0;
     while (fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\n")] = 0;
         if (!strcmp(line, "quit")) break;
         if (!*line) continue;
+        Page page;
         if (!strcmp(line, "more")) {
-            if (!next.count) fail("more before a search");
-            show(last, &next);
-            next = search(last, next.number + 1, 0);
-            continue;
+            if (!next) fail("more before a search");
+            page = page_of(next, next_number);
+        } else {
+            if (next) page_of(next, next_number); // a search given up: its answer is let go
+            snprintf(last, sizeof last, "%s", line);
+            page = page_of(start_search(last, 1), 1);
         }
-        snprintf(last, sizeof last, "%s", line);
-        Page page = search(last, 1, 0);
+        next_number = page.number + 1;
+        next = start_search(last, next_number);
         show(last, &page);
-        next = search(last, 2, 0);
     }
     return 0;
 }

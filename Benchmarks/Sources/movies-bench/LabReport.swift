@@ -8,6 +8,8 @@ final class LabReport {
         let subject: String
         let target: String
         let runs: [Measurement]
+        /// Whether its time means anything beside the floor's (not a whole session, mostly the bench's pauses).
+        let comparable: Bool
     }
 
     let latency: Double
@@ -25,8 +27,8 @@ final class LabReport {
         self.floor = floor
     }
 
-    func add(_ name: String, _ subject: String, target: String, _ runs: [Measurement]) {
-        rows.append(Row(name: name, subject: subject, target: target, runs: runs))
+    func add(_ name: String, _ subject: String, target: String, _ runs: [Measurement], comparable: Bool = true) {
+        rows.append(Row(name: name, subject: subject, target: target, runs: runs, comparable: comparable))
     }
 
     func table() -> String {
@@ -39,7 +41,7 @@ final class LabReport {
             func middle(_ value: (Measurement) -> Double) -> Double { median(row.runs.map(value)) }
             let floorRow = rows.first { $0.name == row.name && $0.subject == floor }
             let versus = floorRow.flatMap { floorRow in
-                row.subject == floor || row.subject.hasPrefix("python") ? nil
+                row.subject == floor || row.subject.hasPrefix("python") || !row.comparable ? nil
                     : String(format: "%.2f×", middle(\.complete) / median(floorRow.runs.map(\.complete)))
             } ?? "—"
             func pair(_ value: (HostCounts) -> Int) -> String {
