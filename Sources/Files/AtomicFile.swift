@@ -123,6 +123,19 @@ public struct AtomicFile: Sendable {
         return (0..<16).lazy.map { _ in ".\(stem).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp" }
     }
 
+    /// Removes the temporary files that writes of this file left behind: a process that ended in
+    /// the middle of one (killed, or ended by a signal while it wrote) could not remove its own.
+    /// Only with the lock held (``withLock(_:)``), where no other write of this file is under way;
+    /// other files' temporaries, and anything but a regular file, are left alone.
+    package func removeLeftTemporaries() {
+        guard let target = try? target(replacing: true) else { return }
+        let prefix = ".\(String(url.lastPathComponent.prefix(100)))."
+        for name in target.folder.names() where name.count > prefix.count + 4 && name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            guard let info = target.folder.status(name), info.st_mode & S_IFMT == S_IFREG else { continue }
+            _ = target.folder.remove(name)
+        }
+    }
+
     /// True for the names ``write(_:permissions:modified:sync:)`` gives its temporary files.
     public static func isTemporaryName(_ name: String) -> Bool { name.hasPrefix(".") && name.hasSuffix(".tmp") }
 

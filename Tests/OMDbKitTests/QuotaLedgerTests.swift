@@ -24,6 +24,25 @@ import TestSupport
         }
     }
 
+    /// A process ended in the middle of writing its count leaves the write's temporary file (seen
+    /// after SIGTERMs during a page): the next count removes it, and nothing of another key's or
+    /// another file's.
+    @Test func aCountRemovesTheTemporaryFilesOfWritesCutShort() async throws {
+        try await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            let other = QuotaLedger(folder: folder, apiKey: "key-two-456")
+            let name = ledger.file.lastPathComponent
+            let left = [".\(name).3qn0hlnklvo7p.tmp", ".\(name).2atxp3s7e4y2r.tmp"]
+            let kept = [".\(other.file.lastPathComponent).3qn0hlnklvo7p.tmp", ".\(name).tmp", "\(name).3qn0hlnklvo7p.tmp", ".posters-host.x1.tmp"]
+            for planted in left + kept { try Data("2026-11-27 5 0\n".utf8).write(to: folder.appendingPathComponent(planted)) }
+            ledger.recordRequestSent()
+            #expect(ledger.usage().sent == 1)
+            let names = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+            #expect(names.isDisjoint(with: left))
+            #expect(names.isSuperset(of: kept))
+        }
+    }
+
     /// A page sends twenty requests at once: counting them must not cost twenty locked
     /// read-rename cycles on the disk while the page loads.
     @Test func requestsCountedWhileAWriteWaitsShareOneWrite() async {

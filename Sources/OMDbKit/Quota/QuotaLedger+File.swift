@@ -91,6 +91,9 @@ extension QuotaLedger {
                 let before = record
                 change(&record)
                 guard record != before else { return record }
+                // A process ended while it wrote its count (a SIGTERM as a cancelled page was
+                // counting its requests) left its temporary file: gone with the next count.
+                atomicFile.removeLeftTemporaries()
                 try atomicFile.write(Data(record.line.utf8))
                 fileWrites.add(1, ordering: .relaxed)
                 return record
