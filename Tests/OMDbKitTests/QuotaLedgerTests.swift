@@ -24,6 +24,47 @@ import TestSupport
         }
     }
 
+    /// A program that ends (SIGTERM during a page) lets its requests in flight settle before the
+    /// last count is written: a cancelled request that may have reached OMDb counts itself, one
+    /// that never left gives its place back, and neither is lost behind the last write.
+    @Test func endingWaitsForTheRequestsInFlightToCountThemselves() async {
+        await withTemporaryFolder { folder in
+            let writes = PendingWrites()
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123", writes: writes)
+            let places = (0..<3).compactMap { _ in ledger.reserve() }
+            #expect(places.count == 3)
+            // As cancelled tasks do, on other threads, while the program ends.
+            let settled = Thread {
+                usleep(50_000)
+                ledger.commit(places[0])
+                ledger.commit(places[1])
+                ledger.release(places[2])
+            }
+            settled.start()
+            writes.finish()
+            #expect(QuotaLedger(folder: folder, apiKey: "key-one-123").usage().sent == 2)
+        }
+    }
+
+    /// A place still reserved when the wait ends counts as sent (a count may be too high, never
+    /// too low); its late commit or release changes nothing, and a request that starts after counts at once.
+    @Test func aPlaceStillReservedAtTheEndCountsOnce() async {
+        await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            let kept = (0..<2).compactMap { _ in ledger.reserve() }
+            ledger.countRequestsInFlight(waitingUpTo: .milliseconds(20))
+            ledger.writes.finish()
+            #expect(ledger.usage().sent == 2)
+            ledger.commit(kept[0])
+            ledger.release(kept[1])
+            let late = ledger.reserve()
+            #expect(late != nil)
+            ledger.writes.finish()
+            #expect(ledger.usage().sent == 3)
+            #expect(ledger.reservedCount == 0)
+        }
+    }
+
     /// A process ended in the middle of writing its count leaves the write's temporary file (seen
     /// after SIGTERMs during a page): the next count removes it, and nothing of another key's or
     /// another file's.

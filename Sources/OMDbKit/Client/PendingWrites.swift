@@ -28,6 +28,9 @@ public final class PendingWrites: Sendable {
     let posters = Mutex((temporaries: [String: OpenFolder](), closed: false))
     /// The ledgers' writes, in the order they were asked for: a lane of ``FileWork``.
     let counts = FileWork.lane("movies.quota-ledger")
+    /// What ``finish(timeout:)`` runs before the last counts are written: each ledger counts its
+    /// requests in flight.
+    private let beforeLastCounts = Mutex<[@Sendable () -> Void]>([])
 
     /// A set of writes with nothing pending.
     public init() {}
@@ -45,7 +48,13 @@ public final class PendingWrites: Sendable {
             usleep(2_000)
         }
         for (path, folder) in posters.withLock({ $0.temporaries }) { folder.remove(URL(fileURLWithPath: path).lastPathComponent) }
+        for body in beforeLastCounts.withLock({ $0 }) { body() }
         finishCounts()
+    }
+
+    /// Runs `body` in ``finish(timeout:)``, before the last counts are written.
+    func beforeFinishingCounts(_ body: @escaping @Sendable () -> Void) {
+        beforeLastCounts.withLock { $0.append(body) }
     }
 
     /// Waits until every count asked for so far is written.

@@ -23,6 +23,11 @@ extension QuotaLedger {
     public func reserve() -> Reservation? {
         let day = Self.utcDay(now())
         if counts.withLock({ $0.known?.day != day }) { _ = usage() }
+        // The program is ending: a request that starts now counts at once (see countRequestsInFlight).
+        if counts.withLock({ $0.closed }) {
+            count(day: day, reserved: false)
+            return Reservation(day: day)
+        }
         return counts.withLock { counts -> Reservation? in
             if let limit = dailyLimit {
                 let used = Self.adding(counts.known?.day == day ? counts.known?.sent ?? 0 : 0, counts.pending(day))
@@ -52,6 +57,8 @@ extension QuotaLedger {
     /// The reserved request never left: its place is free again, and nothing is counted.
     public func release(_ reservation: Reservation) {
         counts.withLock { counts in
+            // Counted already when the program began to end: a count may be too high, never too low.
+            guard !counts.closed else { return }
             counts.reserved[reservation.day, default: 1] -= 1
             if counts.reserved[reservation.day] == 0 { counts.reserved[reservation.day] = nil }
         }
