@@ -41,7 +41,7 @@ public final class PendingWrites: Sendable {
     /// Refuses new poster writes and waits (blocking) for those in progress, so that exiting never
     /// cuts one in half; past `timeout` (a very slow disk) their temporary files are removed
     /// instead, so no partial file is left. Then lets each ledger count its requests in flight
-    /// (up to a second for cancelled ones to settle), and waits for every count to be written.
+    /// (up to a quarter of a second for cancelled ones to settle), and waits for every count to be written.
     public func finish(timeout: Duration = .seconds(5)) {
         posters.withLock { $0.closed = true }
         let deadline = ContinuousClock.now + timeout

@@ -91,9 +91,11 @@ public final class QuotaLedger: Sendable {
     /// Waits up to `limit` for the places still reserved to be settled: a cancelled request counts
     /// itself (it may have reached OMDb) or gives its place back, within milliseconds. Before, the
     /// last write could come first, and their counts were lost: a SIGTERM during a page left 52
-    /// of 133 requests uncounted in 12 runs. Whatever is still reserved then counts as sent; its
-    /// later commit or release changes nothing, and a request reserved after this counts at once.
-    func countRequestsInFlight(waitingUpTo limit: Duration = .seconds(1)) {
+    /// of 133 requests uncounted in 12 runs. Whatever is still reserved then counts as sent (a
+    /// request not cancelled, such as the next page's search when `quit` is typed at once, is on
+    /// its way: the wait stays short so that quitting does not wait for its answer); its later
+    /// commit or release changes nothing, and a request reserved after this counts at once.
+    func countRequestsInFlight(waitingUpTo limit: Duration = .milliseconds(250)) {
         let deadline = ContinuousClock.now + limit
         while reservedCount > 0, ContinuousClock.now < deadline { usleep(2_000) }
         let queueWrite = counts.withLock { counts -> Bool in
