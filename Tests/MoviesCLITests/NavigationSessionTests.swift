@@ -50,6 +50,22 @@ import TestSupport
         #expect(await session.search(String(repeating: "x", count: 500)) != .usage)
     }
 
+    /// A line read from a terminal or a file in another encoding (Latin-1 `é` is the byte 0xE9)
+    /// arrives with U+FFFD in place of each byte that is not UTF-8: refused in one line, with no
+    /// request, rather than OMDb's "Something went wrong." about a search nobody typed.
+    @Test func aSearchOfBytesThatAreNotUTF8IsRefusedInOneLineWithNoRequest() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star trek"))
+        let sent = await session.client.apiRequestCount
+        capture.clear()
+        let line = String(decoding: [0x43, 0x61, 0x66, 0xE9], as: UTF8.self)
+        #expect(await session.search(line) == .usage)
+        #expect(capture.err == "That search holds bytes that are not UTF-8 text (shown as \u{FFFD}): type it again, or set the terminal or the file to UTF-8.\n")
+        #expect(await session.client.apiRequestCount == sent)
+        #expect(session.rows.count == 10)
+    }
+
     @Test func aPastedQueryIsNormalisedBeforeItIsSentAndQuoted() async throws {
         #expect(PrintableText.query("\u{200B}star\u{00A0}\u{200D}wars\u{2009}\u{202E}e\u{0301} ") == "star wars \u{00E9}")
         let capture = Capture()

@@ -67,6 +67,12 @@ final class SearchController: SessionPart {
             console.err("That search is \(query.text.count) characters long; titles are far shorter: type up to \(Self.longestQuery) characters.")
             return .usage
         }
+        // Bytes that are not UTF-8 (a terminal or a file in another encoding) arrive as U+FFFD:
+        // OMDb answered "Something went wrong." about a search nobody typed.
+        if query.text.contains("\u{FFFD}") {
+            console.err("That search holds bytes that are not UTF-8 text (shown as \u{FFFD}): type it again, or set the terminal or the file to UTF-8.")
+            return .usage
+        }
         let waiting = "Searching \(source) for \"\(safe(query.text))\"…"
         let (first, status) = await fetch(recovering: query, { [client, presenter] in
             try await presenter.waiting(waiting) { try await client.search(text, type: type, year: year) }
