@@ -36,16 +36,23 @@ import TestSupport
         ])
     }
 
-    @Test func aSearchOverFiveHundredCharactersIsRefusedInOneLineWithNoRequest() async throws {
+    /// `text` searched with a page of "star trek" on screen: how it ended, what stderr said then,
+    /// whether it sent a request, and the session (its page) after.
+    private func searchOverAPage(_ text: String) async throws -> (status: MoviesCLI.ExitStatus, err: String, requested: Bool, session: Session) {
         let capture = Capture()
         let session = try session(capture)
         await session.handle(.search("star trek"))
         let sent = await session.client.apiRequestCount
         capture.clear()
-        let status = await session.search(String(repeating: "star trek ", count: 51))
+        let status = await session.search(text)
+        return (status, capture.err, await session.client.apiRequestCount != sent, session)
+    }
+
+    @Test func aSearchOverFiveHundredCharactersIsRefusedInOneLineWithNoRequest() async throws {
+        let (status, err, requested, session) = try await searchOverAPage(String(repeating: "star trek ", count: 51))
         #expect(status == .usage)
-        #expect(capture.err == "That search is 509 characters long; titles are far shorter: type up to 500 characters.\n")
-        #expect(await session.client.apiRequestCount == sent)
+        #expect(err == "That search is 509 characters long; titles are far shorter: type up to 500 characters.\n")
+        #expect(!requested)
         #expect(session.rows.count == 10)
         #expect(await session.search(String(repeating: "x", count: 500)) != .usage)
     }
@@ -54,15 +61,10 @@ import TestSupport
     /// arrives with U+FFFD in place of each byte that is not UTF-8: refused in one line, with no
     /// request, rather than OMDb's "Something went wrong." about a search nobody typed.
     @Test func aSearchOfBytesThatAreNotUTF8IsRefusedInOneLineWithNoRequest() async throws {
-        let capture = Capture()
-        let session = try session(capture)
-        await session.handle(.search("star trek"))
-        let sent = await session.client.apiRequestCount
-        capture.clear()
-        let line = String(decoding: [0x43, 0x61, 0x66, 0xE9], as: UTF8.self)
-        #expect(await session.search(line) == .usage)
-        #expect(capture.err == "That search holds bytes that are not UTF-8 text (shown as \u{FFFD}): type it again, or set the terminal or the file to UTF-8.\n")
-        #expect(await session.client.apiRequestCount == sent)
+        let (status, err, requested, session) = try await searchOverAPage(String(decoding: [0x43, 0x61, 0x66, 0xE9], as: UTF8.self))
+        #expect(status == .usage)
+        #expect(err == "That search holds bytes that are not UTF-8 text (shown as \u{FFFD}): type it again, or set the terminal or the file to UTF-8.\n")
+        #expect(!requested)
         #expect(session.rows.count == 10)
     }
 

@@ -41,7 +41,7 @@ public final class QuotaLedger: Sendable {
         /// Reserved by requests about to be sent and not yet counted or given back, by UTC day:
         /// the limit holds for requests in flight, not only for those already counted.
         var reserved: [String: Int] = [:]
-        /// The program is ending (``QuotaLedger/countRequestsInFlight()``): the requests reserved
+        /// The program is ending (``QuotaLedger/countRequestsInFlight(waitingUpTo:)``): the requests reserved
         /// then are counted, and so is any reserved after.
         var closed = false
     }
@@ -112,14 +112,14 @@ public final class QuotaLedger: Sendable {
     /// Moves one request into the count (from the reserved ones when `reserved`), and queues a
     /// write when none is queued. A reserved one is already counted once the program is ending.
     func count(day: String, reserved: Bool) {
-        let queueWrite = counts.withLock { counts -> Bool? in
-            if reserved, counts.closed { return nil }
+        let queueWrite = counts.withLock { counts -> Bool in
+            if reserved, counts.closed { return false }
             // In one step, so the sum the limit is checked against never dips.
             if reserved { counts.reserved[day, default: 1] -= 1 }
             defer { counts.unwritten[day, default: 0] += 1 }
             return counts.unwritten.isEmpty
         }
-        guard queueWrite == true else { return }
+        guard queueWrite else { return }
         writes.counts.async { self.writeUnwritten() }
     }
 
