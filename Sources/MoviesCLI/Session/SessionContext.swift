@@ -55,7 +55,8 @@ final class SessionContext {
         return store
     }
 
-    private var currentStore: PosterStore?
+    /// The store of the folder in force, once made. Tests set its disk seams (``PosterStore/commit``).
+    var currentStore: PosterStore?
 
     // MARK: Errors
 

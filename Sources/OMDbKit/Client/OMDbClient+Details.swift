@@ -28,7 +28,8 @@ extension OMDbClient {
     /// exception is a problem with the key itself (``OMDbError/isKeyProblem``): every other
     /// request would fail alike, so it is yielded once, on its row, and the rest is cancelled.
     /// Cancelling the consuming task (or dropping the stream) cancels the children; updates
-    /// already yielded stay valid, and no partial poster file is left.
+    /// already yielded stay valid, and no partial poster file is left. A poster whose bytes had
+    /// all arrived is still put in place; ``savedPosters(for:in:waitingUpTo:)`` says which were.
     /// - Parameters:
     ///   - items: the results to fill in; updates carry their positions in it.
     ///   - plot: how much plot each record asks for.
@@ -66,7 +67,9 @@ extension OMDbClient {
                     }
                     if let posters {
                         group.addTask {
-                            if let saved = await outcome({ try await self.poster(for: item, in: posters) }), !Task.isCancelled {
+                            // A poster saved is said even when the page was stopped meanwhile: the file is there.
+                            if let saved = await outcome({ try await self.poster(for: item, in: posters) }),
+                               !Task.isCancelled || (try? saved.get()) != nil {
                                 continuation.yield(MovieUpdate(index: index, item: item, part: .poster(saved)))
                             }
                             return false

@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import Synchronization
 
 extension OMDbClient {
     /// One poster load, a folder and a title; or, without a folder, what a title's poster came to
@@ -24,12 +25,32 @@ extension OMDbClient {
         }
     }
 
+    /// What became of the posters of `items` in `store`, as the updates
+    /// ``details(for:plot:posters:)`` sends: one for each poster this client saved there in this
+    /// session (or found there), once the poster loads still running have ended, or `timeout` has passed.
+    ///
+    /// For a caller whose details stream ended early (its task cancelled, by Ctrl-C say): a poster
+    /// whose bytes had all arrived is still written to the end and put in place (a write is never
+    /// cut in half), though the stream, ended, can no longer say so. The wait is not the caller's
+    /// to cancel: it is what the caller asks for after being cancelled.
+    public nonisolated func savedPosters(for items: [SearchItem], in store: PosterStore,
+                                         waitingUpTo timeout: Duration = .seconds(1)) async -> [MovieUpdate] {
+        await posterLoads.ended(waitingUpTo: timeout)
+        return items.enumerated().compactMap { index, item in
+            guard case .success(let saved)? = posters.remembered(.title(item.imdbID)),
+                  saved.file.deletingLastPathComponent().standardizedFileURL.path == store.folder.path else { return nil }
+            return MovieUpdate(index: index, item: item, part: .poster(.success(saved)))
+        }
+    }
+
     /// Runs off the actor: the folder's index, the download and the file writes never block it.
     private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore, sender: RequestSender) async throws -> SavedPoster {
+        // Counted until it ends, cancelled or not: a cancelled load still ends its commit under way.
+        posterLoads.begin()
+        defer { posterLoads.end() }
         let existing = await store.existingFile(for: item.imdbID)
         if let existing, store.isWideEnough(file: existing) {
-            remember(.success(existing), posterOf: item.imdbID)
-            return SavedPoster(file: existing, wasAlreadyThere: true)
+            return remember(SavedPoster(file: existing, wasAlreadyThere: true), posterOf: item.imdbID)
         }
         let year = item.year?.text
         switch posters.remembered(.title(item.imdbID))?.map(\.file) {
@@ -40,14 +61,13 @@ extension OMDbClient {
             // Read only as FileTrust allows: the file may have been swapped since it was saved.
             if let body = try? Self.savedPoster(earlier) {
                 let file = try await store.save(streaming: body, source: earlier.path, title: item.title, year: year, imdbID: item.imdbID)
-                remember(.success(file), posterOf: item.imdbID)
-                return SavedPoster(file: file, wasAlreadyThere: false)
+                return remember(SavedPoster(file: file, wasAlreadyThere: false), posterOf: item.imdbID)
             }
         case .success?, nil:
             break
         }
         guard let url = item.posterURL else {
-            remember(.failure(.posterUnavailable), posterOf: item.imdbID)
+            remember(OMDbError.posterUnavailable, posterOf: item.imdbID)
             throw OMDbError.posterUnavailable
         }
         do {
@@ -64,15 +84,15 @@ extension OMDbClient {
             } onCancel: {
                 cleanup.cancel()
             }
-            remember(.success(file), posterOf: item.imdbID)
+            let saved = remember(SavedPoster(file: file, wasAlreadyThere: false, fallback: fallback), posterOf: item.imdbID)
             // A wider poster replaces the narrower one, even when its format (and so its extension) differs.
             if let existing, existing.standardizedFileURL != file.standardizedFileURL {
                 // Through the folder as opened and checked, never by path.
                 (try? OpenFolder(existing.deletingLastPathComponent()))?.remove(existing.lastPathComponent)
             }
-            return SavedPoster(file: file, wasAlreadyThere: false, fallback: fallback)
+            return saved
         } catch let error as OMDbError {
-            if error.isPermanentPosterRefusal { remember(.failure(error), posterOf: item.imdbID) }
+            if error.isPermanentPosterRefusal { remember(error, posterOf: item.imdbID) }
             throw error
         }
     }
@@ -86,8 +106,15 @@ extension OMDbClient {
     }
 
     /// Transient failures are never remembered: only a saved file or a refusal for good.
-    private nonisolated func remember(_ outcome: Result<URL, OMDbError>, posterOf imdbID: String) {
-        posters.remember(outcome.map { SavedPoster(file: $0, wasAlreadyThere: false) }, for: .title(imdbID))
+    private nonisolated func remember(_ failure: OMDbError, posterOf imdbID: String) {
+        posters.remember(.failure(failure), for: .title(imdbID))
+    }
+
+    /// Remembers the title's poster as `saved` (what ``savedPosters(for:in:waitingUpTo:)`` answers
+    /// with), and returns it.
+    private nonisolated func remember(_ saved: SavedPoster, posterOf imdbID: String) -> SavedPoster {
+        posters.remember(.success(saved), for: .title(imdbID))
+        return saved
     }
 }
 
@@ -100,5 +127,32 @@ extension OMDbError {
         case .httpStatus(let status, _): !RetryPolicy.isTransient(status: status)
         default: false
         }
+    }
+}
+
+/// How many poster loads are running, cancelled ones included until they end: what
+/// ``OMDbClient/savedPosters(for:in:waitingUpTo:)`` waits on.
+final class RunningLoads: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func begin() { count.add(1, ordering: .relaxed) }
+
+    func end() { count.subtract(1, ordering: .releasing) }
+
+    /// How many are running now.
+    var value: Int { count.load(ordering: .acquiring) }
+
+    /// Returns once none is running, or `timeout` has passed. Not cancellable: a cancelled caller
+    /// is the one that asks (see ``OMDbClient/savedPosters(for:in:waitingUpTo:)``). Loads end
+    /// within milliseconds of a cancellation unless a write is being put in place, so it looks
+    /// every 2 ms rather than keep a list of waiters for a moment this rare.
+    func ended(waitingUpTo timeout: Duration) async {
+        guard value > 0 else { return }
+        await Task.detached { [self] in
+            let deadline = ContinuousClock.now + timeout
+            while value > 0, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }.value
     }
 }

@@ -40,6 +40,9 @@ public struct PosterStore: Sendable {
     /// Appends a chunk to a poster's file, on a file-work thread: a seam for tests of a slow or
     /// failing disk.
     var append: @Sendable (PosterFile, Data, URL) throws(OMDbError) -> Void = { try $0.append($1, destination: $2) }
+    /// Flushes a poster's file and renames it into place, on a file-work thread: a seam for tests
+    /// of a write being put in place as the page is stopped.
+    var commit: @Sendable (PosterFile, URL) throws(OMDbError) -> Void = { try $0.commit(to: $1) }
 
     /// The default size cap: 20 MB.
     public static let defaultMaxBytes = 20_000_000
@@ -82,6 +85,7 @@ public struct PosterStore: Sendable {
         writes = store.writes
         index = store.index
         append = store.append
+        commit = store.commit
     }
 
     /// This store at another width, sharing its index (the folder is not listed again) and its ``writes``.
@@ -127,13 +131,13 @@ public struct PosterStore: Sendable {
         return try await withTaskCancellationHandler {
             do {
                 let draining = try await body.receive { chunk in try writer.take(chunk) }
-                return ArrivedPoster { [index] in
+                return ArrivedPoster { [index, commit] in
                     try await withTaskCancellationHandler {
                         do {
                             try await draining.finished()
                             let destination = try await FileWork.run { Result { () throws(OMDbError) -> URL in
                                 let (file, destination) = try writer.finish()
-                                try file.commit(to: destination)
+                                try commit(file, destination)
                                 return destination
                             } }.get()
                             index.add(destination.lastPathComponent)

@@ -1,0 +1,56 @@
+import Foundation
+import OMDbKit
+import Synchronization
+import Testing
+@testable import MoviesCLI
+@testable import OMDbKit
+import TestSupport
+
+/// Ctrl-C while a page's posters are being put in place (flushed and renamed): a poster whose
+/// bytes had all arrived is still saved, and its row says so. Before, the page's stream ended at
+/// the Ctrl-C and its rows said "poster: stopped" beside the files in the folder (found by the
+/// hostile pass of stop 31: 4 complete posters, "posters 0/10").
+@MainActor
+@Suite struct StoppedPageTests {
+    static let stub = StubTransport(
+        searchRows: [
+            ["Title": "One", "Year": "1999", "imdbID": "tt0000001", "Type": "movie", "Poster": StubTransport.posterURL("one").absoluteString],
+            ["Title": "Two", "Year": "1999", "imdbID": "tt0000002", "Type": "movie", "Poster": StubTransport.posterURL("two").absoluteString],
+        ],
+        records: [
+            "tt0000001": ["imdbID": "tt0000001", "Title": "One", "Year": "1999", "Type": "movie", "Plot": "First."],
+            "tt0000002": ["imdbID": "tt0000002", "Title": "Two", "Year": "1999", "Type": "movie", "Plot": "Second."],
+        ])
+
+    @Test func postersPutInPlaceAsThePageIsStoppedAreSaidSaved() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        var settings = Settings()
+        settings.posters = folder.appendingPathComponent("posters")
+        settings.prefetch = false
+        let capture = Capture()
+        let session = Session(client: Self.stub.client(), settings: settings, console: capture.console(),
+                              presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
+        // Both posters have arrived and wait, in their commits, for a disk the test opens.
+        let committing = Atomic(0)
+        let bothCommitting = Latch(), disk = Latch()
+        session.context.currentStore?.commit = { (file, destination) throws(OMDbError) in
+            if committing.add(1, ordering: .relaxed).newValue == 2 { bothCommitting.open() }
+            disk.wait(timeout: .seconds(30))
+            try file.commit(to: destination)
+        }
+        let page = Task { await session.handle(.search("stub")) }
+        try await bothCommitting.wait(for: "both posters to be put in place")
+        page.cancel()
+        // The stream ends at the cancellation; the disk answers a moment after.
+        try await Task.sleep(for: .milliseconds(100))
+        disk.open()
+        _ = await page.value
+
+        let saved = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("posters").path).sorted()
+        #expect(saved == ["One (1999) [tt0000001].jpg", "Two (1999) [tt0000002].jpg"])
+        #expect(session.rows.map { $0.poster?.file.lastPathComponent } == saved)
+        #expect(capture.out.components(separatedBy: "poster saved: ").count - 1 == 2)
+        #expect(!capture.out.contains("poster: stopped"))
+    }
+}
