@@ -18,9 +18,21 @@ typedef struct {
 #define CCURLMSG_DONE 1
 #define CCURL_GLOBAL_ALL 3
 
+// The start of libcurl's curl_version_info_data, laid out alike in every age (CURLVERSION_FIRST
+// on): only ssl_version is read, through the pointer libcurl returns to its own static copy.
+typedef struct {
+    int age;
+    const char *version;
+    unsigned int version_num;
+    const char *host;
+    int features;
+    const char *ssl_version;
+} ccurl_version_info_data;
+#define CCURLVERSION_FIRST 0
+
 static struct {
     int (*global_init)(long);
-    char *(*version)(void);
+    ccurl_version_info_data *(*version_info)(int);
     ccurl_easy *(*easy_init)(void);
     void (*easy_cleanup)(ccurl_easy *);
     int (*easy_setopt)(ccurl_easy *, int, ...);
@@ -89,7 +101,7 @@ static void load(const char *preferred_library) {
         return;
     }
     RESOLVE(global_init, "curl_global_init");
-    RESOLVE(version, "curl_version");
+    RESOLVE(version_info, "curl_version_info");
     RESOLVE(easy_init, "curl_easy_init");
     RESOLVE(easy_cleanup, "curl_easy_cleanup");
     RESOLVE(easy_setopt, "curl_easy_setopt");
@@ -130,7 +142,13 @@ int ccurl_load(const char *path, char *reason, size_t size) {
     return failed;
 }
 
-const char *ccurl_version(void) { return curl.version(); }
+// Not curl_version(): its text names OpenLDAP's version, and asking OpenLDAP initialises it
+// (ldap.conf, the host's name through NSS, every SASL plugin loaded): 2.4 ms measured, on the
+// path of a one-shot's first request. curl_version_info answers in 0.05 ms.
+const char *ccurl_ssl_version(void) {
+    const char *ssl = curl.version_info(CCURLVERSION_FIRST)->ssl_version;
+    return ssl ? ssl : "";
+}
 
 ccurl_easy *ccurl_easy_init(void) { return curl.easy_init(); }
 void ccurl_easy_cleanup(ccurl_easy *easy) { curl.easy_cleanup(easy); }

@@ -20,7 +20,7 @@ struct SystemCA: Sendable, Equatable {
     /// than 7.84 (it cannot name them), with no built-in folder, or a TLS library other than
     /// OpenSSL's family (only OpenSSL reads a folder lazily; some ignore it).
     static func found() -> SystemCA? {
-        guard isOpenSSL(version: String(cString: ccurl_version())) else { return nil }
+        guard isOpenSSL(tls: String(cString: ccurl_ssl_version())) else { return nil }
         // Asked once: each asking makes and frees an easy handle, at every start of the tool.
         let (bundle, folder) = builtIn
         guard let folder, serves(folder: folder, bundle: bundle) else { return nil }
@@ -134,10 +134,11 @@ struct SystemCA: Sendable, Equatable {
         }
     }
 
-    /// Whether `curl_version()` names OpenSSL (or LibreSSL, BoringSSL, quictls) as the TLS library
-    /// in use: one in parentheses is a backend compiled in but not selected.
-    static func isOpenSSL(version: String) -> Bool {
-        version.split(separator: " ").contains { word in
+    /// Whether libcurl's TLS library (``ccurl_ssl_version()``, or the same words in `curl_version()`'s
+    /// text) is OpenSSL, LibreSSL, BoringSSL or quictls: one in parentheses is a backend compiled
+    /// in but not selected.
+    static func isOpenSSL(tls: String) -> Bool {
+        tls.split(separator: " ").contains { word in
             ["OpenSSL/", "LibreSSL/", "BoringSSL", "quictls/"].contains { word.hasPrefix($0) }
         }
     }

@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 @testable import OMDbCurl
 import OMDbKit
@@ -57,11 +58,33 @@ import TestSupport
     /// Only OpenSSL's family reads a folder one certificate at a time (and some TLS libraries
     /// ignore a folder): with another, or OpenSSL compiled in but not selected, the defaults stay.
     @Test func onlyAnOpenSSLLibcurlReadsTheFolderAlone() {
-        #expect(SystemCA.isOpenSSL(version: "libcurl/7.88.1 OpenSSL/3.0.15 zlib/1.2.13 brotli/1.0.9 nghttp2/1.52.0"))
-        #expect(SystemCA.isOpenSSL(version: "libcurl/8.7.1 LibreSSL/3.3.6 zlib/1.2.12 nghttp2/1.61.0"))
-        #expect(!SystemCA.isOpenSSL(version: "libcurl/7.88.1 GnuTLS/3.7.9 zlib/1.2.13 nghttp2/1.52.0"))
-        #expect(!SystemCA.isOpenSSL(version: "libcurl/8.5.0 rustls-ffi/0.12.0/rustls/0.22.0 zlib/1.3"))
-        #expect(!SystemCA.isOpenSSL(version: "libcurl/8.5.0 Schannel (OpenSSL/3.0.0) zlib/1.3"))
+        // As curl_version_info names the TLS library (what the tool asks), and in curl_version()'s text.
+        #expect(SystemCA.isOpenSSL(tls: "OpenSSL/3.0.15"))
+        #expect(SystemCA.isOpenSSL(tls: "LibreSSL/3.3.6"))
+        #expect(SystemCA.isOpenSSL(tls: "libcurl/7.88.1 OpenSSL/3.0.15 zlib/1.2.13 brotli/1.0.9 nghttp2/1.52.0"))
+        #expect(!SystemCA.isOpenSSL(tls: "GnuTLS/3.7.9"))
+        #expect(!SystemCA.isOpenSSL(tls: "rustls-ffi/0.12.0/rustls/0.22.0"))
+        #expect(!SystemCA.isOpenSSL(tls: "Schannel (OpenSSL/3.0.0)"))
+        #expect(!SystemCA.isOpenSSL(tls: ""))
+    }
+
+    /// The TLS library is asked of curl_version_info, not read from curl_version()'s text: that
+    /// text names OpenLDAP's version, and asking OpenLDAP initialises it (every SASL plugin loaded,
+    /// the host's name looked up), about 2.4 ms before a one-shot's first request. The answer is
+    /// the TLS library alone, and the same as the text names.
+    @Test(.enabled(if: Self.builtInFolder != nil, "this libcurl names no built-in CA folder (older than 7.84, or built without one)"))
+    func theTLSLibraryIsAskedOfLibcurlsVersionInfo() throws {
+        _ = try CurlTransport(timeout: 5, environment: [:])
+        let tls = String(cString: ccurl_ssl_version())
+        #expect(tls.hasPrefix("OpenSSL/"))
+        #expect(!tls.contains(" "))
+        #expect(SystemCA.found() != nil)
+        #if os(Linux)
+        // OpenLDAP left alone: none of the SASL plugins it loads when initialised is mapped
+        // (libsasl2 itself is, as a library libcurl links).
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        #expect(!maps.contains("/sasl2/"))
+        #endif
     }
 
     /// Where libcurl has one built in (Debian's OpenSSL libcurl, 7.84 and later), its folder is

@@ -101,8 +101,9 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 /// (NULL or empty: the system's libcurl). Returns 0 when every function was found; otherwise
 /// writes a one-line reason into `reason`.
 int ccurl_load(const char *path, char *reason, size_t size);
-/// libcurl's own version text ("libcurl/7.88.1 OpenSSL/3.0.15 …"), after a successful load.
-const char *ccurl_version(void);
+/// The TLS library libcurl uses, as `curl_version_info` names it ("OpenSSL/3.0.15"; with several
+/// built in, those not selected in parentheses; "" for none), after a successful load.
+const char *ccurl_ssl_version(void);
 
 ccurl_easy *ccurl_easy_init(void);
 void ccurl_easy_cleanup(ccurl_easy *easy);
