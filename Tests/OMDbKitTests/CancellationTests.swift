@@ -108,4 +108,41 @@ import TestSupport
         // The cursor belongs to the new search.
         await #expect(throws: OMDbError.noMorePages(query: "fast", shown: 1, total: 1)) { try await client.nextPage() }
     }
+
+    /// A poster whose bytes had all arrived is put in place though its page was cancelled: the
+    /// stream, ended, cannot say so, and ``OMDbClient/savedPosters(for:in:waitingUpTo:)`` waits
+    /// for the write and names it, in its own folder only, and not past its wait.
+    @Test func aPosterPutInPlaceAfterItsPageWasCancelledIsNamedBySavedPosters() async throws {
+        try await withTemporaryFolder { folder in
+            let client = OMDbClient(configuration: .init(apiKey: "k"), transport: slowTransport(release: Latch(), cancelled: RequestLog()) { _ in false })
+            let items = Array(try await client.search("film").items.prefix(1))
+            var store = PosterStore(folder: folder.appendingPathComponent("posters"))
+            let committing = Latch(), disk = Latch()
+            defer { disk.open() }
+            store.commit = { (file, destination) throws(OMDbError) in
+                committing.open()
+                disk.wait(timeout: .seconds(30))
+                try file.commit(to: destination)
+            }
+            let received = Mutex<[MovieUpdate]>([])
+            let consumer = Task { [store] in
+                for await update in client.details(for: items, posters: store) { received.withLock { $0.append(update) } }
+            }
+            try await committing.wait(for: "the poster to be put in place")
+            consumer.cancel()
+            await consumer.value
+            let updates = received.withLock { $0 }
+            #expect(updates.allSatisfy { $0.isRecord })
+            // Still being written: not named before its write ends, however long the caller waits.
+            #expect(await client.savedPosters(for: items, in: store, waitingUpTo: .milliseconds(50)).isEmpty)
+            let answer = Task { [store] in await client.savedPosters(for: items, in: store, waitingUpTo: .seconds(30)) }
+            disk.open()
+            let saved = await answer.value
+            #expect(saved.map(\.index) == [0])
+            guard case .poster(.success(let poster))? = saved.first?.part else { Issue.record("no saved poster in \(saved)"); return }
+            #expect(FileManager.default.fileExists(atPath: poster.file.path))
+            #expect(poster.file.deletingLastPathComponent().standardizedFileURL.path == store.folder.path)
+            #expect(await client.savedPosters(for: items, in: PosterStore(folder: folder.appendingPathComponent("other"))).isEmpty)
+        }
+    }
 }
