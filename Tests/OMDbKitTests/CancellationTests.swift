@@ -111,38 +111,47 @@ import TestSupport
 
     /// A poster whose bytes had all arrived is put in place though its page was cancelled: the
     /// stream, ended, cannot say so, and ``OMDbClient/savedPosters(for:in:waitingUpTo:)`` waits
-    /// for the write and names it, in its own folder only, and not past its wait.
+    /// for the write and names it, in its own folder only, and not past its wait. Another title's
+    /// write still under way (a later page's, loading ahead) is not waited for.
     @Test func aPosterPutInPlaceAfterItsPageWasCancelledIsNamedBySavedPosters() async throws {
         try await withTemporaryFolder { folder in
             let client = OMDbClient(configuration: .init(apiKey: "k"), transport: slowTransport(release: Latch(), cancelled: RequestLog()) { _ in false })
-            let items = Array(try await client.search("film").items.prefix(1))
+            let items = Array(try await client.search("film").items.prefix(2))
             var store = PosterStore(folder: folder.appendingPathComponent("posters"))
-            let committing = Latch(), disk = Latch()
-            defer { disk.open() }
+            // The first title's write waits for `disk`, the second's for `otherDisk`.
+            let committing = Atomic(0), bothCommitting = Latch(), disk = Latch(), otherDisk = Latch()
+            defer { disk.open(); otherDisk.open() }
+            let other = items[1].imdbID
             store.commit = { (file, destination) throws(OMDbError) in
-                committing.open()
-                disk.wait(timeout: .seconds(30))
+                if committing.add(1, ordering: .relaxed).newValue == 2 { bothCommitting.open() }
+                (destination.lastPathComponent.contains(other) ? otherDisk : disk).wait(timeout: .seconds(30))
                 try file.commit(to: destination)
             }
             let received = Mutex<[MovieUpdate]>([])
             let consumer = Task { [store] in
                 for await update in client.details(for: items, posters: store) { received.withLock { $0.append(update) } }
             }
-            try await committing.wait(for: "the poster to be put in place")
+            try await bothCommitting.wait(for: "both posters to be put in place")
             consumer.cancel()
             await consumer.value
             let updates = received.withLock { $0 }
             #expect(updates.allSatisfy { $0.isRecord })
+            let first = [items[0]]
             // Still being written: not named before its write ends, however long the caller waits.
-            #expect(await client.savedPosters(for: items, in: store, waitingUpTo: .milliseconds(50)).isEmpty)
-            let answer = Task { [store] in await client.savedPosters(for: items, in: store, waitingUpTo: .seconds(30)) }
+            #expect(await client.savedPosters(for: first, in: store, waitingUpTo: .milliseconds(50)).isEmpty)
+            let answer = Task { [store] in await client.savedPosters(for: first, in: store, waitingUpTo: .seconds(30)) }
             disk.open()
+            // Answered while the other title's write is still held.
             let saved = await answer.value
+            #expect(!otherDisk.isOpen)
             #expect(saved.map(\.index) == [0])
             guard case .poster(.success(let poster))? = saved.first?.part else { Issue.record("no saved poster in \(saved)"); return }
             #expect(FileManager.default.fileExists(atPath: poster.file.path))
             #expect(poster.file.deletingLastPathComponent().standardizedFileURL.path == store.folder.path)
-            #expect(await client.savedPosters(for: items, in: PosterStore(folder: folder.appendingPathComponent("other"))).isEmpty)
+            #expect(await client.savedPosters(for: first, in: PosterStore(folder: folder.appendingPathComponent("other"))).isEmpty)
+            otherDisk.open()
+            let both = await client.savedPosters(for: items, in: store, waitingUpTo: .seconds(30))
+            #expect(both.map(\.index) == [0, 1])
         }
     }
 }

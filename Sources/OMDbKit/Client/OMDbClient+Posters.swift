@@ -27,7 +27,7 @@ extension OMDbClient {
 
     /// What became of the posters of `items` in `store`, as the updates
     /// ``details(for:plot:posters:)`` sends: one for each poster this client saved there in this
-    /// session (or found there), once the poster loads still running have ended, or `timeout` has passed.
+    /// session (or found there), once their poster loads still running have ended, or `timeout` has passed.
     ///
     /// For a caller whose details stream ended early (its task cancelled, by Ctrl-C say): a poster
     /// whose bytes had all arrived is still written to the end and put in place (a write is never
@@ -35,7 +35,7 @@ extension OMDbClient {
     /// to cancel: it is what the caller asks for after being cancelled.
     public nonisolated func savedPosters(for items: [SearchItem], in store: PosterStore,
                                          waitingUpTo timeout: Duration = .seconds(1)) async -> [MovieUpdate] {
-        await posterLoads.ended(waitingUpTo: timeout)
+        await posterLoads.ended(Set(items.map(\.imdbID)), waitingUpTo: timeout)
         return items.enumerated().compactMap { index, item in
             guard case .success(let saved)? = posters.remembered(.title(item.imdbID)),
                   saved.file.deletingLastPathComponent().standardizedFileURL.path == store.folder.path else { return nil }
@@ -46,8 +46,8 @@ extension OMDbClient {
     /// Runs off the actor: the folder's index, the download and the file writes never block it.
     private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore, sender: RequestSender) async throws -> SavedPoster {
         // Counted until it ends, cancelled or not: a cancelled load still ends its commit under way.
-        posterLoads.begin()
-        defer { posterLoads.end() }
+        posterLoads.begin(item.imdbID)
+        defer { posterLoads.end(item.imdbID) }
         let existing = await store.existingFile(for: item.imdbID)
         if let existing, store.isWideEnough(file: existing) {
             return remember(SavedPoster(file: existing, wasAlreadyThere: true), posterOf: item.imdbID)
@@ -130,27 +130,35 @@ extension OMDbError {
     }
 }
 
-/// How many poster loads are running, cancelled ones included until they end: what
+/// The poster loads running, by title, cancelled ones included until they end: what
 /// ``OMDbClient/savedPosters(for:in:waitingUpTo:)`` waits on.
 final class RunningLoads: Sendable {
-    private let count = Atomic<Int>(0)
+    private let running = Mutex<[String: Int]>([:])
 
-    func begin() { count.add(1, ordering: .relaxed) }
+    func begin(_ imdbID: String) { running.withLock { $0[imdbID, default: 0] += 1 } }
 
-    func end() { count.subtract(1, ordering: .releasing) }
+    func end(_ imdbID: String) {
+        running.withLock { running in
+            let left = running[imdbID, default: 1] - 1
+            running[imdbID] = left > 0 ? left : nil
+        }
+    }
 
-    /// How many are running now.
-    var value: Int { count.load(ordering: .acquiring) }
+    /// Whether a load of one of `imdbIDs` is running now.
+    func anyRunning(_ imdbIDs: Set<String>) -> Bool {
+        running.withLock { running in imdbIDs.contains { running[$0] != nil } }
+    }
 
-    /// Returns once none is running, or `timeout` has passed. Not cancellable: a cancelled caller
-    /// is the one that asks (see ``OMDbClient/savedPosters(for:in:waitingUpTo:)``). Loads end
-    /// within milliseconds of a cancellation unless a write is being put in place, so it looks
+    /// Returns once no load of `imdbIDs` is running, or `timeout` has passed; loads of other
+    /// titles (a later page's, loading ahead) are not waited for. Not cancellable: a cancelled
+    /// caller is the one that asks (see ``OMDbClient/savedPosters(for:in:waitingUpTo:)``). Loads
+    /// end within milliseconds of a cancellation unless a write is being put in place, so it looks
     /// every 2 ms rather than keep a list of waiters for a moment this rare.
-    func ended(waitingUpTo timeout: Duration) async {
-        guard value > 0 else { return }
+    func ended(_ imdbIDs: Set<String>, waitingUpTo timeout: Duration) async {
+        guard anyRunning(imdbIDs) else { return }
         await Task.detached { [self] in
             let deadline = ContinuousClock.now + timeout
-            while value > 0, ContinuousClock.now < deadline {
+            while anyRunning(imdbIDs), ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(2))
             }
         }.value
