@@ -79,9 +79,21 @@ struct PosterFile {
 
     /// Closes and removes the temporary file: nothing is left of the write.
     func discard() {
-        close(fd)
+        closeDescriptor()
+        removeName()
+    }
+
+    /// Removes the temporary file's name (through the folder as opened) while a write may still
+    /// be using the file: the write goes on into a file no one can reach, which
+    /// ``closeDescriptor()`` frees.
+    func removeName() {
         folder.remove(name)
         writes.release(temporary)
+    }
+
+    /// Closes the file (after ``removeName()``, by the write that was under way).
+    func closeDescriptor() {
+        close(fd)
     }
 
     static func lastError() -> String { String(cString: strerror(errno)) }

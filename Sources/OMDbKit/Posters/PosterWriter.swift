@@ -5,6 +5,11 @@ import Synchronization
 /// ``HTTPBody/receive(into:)``; never a transport's own): the type is told from the first bytes, the file opened
 /// then, each chunk appended at once, and the cap enforced as the bytes come. So the writer holds
 /// no more than the first few bytes; the rest is on disk as soon as it is given.
+///
+/// The writes run outside the writer's lock, so ``discard()`` (what a cancellation calls, from
+/// the thread that cancels: Ctrl-C's) never waits for a disk: it removes the temporary file's
+/// name at once, and the write under way closes the file when its `write` returns. On a disk
+/// taking seconds a write, Ctrl-C took seconds a poster, one after another, before.
 final class PosterWriter: Sendable {
     private struct State {
         /// The first bytes, until there are enough to tell the format.
@@ -12,6 +17,15 @@ final class PosterWriter: Sendable {
         var file: (PosterFile, destination: URL)?
         var written = 0
         var discarded = false
+        /// A chunk is being written, outside the lock: the file is that write's to close.
+        var writing = false
+    }
+
+    /// What ``take(_:)`` does outside the lock.
+    private enum Step {
+        case nothing
+        case open(ImageFormat, head: Data)
+        case append(PosterFile, destination: URL)
     }
 
     private let state = Mutex(State())
@@ -33,17 +47,58 @@ final class PosterWriter: Sendable {
         self.open = open
     }
 
-    /// Appends `chunk`, opening the file once the format is known.
+    /// Appends `chunk`, opening the file once the format is known. One caller at a time (the
+    /// body's drain); ``discard()`` may come from any thread meanwhile.
     /// - Throws: ``OMDbError/posterTooLarge(bytes:limit:)``, the refusal, ``OMDbError/posterNotWritten(path:reason:)``.
     func take(_ chunk: Data) throws(OMDbError) {
-        try state.withLock { (state) throws(OMDbError) in
-            guard !state.discarded else { return }
+        let step = try state.withLock { (state) throws(OMDbError) -> Step in
+            guard !state.discarded else { return .nothing }
             state.written += chunk.count
             guard state.written <= maxBytes else { throw .posterTooLarge(bytes: state.written, limit: maxBytes) }
-            if let file = state.file { return try append(file.0, chunk, file.destination) }
+            if let file = state.file {
+                state.writing = true
+                return .append(file.0, destination: file.destination)
+            }
             state.head.append(chunk)
-            if state.head.count >= ImageFormat.signatureLength { try start(&state) }
+            guard state.head.count >= ImageFormat.signatureLength else { return .nothing }
+            guard let format = ImageFormat(sniffing: state.head) else { throw refusal }
+            defer { state.head = Data() }
+            state.writing = true
+            return .open(format, head: state.head)
         }
+        do {
+            switch step {
+            case .nothing:
+                return
+            case .append(let file, let destination):
+                try append(file, chunk, destination)
+            case .open(let format, let head):
+                let (file, destination) = try open(format)
+                let kept = state.withLock { state in
+                    guard !state.discarded else { return false }
+                    state.file = (file, destination)
+                    return true
+                }
+                guard kept else { file.discard(); break }
+                try append(file, head, destination)
+            }
+        } catch {
+            doneWriting()
+            throw error
+        }
+        doneWriting()
+    }
+
+    /// The write outside the lock is over: when the writer was discarded meanwhile, its file
+    /// (whose name is already gone) is closed now.
+    private func doneWriting() {
+        let abandoned = state.withLock { state -> PosterFile? in
+            state.writing = false
+            guard state.discarded, let file = state.file else { return nil }
+            state.file = nil
+            return file.0
+        }
+        abandoned?.closeDescriptor()
     }
 
     /// The bytes are all in: the file to commit (a body shorter than a signature is told now).
@@ -61,15 +116,20 @@ final class PosterWriter: Sendable {
         }
     }
 
-    /// Closes and removes the temporary file, if one was opened; later chunks are ignored.
+    /// Removes the temporary file, if one was opened, and closes it, or leaves closing it to
+    /// the write under way; later chunks are ignored. Never waits for the disk.
     func discard() {
-        state.withLock { state in
+        let (file, writing) = state.withLock { state in
             state.discarded = true
-            state.file?.0.discard()
-            state.file = nil
+            let file = state.file?.0
+            if !state.writing { state.file = nil }
+            return (file, state.writing)
         }
+        guard let file else { return }
+        if writing { file.removeName() } else { file.discard() }
     }
 
+    /// For a body shorter than a signature, at its end: opens the file and writes the head.
     private func start(_ state: inout State) throws(OMDbError) {
         guard let format = ImageFormat(sniffing: state.head) else { throw refusal }
         let (file, destination) = try open(format)
