@@ -34,10 +34,10 @@ import TestSupport
         // Both posters have arrived and wait, in their commits, for a disk the test opens.
         let committing = Atomic(0)
         let bothCommitting = Latch(), disk = Latch()
-        session.context.currentStore?.commit = { (file, destination) throws(OMDbError) in
+        session.context.currentStore?.commit = { (file, destination, gate) throws(OMDbError) in
             if committing.add(1, ordering: .relaxed).newValue == 2 { bothCommitting.open() }
             disk.wait(timeout: .seconds(30))
-            try file.commit(to: destination)
+            return try file.commit(to: destination, unless: gate)
         }
         let page = Task { await session.handle(.search("stub")) }
         try await bothCommitting.wait(for: "both posters to be put in place")
@@ -52,5 +52,42 @@ import TestSupport
         #expect(session.rows.map { $0.poster?.file.lastPathComponent } == saved)
         #expect(capture.out.components(separatedBy: "poster saved: ").count - 1 == 2)
         #expect(!capture.out.contains("poster: stopped"))
+    }
+
+    /// A disk slower than the page's wait (a second): Ctrl-C gives the prompt back after that
+    /// second, the rows say "poster: stopped", and the writes are given up: no poster appears in
+    /// the folder afterwards that the rows said was stopped (found by the hostile pass, stop 32:
+    /// files renamed into place 1.2 s after the rows had said "poster: stopped").
+    @Test func postersStillBeingFlushedAfterTheWaitAreGivenUpNotSavedBehindTheRows() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let posters = folder.appendingPathComponent("posters")
+        var settings = Settings()
+        settings.posters = posters
+        settings.prefetch = false
+        let capture = Capture()
+        let session = Session(client: Self.stub.client(), settings: settings, console: capture.console(),
+                              presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
+        let committing = Atomic(0), finished = Atomic(0)
+        let bothCommitting = Latch(), disk = Latch(), bothFinished = Latch()
+        defer { disk.open() }
+        session.context.currentStore?.commit = { (file, destination, gate) throws(OMDbError) in
+            defer { if finished.add(1, ordering: .relaxed).newValue == 2 { bothFinished.open() } }
+            if committing.add(1, ordering: .relaxed).newValue == 2 { bothCommitting.open() }
+            disk.wait(timeout: .seconds(30))
+            return try file.commit(to: destination, unless: gate)
+        }
+        let page = Task { await session.handle(.search("stub")) }
+        try await bothCommitting.wait(for: "both posters to be put in place")
+        page.cancel()
+        _ = await page.value
+        // Given up: the temporary files' names are gone already, while the flushes go on.
+        #expect(files(in: posters).isEmpty)
+        // The disk answers only once the prompt is back.
+        disk.open()
+        try await bothFinished.wait(for: "both writes to end")
+        #expect(files(in: posters).isEmpty)
+        #expect(session.rows.allSatisfy { $0.poster == nil })
+        #expect(capture.out.components(separatedBy: "poster: stopped").count - 1 == 2)
     }
 }

@@ -111,8 +111,9 @@ import TestSupport
 
     /// A poster whose bytes had all arrived is put in place though its page was cancelled: the
     /// stream, ended, cannot say so, and ``OMDbClient/savedPosters(for:in:waitingUpTo:)`` waits
-    /// for the write and names it, in its own folder only, and not past its wait. Another title's
-    /// write still under way (a later page's, loading ahead) is not waited for.
+    /// for the write and names it, in its own folder only. Another title's write still under way
+    /// (a later page's, loading ahead) is not waited for; one still held when the wait runs out is
+    /// given up, and never appears.
     @Test func aPosterPutInPlaceAfterItsPageWasCancelledIsNamedBySavedPosters() async throws {
         try await withTemporaryFolder { folder in
             let client = OMDbClient(configuration: .init(apiKey: "k"), transport: slowTransport(release: Latch(), cancelled: RequestLog()) { _ in false })
@@ -122,10 +123,10 @@ import TestSupport
             let committing = Atomic(0), bothCommitting = Latch(), disk = Latch(), otherDisk = Latch()
             defer { disk.open(); otherDisk.open() }
             let other = items[1].imdbID
-            store.commit = { (file, destination) throws(OMDbError) in
+            store.commit = { (file, destination, gate) throws(OMDbError) in
                 if committing.add(1, ordering: .relaxed).newValue == 2 { bothCommitting.open() }
                 (destination.lastPathComponent.contains(other) ? otherDisk : disk).wait(timeout: .seconds(30))
-                try file.commit(to: destination)
+                return try file.commit(to: destination, unless: gate)
             }
             let received = Mutex<[MovieUpdate]>([])
             let consumer = Task { [store] in
@@ -136,12 +137,10 @@ import TestSupport
             await consumer.value
             let updates = received.withLock { $0 }
             #expect(updates.allSatisfy { $0.isRecord })
-            let first = [items[0]]
-            // Still being written: not named before its write ends, however long the caller waits.
-            #expect(await client.savedPosters(for: first, in: store, waitingUpTo: .milliseconds(50)).isEmpty)
+            let (first, second) = ([items[0]], [items[1]])
             let answer = Task { [store] in await client.savedPosters(for: first, in: store, waitingUpTo: .seconds(30)) }
             disk.open()
-            // Answered while the other title's write is still held.
+            // Answered once the first title's write is in place, while the other's is still held.
             let saved = await answer.value
             #expect(!otherDisk.isOpen)
             #expect(saved.map(\.index) == [0])
@@ -149,9 +148,12 @@ import TestSupport
             #expect(FileManager.default.fileExists(atPath: poster.file.path))
             #expect(poster.file.deletingLastPathComponent().standardizedFileURL.path == store.folder.path)
             #expect(await client.savedPosters(for: first, in: PosterStore(folder: folder.appendingPathComponent("other"))).isEmpty)
+            // A write still held when the wait runs out is given up: not named, and it never
+            // appears once the disk answers.
+            #expect(await client.savedPosters(for: second, in: store, waitingUpTo: .milliseconds(50)).isEmpty)
             otherDisk.open()
-            let both = await client.savedPosters(for: items, in: store, waitingUpTo: .seconds(30))
-            #expect(both.map(\.index) == [0, 1])
+            #expect(await client.savedPosters(for: items, in: store, waitingUpTo: .seconds(30)).map(\.index) == [0])
+            #expect(files(in: store.folder) == [poster.file.lastPathComponent])
         }
     }
 }

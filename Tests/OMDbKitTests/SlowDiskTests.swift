@@ -99,11 +99,12 @@ import TestSupport
     /// took 1.5-8.7 s to give the prompt back with writes of 0.7-3 s (hostile pass, stop 32).
     @Test func aDiscardNeverWaitsForTheWriteUnderWay() async throws {
         try await withTemporaryFolder { folder in
-            let writing = Latch(), disk = Latch(), done = Latch()
+            let writing = Latch(), disk = Latch(), discarded = Latch(), done = Latch()
+            defer { disk.open() }
             let writes = PendingWrites()
             let writer = PosterWriter(maxBytes: 1_000_000, refusal: .posterUnavailable, append: { (file, data, destination) throws(OMDbError) in
                 writing.open()
-                disk.wait(timeout: .seconds(10))
+                disk.wait(timeout: .seconds(300))
                 try file.append(data, destination: destination)
             }) { (format) throws(OMDbError) in
                 let destination = folder.appendingPathComponent("poster.\(format.fileExtension)")
@@ -116,9 +117,14 @@ import TestSupport
             taker.start()
             try await writing.wait(for: "the first write to reach the disk")
             #expect(files(in: folder).count == 1)
-            writer.discard()
-            // Returned while the disk still holds the write (a discard that waited would have
-            // outlasted the disk's 10 s, which opens the latch).
+            // From a thread of its own, as Ctrl-C's: a discard that waited for the write would
+            // still be waiting, the disk held until the end of the test.
+            let canceller = Thread {
+                writer.discard()
+                discarded.open()
+            }
+            canceller.start()
+            try await discarded.wait(for: "the discard to return while the disk holds the write")
             #expect(!disk.isOpen)
             #expect(files(in: folder).isEmpty)
             #expect(writes.postersInProgress == 0)

@@ -27,7 +27,10 @@ extension OMDbClient {
 
     /// What became of the posters of `items` in `store`, as the updates
     /// ``details(for:plot:posters:)`` sends: one for each poster this client saved there in this
-    /// session (or found there), once their poster loads still running have ended, or `timeout` has passed.
+    /// session (or found there), once their poster loads still running have ended, or `timeout` has
+    /// passed. Past the wait, the writes of these titles not yet put in place are given up (their
+    /// temporary files removed, nothing renamed later), so the answer stays true: no poster it
+    /// leaves out appears afterwards.
     ///
     /// For a caller whose details stream ended early (its task cancelled, by Ctrl-C say): a poster
     /// whose bytes had all arrived is still written to the end and put in place (a write is never
@@ -35,10 +38,20 @@ extension OMDbClient {
     /// to cancel: it is what the caller asks for after being cancelled.
     public nonisolated func savedPosters(for items: [SearchItem], in store: PosterStore,
                                          waitingUpTo timeout: Duration = .seconds(1)) async -> [MovieUpdate] {
-        await posterLoads.ended(Set(items.map(\.imdbID)), waitingUpTo: timeout)
+        let titles = Set(items.map(\.imdbID))
+        await posterLoads.ended(titles, waitingUpTo: timeout)
+        // Put in place, its load still ending (the folder's own flush): saved, though not remembered yet.
+        let placed = posterLoads.giveUp(titles)
         return items.enumerated().compactMap { index, item in
-            guard case .success(let saved)? = posters.remembered(.title(item.imdbID)),
-                  saved.file.deletingLastPathComponent().standardizedFileURL.path == store.folder.path else { return nil }
+            let saved: SavedPoster
+            if case .success(let remembered)? = posters.remembered(.title(item.imdbID)) {
+                saved = remembered
+            } else if let file = placed[item.imdbID] {
+                saved = SavedPoster(file: file, wasAlreadyThere: false)
+            } else {
+                return nil
+            }
+            guard saved.file.deletingLastPathComponent().standardizedFileURL.path == store.folder.path else { return nil }
             return MovieUpdate(index: index, item: item, part: .poster(.success(saved)))
         }
     }
@@ -46,8 +59,8 @@ extension OMDbClient {
     /// Runs off the actor: the folder's index, the download and the file writes never block it.
     private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore, sender: RequestSender) async throws -> SavedPoster {
         // Counted until it ends, cancelled or not: a cancelled load still ends its commit under way.
-        posterLoads.begin(item.imdbID)
-        defer { posterLoads.end(item.imdbID) }
+        let gate = posterLoads.begin(item.imdbID)
+        defer { posterLoads.end(item.imdbID, gate) }
         let existing = await store.existingFile(for: item.imdbID)
         if let existing, store.isWideEnough(file: existing) {
             return remember(SavedPoster(file: existing, wasAlreadyThere: true), posterOf: item.imdbID)
@@ -80,7 +93,7 @@ extension OMDbClient {
                 // Done with the network: the last writes, the fsync and the rename wait for the disk
                 // alone, outside the request's deadline and its place in the gate, so a slow disk is
                 // never taken for a slow server (nor the poster downloaded again).
-                return (try await arrived.commit(), fallback)
+                return (try await arrived.commit(unless: gate), fallback)
             } onCancel: {
                 cleanup.cancel()
             }
@@ -130,23 +143,38 @@ extension OMDbError {
     }
 }
 
-/// The poster loads running, by title, cancelled ones included until they end: what
-/// ``OMDbClient/savedPosters(for:in:waitingUpTo:)`` waits on.
+/// The poster loads running, by title, cancelled ones included until they end, each with the
+/// gate its commit passes: what ``OMDbClient/savedPosters(for:in:waitingUpTo:)`` waits on and
+/// gives up.
 final class RunningLoads: Sendable {
-    private let running = Mutex<[String: Int]>([:])
+    private let running = Mutex<[String: [CommitGate]]>([:])
 
-    func begin(_ imdbID: String) { running.withLock { $0[imdbID, default: 0] += 1 } }
+    /// A load of `imdbID` starts: the gate its commit is to pass.
+    func begin(_ imdbID: String) -> CommitGate {
+        let gate = CommitGate()
+        running.withLock { $0[imdbID, default: []].append(gate) }
+        return gate
+    }
 
-    func end(_ imdbID: String) {
+    func end(_ imdbID: String, _ gate: CommitGate) {
         running.withLock { running in
-            let left = running[imdbID, default: 1] - 1
-            running[imdbID] = left > 0 ? left : nil
+            running[imdbID]?.removeAll { $0 === gate }
+            if running[imdbID]?.isEmpty == true { running[imdbID] = nil }
         }
     }
 
     /// Whether a load of one of `imdbIDs` is running now.
     func anyRunning(_ imdbIDs: Set<String>) -> Bool {
         running.withLock { running in imdbIDs.contains { running[$0] != nil } }
+    }
+
+    /// Gives up the writes of `imdbIDs` not yet put in place; returns the files of those put in
+    /// place already, by title, whose loads are ending.
+    func giveUp(_ imdbIDs: Set<String>) -> [String: URL] {
+        let gates = running.withLock { running in imdbIDs.flatMap { id in (running[id] ?? []).map { (id, $0) } } }
+        var placed: [String: URL] = [:]
+        for (id, gate) in gates { if let file = gate.giveUp() { placed[id] = file } }
+        return placed
     }
 
     /// Returns once no load of `imdbIDs` is running, or `timeout` has passed; loads of other

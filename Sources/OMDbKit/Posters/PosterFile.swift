@@ -62,19 +62,33 @@ struct PosterFile {
 
     /// Flushes, closes and renames the file to `destination`'s name in its folder (as opened),
     /// then syncs the folder so the rename itself survives a crash. On failure the temporary
-    /// file is removed.
-    func commit(to destination: URL) throws(OMDbError) {
+    /// file is removed. Returns false, with the file removed, when `gate` was given up before the
+    /// rename (its page was stopped while the file was flushed: see ``CommitGate/flushing(removal:)``).
+    @discardableResult
+    func commit(to destination: URL, unless gate: CommitGate? = nil) throws(OMDbError) -> Bool {
         defer { writes.release(temporary) }
         var failure: String?
         if fsync(fd) != 0 { failure = Self.lastError() }
         close(fd)
-        // rename(2) replaces atomically; FileManager.replaceItemAt loses files on this Foundation.
-        if failure == nil, !folder.rename(name, to: destination.lastPathComponent) { failure = Self.lastError() }
+        if failure == nil {
+            // rename(2) replaces atomically; FileManager.replaceItemAt loses files on this Foundation.
+            let rename = { folder.rename(name, to: destination.lastPathComponent) }
+            switch gate.map({ $0.putInPlace(at: destination, rename) }) ?? rename() {
+            case nil:
+                folder.remove(name)
+                return false
+            case false?:
+                failure = Self.lastError()
+            case true?:
+                break
+            }
+        }
         if let failure {
             folder.remove(name)
             throw .posterNotWritten(path: destination.path, reason: failure)
         }
         _ = fsync(folder.descriptor)
+        return true
     }
 
     /// Closes and removes the temporary file: nothing is left of the write.

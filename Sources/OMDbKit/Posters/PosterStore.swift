@@ -40,9 +40,10 @@ public struct PosterStore: Sendable {
     /// Appends a chunk to a poster's file, on a file-work thread: a seam for tests of a slow or
     /// failing disk.
     var append: @Sendable (PosterFile, Data, URL) throws(OMDbError) -> Void = { try $0.append($1, destination: $2) }
-    /// Flushes a poster's file and renames it into place, on a file-work thread: a seam for tests
-    /// of a write being put in place as the page is stopped.
-    var commit: @Sendable (PosterFile, URL) throws(OMDbError) -> Void = { try $0.commit(to: $1) }
+    /// Flushes a poster's file and renames it into place unless its ``CommitGate`` was given up
+    /// (false then), on a file-work thread: a seam for tests of a write being put in place as
+    /// the page is stopped.
+    var commit: @Sendable (PosterFile, URL, CommitGate?) throws(OMDbError) -> Bool = { try $0.commit(to: $1, unless: $2) }
 
     /// The default size cap: 20 MB.
     public static let defaultMaxBytes = 20_000_000
@@ -131,15 +132,21 @@ public struct PosterStore: Sendable {
         return try await withTaskCancellationHandler {
             do {
                 let draining = try await body.receive { chunk in try writer.take(chunk) }
-                return ArrivedPoster { [index, commit] in
+                return ArrivedPoster { [index, commit] gate in
                     try await withTaskCancellationHandler {
                         do {
                             try await draining.finished()
-                            let destination = try await FileWork.run { Result { () throws(OMDbError) -> URL in
+                            let committed = try await FileWork.run { Result { () throws(OMDbError) -> URL? in
                                 let (file, destination) = try writer.finish()
-                                try commit(file, destination)
-                                return destination
+                                // Given up while the flush runs, its name goes at once, not when the disk answers.
+                                if let gate, !gate.flushing(removal: { file.removeName() }) {
+                                    file.discard()
+                                    return nil
+                                }
+                                return try commit(file, destination, gate) ? destination : nil
                             } }.get()
+                            // Given up by the one who wanted it (its page was stopped): nothing was put in place.
+                            guard let destination = committed else { throw CancellationError() }
                             index.add(destination.lastPathComponent)
                             return destination
                         } catch {
@@ -201,13 +208,71 @@ public struct PosterStore: Sendable {
 
 /// A poster whose bytes have all arrived: still being written, not yet in its place.
 struct ArrivedPoster: Sendable {
-    fileprivate let finish: @Sendable () async throws -> URL
+    fileprivate let finish: @Sendable (CommitGate?) async throws -> URL
 
-    /// Waits for the last writes, then flushes the file and renames it into place.
-    /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` (the disk), `CancellationError`.
-    ///   Nothing is left in the folder when it throws.
-    func commit() async throws -> URL {
-        try await finish()
+    /// Waits for the last writes, then flushes the file and renames it into place, unless
+    /// `gate` was given up first.
+    /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` (the disk), `CancellationError`
+    ///   (cancelled, or the gate given up). Nothing is left in the folder when it throws.
+    func commit(unless gate: CommitGate? = nil) async throws -> URL {
+        try await finish(gate)
+    }
+}
+
+/// Decides, once and for good, whether a poster's write is put in place: its commit renames the
+/// file unless the one who wanted it gave it up first, and one who gives it up learns whether it
+/// was too late. So a page stopped while its posters are being flushed to a slow disk says of each
+/// either "saved", with the file there, or "stopped", with no file appearing later.
+final class CommitGate: Sendable {
+    private enum State {
+        /// Not decided; `removal` takes the temporary file's name away once the flush has begun.
+        case open(removal: (@Sendable () -> Void)?)
+        case putInPlace(URL)
+        case givenUp
+    }
+
+    private let state = Mutex(State.open(removal: nil))
+
+    init() {}
+
+    /// The commit begins to flush the file; `removal` removes its temporary name if the write is
+    /// given up meanwhile. False when it was given up already: the commit stops there.
+    func flushing(removal: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state in
+            guard case .open = state else { return false }
+            state = .open(removal: removal)
+            return true
+        }
+    }
+
+    /// Runs `rename` unless the write was given up: nil then, else whether it renamed the file to
+    /// `destination`. The decision and the rename happen under one lock, so ``giveUp()`` never
+    /// sees half of it.
+    func putInPlace(at destination: URL, _ rename: () -> Bool) -> Bool? {
+        state.withLock { state in
+            guard case .open = state else { return nil }
+            let renamed = rename()
+            if renamed { state = .putInPlace(destination) }
+            return renamed
+        }
+    }
+
+    /// Gives the write up, its temporary file's name removed at once (a flush under way ends in a
+    /// file no one can reach), unless it was put in place already: that file then.
+    func giveUp() -> URL? {
+        let (removal, placed) = state.withLock { state -> ((@Sendable () -> Void)?, URL?) in
+            switch state {
+            case .open(let removal):
+                state = .givenUp
+                return (removal, nil)
+            case .putInPlace(let file):
+                return (nil, file)
+            case .givenUp:
+                return (nil, nil)
+            }
+        }
+        removal?()
+        return placed
     }
 }
 
