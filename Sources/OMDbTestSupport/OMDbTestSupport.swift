@@ -16,7 +16,7 @@ public let catalogue: Catalogue = try! Catalogue(folder: fixtures)
 public let quickRetries = RetryPolicy(baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), maxRetryAfter: .milliseconds(5))
 
 /// Collects a details stream.
-public func collect(_ stream: AsyncStream<MovieUpdate>) async -> [MovieUpdate] {
+public func collect(_ stream: MovieUpdates) async -> [MovieUpdate] {
     var updates: [MovieUpdate] = []
     for await update in stream { updates.append(update) }
     return updates

@@ -90,4 +90,38 @@ import TestSupport
         #expect(session.rows.allSatisfy { $0.poster == nil })
         #expect(capture.out.components(separatedBy: "poster: stopped").count - 1 == 2)
     }
+
+    /// `--pages 2`, Ctrl-C while page 1 is shown and page 2's posters, loading ahead, are being
+    /// put in place: page 2's work stops with page 1, and nothing is saved for its rows, which the
+    /// output never names. Before, one-shot `--pages 2` stopped by SIGINT saved ranks 11-20 and
+    /// printed ranks 1-10 (hostile pass, stop 32).
+    @Test func ctrlCDuringPagesSavesNothingForThePagesNeverShown() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let posters = folder.appendingPathComponent("posters")
+        var settings = Settings()
+        settings.posters = posters
+        settings.prefetch = false
+        let capture = Capture()
+        let session = try catalogueSession(capture, settings: settings, directory: folder)
+        // Every poster of both pages (16 in the catalogue) waits in its commit for a disk the test opens.
+        let committing = Atomic(0), finished = Atomic(0)
+        let allCommitting = Latch(), disk = Latch(), allFinished = Latch()
+        defer { disk.open() }
+        session.context.currentStore?.commit = { (file, destination, gate) throws(OMDbError) in
+            defer { if finished.add(1, ordering: .relaxed).newValue == 16 { allFinished.open() } }
+            if committing.add(1, ordering: .relaxed).newValue == 16 { allCommitting.open() }
+            disk.wait(timeout: .seconds(60))
+            return try file.commit(to: destination, unless: gate)
+        }
+        let run = Task { await session.search("star wars", pages: 2) }
+        try await allCommitting.wait(for: "the posters of both pages to be put in place")
+        run.cancel()
+        _ = await run.value
+        disk.open()
+        try await allFinished.wait(for: "every write to end")
+        #expect(files(in: posters).isEmpty)
+        #expect(!capture.out.contains(" 11. "))
+        #expect(capture.out.components(separatedBy: "poster: stopped").count - 1 == 10)
+    }
 }

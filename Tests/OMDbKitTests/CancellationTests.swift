@@ -156,4 +156,27 @@ import TestSupport
             #expect(files(in: store.folder) == [poster.file.lastPathComponent])
         }
     }
+
+    /// Updates dropped unread stop the work they stand for, and so does cancel(): what `--pages`
+    /// uses for the pages loading ahead, which wait, kept, behind the page shown. Before, nothing
+    /// could stop them short of dropping them, and they were kept until the page shown had ended:
+    /// one-shot `--pages 2` saved page 2's posters after a Ctrl-C, for rows it never printed
+    /// (hostile pass, stop 32).
+    @Test(arguments: [false, true])
+    func updatesDroppedOrCancelledStopTheirWork(cancelled: Bool) async throws {
+        let release = Latch()
+        defer { release.open() }
+        let stopped = RequestLog()
+        let arrived = Atomic(0)
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: slowTransport(release: release, cancelled: stopped) { _ in
+            arrived.add(1, ordering: .relaxed)
+            return true
+        })
+        let items = try await client.search("film").items
+        var updates: MovieUpdates? = client.details(for: items)
+        try await waitUntil("the ten records to be asked for") { arrived.load(ordering: .relaxed) == 10 }
+        if cancelled { updates?.cancel() } else { updates = nil }
+        try await waitUntil("the ten held records to be cancelled", timeout: .seconds(20)) { stopped.all.count == 10 }
+        withExtendedLifetime(updates) {}
+    }
 }

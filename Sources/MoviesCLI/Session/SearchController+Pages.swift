@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import Synchronization
 
 /// `--pages N`: pages 2…N loaded together, shown in order.
 extension SearchController {
@@ -15,10 +16,13 @@ extension SearchController {
         await client.prefetch(through: min(count, affordable))
         // A page's updates wait in its stream until the pages before it are shown. Dropping the
         // streams (Ctrl-C, a failed page) cancels the work they stand for.
-        let (later, feed) = AsyncStream.makeStream(of: Result<(SearchPage, AsyncStream<MovieUpdate>), any Error>.self)
+        let (later, feed) = AsyncStream.makeStream(of: Result<(SearchPage, MovieUpdates), any Error>.self)
         // One token each time a page is shown: the producer starts a page's rows only while fewer
         // than `window` pages are loading, so `--pages 30` does not hold 600 tasks waiting at the gate.
         let (shown, shownFeed) = AsyncStream.makeStream(of: Void.self)
+        // The pages loading ahead are stopped the moment this one is (Ctrl-C, a signal), not once
+        // the page shown has ended: their posters are for rows that will never be shown.
+        let ahead = PagesAhead()
         let producer = Task { [client] in
             var page = first
             var pagesShown = 0
@@ -31,7 +35,9 @@ extension SearchController {
                         pagesShown += 1
                     }
                     guard !Task.isCancelled else { break }
-                    feed.yield(.success((page, client.details(for: page.items, plot: plot, posters: store))))
+                    let updates = client.details(for: page.items, plot: plot, posters: store)
+                    ahead.add(page, updates)
+                    feed.yield(.success((page, updates)))
                 } catch {
                     feed.yield(.failure(error))
                     break
@@ -42,7 +48,29 @@ extension SearchController {
         defer {
             producer.cancel()
             shownFeed.finish()
+            // Stopped at the daily limit or by a failed page: the pages after it are not shown either.
+            ahead.cancelAll()
         }
+        let status = await withTaskCancellationHandler {
+            await showInOrder(first, firstUpdates, later: later, shownFeed: shownFeed)
+        } onCancel: {
+            producer.cancel()
+            ahead.cancelAll()
+        }
+        if Task.isCancelled, let store {
+            // Posters of pages never shown that were being put in place: given up, not saved
+            // behind output that never names them.
+            for page in ahead.pages where page.number > (lastPage?.number ?? 0) {
+                _ = await client.savedPosters(for: page.items, in: store, waitingUpTo: .zero)
+            }
+        }
+        return status
+    }
+
+    /// Shows page 1, then each page of `later` as it comes, saying so through `shownFeed`.
+    private func showInOrder(_ first: SearchPage, _ firstUpdates: MovieUpdates,
+                             later: AsyncStream<Result<(SearchPage, MovieUpdates), any Error>>,
+                             shownFeed: AsyncStream<Void>.Continuation) async -> ExitStatus {
         var status = await show(first, updates: firstUpdates)
         shownFeed.yield(())
         for await next in later {
@@ -63,6 +91,20 @@ extension SearchController {
             shownFeed.yield(())
         }
         return status
+    }
+
+    /// The updates of the pages loading ahead of the one shown, to stop them together.
+    private final class PagesAhead: Sendable {
+        private let started = Mutex<[(page: SearchPage, updates: MovieUpdates)]>([])
+
+        func add(_ page: SearchPage, _ updates: MovieUpdates) { started.withLock { $0.append((page, updates)) } }
+
+        /// The pages whose rows were started, in page order.
+        var pages: [SearchPage] { started.withLock { $0.map(\.page) } }
+
+        func cancelAll() {
+            for (_, updates) in started.withLock({ $0 }) { updates.cancel() }
+        }
     }
 
     /// How many pages' rows may load at once in `--pages N`: enough to keep `concurrency`

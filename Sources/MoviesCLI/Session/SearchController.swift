@@ -123,7 +123,7 @@ final class SearchController: SessionPart {
     /// - Parameter updates: the page's details, when they were started before it was its turn.
     /// - Parameter again: the page was shown before (`prev`): its rows are filled in again from
     ///   the session's memory, with no request for what arrived.
-    func show(_ page: SearchPage, updates: AsyncStream<MovieUpdate>? = nil, again: Bool = false) async -> ExitStatus {
+    func show(_ page: SearchPage, updates: MovieUpdates? = nil, again: Bool = false) async -> ExitStatus {
         let updates = updates ?? client.details(for: page.items, plot: settings.plot, posters: posterStore)
         lastPage = page
         context.warmup?.remember(postersOf: page)

@@ -27,14 +27,15 @@ extension OMDbClient {
     /// One item's failure never fails the others: each update carries its own outcome. The
     /// exception is a problem with the key itself (``OMDbError/isKeyProblem``): every other
     /// request would fail alike, so it is yielded once, on its row, and the rest is cancelled.
-    /// Cancelling the consuming task (or dropping the stream) cancels the children; updates
-    /// already yielded stay valid, and no partial poster file is left. A poster whose bytes had
-    /// all arrived is still put in place; ``savedPosters(for:in:waitingUpTo:)`` says which were.
+    /// Cancelling the consuming task, dropping the updates, or calling ``MovieUpdates/cancel()``
+    /// cancels the children; updates already yielded stay valid,
+    /// and no partial poster file is left. A poster whose bytes had all arrived is still put in
+    /// place; ``savedPosters(for:in:waitingUpTo:)`` says which were.
     /// - Parameters:
     ///   - items: the results to fill in; updates carry their positions in it.
     ///   - plot: how much plot each record asks for.
     ///   - posters: where to save posters; `nil` to skip them.
-    public nonisolated func details(for items: [SearchItem], plot: PlotLength = .short, posters: PosterStore? = nil) -> AsyncStream<MovieUpdate> {
+    public nonisolated func details(for items: [SearchItem], plot: PlotLength = .short, posters: PosterStore? = nil) -> MovieUpdates {
         let (stream, continuation) = AsyncStream.makeStream(of: MovieUpdate.self)
         // The day's places go to the rows in rank order, here, before any row's task runs: at
         // the daily limit a page fills ranks 1…k, whichever requests reach the network first.
@@ -95,7 +96,28 @@ extension OMDbClient {
             // A row cancelled before it ran never gave its place back.
             for ticket in tickets { ticket?.giveBack() }
         }
-        return stream
+        return MovieUpdates(stream: stream, work: work)
+    }
+}
+
+/// What ``OMDbClient/details(for:plot:posters:)`` yields: each row's record and poster outcome as
+/// it is known, until every row is done.
+///
+/// The work runs whether or not anyone iterates yet (a page's requests start before it is drawn).
+/// It stops when the task iterating is cancelled, when every copy of the updates is dropped, or
+/// when ``cancel()`` is called: for updates kept but no longer wanted, such as a later page's,
+/// waiting behind the page shown when Ctrl-C came.
+public struct MovieUpdates: AsyncSequence, Sendable {
+    public typealias Element = MovieUpdate
+
+    let stream: AsyncStream<MovieUpdate>
+    let work: Task<Void, Never>
+
+    /// Stops the work: rows not done yet send nothing more, and the updates end.
+    public func cancel() { work.cancel() }
+
+    public func makeAsyncIterator() -> AsyncStream<MovieUpdate>.Iterator {
+        stream.makeAsyncIterator()
     }
 }
 
