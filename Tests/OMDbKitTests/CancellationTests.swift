@@ -179,4 +179,25 @@ import TestSupport
         try await waitUntil("the ten held records to be cancelled", timeout: .seconds(20)) { stopped.all.count == 10 }
         withExtendedLifetime(updates) {}
     }
+
+    /// At the daily limit part way through a page, ranks 1…k get their records, and only they get
+    /// posters: a row the day had no place for is never shown, so its poster is not fetched.
+    /// Before, every row's poster was saved (one-shot `--pages 5 --daily-limit 12` printed ranks
+    /// 1-10 and saved the posters of ranks 1-20; hostile pass, stop 32).
+    @Test func aRowTheDayHasNoPlaceForGetsNoPoster() async throws {
+        try await withTemporaryFolder { folder in
+            var configuration = OMDbClient.Configuration(apiKey: "k")
+            // The search takes one place of four: three rows get theirs.
+            configuration.ledger = QuotaLedger(folder: folder.appendingPathComponent("state"), apiKey: "k", dailyLimit: 4)
+            let client = OMDbClient(configuration: configuration, transport: slowTransport(release: Latch(), cancelled: RequestLog()) { _ in false })
+            let items = try await client.search("film").items
+            let posters = folder.appendingPathComponent("posters")
+            let updates = await collect(client.details(for: items, posters: PosterStore(folder: posters)))
+            let records: [Int] = updates.compactMap { if case .record(.success) = $0.part { $0.index } else { nil } }.sorted()
+            let saved: [Int] = updates.compactMap { if case .poster(.success) = $0.part { $0.index } else { nil } }.sorted()
+            #expect(records == [0, 1, 2])
+            #expect(saved == [0, 1, 2])
+            #expect(files(in: posters).count == 3)
+        }
+    }
 }

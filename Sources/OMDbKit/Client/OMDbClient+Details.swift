@@ -67,7 +67,15 @@ extension OMDbClient {
                         return false
                     }
                     if let posters {
+                        // A row the day had no place for shows no record, unless it was kept (the
+                        // session's or the disk's): its poster waits for that answer, so a page cut
+                        // by the daily limit saves no poster for a row it never shows.
+                        let placeless = self.sender.ledger != nil && tickets[index] == nil
                         group.addTask {
+                            if placeless, case .failure(let error)? = await outcome({ try await self.movie(imdbID: item.imdbID, plot: plot) }),
+                               error.isDailyLimit {
+                                return false
+                            }
                             // A poster saved is said even when the page was stopped meanwhile: the file is there.
                             if let saved = await outcome({ try await self.poster(for: item, in: posters) }),
                                !Task.isCancelled || (try? saved.get()) != nil {
