@@ -24,6 +24,41 @@ import TestSupport
         }
     }
 
+    /// Two programs sharing a key near its limit never take more places than it between them:
+    /// each place is checked against, and counted in, the file they share. Before, each checked
+    /// its own view, read once: two one-shot searches at once with a limit of 15 sent 22 requests
+    /// (hostile pass, stop 32). A place given back is taken off the file's count.
+    @Test func twoProgramsNearTheLimitShareItExactly() async {
+        await withTemporaryFolder { folder in
+            // Two programs: ledgers of their own, writes of their own.
+            let first = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 15, writes: PendingWrites())
+            let second = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 15, writes: PendingWrites())
+            _ = first.usage()
+            _ = second.usage()
+            let granted = await withTaskGroup(of: Bool.self) { group in
+                for n in 0..<30 { group.addTask { (n.isMultiple(of: 2) ? first : second).reserve() != nil } }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(granted == 15)
+            #expect(first.reserve() == nil)
+            #expect(second.reserve() == nil)
+            #expect(first.usage().sent == 15)
+        }
+    }
+
+    @Test func aPlaceTakenNearTheLimitAndGivenBackIsTakenOffTheCount() async {
+        await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 15)
+            let reservation = ledger.reserve()
+            #expect(reservation != nil)
+            #expect(ledger.usage().sent == 1)
+            if let reservation { ledger.release(reservation) }
+            ledger.finishWrites()
+            #expect(ledger.usage().sent == 0)
+            #expect(QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 15).usage().sent == 0)
+        }
+    }
+
     /// A program that ends (SIGTERM during a page) lets its requests in flight settle before the
     /// last count is written: a cancelled request that may have reached OMDb counts itself, one
     /// that never left gives its place back, and neither is lost behind the last write.
