@@ -114,6 +114,8 @@ private final class EngineLoop {
     private var byTransfer: [ObjectIdentifier: CurlEasy] = [:]
     /// The engine's running time, which a stopped process does not add to.
     private var clock: EngineClock
+    /// How long the last turn meant to sleep: a turn much longer was a stop.
+    private var planned = EngineClock.backstop
     private var stopping = false
 
     init(engine: CurlEngine, multi: OpaquePointer, share: OpaquePointer, now: @escaping @Sendable () -> ContinuousClock.Instant) {
@@ -127,7 +129,7 @@ private final class EngineLoop {
         while true {
             // The running time of the turn that ended (its sleep included), read before this
             // turn's transfers start: one started now was not running then, and is not charged it.
-            let elapsed = clock.tick()
+            let (elapsed, stopped) = clock.tick(planned: planned)
             var started: Set<ObjectIdentifier> = []
             for command in engine.takeCommands() {
                 switch command {
@@ -154,7 +156,8 @@ private final class EngineLoop {
             }
             // After reading the sockets: an answer that came while the process was stopped is taken
             // before any deadline is looked at.
-            let wait = chargeDeadlines(elapsed, sparing: started)
+            let wait = chargeDeadlines(elapsed, afterAStop: stopped, sparing: started)
+            planned = wait
             var ready: Int32 = 0
             // Woken by a socket, a timer of libcurl's, or a command; the timeout is only a backstop,
             // or the next deadline.
@@ -169,10 +172,10 @@ private final class EngineLoop {
     /// paused for its reader and not `sparing` (started this turn, after that time ran), and ends
     /// those past their deadline with libcurl's timeout. Returns how long the engine may sleep:
     /// until the nearest deadline, at most the poll's backstop.
-    private func chargeDeadlines(_ elapsed: Duration, sparing started: Set<ObjectIdentifier>) -> Duration {
+    private func chargeDeadlines(_ elapsed: Duration, afterAStop stopped: Bool, sparing started: Set<ObjectIdentifier>) -> Duration {
         var wait = EngineClock.backstop
         for easy in Array(active.values) {
-            switch easy.transfer.charge(started.contains(ObjectIdentifier(easy.transfer)) ? .zero : elapsed) {
+            switch easy.transfer.charge(started.contains(ObjectIdentifier(easy.transfer)) ? .zero : elapsed, afterAStop: stopped) {
             case .overdue: remove(easy.transfer, result: CCURLE_OPERATION_TIMEDOUT)
             case .left(let left): wait = min(wait, left)
             case .paused: break

@@ -128,6 +128,11 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     let limit: Duration
     /// The running time charged so far.
     private(set) var spent: Duration = .zero
+    /// A turn the process was stopped in was charged with ``graceAfterStop`` left: once only.
+    private(set) var sparedAStop = false
+    /// What a transfer keeps, at least, after the first stop of the process it meets: enough for
+    /// a connection in the making to finish once the process runs again.
+    static var graceAfterStop: Duration { .milliseconds(500) }
     /// Redirects followed before the transfer fails with "too many redirects".
     static var maxRedirects: Int { 10 }
 
@@ -299,8 +304,17 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     /// Charges `elapsed` of the engine's running time, unless the transfer is paused for its
     /// reader: the time a reader takes is not the server's. Past the limit, the engine ends it
     /// with libcurl's timeout.
-    mutating func charge(_ elapsed: Duration) -> Deadline {
+    /// - Parameter afterAStop: the turn charged took far longer than the engine slept: the process
+    ///   was stopped (Ctrl-Z, `kill -STOP`) and nothing could move meanwhile. The first such turn
+    ///   leaves the transfer ``graceAfterStop`` at least, so a stop never ends a request by itself
+    ///   (with `--timeout 1`, a 5 s stop failed posters as "not made in time" and asked them again).
+    mutating func charge(_ elapsed: Duration, afterAStop: Bool = false) -> Deadline {
         if case .paused = state { return .paused }
+        var elapsed = elapsed
+        if afterAStop, !sparedAStop {
+            sparedAStop = true
+            elapsed = min(elapsed, max(.zero, limit - spent - Self.graceAfterStop))
+        }
         spent += elapsed
         return spent >= limit ? .overdue : .left(limit - spent)
     }

@@ -22,11 +22,17 @@ struct EngineClock {
         last = now()
     }
 
-    /// The running time since the last tick: the time that passed, or ``maxTurn`` when more did.
-    mutating func tick() -> Duration {
+    /// How much longer than planned a turn may take before it counts as a stop, not a busy machine.
+    static let stopSlack: Duration = .milliseconds(250)
+
+    /// The running time since the last tick: the time that passed, or ``maxTurn`` when more did;
+    /// and whether the process was stopped meanwhile: the turn took longer than the `planned`
+    /// sleep by more than ``stopSlack``.
+    mutating func tick(planned: Duration = EngineClock.backstop) -> (elapsed: Duration, stopped: Bool) {
         let current = now()
         defer { last = current }
-        return min(max(current - last, .zero), Self.maxTurn)
+        let passed = max(current - last, .zero)
+        return (min(passed, Self.maxTurn), passed > planned + Self.stopSlack)
     }
 }
 

@@ -52,4 +52,17 @@ import TestSupport
             #expect(error == .timedOut)
         }
     }
+
+    /// A turn that took far longer than the engine meant to sleep was a stop of the process; one
+    /// a little late (a busy machine) was not.
+    @Test func aTurnMuchLongerThanItsSleepIsAStop() {
+        let clock = HandClock()
+        var engineClock = EngineClock(now: { clock.now })
+        clock.advance(.milliseconds(1_200))
+        let late = engineClock.tick(planned: .seconds(1))
+        #expect(late.elapsed == .milliseconds(1_200) && !late.stopped)
+        clock.advance(.seconds(5))
+        let stopped = engineClock.tick(planned: .milliseconds(400))
+        #expect(stopped.elapsed == EngineClock.maxTurn && stopped.stopped)
+    }
 }
