@@ -57,4 +57,23 @@ import TestSupport
             #expect(server.apiRequests.count == 11)
         }
     }
+
+    /// Page 1 takes the day's last places, and page 2's search is refused: stdout holds the JSON
+    /// lines of page 1 and nothing else. Before, it ended with `Use --pages 2 to see more.`, plain
+    /// text on the JSON lines' stdout, and advice that no run could follow today (hostile pass,
+    /// stop 32).
+    @Test func aSearchRefusedAtTheLimitLeavesOnlyJSONOnStdout() async throws {
+        try await withTemporaryFolder { folder in
+            let catalogue = try Catalogue.synthetic(titles: 60, in: folder.appendingPathComponent("catalogue"))
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let outcome = try await SpendingEndToEndTests.run(["search", "bench", "--pages", "3", "--json", "--daily-limit", "11"], server: server, in: folder)
+            let lines = outcome.stdout.split(separator: "\n")
+            #expect(lines.count == 10, "\(outcome.stdout)")
+            #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }, "\(outcome.stdout)")
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("Stopped at the key's daily limit, 11 requests"), "\(outcome.stderr)")
+            #expect(server.apiRequests.count == 11)
+        }
+    }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import OMDbKit
+@testable import OMDbKit
 import Testing
 @testable import MoviesCLI
 import TestSupport
@@ -73,6 +73,27 @@ import TestSupport
 
         #expect(objects.map { $0["rank"] as? Int } == [1, 2, 3])
         #expect(objects.allSatisfy { $0["page"] as? Int == 1 && $0["type"] as? String == "movie" })
+    }
+
+    /// A page stopped (Ctrl-C, SIGINT) after a row's poster was saved but before its record came:
+    /// the row still has its line, naming the file and saying the plot was stopped; a row with
+    /// neither has none. Before, such rows were left out, and one-shot `--json --pages 5` stopped
+    /// by SIGINT left posters in the folder that no line named (hostile pass, stop 32).
+    @Test func aRowStoppedAfterItsPosterWasSavedKeepsItsLine() throws {
+        let capture = Capture()
+        let presenter = JSONPresenter(console: capture.console())
+        let page = SearchPage(query: SearchQuery(text: "x"), number: 1, totalResults: 2, items: [], shownSoFar: 2)
+        let saved = SavedPoster(file: URL(fileURLWithPath: "/posters/One (1999) [tt0000001].jpg"), wasAlreadyThere: false)
+        presenter.pageArrived(page, first: 1)
+        presenter.rowUpdated(.at(0, item: Self.item("tt0000001", "One"), part: .poster(.success(saved))), number: 1)
+        presenter.rowUpdated(.at(1, item: Self.item("tt0000002", "Two"), part: .poster(.failure(.posterUnavailable))), number: 2)
+        presenter.pageFinished(page)
+        #expect(capture.outLines.count == 1)
+        let line = try Self.object(try #require(capture.outLines.first))
+        #expect(line["imdbID"] as? String == "tt0000001")
+        #expect(line["poster"] as? String == saved.file.path)
+        #expect(line["plotError"] as? String == JSONPresenter.stoppedPlot)
+        #expect(line["rank"] as? Int == 1)
     }
 
     @Test func noPosterFolderMeansNullPosterAndNoPosterError() async throws {

@@ -183,6 +183,8 @@ final class JSONPresenter: Presenter {
         let item: SearchItem
         var record: Result<Movie, OMDbError>?
         var poster: Result<SavedPoster, OMDbError>?
+
+        var posterSaved: Bool { if case .success? = poster { true } else { false } }
     }
 
     let console: Console
@@ -201,13 +203,19 @@ final class JSONPresenter: Presenter {
         pending[number] = row
     }
 
-    /// Rows whose record never arrived (Ctrl-C) are left out.
+    /// Rows whose record never arrived (Ctrl-C) are left out, unless their poster was saved: a
+    /// file in the folder has its line, which says the plot was stopped.
     func pageFinished(_ page: SearchPage, everyPageShown: Bool = true) {
-        for (number, row) in pending.sorted(by: { $0.key < $1.key }) where row.record != nil {
-            console.out(Self.line(row, number: number, page: page.number))
+        for (number, row) in pending.sorted(by: { $0.key < $1.key }) where row.record != nil || row.posterSaved {
+            var line = Self.output(row, page: page.number, rank: number)
+            if row.record == nil { line.plotError = Self.stoppedPlot }
+            console.out(OutputJSON.line(line))
         }
         pending.removeAll()
     }
+
+    /// The `plotError` of a row whose record a stop (Ctrl-C, a signal) cut off.
+    static let stoppedPlot = "stopped before it arrived"
 
     /// The full path, as the `poster` field has it.
     func display(_ file: URL) -> String { safe(file.path) }

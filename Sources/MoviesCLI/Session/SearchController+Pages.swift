@@ -83,8 +83,10 @@ extension SearchController {
                 lastLoadFailed = true
                 status = status.combined(with: report(error))
                 // The pages before it were shown without the hint, as more were to follow:
-                // `--pages` counts from the first, so the way on is the page that failed.
-                if let shown = lastPage, shown.hasMore, !quotaSpent {
+                // `--pages` counts from the first, so the way on is the page that failed. Not when
+                // the daily limit stopped it (no more today), and never on the JSON lines' stdout.
+                let limit = (error as? OMDbError)?.isDailyLimit == true
+                if let shown = lastPage, shown.hasMore, !quotaSpent, !limit, !(presenter is JSONPresenter) {
                     console.out(console.style.dim("Use --pages \(shown.number + 1) to see more."))
                 }
             }
