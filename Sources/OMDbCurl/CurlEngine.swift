@@ -175,7 +175,9 @@ private final class EngineLoop {
     private func chargeDeadlines(_ elapsed: Duration, afterAStop stopped: Bool, sparing started: Set<ObjectIdentifier>) -> Duration {
         var wait = EngineClock.backstop
         for easy in Array(active.values) {
-            switch easy.transfer.charge(started.contains(ObjectIdentifier(easy.transfer)) ? .zero : elapsed, afterAStop: stopped) {
+            // One started this turn was not running in the stop: it keeps its grace for a stop of its own.
+            let spared = started.contains(ObjectIdentifier(easy.transfer))
+            switch easy.transfer.charge(spared ? .zero : elapsed, afterAStop: stopped && !spared) {
             case .overdue: remove(easy.transfer, result: CCURLE_OPERATION_TIMEDOUT)
             case .left(let left): wait = min(wait, left)
             case .paused: break

@@ -306,7 +306,7 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     /// with libcurl's timeout.
     /// - Parameter afterAStop: the turn charged took far longer than the engine slept: the process
     ///   was stopped (Ctrl-Z, `kill -STOP`) and nothing could move meanwhile. The first such turn
-    ///   leaves the transfer ``graceAfterStop`` at least, so a stop never ends a request by itself
+    ///   leaves the transfer ``graceAfterStop`` (or what it had left, when less), so a stop never ends a request by itself
     ///   (with `--timeout 1`, a 5 s stop failed posters as "not made in time" and asked them again).
     mutating func charge(_ elapsed: Duration, afterAStop: Bool = false) -> Deadline {
         if case .paused = state { return .paused }

@@ -46,6 +46,18 @@ import TestSupport
         }
     }
 
+    /// A count that cannot be kept (its folder cannot be made: a file stands where it would be)
+    /// is advice lost, not a refusal: near the limit, places come from this program's own view.
+    @Test func nearTheLimitACountThatCannotBeKeptRefusesNothing() async throws {
+        try await withTemporaryFolder { folder in
+            let blocker = folder.appendingPathComponent("state")
+            try Data("not a folder".utf8).write(to: blocker)
+            let ledger = QuotaLedger(folder: blocker.appendingPathComponent("movies"), apiKey: "key-one-123", dailyLimit: 3)
+            let places = (0..<5).map { _ in ledger.reserve() }
+            #expect(places.compactMap { $0 }.count == 3)
+        }
+    }
+
     @Test func aPlaceTakenNearTheLimitAndGivenBackIsTakenOffTheCount() async {
         await withTemporaryFolder { folder in
             let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123", dailyLimit: 15)

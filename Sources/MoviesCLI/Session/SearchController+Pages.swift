@@ -22,7 +22,7 @@ extension SearchController {
         let (shown, shownFeed) = AsyncStream.makeStream(of: Void.self)
         // The pages loading ahead are stopped the moment this one is (Ctrl-C, a signal), not once
         // the page shown has ended: their posters are for rows that will never be shown.
-        let ahead = PagesAhead()
+        let ahead = PagesAhead(client: client)
         let producer = Task { [client] in
             var page = first
             var pagesShown = 0
@@ -51,26 +51,18 @@ extension SearchController {
             // Stopped at the daily limit or by a failed page: the pages after it are not shown either.
             ahead.cancelAll()
         }
-        let status = await withTaskCancellationHandler {
-            await showInOrder(first, firstUpdates, later: later, shownFeed: shownFeed)
+        return await withTaskCancellationHandler {
+            await showInOrder(first, firstUpdates, later: later, ahead: ahead, shownFeed: shownFeed)
         } onCancel: {
             producer.cancel()
             ahead.cancelAll()
         }
-        if Task.isCancelled, let store {
-            // Posters of pages never shown that were being put in place: given up, not saved
-            // behind output that never names them.
-            for page in ahead.pages where page.number > (lastPage?.number ?? 0) {
-                _ = await client.savedPosters(for: page.items, in: store, waitingUpTo: .zero)
-            }
-        }
-        return status
     }
 
     /// Shows page 1, then each page of `later` as it comes, saying so through `shownFeed`.
     private func showInOrder(_ first: SearchPage, _ firstUpdates: MovieUpdates,
                              later: AsyncStream<Result<(SearchPage, MovieUpdates), any Error>>,
-                             shownFeed: AsyncStream<Void>.Continuation) async -> ExitStatus {
+                             ahead: PagesAhead, shownFeed: AsyncStream<Void>.Continuation) async -> ExitStatus {
         var status = await show(first, updates: firstUpdates)
         shownFeed.yield(())
         for await next in later {
@@ -78,6 +70,7 @@ extension SearchController {
             switch next {
             case .success(let (page, updates)):
                 lastLoadFailed = false
+                ahead.showing(page.number)
                 status = status.combined(with: await show(page, updates: updates))
             case .failure(let error):
                 lastLoadFailed = true
@@ -97,15 +90,44 @@ extension SearchController {
 
     /// The updates of the pages loading ahead of the one shown, to stop them together.
     private final class PagesAhead: Sendable {
-        private let started = Mutex<[(page: SearchPage, updates: MovieUpdates)]>([])
+        private struct State {
+            var started: [(page: SearchPage, updates: MovieUpdates)] = []
+            var showing = 1
+            var stopped = false
+        }
 
-        func add(_ page: SearchPage, _ updates: MovieUpdates) { started.withLock { $0.append((page, updates)) } }
+        private let state = Mutex(State())
+        private let client: OMDbClient
 
-        /// The pages whose rows were started, in page order.
-        var pages: [SearchPage] { started.withLock { $0.map(\.page) } }
+        init(client: OMDbClient) { self.client = client }
 
+        /// A page's rows started; stopped at once when the pages were stopped already (a producer
+        /// that got past its check as Ctrl-C came).
+        func add(_ page: SearchPage, _ updates: MovieUpdates) {
+            let stopped = state.withLock { state in
+                state.started.append((page, updates))
+                return state.stopped
+            }
+            if stopped { stop(page, updates, showing: 0) }
+        }
+
+        /// Page `number` is being shown: its posters get the page's wait when it is stopped.
+        func showing(_ number: Int) { state.withLock { $0.showing = number } }
+
+        /// Stops every page's work, and gives up at once the posters being put in place for the
+        /// pages after the one shown, which will never be shown: before the page shown spends its
+        /// second waiting for its own, not after.
         func cancelAll() {
-            for (_, updates) in started.withLock({ $0 }) { updates.cancel() }
+            let (started, showing) = state.withLock { state in
+                state.stopped = true
+                return (state.started, state.showing)
+            }
+            for (page, updates) in started { stop(page, updates, showing: showing) }
+        }
+
+        private func stop(_ page: SearchPage, _ updates: MovieUpdates, showing: Int) {
+            updates.cancel()
+            if page.number > showing { client.giveUpPosterWrites(for: page.items) }
         }
     }
 

@@ -56,6 +56,12 @@ extension OMDbClient {
         }
     }
 
+    /// Gives up, at once, the writes of `items`' posters not yet put in place: for posters of rows
+    /// that will never be shown (the pages loading ahead when Ctrl-C came). Never waits.
+    package nonisolated func giveUpPosterWrites(for items: [SearchItem]) {
+        _ = posterLoads.giveUp(Set(items.map(\.imdbID)))
+    }
+
     /// Runs off the actor: the folder's index, the download and the file writes never block it.
     private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore, sender: RequestSender) async throws -> SavedPoster {
         // Counted until it ends, cancelled or not: a cancelled load still ends its commit under way.
@@ -73,7 +79,9 @@ extension OMDbClient {
             // Saved into another folder earlier in this session: copy it, do not download it again.
             // Read only as FileTrust allows: the file may have been swapped since it was saved.
             if let body = try? Self.savedPoster(earlier) {
-                let file = try await store.save(streaming: body, source: earlier.path, title: item.title, year: year, imdbID: item.imdbID)
+                // Through the load's gate too: a copy given up is never put in place later.
+                let file = try await store.receive(streaming: body, source: earlier.path, title: item.title, year: year, imdbID: item.imdbID)
+                    .commit(unless: gate)
                 return remember(SavedPoster(file: file, wasAlreadyThere: false), posterOf: item.imdbID)
             }
         case .success?, nil:

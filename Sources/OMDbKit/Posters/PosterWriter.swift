@@ -7,7 +7,8 @@ import Synchronization
 /// no more than the first few bytes; the rest is on disk as soon as it is given.
 ///
 /// The writes run outside the writer's lock, so ``discard()`` (what a cancellation calls, from
-/// the thread that cancels: Ctrl-C's) never waits for a disk: it removes the temporary file's
+/// the thread that cancels: Ctrl-C's) does not wait for a disk (but for the one write of a body
+/// shorter than an image signature, made by ``finish()`` under the lock): it removes the temporary file's
 /// name at once, and the write under way closes the file when its `write` returns. On a disk
 /// taking seconds a write, Ctrl-C took seconds a poster, one after another, before.
 final class PosterWriter: Sendable {
@@ -117,7 +118,7 @@ final class PosterWriter: Sendable {
     }
 
     /// Removes the temporary file, if one was opened, and closes it, or leaves closing it to
-    /// the write under way; later chunks are ignored. Never waits for the disk.
+    /// the write under way; later chunks are ignored. Does not wait for a write under way.
     func discard() {
         let (file, writing) = state.withLock { state in
             state.discarded = true

@@ -40,7 +40,13 @@ extension QuotaLedger {
             return Reservation(day: day)
         }
         if let limit = dailyLimit, let left = placesLeft(), left <= Self.exactMargin(limit: limit) {
-            return reserveInFile(day: day, limit: limit)
+            switch reserveInFile(day: day, limit: limit) {
+            case .granted(let reservation): return reservation
+            case .refused: return nil
+            // The file could not be read or written (a folder made read-only): the count is advice,
+            // so the check falls back to this process's own view, as farther from the limit.
+            case .unavailable: break
+            }
         }
         return counts.withLock { counts -> Reservation? in
             if let limit = dailyLimit {
@@ -66,7 +72,7 @@ extension QuotaLedger {
     /// A place near the limit: on the counts' lane, after this process's counts already queued,
     /// the file's count (every process's), plus this process's requests in flight, is checked
     /// against the limit, and the place counted in the file, under its lock.
-    private func reserveInFile(day: String, limit: Int) -> Reservation? {
+    private func reserveInFile(day: String, limit: Int) -> InFile {
         writes.counts.sync {
             var granted = false
             let record = update(day: day) { record in
@@ -75,9 +81,18 @@ extension QuotaLedger {
                 record.sent += 1
                 granted = true
             }
-            if let record { counts.withLock { $0.known = record } }
-            return granted ? Reservation(day: day, inFile: true) : nil
+            // Nothing read, or the place not written: counted nowhere.
+            guard let record else { return .unavailable }
+            counts.withLock { $0.known = record }
+            return granted ? .granted(Reservation(day: day, inFile: true)) : .refused
         }
+    }
+
+    /// What the file said of a place asked for near the limit.
+    private enum InFile {
+        case granted(Reservation)
+        case refused
+        case unavailable
     }
 
     /// The reserved request was sent (or may have been: a timeout, a lost connection): it counts.
@@ -98,7 +113,8 @@ extension QuotaLedger {
                     // A new day started since: nothing of the old one to take back.
                     if record.sent > 0 { record.sent -= 1 }
                 }
-                if let record { counts.withLock { $0.known = record } }
+                // The file's day is today's: an old day's record is no view of today.
+                if let record, record.day == Self.utcDay(now()) { counts.withLock { $0.known = record } }
             }
             return
         }
