@@ -22,73 +22,76 @@ import TestSupport
             "tt0000002": ["imdbID": "tt0000002", "Title": "Two", "Year": "1999", "Type": "movie", "Plot": "Second."],
         ])
 
-    @Test func postersPutInPlaceAsThePageIsStoppedAreSaidSaved() async throws {
-        let folder = try makeTemporaryFolder()
-        defer { removeFolder(folder) }
+    /// A disk that holds every poster's commit (its flush and rename) until the test opens it,
+    /// and says when `expected` commits have begun, and when they have all ended.
+    final class HeldDisk: Sendable {
+        let allCommitting = Latch(), open = Latch(), allFinished = Latch()
+        private let committing = Atomic(0), finished = Atomic(0)
+        private let expected: Int
+
+        init(expected: Int) { self.expected = expected }
+
+        /// Holds the commits of the session's poster store.
+        @MainActor func hold(_ session: Session) {
+            session.context.currentStore?.commit = { [self] (file, destination, gate) throws(OMDbError) in
+                defer { if finished.add(1, ordering: .relaxed).newValue == expected { allFinished.open() } }
+                if committing.add(1, ordering: .relaxed).newValue == expected { allCommitting.open() }
+                open.wait(timeout: .seconds(60))
+                return try file.commit(to: destination, unless: gate)
+            }
+        }
+    }
+
+    /// A session saving posters into `folder/posters`, asking nothing in the background, over
+    /// `client` (the stub's two titles by default), writing into `capture`.
+    private func session(_ capture: Capture, in folder: URL, client: OMDbClient = Self.stub.client()) -> Session {
         var settings = Settings()
         settings.posters = folder.appendingPathComponent("posters")
         settings.prefetch = false
-        let capture = Capture()
-        let session = Session(client: Self.stub.client(), settings: settings, console: capture.console(),
-                              presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
-        // Both posters have arrived and wait, in their commits, for a disk the test opens.
-        let committing = Atomic(0)
-        let bothCommitting = Latch(), disk = Latch()
-        session.context.currentStore?.commit = { (file, destination, gate) throws(OMDbError) in
-            if committing.add(1, ordering: .relaxed).newValue == 2 { bothCommitting.open() }
-            disk.wait(timeout: .seconds(30))
-            return try file.commit(to: destination, unless: gate)
-        }
-        let page = Task { await session.handle(.search("stub")) }
-        try await bothCommitting.wait(for: "both posters to be put in place")
-        page.cancel()
-        // The stream ends at the cancellation; the disk answers a moment after.
-        try await Task.sleep(for: .milliseconds(100))
-        disk.open()
-        _ = await page.value
-
-        let saved = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("posters").path).sorted()
-        #expect(saved == ["One (1999) [tt0000001].jpg", "Two (1999) [tt0000002].jpg"])
-        #expect(session.rows.map { $0.poster?.file.lastPathComponent } == saved)
-        #expect(capture.out.components(separatedBy: "poster saved: ").count - 1 == 2)
-        #expect(!capture.out.contains("poster: stopped"))
+        return Session(client: client, settings: settings, console: capture.console(),
+                       presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
     }
 
-    /// A disk slower than the page's wait (a second): Ctrl-C gives the prompt back after that
-    /// second, the rows say "poster: stopped", and the writes are given up: no poster appears in
-    /// the folder afterwards that the rows said was stopped (found by the hostile pass, stop 32:
-    /// files renamed into place 1.2 s after the rows had said "poster: stopped").
-    @Test func postersStillBeingFlushedAfterTheWaitAreGivenUpNotSavedBehindTheRows() async throws {
+    /// Ctrl-C as both posters of a page are being flushed and renamed. A disk that answers within
+    /// the page's wait (a second): both are saved, and the rows say so. A slower one: the prompt
+    /// comes back after that second, the rows say "poster: stopped", and the writes are given up,
+    /// their temporary names gone at once: no poster appears afterwards that the rows said was
+    /// stopped (found by the hostile pass, stop 32: files renamed into place 1.2 s after the rows
+    /// had said "poster: stopped").
+    @Test(arguments: [true, false])
+    func postersBeingPutInPlaceAsThePageIsStopped(diskAnswersWithinTheWait: Bool) async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         let posters = folder.appendingPathComponent("posters")
-        var settings = Settings()
-        settings.posters = posters
-        settings.prefetch = false
         let capture = Capture()
-        let session = Session(client: Self.stub.client(), settings: settings, console: capture.console(),
-                              presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
-        let committing = Atomic(0), finished = Atomic(0)
-        let bothCommitting = Latch(), disk = Latch(), bothFinished = Latch()
-        defer { disk.open() }
-        session.context.currentStore?.commit = { (file, destination, gate) throws(OMDbError) in
-            defer { if finished.add(1, ordering: .relaxed).newValue == 2 { bothFinished.open() } }
-            if committing.add(1, ordering: .relaxed).newValue == 2 { bothCommitting.open() }
-            disk.wait(timeout: .seconds(30))
-            return try file.commit(to: destination, unless: gate)
-        }
+        let session = session(capture, in: folder)
+        // Both posters have arrived and wait, in their commits, for a disk the test opens.
+        let disk = HeldDisk(expected: 2)
+        defer { disk.open.open() }
+        disk.hold(session)
         let page = Task { await session.handle(.search("stub")) }
-        try await bothCommitting.wait(for: "both posters to be put in place")
+        try await disk.allCommitting.wait(for: "both posters to be put in place")
         page.cancel()
-        _ = await page.value
-        // Given up: the temporary files' names are gone already, while the flushes go on.
-        #expect(files(in: posters).isEmpty)
-        // The disk answers only once the prompt is back.
-        disk.open()
-        try await bothFinished.wait(for: "both writes to end")
-        #expect(files(in: posters).isEmpty)
-        #expect(session.rows.allSatisfy { $0.poster == nil })
-        #expect(capture.out.components(separatedBy: "poster: stopped").count - 1 == 2)
+        if diskAnswersWithinTheWait {
+            // The stream ends at the cancellation; the disk answers a moment after.
+            try await Task.sleep(for: .milliseconds(100))
+            disk.open.open()
+            _ = await page.value
+            #expect(files(in: posters) == ["One (1999) [tt0000001].jpg", "Two (1999) [tt0000002].jpg"])
+            #expect(session.rows.map { $0.poster?.file.lastPathComponent } == files(in: posters))
+            #expect(capture.out.components(separatedBy: "poster saved: ").count - 1 == 2)
+            #expect(!capture.out.contains("poster: stopped"))
+        } else {
+            _ = await page.value
+            // Given up: the temporary files' names are gone already, while the flushes go on.
+            #expect(files(in: posters).isEmpty)
+            // The disk answers only once the prompt is back.
+            disk.open.open()
+            try await disk.allFinished.wait(for: "both writes to end")
+            #expect(files(in: posters).isEmpty)
+            #expect(session.rows.allSatisfy { $0.poster == nil })
+            #expect(capture.out.components(separatedBy: "poster: stopped").count - 1 == 2)
+        }
     }
 
     /// `--pages 2`, Ctrl-C while page 1 is shown and page 2's posters, loading ahead, are being
@@ -102,31 +105,22 @@ import TestSupport
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         let posters = folder.appendingPathComponent("posters")
-        var settings = Settings()
-        settings.posters = posters
-        settings.prefetch = false
         let capture = Capture()
-        let session = try catalogueSession(capture, settings: settings, directory: folder)
+        let session = session(capture, in: folder, client: try catalogueClient())
         // Every poster of both pages (16 in the catalogue) waits in its commit for a disk the test opens.
-        let committing = Atomic(0), finished = Atomic(0)
-        let allCommitting = Latch(), disk = Latch(), allFinished = Latch()
-        defer { disk.open() }
-        session.context.currentStore?.commit = { (file, destination, gate) throws(OMDbError) in
-            defer { if finished.add(1, ordering: .relaxed).newValue == 16 { allFinished.open() } }
-            if committing.add(1, ordering: .relaxed).newValue == 16 { allCommitting.open() }
-            disk.wait(timeout: .seconds(60))
-            return try file.commit(to: destination, unless: gate)
-        }
+        let disk = HeldDisk(expected: 16)
+        defer { disk.open.open() }
+        disk.hold(session)
         let run = Task { await session.search("star wars", pages: 2) }
-        try await allCommitting.wait(for: "the posters of both pages to be put in place")
+        try await disk.allCommitting.wait(for: "the posters of both pages to be put in place")
         run.cancel()
         if diskAnswersWithinTheWait {
             try await Task.sleep(for: .milliseconds(100))
-            disk.open()
+            disk.open.open()
         }
         _ = await run.value
-        disk.open()
-        try await allFinished.wait(for: "every write to end")
+        disk.open.open()
+        try await disk.allFinished.wait(for: "every write to end")
         #expect(!capture.out.contains(" 11. "))
         let shown = session.rows.filter { $0.number <= 10 }
         if diskAnswersWithinTheWait {
