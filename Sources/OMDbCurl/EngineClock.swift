@@ -28,7 +28,7 @@ struct EngineClock {
     /// The running time since the last tick: the time that passed, or ``maxTurn`` when more did;
     /// and whether the process was stopped meanwhile: the turn took longer than the `planned`
     /// sleep by more than ``stopSlack``.
-    mutating func tick(planned: Duration = EngineClock.backstop) -> (elapsed: Duration, stopped: Bool) {
+    mutating func tick(planned: Duration) -> (elapsed: Duration, stopped: Bool) {
         let current = now()
         defer { last = current }
         let passed = max(current - last, .zero)

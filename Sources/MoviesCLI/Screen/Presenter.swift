@@ -207,9 +207,7 @@ final class JSONPresenter: Presenter {
     /// file in the folder has its line, which says the plot was stopped.
     func pageFinished(_ page: SearchPage, everyPageShown: Bool = true) {
         for (number, row) in pending.sorted(by: { $0.key < $1.key }) where row.record != nil || row.posterSaved {
-            var line = Self.output(row, page: page.number, rank: number)
-            if row.record == nil { line.plotError = Self.stoppedPlot }
-            console.out(OutputJSON.line(line))
+            console.out(Self.line(row, number: number, page: page.number))
         }
         pending.removeAll()
     }
@@ -234,7 +232,12 @@ final class JSONPresenter: Presenter {
     static func output(_ row: Row, page: Int? = nil, rank: Int? = nil) -> RecordOutput {
         var output = RecordOutput(item: row.item, movie: try? row.record?.get(), poster: try? row.poster?.get().file.path,
                                   page: page, rank: rank)
-        if case .failure(let error)? = row.record { output.plotError = error.forPerson }
+        switch row.record {
+        case .failure(let error)?: output.plotError = error.forPerson
+        // Its poster came, then a stop (Ctrl-C, a signal) cut its record off.
+        case nil where row.posterSaved: output.plotError = stoppedPlot
+        case .success?, nil: break
+        }
         switch row.poster {
         case .success(let saved)?: output.posterFallback = saved.fallback
         case .failure(let error)?: output.posterError = error.forPerson

@@ -73,18 +73,25 @@ extension QuotaLedger {
     /// the file's count (every process's), plus this process's requests in flight, is checked
     /// against the limit, and the place counted in the file, under its lock.
     private func reserveInFile(day: String, limit: Int) -> InFile {
+        var granted = false
+        let record = updateOnLane(day: day) { record in
+            let mine = counts.withLock { Self.adding($0.pending(day), $0.reserved[day, default: 0]) }
+            guard Self.adding(record.sent, mine) < limit else { return }
+            record.sent += 1
+            granted = true
+        }
+        // Nothing read, or the place not written: counted nowhere.
+        guard record != nil else { return .unavailable }
+        return granted ? .granted(Reservation(day: day, inFile: true)) : .refused
+    }
+
+    /// ``update(day:_:)`` on the counts' lane, after this process's counts already queued; the
+    /// record it leaves becomes this process's view of today (an old day's is no view of today).
+    private func updateOnLane(day: String, _ change: (inout Record) -> Void) -> Record? {
         writes.counts.sync {
-            var granted = false
-            let record = update(day: day) { record in
-                let mine = counts.withLock { Self.adding($0.pending(day), $0.reserved[day, default: 0]) }
-                guard Self.adding(record.sent, mine) < limit else { return }
-                record.sent += 1
-                granted = true
-            }
-            // Nothing read, or the place not written: counted nowhere.
-            guard let record else { return .unavailable }
-            counts.withLock { $0.known = record }
-            return granted ? .granted(Reservation(day: day, inFile: true)) : .refused
+            let record = update(day: day, change)
+            if let record, record.day == Self.utcDay(now()) { counts.withLock { $0.known = record } }
+            return record
         }
     }
 
@@ -108,13 +115,9 @@ extension QuotaLedger {
             // Counted already when the program began to end: a count may be too high, never too low.
             guard !counts.withLock({ $0.closed }) else { return }
             // At once, as it was taken: the place is free for this process's next request too.
-            writes.counts.sync {
-                let record = update(day: reservation.day) { record in
-                    // A new day started since: nothing of the old one to take back.
-                    if record.sent > 0 { record.sent -= 1 }
-                }
-                // The file's day is today's: an old day's record is no view of today.
-                if let record, record.day == Self.utcDay(now()) { counts.withLock { $0.known = record } }
+            _ = updateOnLane(day: reservation.day) { record in
+                // A new day started since: nothing of the old one to take back.
+                if record.sent > 0 { record.sent -= 1 }
             }
             return
         }
