@@ -11,12 +11,6 @@ import Testing
         return try OMDbDecoding.movie(HTTPResponse(statusCode: 200, body: Data(json.utf8)), imdbID: "tt0000001", url: "u")
     }
 
-    /// `\d` takes ١٢١ and １２, which `Int` does not read: `--json` trapped (exit 132).
-    @Test(arguments: [("١٢١ min", nil), ("１２ min", nil), ("121 min", "121"), ("2 h 1 min", "121"), ("1h 99min", nil), ("N/A", nil)])
-    func runtimeInAnyDigitsIsMinutesOrNull(runtime: String, minutes: String?) {
-        #expect(RecordJSON.minutes(runtime) == minutes)
-    }
-
     @Test func ratingsOnARowAreShownOnlyWhenTheyReadAsRatings() throws {
         let hostile = try movie(#""imdbRating":"1e309","Ratings":[{"Source":"Rotten Tomatoes","Value":"-5%"},{"Source":"Metacritic","Value":"NaN/100"}]"#)
         #expect(RatingsSummary(hostile).parts.isEmpty)

@@ -1,5 +1,5 @@
 import Foundation
-import OMDbKit
+@testable import OMDbKit
 import Testing
 @testable import MoviesCLI
 import TestSupport
@@ -42,10 +42,22 @@ import TestSupport
         #expect(object["metascore"] is NSNull)
     }
 
+    /// The outputs write the record's typed values: dates as ISO 8601, lists joined again, a box
+    /// office in another currency than US dollars as null, an address that is not one as null.
+    @Test func outputsWriteTheRecordsTypedValues() async throws {
+        let stub = StubTransport(records: ["tt0000001": ["Title": "A", "imdbID": "tt0000001", "Released": "4 Jul 1996", "DVD": "N/A",
+                                                         "Genre": "Action,Comedy ", "BoxOffice": "€1,500", "Website": "not a site",
+                                                         "imdbVotes": "1,234", "Runtime": "2 h 1 min"]])
+        let movie = try await stub.client().movie(imdbID: "tt0000001")
+        let output = RecordOutput(item: SearchItem(movie), movie: movie)
+        #expect([output.released, output.dvd, output.genre, output.website] == ["1996-07-04", nil, "Action, Comedy", nil])
+        #expect([output.boxOffice, output.imdbVotes, output.runtimeMinutes] == [nil, 1_234, 121])
+    }
+
     @Test func episodeRatingsAreNumbers() throws {
         let season = Season(seriesID: "tt0098936", seriesTitle: "Twin Peaks", number: 1, totalSeasons: 3, episodes: [
-            Episode(imdbID: "tt0098937", title: "Pilot", episodeText: "0", released: "1990-04-08", imdbRating: "9.0"),
-            Episode(imdbID: "tt0098938", title: "Special", episodeText: "x", released: nil, imdbRating: "N/A"),
+            Episode(imdbID: "tt0098937", title: "Pilot", number: 0, released: CalendarDate(year: 1990, month: 4, day: 8), imdbRating: 9, raw: [:]),
+            Episode(imdbID: "tt0098938", title: "Special", number: nil, released: nil, imdbRating: nil, raw: ["Episode": "x", "imdbRating": "N/A"]),
         ])
         let lines = season.episodes.map { EpisodesOneShot.line($0, in: season) }
         let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }

@@ -152,6 +152,7 @@ import Testing
         #expect(lines.first == "The Toxic Avenger (1984)  movie  tt0090190")
         #expect(lines.contains("R · 82 min · Action, Comedy, Horror"))
         #expect(lines.contains("  Director: Michael Herz, Lloyd Kaufman"))
+        #expect(lines.contains("  Released: 1986-04-11"))
         #expect(lines.contains("  Plot:"))
         #expect(capture.out.contains("    Melvin is the favourite target"))
         #expect(lines.last == "  IMDb: https://www.imdb.com/title/tt0090190/")

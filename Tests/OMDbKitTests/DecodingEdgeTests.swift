@@ -107,9 +107,9 @@ import Testing
         let movie = try OMDbDecoding.movie(json(body), imdbID: "tt8579674", url: "u")
         #expect(movie.title == "1917")
         #expect(movie.year?.start == 2019)
-        #expect(movie.metascore == "78")
-        #expect(movie.imdbRating == "8.2")
-        #expect(movie.ratings == [Rating(source: "IMDb", value: "8.2")])
+        #expect(movie.metascore == 78)
+        #expect(movie.imdbRating == 8.2)
+        #expect(movie.ratings == [Rating(source: "IMDb", text: "8.2", percent: nil)])
     }
 
     @Test(arguments: [#"{"Search":"nope","totalResults":"1","Response":"True"}"#, "[1,2]", "\"text\"", "", "{", #"{"Response":"True"}"#])

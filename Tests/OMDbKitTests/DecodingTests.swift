@@ -55,11 +55,11 @@ let sampleFiles: [String] = files(in: fixtures.appendingPathComponent("omdb-samp
         let movie = try OMDbDecoding.movie(try sample("id-tt0411008-series-partial.json"), imdbID: "tt0411008", url: "u")
         #expect(movie.title == "Lost")
         #expect(movie.plot == nil)
-        #expect(movie.actors == nil)
-        #expect(movie.director == nil)
-        #expect(movie.totalSeasons == "6")
+        #expect(movie.actors.isEmpty)
+        #expect(movie.directors.isEmpty)
+        #expect(movie.totalSeasons == 6)
         #expect(movie.year?.start == 2004 && movie.year?.end == 2010)
-        #expect(movie.ratings == [Rating(source: "Internet Movie Database", value: "8.4/10"), Rating(source: "Rotten Tomatoes", value: "80%")])
+        #expect(movie.ratings == [Rating(source: "Internet Movie Database", text: "8.4/10", percent: 84), Rating(source: "Rotten Tomatoes", text: "80%", percent: 80)])
     }
 
     @Test(arguments: [

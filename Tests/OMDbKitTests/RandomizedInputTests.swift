@@ -179,7 +179,7 @@ struct HostileInput {
                 let movie = try OMDbDecoding.movie(json(body), imdbID: "tt1", url: "u")
                 movies += 1
                 #expect(!movie.imdbID.isEmpty && !movie.title.isEmpty)
-                #expect(movie.ratings.allSatisfy { !$0.source.isEmpty && !$0.value.isEmpty })
+                #expect(movie.ratings.allSatisfy { !$0.source.isEmpty && !$0.text.isEmpty })
             } catch {
                 #expect(!error.description.isEmpty)
             }

@@ -70,7 +70,7 @@ import Testing
 
     @Test func catalogueSaysHowManySeasonsASeriesHas() async throws {
         let movie = try await catalogueClient().movie(imdbID: "tt0903747")
-        #expect(movie.totalSeasons == "5")
+        #expect(movie.totalSeasons == 5)
     }
 
     @Test(arguments: [("tt0903747", 9), ("tt0076759", 1), ("tt9999999", 1)])

@@ -19,8 +19,8 @@ struct ExportLog {
         var output: RecordOutput {
             var output = RecordOutput(item: item, movie: movie, poster: poster?.path, page: page, rank: rank)
             if movie == nil, let episode {
-                output.released = episode.released
-                output.imdbRating = episode.imdbRating.flatMap(RecordJSON.decimal).flatMap { Double($0) }
+                output.released = episode.released?.description
+                output.imdbRating = episode.imdbRating
             }
             return output
         }

@@ -3,8 +3,9 @@ import OMDbKit
 
 /// One title as every output writes it: a `search --json` line, `show --json`, an object of
 /// `save FILE.json`, and the fields `save`'s CSV and Markdown read. One set of names and types
-/// (README, "Output fields"): OMDb's `N/A` is null, what OMDb writes as a number in text is a
-/// number, `year` stays text (`2011–`). Written by ``OutputJSON``.
+/// (README, "Output fields"), read from the typed record: OMDb's `N/A` is null, numbers are
+/// numbers, dates are ISO 8601 (`1986-04-11`), lists are text (`Action, Comedy`), `year` stays
+/// text (`2011–`). Written by ``OutputJSON``.
 struct RecordOutput: Codable, Equatable {
     /// One of OMDb's ratings, as it gives it (`8.6/10`, `93%`).
     struct RatingOutput: Codable, Equatable {
@@ -19,7 +20,9 @@ struct RecordOutput: Codable, Equatable {
     var plot: String?
     /// The saved poster's path; null when none was saved.
     var poster: String?
-    var rated, released: String?
+    var rated: String?
+    /// The day of release, ISO 8601 (`1986-04-11`), as ``dvd``.
+    var released: String?
     var runtimeMinutes: Int?
     var genre, director, writer, actors, language, country, awards: String?
     var posterURL: String?
@@ -48,27 +51,33 @@ struct RecordOutput: Codable, Equatable {
         plot = movie?.plot
         self.poster = poster
         rated = movie?.rated
-        released = movie?.released
-        runtimeMinutes = movie?.runtime.flatMap(RecordJSON.minutes).flatMap { Int($0) }
-        genre = movie?.genre
-        director = movie?.director
-        writer = movie?.writer
-        actors = movie?.actors
-        language = movie?.language
-        country = movie?.country
+        released = movie?.released?.description
+        runtimeMinutes = movie?.runtimeMinutes
+        genre = Self.text(movie?.genres)
+        director = Self.text(movie?.directors)
+        writer = Self.text(movie?.writers)
+        actors = Self.text(movie?.actors)
+        language = Self.text(movie?.languages)
+        country = Self.text(movie?.countries)
         awards = movie?.awards
         posterURL = movie?.posterURL?.absoluteString
-        ratings = movie.map { $0.ratings.map { RatingOutput(source: $0.source, value: $0.value) } }
-        metascore = movie?.metascore.flatMap(RecordJSON.wholeNumber).flatMap { Int($0) }
-        imdbRating = movie?.imdbRating.flatMap(RecordJSON.decimal).flatMap { Double($0) }
-        imdbVotes = movie?.imdbVotes.flatMap(RecordJSON.wholeNumber).flatMap { Int($0) }
-        totalSeasons = movie?.totalSeasons.flatMap(RecordJSON.wholeNumber).flatMap { Int($0) }
-        dvd = movie?.dvd
-        boxOffice = movie?.boxOffice.flatMap(RecordJSON.wholeNumber).flatMap { Int($0) }
+        ratings = movie.map { $0.ratings.map { RatingOutput(source: $0.source, value: $0.text) } }
+        metascore = movie?.metascore
+        imdbRating = movie?.imdbRating
+        imdbVotes = movie?.imdbVotes
+        totalSeasons = movie?.totalSeasons
+        dvd = movie?.dvd?.description
+        boxOffice = movie?.boxOffice.flatMap { $0.currency == "$" ? $0.amount : nil }
         production = movie?.production
-        website = movie?.website
+        website = movie?.website?.absoluteString
         self.page = page
         self.rank = rank
+    }
+
+    /// A list as one text (`Action, Comedy`); null when empty.
+    private static func text(_ list: [String]?) -> String? {
+        guard let list, !list.isEmpty else { return nil }
+        return list.joined(separator: ", ")
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -124,8 +133,8 @@ struct EpisodeOutput: Codable, Equatable {
         self.episode = episode.number
         imdbID = episode.imdbID
         title = episode.title
-        released = episode.released
-        imdbRating = episode.imdbRating.flatMap(RecordJSON.decimal).flatMap { Double($0) }
+        released = episode.released?.description
+        imdbRating = episode.imdbRating
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -9,7 +9,8 @@ enum Details {
         var lines: [String] = []
         let year = movie.year.map { " (\(safe($0.text)))" } ?? ""
         lines.append(style.bold(safe(movie.title) + year) + "  " + style.dim("\(safe(movie.type.description))  \(safe(movie.imdbID))"))
-        let summary = [movie.rated, movie.runtime, movie.genre].compactMap { $0 }.map(safe)
+        let genres = movie.genres.isEmpty ? nil : movie.genres.joined(separator: ", ")
+        let summary = [movie.rated, movie.runtimeMinutes.map { "\($0) min" }, genres].compactMap { $0 }.map(safe)
         if !summary.isEmpty { lines.append(summary.joined(separator: " · ")) }
         let indent = "  "
         /// `label: value`, the value wrapped between words beside the label (between `phrases`,
@@ -22,24 +23,27 @@ enum Details {
                 lines.append(index == 0 ? indent + style.cyan(label + ":") + " " + line : indent + String(repeating: " ", count: label.count + 2) + line)
             }
         }
-        field("Director", movie.director)
-        field("Writer", movie.writer)
-        field("Actors", movie.actors)
-        field("Released", movie.released)
-        if let seasons = movie.totalSeasons {
-            field("Seasons", seasons + (number.map { " (episodes \($0) SEASON lists a season's episodes)" } ?? ""))
+        func listField(_ label: String, _ list: [String]) {
+            field(label, list.isEmpty ? nil : list.joined(separator: ", "))
         }
-        field("Language", movie.language)
-        field("Country", movie.country)
+        listField("Director", movie.directors)
+        listField("Writer", movie.writers)
+        listField("Actors", movie.actors)
+        field("Released", movie.released?.description)
+        if let seasons = movie.totalSeasons {
+            field("Seasons", "\(seasons)" + (number.map { " (episodes \($0) SEASON lists a season's episodes)" } ?? ""))
+        }
+        listField("Language", movie.languages)
+        listField("Country", movie.countries)
         field("Awards", movie.awards)
-        var ratings = movie.ratings.map { "\(safe($0.source)) \(safe($0.value))" }
-        if ratings.isEmpty, let imdb = movie.imdbRating { ratings.append("IMDb \(safe(imdb))/10") }
-        if let votes = movie.imdbVotes { ratings.append("\(safe(votes)) votes") }
+        var ratings = movie.ratings.map { "\(safe($0.source)) \(safe($0.text))" }
+        if ratings.isEmpty, let imdb = movie.imdbRating { ratings.append("IMDb \(imdb)/10") }
+        if let votes = movie.imdbVotes { ratings.append("\(QuotaUsage.grouped(votes)) votes") }
         // The Metascore is Metacritic's rating: said once, as the list has it when it does.
         let hasMetacritic = movie.ratings.contains { $0.source.caseInsensitiveCompare("Metacritic") == .orderedSame }
-        if let metascore = movie.metascore, !hasMetacritic { ratings.append("Metascore \(safe(metascore))") }
+        if let metascore = movie.metascore, !hasMetacritic { ratings.append("Metascore \(metascore)") }
         field("Ratings", ratings.isEmpty ? nil : ratings.joined(separator: " · "), phrases: ratings)
-        field("Box office", movie.boxOffice)
+        field("Box office", movie.boxOffice?.description)
         lines.append(indent + style.cyan("Plot:"))
         lines += wrap(safe(movie.plot ?? "OMDb has no plot for this title."), width: console.width, indent: indent + "  ")
         if let poster { field("Poster", display(poster.file)) }

@@ -24,10 +24,12 @@ enum EpisodeList {
 
     /// `  12. E03  Tabula Rasa  2004-10-06  IMDb 8.3  tt0636293`
     static func row(_ episode: Episode, number: Int, style: Style) -> String {
-        let label = episode.number.map { String(format: "E%02d", $0) } ?? safe(episode.episodeText.isEmpty ? "E?" : episode.episodeText)
+        // An episode number OMDb wrote otherwise (`Special`) is shown as it wrote it.
+        let written = safe(episode.raw["Episode"] ?? "").trimmingCharacters(in: .whitespaces)
+        let label = episode.number.map { String(format: "E%02d", $0) } ?? (written.isEmpty || written.uppercased() == "N/A" ? "E?" : written)
         var text = "\(TextPresenter.numberLabel(number)) \(label)  \(style.bold(safe(episode.title)))"
-        text += "  " + (episode.released.map(safe) ?? "release date unknown")
-        text += "  " + (episode.imdbRating.map { "IMDb \(safe($0))" } ?? "no rating")
+        text += "  " + (episode.released?.description ?? "release date unknown")
+        text += "  " + (episode.imdbRating.map { "IMDb \($0)" } ?? "no rating")
         return text + "  " + style.dim(safe(episode.imdbID))
     }
 

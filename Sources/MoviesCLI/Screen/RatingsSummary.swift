@@ -4,11 +4,11 @@ import OMDbKit
 /// A record's ratings in a few columns, for a row's title line and `save`: IMDb's out of 10,
 /// Rotten Tomatoes' percentage, Metacritic's out of 100. Pure.
 struct RatingsSummary: Equatable {
-    /// `8.6` (from `imdbRating`, else the `Internet Movie Database` rating without its `/10`).
+    /// `8.6` (from `imdbRating`, else the `Internet Movie Database` rating).
     var imdb: String?
     /// `93%`.
     var rottenTomatoes: String?
-    /// `90` (from the `Metacritic` rating without its `/100`, else `Metascore`).
+    /// `90` (from the `Metacritic` rating, else `Metascore`).
     var metacritic: String?
 
     init(imdb: String? = nil, rottenTomatoes: String? = nil, metacritic: String? = nil) {
@@ -18,22 +18,17 @@ struct RatingsSummary: Equatable {
     }
 
     init(_ movie: Movie) {
-        func rating(_ source: String) -> String? { movie.ratings.first { $0.source.caseInsensitiveCompare(source) == .orderedSame }?.value }
-        func without(_ suffix: String, _ text: String?) -> String? {
-            guard let text else { return nil }
-            return text.hasSuffix(suffix) ? String(text.dropLast(suffix.count)) : text
+        func percent(_ source: String) -> Double? {
+            movie.ratings.first { $0.source.caseInsensitiveCompare(source) == .orderedSame }?.percent
         }
-        // Shown only when they read as what they claim to be: 0-10, 0-100 %, 0-100.
-        imdb = (movie.imdbRating ?? without("/10", rating("Internet Movie Database"))).flatMap { Self.within($0, 10) }
-        rottenTomatoes = without("%", rating("Rotten Tomatoes")).flatMap { Self.within($0, 100) }.map { $0 + "%" }
-        metacritic = (without("/100", rating("Metacritic")) ?? movie.metascore).flatMap { Self.within($0, 100) }
+        imdb = (movie.imdbRating ?? percent("Internet Movie Database").map { $0 / 10 }).map { String($0) }
+        rottenTomatoes = percent("Rotten Tomatoes").map { Self.whole($0) + "%" }
+        metacritic = (percent("Metacritic") ?? movie.metascore.map(Double.init)).map(Self.whole)
     }
 
-    /// `text` when it is a plain decimal from 0 to `limit` (`8.6`, `93`), else nil (`1e309`, `-5`, `NaN`).
-    static func within(_ text: String, _ limit: Double) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.wholeMatch(of: /[0-9]{1,3}(\.[0-9]{1,2})?/) != nil, let value = Double(trimmed), value <= limit else { return nil }
-        return trimmed
+    /// A score out of 100 as people write it: `93.0` → `93`, `92.5` → `92.5`.
+    static func whole(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// The parts a title line shows, most telling first: `IMDb 8.6`, `RT 93%`, `MC 90`.

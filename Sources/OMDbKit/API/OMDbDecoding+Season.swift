@@ -14,26 +14,21 @@ extension OMDbDecoding {
             if case .notFound = error { throw .seasonNotFound(imdbID: imdbID, season: number) }
             throw error
         }
+        // A row that is not an object is dropped alone, as a search page's are.
         let episodes = (payload.Episodes ?? []).compactMap { row -> Episode? in
-            guard let id = present(row.imdbID) else { return nil }
-            return Episode(imdbID: id, title: present(row.Title) ?? id, episodeText: present(row.Episode) ?? "",
-                           released: present(row.Released), imdbRating: present(row.imdbRating))
+            guard let fields = row.value?.values, let id = present(fields["imdbID"]) else { return nil }
+            return Episode(imdbID: id, title: present(fields["Title"]) ?? id, number: WireValue.count(fields["Episode"]),
+                           released: WireValue.date(fields["Released"]), imdbRating: WireValue.decimal(fields["imdbRating"], upTo: 10), raw: fields)
         }
-        return Season(seriesID: imdbID, seriesTitle: present(payload.Title) ?? imdbID,
-                      number: present(payload.Season).flatMap { Int($0) } ?? number,
-                      totalSeasons: present(payload.totalSeasons).flatMap { Int($0) }, episodes: episodes)
+        return Season(seriesID: imdbID, seriesTitle: present(payload.Title?.value) ?? imdbID,
+                      number: WireValue.count(payload.Season?.value) ?? number,
+                      totalSeasons: WireValue.count(payload.totalSeasons?.value), episodes: episodes)
     }
 }
 
 // MARK: - Wire shapes (OMDb's spelling)
 
 private struct SeasonPayload: Decodable {
-    let Title: String?
-    let Season: String?
-    let totalSeasons: String?
-    let Episodes: [EpisodeRow]?
-}
-
-private struct EpisodeRow: Decodable {
-    let Title, Released, Episode, imdbRating, imdbID: String?
+    let Title, Season, totalSeasons: WireText?
+    let Episodes: [Lossy<WireFields>]?
 }

@@ -32,11 +32,7 @@ enum OMDbDecoding {
     }
 
     static func movie(_ response: HTTPResponse, imdbID: String, url: String, redactor: Redactor? = nil) throws(OMDbError) -> Movie {
-        let payload = try decode(MoviePayload.self, response, query: imdbID, url: url, redactor: redactor)
-        guard let movie = payload.movie else {
-            throw .invalidResponse(url: url, reason: "the record has no imdbID or Title")
-        }
-        return movie
+        try decode(Movie.self, response, query: imdbID, url: url, redactor: redactor)
     }
 
     /// Decode the payload, else OMDb's error envelope, else say what was wrong.

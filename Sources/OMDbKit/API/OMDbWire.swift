@@ -71,49 +71,66 @@ struct SearchRow: Decodable {
     var item: SearchItem? {
         guard let id = present(imdbID?.value) else { return nil }
         return SearchItem(imdbID: id, title: present(Title?.value) ?? id, year: present(Year?.value).map(ReleaseYear.init),
-                          type: MediaType(omdb: present(Type?.value) ?? "movie"), posterURL: posterURL(Poster?.value))
+                          type: MediaType(omdb: present(Type?.value) ?? "movie"), posterURL: WireValue.url(Poster?.value))
+    }
+}
+
+/// Every field of a JSON object that is text or a number, as text (``WireText``), under its
+/// own name: what OMDb sent, kept whole for ``Movie/raw`` and ``Episode/raw``.
+struct WireFields: Decodable {
+    let values: [String: String]
+
+    init(from decoder: any Decoder) throws {
+        let object = try decoder.container(keyedBy: Name.self)
+        var values: [String: String] = [:]
+        for name in object.allKeys {
+            if let text = (try? object.decode(WireText.self, forKey: name))?.value { values[name.stringValue] = text }
+        }
+        self.values = values
+    }
+
+    /// Any field's name.
+    struct Name: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }
 
 struct RatingRow: Decodable {
     let Source: WireText?
     let Value: WireText?
-}
 
-struct MoviePayload: Decodable {
-    let Title, Year, Rated, Released, Runtime, Genre, Director, Writer, Actors, Plot: WireText?
-    let Language, Country, Awards, Poster, Metascore, imdbRating, imdbVotes, imdbID, `Type`: WireText?
-    let totalSeasons, BoxOffice, DVD, Production, Website: WireText?
-    /// Lossy as a whole too: `"Ratings":{}` or `"Ratings":"N/A"` drops the ratings, not the record.
-    let Ratings: Lossy<[Lossy<RatingRow>]>?
-
-    /// The record; `nil` without an imdbID or a title.
-    var movie: Movie? {
-        guard let id = present(imdbID?.value), let title = present(Title?.value) else { return nil }
-        return Movie(
-            imdbID: id, title: title, year: present(Year?.value).map(ReleaseYear.init), type: MediaType(omdb: present(Type?.value) ?? "movie"),
-            rated: present(Rated?.value), released: present(Released?.value), runtime: present(Runtime?.value), genre: present(Genre?.value),
-            director: present(Director?.value), writer: present(Writer?.value), actors: present(Actors?.value), plot: present(Plot?.value),
-            language: present(Language?.value), country: present(Country?.value), awards: present(Awards?.value), posterURL: posterURL(Poster?.value),
-            ratings: (Ratings?.value ?? []).compactMap { row in
-                guard let source = present(row.value?.Source?.value), let value = present(row.value?.Value?.value) else { return nil }
-                return Rating(source: source, value: value)
-            },
-            metascore: present(Metascore?.value), imdbRating: present(imdbRating?.value), imdbVotes: present(imdbVotes?.value),
-            totalSeasons: present(totalSeasons?.value), boxOffice: present(BoxOffice?.value),
-            dvd: present(DVD?.value), production: present(Production?.value), website: present(Website?.value))
+    /// The rating; `nil` (it is dropped) without a source or a value.
+    var rating: Rating? {
+        guard let source = present(Source?.value), let text = present(Value?.value) else { return nil }
+        return Rating(source: source, text: text, percent: WireValue.percent(text))
     }
 }
 
-/// OMDb's `N/A`, an empty string and a missing field all mean "absent".
-func present(_ value: String?) -> String? {
-    guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty,
-          trimmed.uppercased() != "N/A" else { return nil }
-    return trimmed
-}
-
-func posterURL(_ value: String?) -> URL? {
-    guard let text = present(value), let url = URL(string: text), url.scheme != nil, url.host != nil
-    else { return nil }
-    return url
+extension Movie: Decodable {
+    /// Reads OMDb's answer for one title (`i=` or `t=`) leniently: any field may be missing, `N/A`
+    /// or of another JSON type, and costs only its own value (kept in ``raw``).
+    /// - Throws: `DecodingError` when the answer is not a JSON object, or has no `imdbID` or `Title`.
+    public init(from decoder: any Decoder) throws {
+        var fields = try WireFields(from: decoder).values
+        fields["Response"] = nil
+        guard let id = present(fields["imdbID"]), let title = present(fields["Title"]) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "the record has no imdbID or Title"))
+        }
+        // Lossy as a whole too: `"Ratings":{}` or `"Ratings":"N/A"` drops the ratings, not the record.
+        let ratings = try? decoder.container(keyedBy: WireFields.Name.self)
+            .decode(Lossy<[Lossy<RatingRow>]>.self, forKey: WireFields.Name(stringValue: "Ratings")).value
+        self.init(
+            imdbID: id, title: title, year: present(fields["Year"]).map(ReleaseYear.init), type: MediaType(omdb: present(fields["Type"]) ?? "movie"),
+            rated: present(fields["Rated"]), released: WireValue.date(fields["Released"]), runtimeMinutes: WireValue.minutes(fields["Runtime"]),
+            genres: WireValue.list(fields["Genre"]), directors: WireValue.list(fields["Director"]), writers: WireValue.list(fields["Writer"]),
+            actors: WireValue.list(fields["Actors"]), plot: present(fields["Plot"]), languages: WireValue.list(fields["Language"]),
+            countries: WireValue.list(fields["Country"]), awards: present(fields["Awards"]), posterURL: WireValue.url(fields["Poster"]),
+            ratings: (ratings ?? []).compactMap { $0.value?.rating }, metascore: WireValue.count(fields["Metascore"]).flatMap { $0 <= 100 ? $0 : nil },
+            imdbRating: WireValue.decimal(fields["imdbRating"], upTo: 10), imdbVotes: WireValue.count(fields["imdbVotes"]),
+            totalSeasons: WireValue.count(fields["totalSeasons"]), boxOffice: WireValue.money(fields["BoxOffice"]),
+            dvd: WireValue.date(fields["DVD"]), production: present(fields["Production"]), website: WireValue.url(fields["Website"]), raw: fields)
+    }
 }

@@ -44,37 +44,6 @@ public enum PlotLength: String, Sendable, CaseIterable {
     case short, full
 }
 
-/// OMDb's `Year`: `"1984"`, a range `"1991–1993"` (en dash, sometimes a hyphen) or open `"2011–"`.
-/// Kept as text, with the years read out of it where they can be.
-public struct ReleaseYear: Sendable, Hashable, CustomStringConvertible {
-    /// The text exactly as OMDb sent it.
-    public let text: String
-    /// The first year, when the text starts with one.
-    public let start: Int?
-    /// The last year of a closed range; `nil` for a single year or an open range.
-    public let end: Int?
-    /// True for a range that is still running, such as `"2011–"`.
-    public let isOpenRange: Bool
-
-    /// Reads the years out of `text`; keeps the text whatever it holds.
-    public init(_ text: String) {
-        self.text = text
-        let parts = text.split(omittingEmptySubsequences: false) { $0 == "–" || $0 == "-" || $0 == "—" }
-        start = parts.first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        if parts.count > 1 {
-            let last = parts[parts.count - 1].trimmingCharacters(in: .whitespaces)
-            end = Int(last)
-            isOpenRange = last.isEmpty
-        } else {
-            end = nil
-            isOpenRange = false
-        }
-    }
-
-    /// The text as OMDb sent it.
-    public var description: String { text }
-}
-
 /// One row of a search page: all that OMDb's search gives (it carries no plot).
 public struct SearchItem: Sendable, Hashable {
     /// The title's IMDb ID (`tt0078748`): what a by-ID lookup takes.
@@ -158,66 +127,4 @@ public struct SearchQuery: Sendable, Hashable {
         self.type = type
         self.year = year
     }
-}
-
-/// A rating from one source, such as `Rotten Tomatoes` → `80%`.
-public struct Rating: Sendable, Hashable {
-    /// Who rates: `Internet Movie Database`, `Rotten Tomatoes`, `Metacritic`.
-    public let source: String
-    /// The rating as that source writes it: `7.8/10`, `80%`, `70/100`.
-    public let value: String
-}
-
-/// A full record from a by-ID lookup. Every field OMDb may send as `N/A` or leave out is optional.
-public struct Movie: Sendable, Hashable {
-    /// The title's IMDb ID.
-    public let imdbID: String
-    /// The title as OMDb spells it.
-    public let title: String
-    /// `nil` when OMDb sent no year or `N/A`.
-    public let year: ReleaseYear?
-    /// Movie, series, episode or game.
-    public let type: MediaType
-    /// The certificate (`PG-13`, `R`).
-    public let rated: String?
-    /// The release date as OMDb writes it (`25 May 1979`).
-    public let released: String?
-    /// The running time as OMDb writes it (`117 min`).
-    public let runtime: String?
-    /// Genres, comma-separated.
-    public let genre: String?
-    /// Directors, comma-separated.
-    public let director: String?
-    /// Writers, comma-separated, with their credits.
-    public let writer: String?
-    /// The leading actors, comma-separated.
-    public let actors: String?
-    /// `nil` when OMDb has no plot (`N/A`).
-    public let plot: String?
-    /// Languages, comma-separated.
-    public let language: String?
-    /// Countries of production, comma-separated.
-    public let country: String?
-    /// Awards in a sentence (`Won 1 Oscar. 19 wins & 22 nominations total`).
-    public let awards: String?
-    /// Absolute poster URL; `nil` for `N/A` or a value that is not a URL.
-    public let posterURL: URL?
-    /// Ratings by source; empty when OMDb has none.
-    public let ratings: [Rating]
-    /// Metacritic's score out of 100, as text.
-    public let metascore: String?
-    /// IMDb's rating out of 10, as text (`8.5`).
-    public let imdbRating: String?
-    /// How many voted on IMDb, as OMDb writes it (`934,422`).
-    public let imdbVotes: String?
-    /// Series only.
-    public let totalSeasons: String?
-    /// US box office, as OMDb writes it (`$81,900,459`).
-    public let boxOffice: String?
-    /// The DVD release date (movies only), as OMDb writes it.
-    public let dvd: String?
-    /// The studio (movies only).
-    public let production: String?
-    /// The official site (movies only).
-    public let website: String?
 }

@@ -18,7 +18,7 @@ public struct Season: Sendable, Hashable {
     public let episodes: [Episode]
 
     /// A season; the episodes are sorted into episode order.
-    public init(seriesID: String, seriesTitle: String, number: Int, totalSeasons: Int?, episodes: [Episode]) {
+    init(seriesID: String, seriesTitle: String, number: Int, totalSeasons: Int?, episodes: [Episode]) {
         self.seriesID = seriesID
         self.seriesTitle = seriesTitle
         self.number = number
@@ -27,31 +27,23 @@ public struct Season: Sendable, Hashable {
     }
 }
 
-/// One row of a season list: what OMDb gives per episode. The full record is a by-ID lookup
-/// of ``imdbID``.
+/// One row of a season list: what OMDb gives per episode, typed as ``Movie``'s fields are. The
+/// full record is a by-ID lookup of ``imdbID``.
 public struct Episode: Sendable, Hashable {
     /// The episode's IMDb ID.
     public let imdbID: String
     /// The episode's title.
     public let title: String
-    /// OMDb's `Episode`, as a number; `nil` when it sent something else (kept in ``episodeText``).
+    /// OMDb's `Episode`, from 0 (a pilot or a special); `nil` when it sent something else,
+    /// kept in ``raw``.
     public let number: Int?
-    /// OMDb's `Episode` as it came.
-    public let episodeText: String
-    /// OMDb's `Released` (`2008-01-20` in season lists); `nil` for `N/A`.
-    public let released: String?
-    /// OMDb's `imdbRating` (`8.7`); `nil` for `N/A`.
-    public let imdbRating: String?
-
-    /// An episode; ``number`` is read from `episodeText`.
-    public init(imdbID: String, title: String, episodeText: String, released: String?, imdbRating: String?) {
-        self.imdbID = imdbID
-        self.title = title
-        self.episodeText = episodeText
-        number = Int(episodeText.trimmingCharacters(in: .whitespaces))
-        self.released = released
-        self.imdbRating = imdbRating
-    }
+    /// The day it was first shown (OMDb's `Released`, `2008-01-20`).
+    public let released: CalendarDate?
+    /// IMDb's rating, from 0 to 10 (`8.7`).
+    public let imdbRating: Double?
+    /// The row's fields exactly as OMDb sent them, under OMDb's names (`Episode`, `Released`,
+    /// `imdbRating`), `N/A` included: where a typed value is `nil`, here is why.
+    public let raw: [String: String]
 
     /// By episode number (Episode 0 first); rows without a number keep their place after them.
     /// Stable, so two rows with the same number stay as OMDb listed them.
@@ -68,7 +60,6 @@ public struct Episode: Sendable, Hashable {
 
     /// This episode as a row that `show` and the poster path accept (episodes have no poster in season lists).
     public var searchItem: SearchItem {
-        SearchItem(imdbID: imdbID, title: title, year: released.flatMap { $0.count >= 4 ? ReleaseYear(String($0.prefix(4))) : nil },
-                   type: .episode, posterURL: nil)
+        SearchItem(imdbID: imdbID, title: title, year: released.map { ReleaseYear(String($0.year)) }, type: .episode, posterURL: nil)
     }
 }
