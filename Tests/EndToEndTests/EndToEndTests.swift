@@ -222,7 +222,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             #expect(err.contains("No results yet: search for a title first."))
             #expect(err.contains("show takes a result number"))
             #expect(err.contains("type takes movie, series, episode or any"))
-            #expect(err.contains("year takes a year such as 1984"))
+            #expect(err.contains("year takes a year of four digits from 1870 to 2100, such as 1984"))
             #expect(err.contains("unknown command \"/nope\""))
             #expect(err.contains("Too many results for \"the\""))
             #expect(err.contains("Cannot use \"/dev/null/x\" for posters"))

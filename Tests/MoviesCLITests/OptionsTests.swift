@@ -170,6 +170,17 @@ import Testing
         #expect(error.map { !$0.message.contains("sekrit1234") } == true, "\(error?.message ?? "no error")")
     }
 
+    /// A number with the shape of a key is no key to hide behind "looks like a key": its length says what it is.
+    @Test(arguments: [
+        (["search", "x", "--year", "12345678"], "--year takes a year of four digits from 1870 to 2100, such as 1984, or any, not a number of 8 digits"),
+        (["--timeout=123456789"], "--timeout takes whole seconds from 1 to 600, not a number of 9 digits"),
+        (["--cache-ttl", "99999999d"], "--cache-ttl takes a duration such as 3600, 30m, 24h or 7d, not a number of 8 digits and d"),
+        (["--year", "1a2b3c4d"], "--year takes a year of four digits from 1870 to 2100, such as 1984, or any, not a value that looks like a key (not shown)"),
+    ])
+    func aNumberIsToldByItsLengthNotAsAKey(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try Options.parse(arguments) }
+    }
+
     @Test(arguments: [("-apikey=x", "--api-key"), ("--apikey", "--api-key"), ("--baseurl=x", "--base-url"), ("--nocolor", "--no-color"), ("-type", "--type"),
                       ("--josn", "--json"), ("--offlien", "--offline"), ("--timout=3", "--timeout")])
     func aMisspeltOptionNamesTheRightOne(argument: String, suggestion: String) {

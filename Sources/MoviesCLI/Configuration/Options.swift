@@ -249,7 +249,7 @@ func parseType(_ text: String, source: String) throws(UsageError) -> SearchType?
 func parseYear(_ text: String, source: String) throws(UsageError) -> Int? {
     if text.lowercased() == "any" { return nil }
     guard text.count == 4, let year = Int(text), (1870...2100).contains(year) else {
-        throw UsageError("\(source) takes a year such as 1984, or any, not \"\(text)\"")
+        throw UsageError("\(source) takes a year of four digits from 1870 to 2100, such as 1984, or any, not \"\(text)\"")
     }
     return year
 }
