@@ -13,6 +13,11 @@ struct OptionSpec: Sendable {
         case commands([String])
         /// Instead of anything else: `--help`, `--version`.
         case instead
+
+        /// The commands an option of ``commands(_:)`` goes with; none for the others.
+        var names: [String] {
+            if case .commands(let names) = self { names } else { [] }
+        }
     }
 
     /// What a shell offers for the option's value.
@@ -32,6 +37,8 @@ struct OptionSpec: Sendable {
     var short: String?
     /// `KEY`, shown after the name; `nil` for a flag, which takes no value.
     var placeholder: String?
+    /// For a flag that may also take a value in the same word (`--json=FIELDS`): `FIELDS`.
+    var inlineValue: String?
     var completion: Completion = .none
     /// The variable that supplies the value when the option is not given.
     var environment: String?
@@ -54,7 +61,7 @@ struct OptionSpec: Sendable {
     /// `--name PLACEHOLDER` (or `-h, --help`), as `--help` and the manual page show it.
     var synopsis: String {
         let names = [short, name].compactMap { $0 }.joined(separator: ", ")
-        return placeholder.map { "\(names) \($0)" } ?? names
+        return placeholder.map { "\(names) \($0)" } ?? inlineValue.map { "\(names)[=\($0)]" } ?? names
     }
 
     /// Reads `text` into `options` through ``apply``. A value that may be the key (the secret
