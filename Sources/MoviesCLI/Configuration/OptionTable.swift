@@ -6,7 +6,7 @@ import OMDbKit
 extension OptionSpec {
     static let all: [OptionSpec] = [
         .value("--api-key", "KEY", help: "your OMDb API key",
-               default: "none: the prompt uses the offline catalogue",
+               default: "none: the offline catalogue answers",
                environment: Settings.Variable.apiKey, dotEnv: true, secret: true, into: \.apiKey) { text, _ in
             text.trimmingCharacters(in: .whitespacesAndNewlines)
         },

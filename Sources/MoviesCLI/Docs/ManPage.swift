@@ -22,7 +22,7 @@ extension Manual {
             ".SH DESCRIPTION",
             roff("movies searches OMDb for titles. Without a command it runs a prompt: type a title, and the first page of results shows at once; each row then fills in with its plot as it arrives, and posters are saved into the folder chosen with --posters."),
             ".PP",
-            roff("With no API key (or with --offline) it answers from the offline catalogue installed with it; movies catalogue lists what it holds. Settings come from the options, then the environment, then a .env file in the working directory."),
+            roff("With no API key (or with --offline) it answers from the offline catalogue installed with it: the prompt and every read command (search, show, episodes) alike, saying so once on stderr unless --quiet; movies catalogue lists what it holds. Given a --base-url but no key, a read command stops with status 2 instead. Settings come from the options, then the environment, then a .env file in the working directory."),
             ".PP",
             roff("For scripts, search, show, episodes and catalogue write one JSON object a result with --json (only the keys named with --json=title,year or --fields), or one line a result from a --format template; --quiet keeps notes and warnings off stderr."),
             ".SH COMMANDS",

@@ -98,7 +98,7 @@ public enum Movies {
             await prompt.run(session)
             return Status.success
         case let .search(query, pages, lines):
-            guard hasKeyOrOffline(settings, console: console, orCatalogue: true) else { return Status.usage }
+            guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = lines.map { JSONPresenter(console: console, format: $0) }
@@ -114,7 +114,6 @@ public enum Movies {
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }
             return status
         case let .episodes(target, season, lines):
-            // Like search: a script that forgot its key must not get the offline catalogue's answer.
             guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
@@ -122,7 +121,7 @@ public enum Movies {
                                   offlineCatalogue: catalogue, writes: runtime.writes)
             return await EpisodesOneShot(session: session, console: console, interrupts: runtime.interrupts).run(target: target, season: season, lines: lines)
         case let .show(target, lines):
-            guard hasKeyOrOffline(settings, console: console, orCatalogue: true), postersFolderIsUsable(settings, console: console) else { return Status.usage }
+            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory, budget: budget,
@@ -194,13 +193,13 @@ public enum Movies {
         page.number < asked ? nil : "Use --pages \(page.number + 1) to see more."
     }
 
-    /// One-shot modes answer from OMDb, or from the offline catalogue when asked (`--offline`).
-    /// With no key, `orCatalogue` (search and show) answers from the catalogue as the prompt
-    /// does, saying so on stderr, unless a base URL was chosen: a script pointed at a server
-    /// that forgot its key must not get the catalogue's answer. False (and why, on stderr) otherwise.
-    private static func hasKeyOrOffline(_ settings: Settings, console: Console, orCatalogue: Bool = false) -> Bool {
+    /// The read commands (search, show, episodes) answer from OMDb, or from the offline catalogue
+    /// when asked (`--offline`). With no key they answer from the catalogue as the prompt does,
+    /// saying so on stderr, unless a base URL was chosen: a script pointed at a server that forgot
+    /// its key must not get the catalogue's answer. False (and why, on stderr) then.
+    private static func hasKeyOrOffline(_ settings: Settings, console: Console) -> Bool {
         guard settings.apiKey == nil, !settings.offline else { return true }
-        if orCatalogue, !settings.baseURLChosen {
+        if !settings.baseURLChosen {
             console.note("No OMDb API key: answering from the offline catalogue. To search OMDb, set OMDB_API_KEY or put it in .env.")
             return true
         }
