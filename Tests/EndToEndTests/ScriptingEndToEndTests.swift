@@ -97,5 +97,17 @@ import TestSupport
             #expect(lines.stdout.contains("tt0076759 movie\n") && server.requests.isEmpty)
         }
     }
-}
 
+    /// --quiet leaves out notes, never the reason for a failure: a poster that cannot be written fails `show`.
+    @Test func quietStillSaysWhyACommandFailed() async throws {
+        try await withTemporaryFolder { folder in
+            // A folder where the poster's file would go.
+            let posters = folder.appendingPathComponent("p")
+            try FileManager.default.createDirectory(at: posters.appendingPathComponent("Star Wars: Episode IV - A New Hope (1977) [tt0076759].jpg"),
+                                                    withIntermediateDirectories: true)
+            let outcome = try await MoviesProcess.run(["show", "tt0076759", "--offline", "--posters", "p", "-q"], directory: folder)
+            #expect(outcome.status == 1)
+            #expect(outcome.fullStderr.hasPrefix("error: No poster saved: ") && outcome.fullStderr.split(separator: "\n").count == 1, "\(outcome.fullStderr)")
+        }
+    }
+}

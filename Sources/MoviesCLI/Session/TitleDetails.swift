@@ -81,7 +81,9 @@ struct TitleDetails: SessionPart {
             console.out(line)
         }
         if case .failure(let error)? = poster {
-            console.note(error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.forPerson))
+            let text = error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.forPerson)
+            // A poster that could not be written fails the command: an error, said under --quiet too.
+            if status == .failure { console.error(text) } else { console.note(text) }
         }
         return status
     }
