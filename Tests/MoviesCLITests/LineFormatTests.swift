@@ -13,19 +13,6 @@ import Testing
         var score = 8.5
         var genres = ["Drama", "Mystery"]
         var seen = true
-
-        func encode(to encoder: any Encoder) throws {
-            var out = encoder.container(keyedBy: CodingKeys.self)
-            try out.encode(title, forKey: .title)
-            try out.encode(year, forKey: .year)
-            try out.encode(rating, forKey: .rating)
-            try out.encode(votes, forKey: .votes)
-            try out.encode(score, forKey: .score)
-            try out.encode(genres, forKey: .genres)
-            try out.encode(seen, forKey: .seen)
-        }
-
-        enum CodingKeys: String, CodingKey { case title, year, rating, votes, score, genres, seen }
     }
 
     @Test func pickedKeysKeepTheValuesOfTheWholeLineAndNullForAKeyNotWritten() throws {
@@ -35,7 +22,7 @@ import Testing
         let picked = LineFormat.json(fields: ["votes", "rating", "score", "genres", "year", "absent"]).line(Line())
         #expect(picked == #"{"absent":null,"genres":["Drama","Mystery"],"rating":9,"score":8.5,"votes":1469339,"year":null}"#)
         let pickedObject = try #require(JSONSerialization.jsonObject(with: Data(picked.utf8)) as? NSDictionary)
-        for key in ["votes", "rating", "score", "genres", "year"] { #expect(pickedObject[key] as? NSObject == whole[key] as? NSObject, "\(key)") }
+        for key in ["votes", "rating", "score", "genres"] { #expect(pickedObject[key] as? NSObject == whole[key] as? NSObject, "\(key)") }
     }
 
     @Test func aTemplateFillsEachNameOnOneLineWithItsEscapes() {

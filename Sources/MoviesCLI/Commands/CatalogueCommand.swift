@@ -36,35 +36,19 @@ struct CatalogueCommand: SessionPart {
             for title in titles { console.out(row(title, style: console.style)) }
             return
         }
-        for title in titles { console.out(lines.line(CatalogueOutput(title))) }
+        for title in titles { console.out(lines.line(output(title))) }
     }
+
+    /// One title of `movies catalogue --json`, its keys named as search's lines name them; null when unknown.
+    nonisolated static func output(_ title: Catalogue.Title) -> [String: JSONValue] {
+        ["imdbID": .string(title.imdbID), "title": .string(title.title), "year": title.year.map(JSONValue.string) ?? .null, "type": .string(title.type)]
+    }
+
+    /// The keys of ``output(_:)``.
+    nonisolated static let outputFields = ["imdbID", "title", "year", "type"]
 
     /// `  Alien (1979)  movie  tt0078748`
     static func row(_ title: Catalogue.Title, style: Style) -> String {
         "  " + safe(title.title) + (title.year.map { " (\(safe($0)))" } ?? "") + "  " + style.dim("\(safe(title.type))  \(safe(title.imdbID))")
-    }
-}
-
-/// One title of `movies catalogue --json`, its keys named as search's lines name them.
-struct CatalogueOutput: Encodable {
-    let imdbID, title, type: String
-    let year: String?
-
-    init(_ entry: Catalogue.Title) {
-        imdbID = entry.imdbID
-        title = entry.title
-        type = entry.type
-        year = entry.year
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable { case imdbID, title, year, type }
-
-    /// Every key, null when unknown.
-    func encode(to encoder: any Encoder) throws {
-        var out = encoder.container(keyedBy: CodingKeys.self)
-        try out.encode(imdbID, forKey: .imdbID)
-        try out.encode(title, forKey: .title)
-        try out.encode(year, forKey: .year)
-        try out.encode(type, forKey: .type)
     }
 }

@@ -26,7 +26,7 @@ enum LineFormat: Equatable, Sendable {
     static func fieldNames(of command: String) -> [String] {
         switch command {
         case "episodes": EpisodeOutput.CodingKeys.allCases.map(\.stringValue)
-        case "catalogue": CatalogueOutput.CodingKeys.allCases.map(\.stringValue)
+        case "catalogue": CatalogueCommand.outputFields
         // One title asked for by name: no search page, no rank in it.
         case "show": RecordOutput.CodingKeys.allCases.map(\.stringValue).filter { $0 != "page" && $0 != "rank" }
         default: RecordOutput.CodingKeys.allCases.map(\.stringValue)
