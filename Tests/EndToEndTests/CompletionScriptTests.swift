@@ -40,7 +40,7 @@ import TestSupport
         #expect(outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix(6) == [
             "--type", "movie series episode any", "full", "posters-a",
             // Issue 18: `show` is a command, so the shell offers it.
-            "search show episodes quota cache completions manpage", "bash zsh fish",
+            "search show episodes catalogue quota cache completions manpage", "bash zsh fish",
         ])
     }
 
@@ -59,7 +59,7 @@ import TestSupport
         #expect(parts.first == ["--type"])
         #expect(parts.dropFirst().first.map(Set.init) == ["movie", "series", "episode", "any"])
         #expect(parts.dropFirst(2).first == ["posters-a/"])
-        #expect(parts.last.map(Set.init) == ["search", "show", "episodes", "quota", "cache", "completions", "manpage"])
+        #expect(parts.last.map(Set.init) == ["search", "show", "episodes", "catalogue", "quota", "cache", "completions", "manpage"])
     }
 
     @Test(.enabled(if: shell("zsh") != nil, "zsh is not installed"))

@@ -90,29 +90,39 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
     }
 
     /// With a base URL chosen and no key, a script's mistake: a usage error naming the key.
-    /// `episodes` was quietly answered from the offline catalogue (a hostile pass).
-    @Test(arguments: [["search", "alien", "--base-url", "http://127.0.0.1:9/"], ["show", "tt0076759", "--base-url", "http://127.0.0.1:9/"],
-                      ["episodes", "tt0098936"]])
+    @Test(arguments: [["search", "alien"], ["show", "tt0076759"], ["episodes", "tt0098936"]])
     func oneShotWithoutAKeyNamesEveryWayToGiveOne(arguments: [String]) async throws {
         try await withTemporaryFolder { folder in
-            let outcome = try await MoviesProcess.run(arguments, directory: folder)
+            let outcome = try await MoviesProcess.run(arguments + ["--base-url", "http://127.0.0.1:9/"], directory: folder)
             #expect(outcome.status == 2)
             for word in ["OMDB_API_KEY", ".env", "--offline"] { #expect(outcome.stderr.contains(word)) }
             #expect(outcome.stdout.isEmpty)
         }
     }
 
-    /// No key and no base URL chosen: `movies search` answers from the offline catalogue, as
-    /// the prompt does, and says so in one line on stderr.
-    @Test func oneShotSearchWithoutAKeySearchesTheOfflineCatalogueAndSaysSo() async throws {
+    /// No key and no base URL chosen: every read command answers from the offline catalogue, as
+    /// the prompt does, and says so in one line on stderr; with --quiet, in none.
+    @Test(arguments: [(["search", "alien"], "Results for \"alien\""), (["show", "tt0076759"], "Star Wars"),
+                      (["episodes", "tt0098936"], "Twin Peaks, season 1")])
+    func aReadCommandWithoutAKeyAnswersFromTheOfflineCatalogueAndSaysSo(arguments: [String], answer: String) async throws {
         try await withTemporaryFolder { folder in
-            let outcome = try await MoviesProcess.run(["search", "alien"], directory: folder)
+            let outcome = try await MoviesProcess.run(arguments, directory: folder)
             #expect(outcome.status == 0)
-            #expect(outcome.stdout.contains("Results for \"alien\""), "\(outcome.stdout)")
+            #expect(outcome.stdout.contains(answer), "\(outcome.stdout)")
             #expect(outcome.stderr.split(separator: "\n").count == 1)
             #expect(outcome.stderr.contains("offline catalogue") && outcome.stderr.contains("OMDB_API_KEY"), "\(outcome.stderr)")
+            let quiet = try await MoviesProcess.run(arguments + ["-q"], directory: folder)
+            #expect(quiet.status == 0 && quiet.stdout == outcome.stdout && quiet.fullStderr.isEmpty, "\(quiet.fullStderr)")
+        }
+    }
+
+    /// A miss offline names the command that lists the catalogue, as it is typed where the miss is shown.
+    @Test func anOfflineMissNamesTheCommandThatListsTheCatalogue() async throws {
+        try await withTemporaryFolder { folder in
             let miss = try await MoviesProcess.run(["search", "titanic"], directory: folder)
-            #expect(miss.stderr.contains("The offline catalogue holds only ") && miss.stderr.contains("(catalogue lists them)"), "\(miss.stderr)")
+            #expect(miss.stderr.contains("The offline catalogue holds only 245 titles (movies catalogue lists them)"), "\(miss.stderr)")
+            let prompt = try await MoviesProcess.run([], lines: ["titanic"], directory: folder)
+            #expect(prompt.stderr.contains("The offline catalogue holds only 245 titles (catalogue lists them)"), "\(prompt.stderr)")
         }
     }
 
@@ -222,7 +232,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             #expect(err.contains("No results yet: search for a title first."))
             #expect(err.contains("show takes a result number"))
             #expect(err.contains("type takes movie, series, episode or any"))
-            #expect(err.contains("year takes a year such as 1984"))
+            #expect(err.contains("year takes a year of four digits from 1870 to 2100, such as 1984"))
             #expect(err.contains("unknown command \"/nope\""))
             #expect(err.contains("Too many results for \"the\""))
             #expect(err.contains("Cannot use \"/dev/null/x\" for posters"))

@@ -63,7 +63,7 @@ import TestSupport
         ("show me the money", ["show takes a result number", "search show me the money"]),
         ("more please", ["more takes nothing", "search more please"]),
         ("type x", ["movie, series, episode or any", "\"x\"", "search type x"]),
-        ("year 99", ["year such as 1984", "\"99\"", "search year 99"]),
+        ("year 99", ["year of four digits", "such as 1984", "\"99\"", "search year 99"]),
         ("year 1492", ["\"1492\"", "search year 1492"]),
         ("plot long", ["short or full", "\"long\"", "search plot long"]),
         ("exit now", ["exit takes nothing", "search exit now"]),

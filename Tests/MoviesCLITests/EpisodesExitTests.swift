@@ -26,7 +26,7 @@ import Testing
                               presenter: TextPresenter(console: capture.console(), currentDirectory: URL(fileURLWithPath: "/")),
                               currentDirectory: URL(fileURLWithPath: "/"))
         let status = await EpisodesOneShot(session: session, console: capture.console(), interrupts: Interrupts())
-            .run(target: target, season: number, json: json)
+            .run(target: target, season: number, lines: json ? .json(fields: nil) : nil)
         return (status, capture)
     }
 

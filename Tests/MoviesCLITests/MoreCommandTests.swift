@@ -44,8 +44,8 @@ import Testing
     }
 
     @Test func episodesOneShotIsParsed() throws {
-        #expect(try Options.parse(["episodes", "tt0903747"]).mode == .episodes(target: "tt0903747", season: 1, json: false))
-        #expect(try Options.parse(["episodes", "twin", "peaks", "--season", "2", "--json"]).mode == .episodes(target: "twin peaks", season: 2, json: true))
+        #expect(try Options.parse(["episodes", "tt0903747"]).mode == .episodes(target: "tt0903747", season: 1, lines: nil))
+        #expect(try Options.parse(["episodes", "twin", "peaks", "--season", "2", "--json"]).mode == .episodes(target: "twin peaks", season: 2, lines: .json(fields: nil)))
         #expect(throws: UsageError.self) { try Options.parse(["episodes"]) }
         #expect(throws: UsageError.self) { try Options.parse(["search", "x", "--season", "2"]) }
         #expect(throws: UsageError.self) { try Options.parse(["episodes", "x", "--season", "two"]) }

@@ -19,7 +19,7 @@ import Testing
         let options = try Options.parse(["search", "alien"] + option)
 
         var expected = Options()
-        expected.mode = .search(query: "alien", pages: 1, json: false)
+        expected.mode = .search(query: "alien", pages: 1, lines: nil)
         switch name {
         case "--api-key": expected.apiKey = value
         case "--base-url": expected.baseURL = URL(string: value)
@@ -28,7 +28,7 @@ import Testing
         case "--year": expected.year = .some(1984)
         case "--plot": expected.plot = .full
         case "--timeout": expected.timeout = 30
-        case "--pages": expected.mode = .search(query: "alien", pages: 3, json: false)
+        case "--pages": expected.mode = .search(query: "alien", pages: 3, lines: nil)
         case "--concurrency": expected.concurrency = 5
         default: Issue.record("no expectation for \(name)")
         }
@@ -37,7 +37,7 @@ import Testing
 
     @Test func flagsAreRead() throws {
         let options = try Options.parse(["search", "alien", "--json", "--offline", "--no-color", "--no-prefetch"])
-        #expect(options.mode == .search(query: "alien", pages: 1, json: true))
+        #expect(options.mode == .search(query: "alien", pages: 1, lines: .json(fields: nil)))
         #expect(options.noPrefetch)
         #expect(options.offline)
         #expect(options.noColor)
@@ -65,23 +65,23 @@ import Testing
 
     @Test func searchJoinsSeveralWords() throws {
         let options = try Options.parse(["search", "the", "toxic", "avenger", "--pages", "2"])
-        #expect(options.mode == .search(query: "the toxic avenger", pages: 2, json: false))
+        #expect(options.mode == .search(query: "the toxic avenger", pages: 2, lines: nil))
     }
 
     @Test func optionsMayComeBeforeSearch() throws {
         let options = try Options.parse(["--json", "search", "star", "--offline", "trek"])
-        #expect(options.mode == .search(query: "star trek", pages: 1, json: true))
+        #expect(options.mode == .search(query: "star trek", pages: 1, lines: .json(fields: nil)))
         #expect(options.offline)
     }
 
     @Test func doubleDashEndsOptions() throws {
         let options = try Options.parse(["search", "--", "--json", "-x", "--pages=2"])
-        #expect(options.mode == .search(query: "--json -x --pages=2", pages: 1, json: false))
+        #expect(options.mode == .search(query: "--json -x --pages=2", pages: 1, lines: nil))
     }
 
     @Test func aLoneDashIsAWord() throws {
         let options = try Options.parse(["search", "-"])
-        #expect(options.mode == .search(query: "-", pages: 1, json: false))
+        #expect(options.mode == .search(query: "-", pages: 1, lines: nil))
     }
 
     @Test(arguments: [["--help"], ["-h"], ["--help", "search"], ["search", "x", "--help"], ["--json", "-h"], ["nonsense", "--help"]])
@@ -119,7 +119,8 @@ import Testing
         (["search", "x", "--year"], ["--year", "needs a value"]),
         (["--json"], ["--json", "search"]),
         (["--pages", "2"], ["--pages", "search"]),
-        (["--json=yes", "search", "x"], ["--json", "takes no value"]),
+        (["--offline=yes", "search", "x"], ["--offline", "takes no value"]),
+        (["--json=yes", "search", "x"], ["unknown field \"yes\" for --json", "movies search has", "imdbID"]),
         (["search"], ["search needs a title"]),
         (["search", "  "], ["search needs a title"]),
         (["find", "alien"], ["unknown command", "\"find\""]),
@@ -168,6 +169,17 @@ import Testing
     func usageErrorsNeverShowAValueThatMayBeTheKey(arguments: [String]) {
         let error = #expect(throws: UsageError.self) { try Options.parse(arguments) }
         #expect(error.map { !$0.message.contains("sekrit1234") } == true, "\(error?.message ?? "no error")")
+    }
+
+    /// A number with the shape of a key is no key to hide behind "looks like a key": its length says what it is.
+    @Test(arguments: [
+        (["search", "x", "--year", "12345678"], "--year takes a year of four digits from 1870 to 2100, such as 1984, or any, not a number of 8 digits"),
+        (["--timeout=123456789"], "--timeout takes whole seconds from 1 to 600, not a number of 9 digits"),
+        (["--cache-ttl", "99999999d"], "--cache-ttl takes a duration such as 3600, 30m, 24h or 7d, not a number of 8 digits and d"),
+        (["--year", "1a2b3c4d"], "--year takes a year of four digits from 1870 to 2100, such as 1984, or any, not a value that looks like a key (not shown)"),
+    ])
+    func aNumberIsToldByItsLengthNotAsAKey(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try Options.parse(arguments) }
     }
 
     @Test(arguments: [("-apikey=x", "--api-key"), ("--apikey", "--api-key"), ("--baseurl=x", "--base-url"), ("--nocolor", "--no-color"), ("-type", "--type"),

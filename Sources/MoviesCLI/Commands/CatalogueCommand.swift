@@ -3,7 +3,7 @@ import OMDbKit
 import OMDbCatalogue
 
 /// `catalogue [N]`: what the offline catalogue holds, a page at a time, so a search that
-/// finds nothing there can be told from a title it does not have.
+/// finds nothing there can be told from a title it does not have; `movies catalogue` lists it whole.
 @MainActor
 struct CatalogueCommand: SessionPart {
     let context: SessionContext
@@ -24,9 +24,31 @@ struct CatalogueCommand: SessionPart {
         }
         let shown = titles.dropFirst((page - 1) * Self.pageSize).prefix(Self.pageSize)
         console.out(console.style.bold("The offline catalogue: page \(page) of \(pages), \(titles.count) titles"))
-        for title in shown {
-            console.out("  " + safe(title.title) + (title.year.map { " (\(safe($0)))" } ?? "") + "  " + console.style.dim("\(safe(title.type))  \(safe(title.imdbID))"))
-        }
+        for title in shown { console.out(Self.row(title, style: console.style)) }
         console.out(console.style.dim(page < pages ? "Type catalogue \(page + 1) for the next page." : "That is all of it."))
+    }
+
+    /// `movies catalogue`: every title, a line each for people, or as `lines` writes them for a script.
+    static func listAll(_ catalogue: Catalogue, lines: LineFormat?, console: Console) {
+        let titles = catalogue.titles
+        guard let lines else {
+            console.out(console.style.bold("The offline catalogue: \(titles.count) titles"))
+            for title in titles { console.out(row(title, style: console.style)) }
+            return
+        }
+        for title in titles { console.out(lines.line(output(title))) }
+    }
+
+    /// One title of `movies catalogue --json`, its keys named as search's lines name them; null when unknown.
+    nonisolated static func output(_ title: Catalogue.Title) -> [String: JSONValue] {
+        ["imdbID": .string(title.imdbID), "title": .string(title.title), "year": title.year.map(JSONValue.string) ?? .null, "type": .string(title.type)]
+    }
+
+    /// The keys of ``output(_:)``.
+    nonisolated static let outputFields = ["imdbID", "title", "year", "type"]
+
+    /// `  Alien (1979)  movie  tt0078748`
+    static func row(_ title: Catalogue.Title, style: Style) -> String {
+        "  " + safe(title.title) + (title.year.map { " (\(safe($0)))" } ?? "") + "  " + style.dim("\(safe(title.type))  \(safe(title.imdbID))")
     }
 }

@@ -13,6 +13,11 @@ struct OptionSpec: Sendable {
         case commands([String])
         /// Instead of anything else: `--help`, `--version`.
         case instead
+
+        /// The commands an option of ``commands(_:)`` goes with; none for the others.
+        var names: [String] {
+            if case .commands(let names) = self { names } else { [] }
+        }
     }
 
     /// What a shell offers for the option's value.
@@ -32,6 +37,8 @@ struct OptionSpec: Sendable {
     var short: String?
     /// `KEY`, shown after the name; `nil` for a flag, which takes no value.
     var placeholder: String?
+    /// For a flag that may also take a value in the same word (`--json=FIELDS`): `FIELDS`.
+    var inlineValue: String?
     var completion: Completion = .none
     /// The variable that supplies the value when the option is not given.
     var environment: String?
@@ -54,19 +61,29 @@ struct OptionSpec: Sendable {
     /// `--name PLACEHOLDER` (or `-h, --help`), as `--help` and the manual page show it.
     var synopsis: String {
         let names = [short, name].compactMap { $0 }.joined(separator: ", ")
-        return placeholder.map { "\(names) \($0)" } ?? names
+        return placeholder.map { "\(names) \($0)" } ?? inlineValue.map { "\(names)[=\($0)]" } ?? names
     }
 
     /// Reads `text` into `options` through ``apply``. A value that may be the key (the secret
-    /// row's, or any with the shape of one) is left out of the error message.
+    /// row's, or any with the shape of one) is left out of the error message: a number is told by
+    /// its length (`a number of 8 digits`), anything else as `a value that looks like a key`.
     func read(_ text: String?, into options: inout Options, source: String) throws(UsageError) {
         do {
             try apply(&options, text, source)
         } catch {
-            guard let text, !text.isEmpty, secret || Options.mayBeAKey(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw error }
-            throw UsageError(error.message.replacingOccurrences(of: "\"\(text)\"", with: "a value that looks like a key (not shown)")
+            let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            guard let text, !text.isEmpty, secret || Options.mayBeAKey(trimmed) else { throw error }
+            let shown = secret ? nil : Self.numberShape(trimmed)
+            throw UsageError(error.message.replacingOccurrences(of: "\"\(text)\"", with: shown ?? "a value that looks like a key (not shown)")
                 .replacingOccurrences(of: text, with: "(not shown)"))
         }
+    }
+
+    /// `a number of 8 digits`, `a number of 8 digits and d`: what a value given as a number (and
+    /// its unit) is, without its digits; `nil` for any other value.
+    static func numberShape(_ text: String) -> String? {
+        guard let match = text.wholeMatch(of: /([0-9]+)([A-Za-z]?)/) else { return nil }
+        return "a number of \(match.1.count) digits" + (match.2.isEmpty ? "" : " and \(match.2)")
     }
 
     /// `with search: ` before the help of an option that goes only with some commands.

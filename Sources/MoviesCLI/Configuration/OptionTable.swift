@@ -6,7 +6,7 @@ import OMDbKit
 extension OptionSpec {
     static let all: [OptionSpec] = [
         .value("--api-key", "KEY", help: "your OMDb API key",
-               default: "none: the prompt uses the offline catalogue",
+               default: "none: the offline catalogue answers",
                environment: Settings.Variable.apiKey, dotEnv: true, secret: true, into: \.apiKey) { text, _ in
             text.trimmingCharacters(in: .whitespacesAndNewlines)
         },
@@ -48,14 +48,33 @@ extension OptionSpec {
         .value("--daily-limit", "N", help: "the key's requests a day, or unlimited", default: "1000",
                environment: Settings.Variable.dailyLimit, dotEnv: true, into: \.dailyLimit, parse: parseDailyLimit),
         .value("--pages", "N", help: "load N pages, from 1 to 100", default: "1", scope: .commands(["search"]), into: \.pages, parse: parsePages),
-        .flag("--json", help: "one JSON object per line", default: "text", scope: .commands(["search", "episodes", "show"]), into: \.json),
+        OptionSpec(name: "--json", inlineValue: "FIELDS", defaultText: "text", help: "one JSON object per line; --json=title,year for only those keys",
+                   scope: lineCommands, apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
+                       options.json = true
+                       if let text { try options.pick(parseFields(text, source: source)) }
+                   }, isSet: { $0.json }),
+        OptionSpec(name: "--fields", placeholder: "FIELDS", completion: .values(LineFormat.allFieldNames), defaultText: "every key",
+                   help: "with --json, only these keys of each line (title,year); a name the command has not is refused, listing those it has",
+                   scope: lineCommands, apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
+                       try options.pick(parseFields(text ?? "", source: source))
+                   }, isSet: { $0.fields != nil }),
+        .value("--format", "TEMPLATE", help: "one line per result from TEMPLATE: {name} for any key of --json's lines, \\t and \\n for tab and newline, as in '{imdbID}\\t{title} ({year})'",
+               default: "text", scope: lineCommands, into: \.format) { (text: String, source: String) throws(UsageError) -> LineTemplate in
+            guard !text.isEmpty else { throw UsageError("\(source) needs a template, such as '{imdbID}\\t{title} ({year})'") }
+            return LineTemplate(text)
+        },
         .value("--season", "S", help: "the season to list", default: "1", scope: .commands(["episodes"]), into: \.season, parse: parseSeason),
+        .flag("--quiet", short: "-q", help: "nothing on stderr but errors, and why nothing was found: no notes or warnings",
+              default: "notes on", into: \.quiet),
         .flag("--no-color", help: "no colour (also when NO_COLOR is set or output is not a terminal)",
               default: "colour on a terminal", environment: "NO_COLOR", into: \.noColor),
         .mode("--help", short: "-h", help: "this help", .help),
         .mode("--version", short: "-V", help: "the version of movies, OMDbKit, Swift and the platform", .version),
         .mode("--help-markdown", help: "README's table of options, in Markdown", hidden: true, .optionsMarkdown),
     ]
+
+    /// The commands whose results a script may read: `--json`, `--fields` and `--format` go with them.
+    static let lineCommands = Scope.commands(["search", "show", "episodes", "catalogue"])
 
     /// The row for `argument` (`--type`, `-h`), if any.
     static func named(_ argument: String) -> OptionSpec? { all.first { $0.matches(argument) } }
@@ -71,12 +90,21 @@ extension CommandSpec {
         CommandSpec(name: "show", arguments: "IMDBID|LINK|TITLE",
                     help: "one title's details for scripts: by IMDb ID or link, or OMDb's match for that exact title (with --year, --type); --json for every field"),
         CommandSpec(name: "episodes", arguments: "IMDBID|QUERY", help: "a season's episodes; a QUERY means the first series a search finds"),
+        CommandSpec(name: "catalogue", arguments: "", help: "every title of the offline catalogue, which answers when there is no key"),
         CommandSpec(name: "quota", arguments: "", help: "requests sent today with the key (UTC day)"),
         CommandSpec(name: "cache", arguments: "[clear]", help: "the answers kept on disk; clear empties it", values: ["clear"]),
         CommandSpec(name: "completions", arguments: "SHELL", help: "the completion script for bash, zsh or fish",
                     values: Options.Shell.allCases.map(\.rawValue)),
         CommandSpec(name: "manpage", arguments: "", help: "the manual page movies(1), in roff"),
     ]
+}
+
+extension Options {
+    /// Sets the keys `--json` writes, given once (`--json=FIELDS` or `--fields FIELDS`).
+    mutating func pick(_ names: [String]) throws(UsageError) {
+        guard fields == nil else { throw UsageError("give the fields once: --json=title,year, or --json --fields title,year") }
+        fields = names
+    }
 }
 
 /// `--pages`: 1 to 100.

@@ -15,12 +15,15 @@ struct Options: Equatable {
     enum Mode: Equatable, Sendable {
         /// `movies`: the prompt.
         case interactive
+        // `lines`: how results are written for a script (`--json`, `--format`); `nil` for people.
         /// `movies search QUERY…`: one search, then exit.
-        case search(query: String, pages: Int, json: Bool)
+        case search(query: String, pages: Int, lines: LineFormat?)
         /// `movies episodes IMDBID|QUERY [--season S]`: one season's episodes, then exit.
-        case episodes(target: String, season: Int, json: Bool)
+        case episodes(target: String, season: Int, lines: LineFormat?)
         /// `movies show IMDBID|LINK|TITLE [--json]`: one title's details, then exit.
-        case show(target: String, json: Bool)
+        case show(target: String, lines: LineFormat?)
+        /// `movies catalogue`: every title of the offline catalogue, then exit.
+        case catalogue(lines: LineFormat?)
         case help
         case version
         /// `movies completions SHELL`: the completion script.
@@ -57,17 +60,23 @@ struct Options: Equatable {
     var posterWidth: PosterWidth?
     /// `--inline-images`: whether `show` draws posters.
     var inlineImages: InlineImages.Setting?
-    // Read by their rows, then folded into `.search(query:pages:json:)` or
-    // `.episodes(target:season:json:)` and reset: they only mean something there.
+    // Read by their rows, then folded into the one-shot modes (`.search(query:pages:lines:)`…)
+    // and reset: they only mean something there.
     var pages: Int?
     var json = false
     var season: Int?
+    /// `--json=FIELDS` or `--fields FIELDS`: the keys of `--json`'s lines.
+    var fields: [String]?
+    /// `--format TEMPLATE`.
+    var format: LineTemplate?
     /// `--no-cache`: neither read nor write the disk cache.
     var noCache = false
     /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
     var cacheLifetime: TimeInterval?
     /// `--daily-limit`: `.some(nil)` is `unlimited`.
     var dailyLimit: Int??
+    /// `--quiet`: stderr holds errors only (and why nothing was found).
+    var quiet = false
 
     init() {}
 
@@ -93,8 +102,8 @@ struct Options: Equatable {
             let (name, inline) = split(argument)
             guard let spec = OptionSpec.named(name) else { throw UsageError(unknownOption(name)) }
             if spec.placeholder == nil {
-                guard inline == nil else { throw UsageError("\(name) takes no value") }
-                try spec.read(nil, into: &options, source: name)
+                guard inline == nil || spec.inlineValue != nil else { throw UsageError("\(name) takes no value") }
+                try spec.read(inline, into: &options, source: name)
             } else if let text = inline {
                 try spec.read(text, into: &options, source: spec.name)
             } else {
@@ -111,6 +120,8 @@ struct Options: Equatable {
             options.pages = nil
             options.json = false
             options.season = nil
+            options.fields = nil
+            options.format = nil
             return options
         }
         try options.readCommand(words, given: given)
@@ -119,23 +130,26 @@ struct Options: Equatable {
 
     /// Settles the mode from the words that are not options.
     private mutating func readCommand(_ words: [String], given: [OptionSpec]) throws(UsageError) {
-        defer { pages = nil; json = false; season = nil }
+        defer { pages = nil; json = false; season = nil; fields = nil; format = nil }
         guard let first = words.first else { return try Self.checkScope(of: given, command: nil) }
         switch first {
         case "search":
             let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
             guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
-            mode = .search(query: query, pages: pages ?? 1, json: json)
+            mode = .search(query: query, pages: pages ?? 1, lines: try lineFormat(for: first))
         case "episodes":
             let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
             guard !target.isEmpty else { throw UsageError("episodes needs a series: movies episodes IMDBID|QUERY [--season S]") }
-            mode = .episodes(target: target, season: season ?? 1, json: json)
+            mode = .episodes(target: target, season: season ?? 1, lines: try lineFormat(for: first))
         case "show":
             let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
             guard !target.isEmpty else { throw UsageError("show needs a title: movies show IMDBID|LINK|TITLE [--json]") }
             // A link to a person or a list is refused before any request is spent on it.
             if case .notATitle(let why)? = IMDbReference(target) { throw UsageError(why) }
-            mode = .show(target: target, json: json)
+            mode = .show(target: target, lines: try lineFormat(for: first))
+        case "catalogue":
+            guard words.count == 1 else { throw UsageError("catalogue takes nothing: movies catalogue [--json]") }
+            mode = .catalogue(lines: try lineFormat(for: first))
         case "completions":
             let shells = Shell.allCases.map(\.rawValue).joined(separator: ", ")
             guard words.count == 2, let shell = Shell(rawValue: words[1]) else {
@@ -161,12 +175,28 @@ struct Options: Equatable {
         try Self.checkScope(of: given, command: first)
     }
 
+    /// How `command` writes its results: `nil` for people, else `--json`'s lines (every key, or
+    /// those of `--json=FIELDS` or `--fields`) or `--format`'s, their names checked against the
+    /// keys of `command`'s lines.
+    private func lineFormat(for command: String) throws(UsageError) -> LineFormat? {
+        let lines: LineFormat
+        switch (json, fields, format) {
+        case (true, _, _?): throw UsageError("--format writes lines of its own, --json writes JSON: give one of them")
+        case (false, _?, _): throw UsageError("--fields picks the keys of --json's lines: add --json, or write --json=title,year")
+        case (true, let fields, nil): lines = .json(fields: fields)
+        case (false, nil, let template?): lines = .template(template)
+        case (false, nil, nil): return nil
+        }
+        try lines.check(against: LineFormat.fieldNames(of: command), command: command)
+        return lines
+    }
+
     /// Refuses options given without the command they go with (`--pages` without `search`).
     private static func checkScope(of given: [OptionSpec], command: String?) throws(UsageError) {
         for spec in given {
             guard case .commands(let names) = spec.scope, !names.contains(command ?? "") else { continue }
             let misplaced = given.filter { $0.scope == spec.scope }.map(\.name)
-            let usage = CommandSpec.all.filter { names.contains($0.name) }.map { "movies \($0.name) \($0.arguments)" }
+            let usage = CommandSpec.all.filter { names.contains($0.name) }.map { ["movies", $0.name, $0.arguments].filter { !$0.isEmpty }.joined(separator: " ") }
             throw UsageError("\(Set(misplaced).sorted().joined(separator: " and ")) go with: \(usage.joined(separator: " or "))")
         }
     }
@@ -210,7 +240,7 @@ extension Options: CustomStringConvertible, CustomDebugStringConvertible, Custom
             "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
             "plot": plot as Any, "timeout": timeout as Any, "concurrency": concurrency as Any, "noPrefetch": noPrefetch,
             "offline": offline, "noColor": noColor, "posterWidth": posterWidth as Any, "inlineImages": inlineImages as Any, "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
-            "dailyLimit": dailyLimit.map { $0.map(String.init) ?? "unlimited" } as Any,
+            "dailyLimit": dailyLimit.map { $0.map(String.init) ?? "unlimited" } as Any, "quiet": quiet,
         ], displayStyle: .struct)
     }
 }
@@ -249,7 +279,7 @@ func parseType(_ text: String, source: String) throws(UsageError) -> SearchType?
 func parseYear(_ text: String, source: String) throws(UsageError) -> Int? {
     if text.lowercased() == "any" { return nil }
     guard text.count == 4, let year = Int(text), (1870...2100).contains(year) else {
-        throw UsageError("\(source) takes a year such as 1984, or any, not \"\(text)\"")
+        throw UsageError("\(source) takes a year of four digits from 1870 to 2100, such as 1984, or any, not \"\(text)\"")
     }
     return year
 }
@@ -291,6 +321,15 @@ func parseConcurrency(_ text: String, source: String) throws(UsageError) -> Int 
         throw UsageError("\(source) takes a whole number of requests from 1 to 100, not \"\(text)\"")
     }
     return count
+}
+
+/// `title,year`: the keys `--json` writes (checked against the command's once it is known).
+func parseFields(_ text: String, source: String) throws(UsageError) -> [String] {
+    let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
+        throw UsageError("\(source) takes field names with commas between them, such as title,year, not \"\(text)\"")
+    }
+    return names
 }
 
 func parseBaseURL(_ text: String, source: String) throws(UsageError) -> URL {

@@ -15,6 +15,9 @@ struct RequestBudget: Sendable {
     /// once, at the start. One of ours that others may write in is tightened to 0700 instead, and
     /// ``tightenedNotes`` says so.
     let notices: [String]
+    /// Remembers the key as accepted; set while the key is one this machine has never seen OMDb
+    /// accept and the cache is in use: until then the cache is not read (``AcceptedKeys``).
+    let keyAccepted: (@Sendable () -> Void)?
 
     /// From the settings: a ledger only for a live key, the cache only with a live key and not turned
     /// off, and not in a folder where others could plant entries. The count's writes go to `writes`.
@@ -33,6 +36,13 @@ struct RequestBudget: Sendable {
         }
         self.cacheInUse = cacheInUse
         self.notices = notices
+        let accepted = AcceptedKeys(stateFolder: settings.stateFolder)
+        // Only the hash is held: the closure outlives this and must not carry the key.
+        if cacheInUse, let key = settings.apiKey, case let hash = AcceptedKeys.hash(of: key), !accepted.hashes.contains(hash) {
+            keyAccepted = { accepted.add(hash: hash) }
+        } else {
+            keyAccepted = nil
+        }
     }
 
     init(cache: DiskCache, cacheInUse: Bool, ledger: QuotaLedger?) {
@@ -40,12 +50,14 @@ struct RequestBudget: Sendable {
         self.cacheInUse = cacheInUse
         self.ledger = ledger
         notices = []
+        keyAccepted = nil
     }
 
     /// The client's configuration with the cache and the count plugged in.
     func configure(_ configuration: inout OMDbClient.Configuration) {
         configuration.cache = cacheInUse ? cache : nil
         configuration.ledger = ledger
+        configuration.onKeyAccepted = keyAccepted
     }
 
     // MARK: What is said

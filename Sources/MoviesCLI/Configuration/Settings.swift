@@ -150,11 +150,11 @@ struct Settings: Equatable {
         }
     }
 
-    /// The notices worth printing before `mode` runs: `quota` and `cache` send no request, so
-    /// where requests would go is only noise before them.
+    /// The notices worth printing before `mode` runs: `quota`, `cache` and `catalogue` send no
+    /// request, so where requests would go is only noise before them.
     func notices(before mode: Options.Mode) -> [String] {
         switch mode {
-        case .quota, .cache: notices.filter { $0 != baseURLNotice }
+        case .quota, .cache, .catalogue: notices.filter { $0 != baseURLNotice }
         default: notices
         }
     }

@@ -84,8 +84,11 @@ enum Completions {
         let specs = options.map { spec -> String in
             let help = "[\(escaped(spec.help))]"
             guard let placeholder = spec.placeholder else {
-                guard let short = spec.short else { return "'\(spec.name)\(help)'" }
-                return "'(- *)'{\(short),\(spec.name)}'\(help)'"
+                // `--json=title,year`: an optional value, in the same word only.
+                let name = spec.name + (spec.inlineValue.map { "=-\(help)::\($0): " } ?? help)
+                guard let short = spec.short else { return "'\(name)'" }
+                // `--help` and `--version` exclude every other word.
+                return (spec.scope == .instead ? "'(- *)'" : "") + "{\(short),\(spec.name)}'\(help)'"
             }
             let action = switch spec.completion {
             case .values(let values): "(\(values.joined(separator: " ")))"

@@ -15,14 +15,16 @@ extension Manual {
             // A command with neither arguments nor options gets no line after its name: an empty
             // line in roff is a blank line, and the synopsis should be one block.
             let rest = (command.arguments.isEmpty ? "" : "\\fI\(roff(command.arguments))\\fR ")
-                + (["search", "show"].contains(command.name) ? "[\\fIoptions\\fR]" : "")
+                + (OptionSpec.lineCommands.names.contains(command.name) ? "[\\fIoptions\\fR]" : "")
             page += [".br", ".B movies \(command.name)"] + (rest.isEmpty ? [] : [rest])
         }
         page += [
             ".SH DESCRIPTION",
             roff("movies searches OMDb for titles. Without a command it runs a prompt: type a title, and the first page of results shows at once; each row then fills in with its plot as it arrives, and posters are saved into the folder chosen with --posters."),
             ".PP",
-            roff("With no API key (or with --offline) it answers from the offline catalogue installed with it. Settings come from the options, then the environment, then a .env file in the working directory."),
+            roff("With no API key (or with --offline) it answers from the offline catalogue installed with it: the prompt and every read command (search, show, episodes) alike, saying so once on stderr unless --quiet; movies catalogue lists what it holds. Given a --base-url but no key, a read command stops with status 2 instead. Settings come from the options, then the environment, then a .env file in the working directory."),
+            ".PP",
+            roff("For scripts, search, show, episodes and catalogue write one JSON object a result with --json (only the keys named with --json=title,year or --fields), or one line a result from a --format template; --quiet keeps notes and warnings off stderr."),
             ".SH COMMANDS",
         ]
         for command in CommandSpec.all {
@@ -56,6 +58,7 @@ extension Manual {
         page += [
             ".SH EXAMPLES",
             ".nf", roff("movies --posters ~/posters"), roff("movies search star wars --pages 2 --json --offline"), roff("movies show https://www.imdb.com/title/tt0076759/ --json"),
+            roff("movies search alien --json=title,year"), roff("movies search alien -q --format '{imdbID}\\t{title} ({year})' | fzf"),
             roff("movies completions bash > ~/.local/share/bash-completion/completions/movies"), ".fi",
             ".SH SEE ALSO", "https://www.omdbapi.com/",
         ]

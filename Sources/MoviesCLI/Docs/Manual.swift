@@ -10,7 +10,7 @@ enum Manual {
     static let exitStatuses: [(status: String, meaning: String)] = [
         ("0", "success, including a search with no results, and leaving the prompt"),
         ("1", "a failure at run time: key rejected, quota spent, server unreachable; movies show found no such title, movies episodes nothing to list"),
-        ("2", "a usage error: unknown option, bad value, movies search, show or episodes with no key, a key shorter than 8 characters"),
+        ("2", "a usage error: unknown option, bad value, a field --json or --format does not have, movies search, show or episodes given a --base-url but no key, a key shorter than 8 characters"),
         ("130", "interrupted by Ctrl-C"),
         ("141", "stdout was closed by its reader (as by head)"),
         ("143, 129", "stopped by SIGTERM or SIGHUP"),
@@ -22,7 +22,7 @@ enum Manual {
     static var helpText: String {
         let usage = [("movies [options]", "the prompt: type a title, more, prev, show LIST, help, quit")]
             + CommandSpec.all.map { command in
-                let options = ["search", "show"].contains(command.name) ? "[options]" : ""
+                let options = OptionSpec.lineCommands.names.contains(command.name) ? "[options]" : ""
                 return ([("movies " + command.name), command.arguments, options].filter { !$0.isEmpty }.joined(separator: " "), command.help)
             }
         let options = OptionSpec.visible.map { ($0.synopsis, helpLine(for: $0)) }
@@ -35,8 +35,10 @@ enum Manual {
         Options:
         \(columns(options, width: 22))
 
-        With no key, the prompt runs on the offline catalogue. Settings come from the options,
-        then the environment, then a .env file in the working directory (see .env.example).
+        With no key, the prompt and every read command (search, show, episodes) answer from the
+        offline catalogue, saying so once on stderr (not with --quiet); movies catalogue lists it.
+        Settings come from the options, then the environment, then a .env file in the working
+        directory (see .env.example).
         Requests go through the system's libcurl, as curl's do: HTTPS_PROXY, ALL_PROXY and NO_PROXY
         are honoured, CURL_CA_BUNDLE or SSL_CERT_FILE (and SSL_CERT_DIR) name the CA certificates,
         and MOVIES_LIBCURL names a libcurl to load instead of the system's.

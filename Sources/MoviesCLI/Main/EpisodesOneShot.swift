@@ -1,7 +1,7 @@
 import Foundation
 import OMDbKit
 
-/// `movies episodes IMDBID|QUERY [--season S] [--json]`: one season's episodes, then exit.
+/// `movies episodes IMDBID|QUERY [--season S] [--json|--format T]`: one season's episodes, then exit.
 /// A QUERY (anything that is not an imdbID) means the first series a search for it finds.
 @MainActor
 struct EpisodesOneShot {
@@ -9,7 +9,7 @@ struct EpisodesOneShot {
     let console: Console
     let interrupts: Interrupts
 
-    func run(target: String, season: Int, json: Bool) async -> ExitStatus {
+    func run(target: String, season: Int, lines: LineFormat?) async -> ExitStatus {
         let session = self.session
         let console = self.console
         return await OneShot(session: session, console: console, interrupts: interrupts).run {
@@ -35,10 +35,10 @@ struct EpisodesOneShot {
                     console.error(Self.nothingToList(list))
                     return .failure
                 }
-                guard json else {
+                guard let lines else {
                     return await session.listSeason(of: seriesID, season: season)
                 }
-                for episode in list.episodes { console.out(Self.line(episode, in: list)) }
+                for episode in list.episodes { console.out(Self.line(episode, in: list, format: lines)) }
                 return .success
             } catch {
                 let status = session.report(error)
@@ -60,8 +60,8 @@ struct EpisodesOneShot {
         return "OMDb lists no episodes for season \(season.number) of \(title): try another with --season."
     }
 
-    /// One ``EpisodeOutput`` on a line.
-    static func line(_ episode: Episode, in season: Season) -> String {
-        OutputJSON.line(EpisodeOutput(episode, in: season))
+    /// One ``EpisodeOutput`` on a line, as `format` writes it.
+    static func line(_ episode: Episode, in season: Season, format: LineFormat = .json(fields: nil)) -> String {
+        format.line(EpisodeOutput(episode, in: season))
     }
 }

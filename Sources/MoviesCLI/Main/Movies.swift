@@ -54,7 +54,7 @@ public enum Movies {
             console.error(error.message)
             return Status.usage
         }
-        let console = Console.standard(environment: environment, noColor: options.noColor, runtime: runtime)
+        let console = Console.standard(environment: environment, noColor: options.noColor, quiet: options.quiet, runtime: runtime)
         if let problem = keyProblem(settings) {
             console.error(problem)
             return Status.usage
@@ -97,12 +97,12 @@ public enum Movies {
                                   opener: Opener.find(environment: environment), confirm: prompt.confirm)
             await prompt.run(session)
             return Status.success
-        case let .search(query, pages, json):
-            guard hasKeyOrOffline(settings, console: console, orCatalogue: true) else { return Status.usage }
+        case let .search(query, pages, lines):
+            guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
-            let presenter: any Presenter = json ? JSONPresenter(console: console)
-                : self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,
+            let presenter: any Presenter = lines.map { JSONPresenter(console: console, format: $0) }
+                ?? self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,
                                  moreHint: { Self.pagesHint(after: $0, asked: pages) }, quietInput: true)
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil) : nil
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
@@ -113,21 +113,24 @@ public enum Movies {
             // A damaged count found on the way, when no warning gave it already.
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }
             return status
-        case let .episodes(target, season, json):
-            // Like search: a script that forgot its key must not get the offline catalogue's answer.
+        case let .episodes(target, season, lines):
             guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory,
                                   offlineCatalogue: catalogue, writes: runtime.writes)
-            return await EpisodesOneShot(session: session, console: console, interrupts: runtime.interrupts).run(target: target, season: season, json: json)
-        case let .show(target, json):
-            guard hasKeyOrOffline(settings, console: console, orCatalogue: true), postersFolderIsUsable(settings, console: console) else { return Status.usage }
+            return await EpisodesOneShot(session: session, console: console, interrupts: runtime.interrupts).run(target: target, season: season, lines: lines)
+        case let .show(target, lines):
+            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory, budget: budget,
                                   writes: runtime.writes)
-            return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run { await session.showOne(target, json: json) }
+            return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run { await session.showOne(target, lines: lines) }
+        case .catalogue(let lines):
+            guard let catalogue = offlineCatalogue(settings, console: console) else { return Status.failure }
+            CatalogueCommand.listAll(catalogue, lines: lines, console: console)
+            return Status.success
         }
     }
 
@@ -139,7 +142,7 @@ public enum Movies {
         case .completions(let shell): String(Completions.script(for: shell).dropLast())
         case .manPage: String(Manual.manPage.dropLast())
         case .optionsMarkdown: Manual.optionsMarkdown
-        case .interactive, .search, .episodes, .show, .quota, .cache: nil
+        case .interactive, .search, .episodes, .show, .catalogue, .quota, .cache: nil
         }
     }
 
@@ -190,13 +193,13 @@ public enum Movies {
         page.number < asked ? nil : "Use --pages \(page.number + 1) to see more."
     }
 
-    /// One-shot modes answer from OMDb, or from the offline catalogue when asked (`--offline`).
-    /// With no key, `orCatalogue` (search and show) answers from the catalogue as the prompt
-    /// does, saying so on stderr, unless a base URL was chosen: a script pointed at a server
-    /// that forgot its key must not get the catalogue's answer. False (and why, on stderr) otherwise.
-    private static func hasKeyOrOffline(_ settings: Settings, console: Console, orCatalogue: Bool = false) -> Bool {
+    /// The read commands (search, show, episodes) answer from OMDb, or from the offline catalogue
+    /// when asked (`--offline`). With no key they answer from the catalogue as the prompt does,
+    /// saying so on stderr, unless a base URL was chosen: a script pointed at a server that forgot
+    /// its key must not get the catalogue's answer. False (and why, on stderr) then.
+    private static func hasKeyOrOffline(_ settings: Settings, console: Console) -> Bool {
         guard settings.apiKey == nil, !settings.offline else { return true }
-        if orCatalogue, !settings.baseURLChosen {
+        if !settings.baseURLChosen {
             console.note("No OMDb API key: answering from the offline catalogue. To search OMDb, set OMDB_API_KEY or put it in .env.")
             return true
         }
@@ -246,15 +249,21 @@ public enum Movies {
                 return nil
             }
         }
+        guard let catalogue = offlineCatalogue(settings, console: console) else { return nil }
+        if announceOffline { console.note(offlineNotice(settings, titles: catalogue.count)) }
+        return (OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout,
+                                                maxConcurrentRequests: settings.concurrency),
+                           transport: CatalogueTransport(catalogue: catalogue)), catalogue)
+    }
+
+    /// The offline catalogue installed with movies; `nil` after saying where it was looked for.
+    static func offlineCatalogue(_ settings: Settings, console: Console) -> Catalogue? {
         guard let folder = Catalogue.defaultFolder(), var catalogue = try? Catalogue(folder: folder) else {
             console.error("The offline catalogue (catalogue.json) was not found beside movies (../share/movies) nor in ./Fixtures: reinstall with make install, or set MOVIES_CATALOGUE to its folder.")
             return nil
         }
         // Amazon-style poster names only when a width needs them; otherwise the catalogue's URLs as they are.
         catalogue.amazonStylePosters = settings.posterWidth != .standard
-        if announceOffline { console.note(offlineNotice(settings, titles: catalogue.count)) }
-        return (OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL, timeout: settings.timeout,
-                                                maxConcurrentRequests: settings.concurrency),
-                           transport: CatalogueTransport(catalogue: catalogue)), catalogue)
+        return catalogue
     }
 }

@@ -22,6 +22,7 @@ struct OneShot {
 
     /// Runs `work` in a task Ctrl-C cancels: `.interrupted` when it was, else what `work` returned.
     func run(_ work: @escaping @MainActor () async -> ExitStatus) async -> ExitStatus {
+        session.context.isOneShot = true
         let interrupts = self.interrupts
         interrupts.begin()
         let task = Task { @MainActor in await work() }

@@ -148,4 +148,8 @@ struct EpisodeOutput: Codable, Equatable {
         try out.encode(released, forKey: .released)
         try out.encode(imdbRating, forKey: .imdbRating)
     }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case seriesID, series, season, episode, imdbID, title, released, imdbRating
+    }
 }

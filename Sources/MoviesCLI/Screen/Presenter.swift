@@ -175,7 +175,8 @@ final class TextPresenter: Presenter {
     }
 }
 
-/// One JSON object per movie per line, in result order once a page is complete: for scripts.
+/// One line per movie for scripts (a JSON object, or `--format`'s line), in result order once a
+/// page is complete.
 @MainActor
 final class JSONPresenter: Presenter {
     /// Everything known of one row so far.
@@ -188,9 +189,14 @@ final class JSONPresenter: Presenter {
     }
 
     let console: Console
+    /// `--json`, `--json=FIELDS` or `--format`.
+    let format: LineFormat
     private var pending: [Int: Row] = [:]
 
-    init(console: Console) { self.console = console }
+    init(console: Console, format: LineFormat = .json(fields: nil)) {
+        self.console = console
+        self.format = format
+    }
 
     func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false, wholePlots: Bool = false) { pending.removeAll() }
 
@@ -207,7 +213,7 @@ final class JSONPresenter: Presenter {
     /// file in the folder has its line, which says the plot was stopped.
     func pageFinished(_ page: SearchPage, everyPageShown: Bool = true) {
         for (number, row) in pending.sorted(by: { $0.key < $1.key }) where row.record != nil || row.posterSaved {
-            console.out(Self.line(row, number: number, page: page.number))
+            console.out(Self.line(row, number: number, page: page.number, format: format))
         }
         pending.removeAll()
     }
@@ -219,13 +225,13 @@ final class JSONPresenter: Presenter {
     func display(_ file: URL) -> String { safe(file.path) }
 
     /// One ``RecordOutput`` on a line: every field of the row's record, then its `page` and `rank`.
-    static func line(_ row: Row, number: Int, page: Int) -> String {
-        OutputJSON.line(output(row, page: page, rank: number))
+    static func line(_ row: Row, number: Int, page: Int, format: LineFormat = .json(fields: nil)) -> String {
+        format.line(output(row, page: page, rank: number))
     }
 
     /// `movies show --json`: one record, the fields of a search line without its page and rank.
-    static func object(_ row: Row) -> String {
-        OutputJSON.line(output(row))
+    static func object(_ row: Row, format: LineFormat = .json(fields: nil)) -> String {
+        format.line(output(row))
     }
 
     /// The row as output: its record's fields when it came, and what went wrong when something did.

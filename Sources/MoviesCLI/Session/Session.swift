@@ -135,7 +135,7 @@ final class Session {
     // MARK: For the one-shot runners and tests
 
     func search(_ text: String, pages count: Int = 1) async -> ExitStatus { await searchController.search(text, pages: count) }
-    func showOne(_ target: String, json: Bool) async -> ExitStatus { await details.showOne(target, json: json) }
+    func showOne(_ target: String, lines: LineFormat?) async -> ExitStatus { await details.showOne(target, lines: lines) }
     @discardableResult
     func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> ExitStatus {
         await episodes.listSeason(of: seriesID, season: season, title: title)

@@ -22,6 +22,9 @@ final class SessionContext {
     /// The offline catalogue answering instead of OMDb, for what only it can say (which series
     /// it lists episodes of); `nil` when OMDb answers.
     var offlineCatalogue: Catalogue?
+    /// A one-shot command (`movies search`…), not the prompt: messages name commands that work
+    /// on the command line.
+    var isOneShot = false
 
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
          budget: RequestBudget?, offlineCatalogue: Catalogue?, warmup: Warmup?, writes: PendingWrites) {
@@ -70,7 +73,8 @@ final class SessionContext {
     /// holds, and how to search OMDb instead.
     private var offlineMiss: String {
         guard let offlineCatalogue else { return "" }
-        return " The offline catalogue holds only \(offlineCatalogue.count) titles (catalogue lists them); to search OMDb, set OMDB_API_KEY."
+        let list = isOneShot ? "movies catalogue lists them" : "catalogue lists them"
+        return " The offline catalogue holds only \(offlineCatalogue.count) titles (\(list)); to search OMDb, set OMDB_API_KEY."
     }
 
     /// Says what went wrong. Returns `.failure` for a failure at run time; "no results", no
@@ -118,7 +122,7 @@ final class SessionContext {
     /// Not after Ctrl-C: the prompt comes back at once, and the warning can wait for the next command.
     func warnIfNearLimit() async {
         guard !Task.isCancelled, let budget else { return }
-        if let warning = await budget.warningAfterCommand() { console.err(console.errorStyle.yellow(warning)) }
+        if let warning = await budget.warningAfterCommand(), !console.quiet { console.err(console.errorStyle.yellow(warning)) }
         // A folder of ours tightened by a write since (the cache made, the count kept): said once.
         for note in budget.tightenedNotes { console.note(note) }
     }

@@ -51,10 +51,11 @@ struct TitleDetails: SessionPart {
         return .success
     }
 
-    /// `movies show ID|LINK|TITLE`: the title's details, or with `json` one object of every field
-    /// OMDb gives (the record's fields as search's `--json` lines name them). With a poster folder,
+    /// `movies show ID|LINK|TITLE`: the title's details, or with `lines` one line for a script (an
+    /// object of every field OMDb gives, named as search's `--json` lines name them, or the fields
+    /// asked for, or `--format`'s line). With a poster folder,
     /// its poster is saved too. Not found fails (exit status 1), with the reason.
-    func showOne(_ target: String, json: Bool) async -> ExitStatus {
+    func showOne(_ target: String, lines: LineFormat?) async -> ExitStatus {
         let reference = IMDbReference(target)
         let (found, lookUpStatus) = await lookUp(reference ?? .notATitle(target), exactTitle: reference == nil ? target : nil,
                                                  plot: settings.plot)
@@ -72,15 +73,17 @@ struct TitleDetails: SessionPart {
                 return report(error)
             }
         }
-        if json {
-            console.out(JSONPresenter.object(JSONPresenter.Row(item: item, record: .success(movie), poster: poster)))
+        if let lines {
+            console.out(JSONPresenter.object(JSONPresenter.Row(item: item, record: .success(movie), poster: poster), format: lines))
             return status
         }
         for line in Details.lines(for: movie, poster: try? poster?.get(), console: console, display: presenter.display) {
             console.out(line)
         }
         if case .failure(let error)? = poster {
-            console.note(error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.forPerson))
+            let text = error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.forPerson)
+            // A poster that could not be written fails the command: an error, said under --quiet too.
+            if status == .failure { console.error(text) } else { console.note(text) }
         }
         return status
     }

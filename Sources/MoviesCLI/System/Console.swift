@@ -31,6 +31,8 @@ struct Console: Sendable {
     /// a waiting line turns there, with colour or without. Colour is ``style``'s, apart: `NO_COLOR`
     /// and `--no-color` take the colour away, not the live page.
     let drawsLive: Bool
+    /// `--quiet`: notes and warnings are left out; errors, and why nothing was found, still show.
+    var quiet = false
 
     init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
                 style: Style = .plain, errorStyle: Style = .plain, width: Int = 80, isInteractive: Bool = false) {
@@ -63,8 +65,11 @@ struct Console: Sendable {
         let lines = fitted("error: " + message)
         writeErr(errorStyle.red("error: ") + lines.joined(separator: "\n").dropFirst("error: ".count) + "\n")
     }
-    /// A warning on stderr.
-    func note(_ message: String) { writeErr(fitted(message).map { errorStyle.dim($0) }.joined(separator: "\n") + "\n") }
+    /// A note or warning on stderr; none with ``quiet``.
+    func note(_ message: String) {
+        guard !quiet else { return }
+        writeErr(fitted(message).map { errorStyle.dim($0) }.joined(separator: "\n") + "\n")
+    }
 
     private func fitted(_ text: String) -> [String] { Self.fitted(text, width: errorWidth()) }
 
@@ -86,10 +91,10 @@ struct Console: Sendable {
     /// stdout written unbuffered, each text whole, so a pipe sees lines as they come. When stdout's
     /// reader has gone (EPIPE: `movies search … | head`), the tool stops quietly with status 141;
     /// any other failed write (a full disk, a closed stdout) stops it with one line and status 1.
-    static func standard(environment: [String: String], noColor: Bool = false, runtime: Runtime) -> Console {
+    static func standard(environment: [String: String], noColor: Bool = false, quiet: Bool = false, runtime: Runtime) -> Console {
         let colorAllowed = !noColor && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         let (output, interrupts) = (runtime.output, runtime.interrupts)
-        return Console(
+        var console = Console(
             writeOut: { text in
                 guard let failure = output.writeAll(text) else { return }
                 if failure == EPIPE { interrupts.outputClosed() }
@@ -102,6 +107,8 @@ struct Console: Sendable {
             isInteractive: isatty(STDIN_FILENO) == 1, errorWidth: { standardErrorWidth() },
             outputWidth: { Terminal.size()?.columns },
             drawsLive: isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb")
+        console.quiet = quiet
+        return console
     }
 
     /// Columns of the terminal on stderr, or `nil` when stderr is not one.

@@ -42,6 +42,11 @@ public actor OMDbClient {
         /// Where API answers are kept between runs; `nil` for none (the offline catalogue, `--no-cache`).
         /// An answer it gives is no request: never counted, never sent.
         public var cache: DiskCache?
+        /// Set for a key this machine has never seen OMDb accept: the cache is not read until an
+        /// answer from OMDb shows that the key is accepted (the first request goes past the cache,
+        /// so a wrong key is refused at once instead of hidden behind answers kept for another),
+        /// then this is called, once. `nil`: the cache is read from the start.
+        public var onKeyAccepted: (@Sendable () -> Void)?
 
         /// OMDb's public address.
         public static let defaultBaseURL = URL(string: "https://www.omdbapi.com/")!
@@ -130,7 +135,8 @@ public actor OMDbClient {
                                key: APIKey(configuration.apiKey), baseURL: configuration.baseURL, timeout: configuration.timeout,
                                retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
                                maxAnswerBytes: configuration.maxAnswerBytes, onAPIRequestSent: configuration.onAPIRequestSent,
-                               ledger: configuration.ledger, sent: RequestCounter(), redactor: redactor, cache: configuration.cache)
+                               ledger: configuration.ledger, sent: RequestCounter(), redactor: redactor, cache: configuration.cache,
+                               keyCheck: configuration.onKeyAccepted.map(KeyCheck.init(onAccepted:)))
     }
 
     /// Opens the connections a search will need before it needs them: OMDb's host and, when

@@ -2,7 +2,7 @@ import Foundation
 
 /// SHA-256 (FIPS 180-4), small and dependency-free: names cache files after their request and
 /// keeps API keys out of the quota ledger. Not constant-time; nothing here needs it to be.
-enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest of `data`.
     static func digest(_ data: some Sequence<UInt8>) -> [UInt8] {
         var message = Array(data)
@@ -35,7 +35,7 @@ enum SHA256 {
     }
 
     /// The digest of `text`'s UTF-8 bytes, as lower-case hex.
-    static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
+    package static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
 
     /// The digest of `bytes`, as lower-case hex.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {

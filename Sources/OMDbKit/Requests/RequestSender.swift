@@ -23,6 +23,8 @@ struct RequestSender: Sendable {
     let redactor: Redactor
     /// API answers kept between runs: a fresh one there is no request at all.
     let cache: DiskCache?
+    /// A key not yet seen accepted, which keeps the cache unread until OMDb accepts it; `nil` for none.
+    let keyCheck: KeyCheck?
     /// Origins to open once the next request is on its way (``OMDbClient/preconnect(origin:afterNextRequest:)``).
     let preconnectsAfterNext = PreconnectsAfterNext()
 
@@ -45,7 +47,7 @@ struct RequestSender: Sendable {
         // A careless --base-url may carry the key itself (`…/?apikey=KEY`, `user:KEY@host`).
         let shown = redactor.redact(plain)
         // Before the gate and the count: an answer from disk is not a request. Off the client's actor.
-        if let cache, let kept = await cache.kept(for: plain) {
+        if let cache, keyCheck?.isAccepted ?? true, let kept = await cache.kept(for: plain) {
             let cached = kept.response
             do {
                 return try decode(cached, shown)
@@ -94,8 +96,10 @@ struct RequestSender: Sendable {
             value = try decode(response, shown)
         } catch {
             if OMDbAnswer.envelope(in: response.body) != nil { await cache?.store(response, for: plain) }
+            if let error = error as? OMDbError, KeyCheck.accepts(error) { keyCheck?.accept() }
             throw error
         }
+        keyCheck?.accept()
         await cache?.store(response, for: plain)
         return value
     }
@@ -189,6 +193,29 @@ final class PreconnectsAfterNext: Sendable {
     func add(_ origin: URL) { origins.withLock { $0.append(origin) } }
 
     func take() -> [URL] { origins.withLock { origins in defer { origins = [] }; return origins } }
+}
+
+/// A key this machine has not seen OMDb accept: accepted once an answer from OMDb is a payload or
+/// says something of the request itself (no results, too many), never of the key.
+final class KeyCheck: Sendable {
+    private let accepted = Atomic<Bool>(false)
+    private let onAccepted: @Sendable () -> Void
+
+    init(onAccepted: @escaping @Sendable () -> Void) { self.onAccepted = onAccepted }
+
+    var isAccepted: Bool { accepted.load(ordering: .acquiring) }
+
+    /// Whether OMDb looked past the key to give `error`: it answered of the request itself.
+    static func accepts(_ error: OMDbError) -> Bool {
+        if error.isNoResults { return true }
+        if case .tooManyResults = error.underlying { return true }
+        return false
+    }
+
+    /// Marks the key accepted; the first call tells ``onAccepted``.
+    func accept() {
+        if accepted.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged { onAccepted() }
+    }
 }
 
 /// Counts requests from any thread.

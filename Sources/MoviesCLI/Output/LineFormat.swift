@@ -1,0 +1,158 @@
+import Foundation
+
+/// How a one-shot writes each result for a script, as gh does: `--json` (every key, or only those
+/// of `--json=FIELDS` or `--fields`) or `--format TEMPLATE`. It works on the JSON object a result
+/// encodes to, so any key of that object can be named, whatever its type.
+enum LineFormat: Equatable, Sendable {
+    /// One JSON object a line: every key (`nil`), or only these, in every line even when null.
+    case json(fields: [String]?)
+    /// One line from a template a result.
+    case template(LineTemplate)
+
+    /// `value` as one line of output, without its line break (a template may hold `\n`).
+    func line(_ value: some Encodable) -> String {
+        switch self {
+        case .json(nil):
+            return OutputJSON.line(value)
+        case .json(let fields?):
+            let object = JSONValue.object(of: value)
+            return OutputJSON.line(Dictionary(fields.map { ($0, object[$0] ?? .null) }, uniquingKeysWith: { first, _ in first }))
+        case .template(let template):
+            return template.render(JSONValue.object(of: value))
+        }
+    }
+
+    /// The keys of a line of `command`'s output: what `--json=FIELDS`, `--fields` and `--format` may name.
+    static func fieldNames(of command: String) -> [String] {
+        switch command {
+        case "episodes": EpisodeOutput.CodingKeys.allCases.map(\.stringValue)
+        case "catalogue": CatalogueCommand.outputFields
+        // One title asked for by name: no search page, no rank in it.
+        case "show": RecordOutput.CodingKeys.allCases.map(\.stringValue).filter { $0 != "page" && $0 != "rank" }
+        default: RecordOutput.CodingKeys.allCases.map(\.stringValue)
+        }
+    }
+
+    /// Every key any command's lines have, for Tab to offer.
+    static var allFieldNames: [String] {
+        Set(OptionSpec.lineCommands.names.flatMap(fieldNames(of:))).sorted()
+    }
+
+    /// The names this format asks for.
+    var fields: [String] {
+        switch self {
+        case .json(let fields): fields ?? []
+        case .template(let template): template.fields
+        }
+    }
+
+    /// Refuses a name that is not a key of `command`'s lines (`valid`), listing those that are.
+    /// A name that may be the key (`--json=KEY`) is not repeated.
+    func check(against valid: [String], command: String) throws(UsageError) {
+        let unknown = fields.filter { !valid.contains($0) }
+        guard !unknown.isEmpty else { return }
+        let option = if case .template = self { "--format" } else { "--json" }
+        let shown = unknown.map { Options.mayBeAKey($0) ? "(not shown: it may be a key)" : "\"\($0)\"" }
+        throw UsageError("unknown field\(unknown.count == 1 ? "" : "s") \(Set(shown).sorted().joined(separator: ", ")) for \(option): "
+            + "movies \(command) has \(valid.sorted().joined(separator: ", "))")
+    }
+}
+
+/// `--format`'s template: text with `{field}` for a key of each line's JSON object, and `\t`, `\n`
+/// and `\\` for a tab, a line break and a backslash. A brace around anything but a name is text.
+struct LineTemplate: Equatable, Sendable {
+    enum Part: Equatable, Sendable {
+        case text(String)
+        case field(String)
+    }
+
+    let parts: [Part]
+
+    init(_ template: String) {
+        var parts: [Part] = []
+        var text = ""
+        var rest = Substring(template)
+        while let character = rest.popFirst() {
+            if character == "\\", let next = rest.first, let escaped = ["t": "\t", "n": "\n", "\\": "\\"][next] {
+                text += escaped
+                rest.removeFirst()
+            } else if character == "{", let match = rest.prefixMatch(of: /\s*([A-Za-z][A-Za-z0-9_]*)\s*\}/) {
+                if !text.isEmpty { parts.append(.text(text)) }
+                text = ""
+                parts.append(.field(String(match.1)))
+                rest = rest[match.range.upperBound...]
+            } else {
+                text.append(character)
+            }
+        }
+        if !text.isEmpty { parts.append(.text(text)) }
+        self.parts = parts
+    }
+
+    /// The names in braces, in order.
+    var fields: [String] {
+        parts.compactMap { if case .field(let name) = $0 { name } else { nil } }
+    }
+
+    /// The template with each name replaced by its value in `object` (``JSONValue/text``).
+    func render(_ object: [String: JSONValue]) -> String {
+        parts.map { part in
+            switch part {
+            case .text(let text): text
+            case .field(let name): (object[name] ?? .null).text
+            }
+        }.joined()
+    }
+}
+
+/// A value of an output line's JSON object, read back from its encoding to pick keys from and
+/// fill templates with.
+enum JSONValue: Codable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int.self) { self = .int(value) }
+        else if let value = try? container.decode(Double.self) { self = .double(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The keys and values `value` encodes to; empty for a value that is no JSON object.
+    static func object(of value: some Encodable) -> [String: JSONValue] {
+        let data = Data(OutputJSON.line(value).utf8)
+        return (try? JSONDecoder().decode([String: JSONValue].self, from: data)) ?? [:]
+    }
+
+    /// As a template shows it: text on one line without control characters, numbers and `true`
+    /// or `false` as JSON writes them, nothing for null, lists and objects as one line of JSON.
+    var text: String {
+        switch self {
+        case .null: ""
+        case .string(let text): safe(text)
+        case .bool, .int, .double, .array, .object: OutputJSON.line(self)
+        }
+    }
+}
