@@ -297,6 +297,19 @@ import TestSupport
         }
     }
 
+    /// A day after today, or a third field other than 0 or 1, is no record this tool wrote: set
+    /// aside and said, as a huge count is, not silently taken (a future day) or read as warned.
+    @Test(arguments: [("2999-01-01 1000 0", "dated 2999-01-01, after today"), ("TODAY 5 -1", "not a count"), ("TODAY 5 2", "not a count")])
+    func aRecordDatedAfterTodayOrWarnedOtherwiseIsDamaged(line: String, why: String) async throws {
+        try await withTemporaryFolder { folder in
+            let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
+            try Self.plant(line.replacingOccurrences(of: "TODAY", with: QuotaLedger.utcDay(Date())) + "\n", for: ledger)
+            #expect(ledger.usage().sent == 0)
+            #expect(ledger.takeNotice()?.contains("was damaged (\(why)") == true)
+            #expect(FileManager.default.fileExists(atPath: ledger.damagedFile.path))
+        }
+    }
+
     @Test func quotaReadsADamagedFileAsZeroNotAHugeCount() async throws {
         try await withTemporaryFolder { folder in
             let ledger = QuotaLedger(folder: folder, apiKey: "key-one-123")
