@@ -1,15 +1,16 @@
 import Dispatch
+import Synchronization
 
-/// The one executor for blocking file work: the disk cache's reads and writes, the quota
-/// ledger's locked updates, poster commits (`fsync`) and folder listings.
+/// The one executor for blocking file work: the disk cache's writes, the quota ledger's locked
+/// updates, poster writes (`write`, `fsync`, `rename`) and folder listings.
 ///
 /// Such work blocks its thread (on the disk, on another process's `flock`). On the cooperative
 /// pool, a thread per core, it stalls every task, the requests among them; on the main actor, the
 /// prompt. Here it runs on Dispatch threads while the task that asked for it is suspended.
 ///
-/// Each item gets a serial queue of its own, which Dispatch runs on its overcommitting pool: a
-/// thread is started whenever none is idle, and idle ones are reused. A concurrent queue would
-/// share the pool that has a thread per core, where one item blocked on a lock stalls the rest.
+/// Work runs on serial queues, which Dispatch runs on its overcommitting pool: a thread is started
+/// whenever none is idle, and idle ones are reused. A concurrent queue would share the pool that
+/// has a thread per core, where one item blocked on a lock stalls the rest.
 package enum FileWork {
     /// Starts `work` on a thread that may block, and returns at once.
     package static func start(_ work: @escaping @Sendable () -> Void) {
@@ -26,9 +27,49 @@ package enum FileWork {
         }
     }
 
+    /// The value of `work`, run on `lane`; a caller cancelled meanwhile leaves at once with
+    /// `CancellationError`, and the work runs to its end without it: for work whose caller must
+    /// not wait for a disk once it has given up (a poster's write).
+    package static func runUnlessCancelled<T: Sendable>(on lane: DispatchQueue, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let caller = Caller<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard caller.wait(continuation) else { return }
+                lane.async { caller.resume(with: Result { try work() }) }
+            }
+        } onCancel: {
+            caller.resume(with: .failure(CancellationError()))
+        }
+    }
+
     /// A lane: work that must happen in order (one item at a time, in the order asked) on a
     /// thread that may block.
     package static func lane(_ label: String) -> DispatchQueue {
         DispatchQueue(label: label, qos: .userInitiated)
+    }
+
+    /// A caller resumed once: by its work's end or by its cancellation, whichever comes first.
+    private final class Caller<T: Sendable>: Sendable {
+        private let state = Mutex<(waiter: CheckedContinuation<T, any Error>?, done: Result<T, any Error>?)>((nil, nil))
+
+        /// Parks `waiter`; false when it was resumed at once (cancelled before it could wait).
+        func wait(_ waiter: CheckedContinuation<T, any Error>) -> Bool {
+            let done = state.withLock { state in
+                if state.done == nil { state.waiter = waiter }
+                return state.done
+            }
+            guard let done else { return true }
+            waiter.resume(with: done)
+            return false
+        }
+
+        func resume(with result: Result<T, any Error>) {
+            state.withLock { state -> CheckedContinuation<T, any Error>? in
+                guard state.done == nil else { return nil }
+                state.done = result
+                defer { state.waiter = nil }
+                return state.waiter
+            }?.resume(with: result)
+        }
     }
 }

@@ -26,7 +26,7 @@ import Darwin
             let client = OMDbClient(configuration: configuration, transport: transport)
             await #expect(throws: OMDbError.self) { try await client.search("alien") }
             #expect(await client.apiRequestCount == 0)
-            #expect(ledger.reservedCount == 0)
+            #expect(ledger.placesLeft() == 100)
             #expect(ledger.usage().sent == 0)
         }
     }

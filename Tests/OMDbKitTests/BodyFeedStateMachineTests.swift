@@ -50,7 +50,7 @@ import Testing
         guard case .handOff(7) = machine.receive(Self.chunk(3)) else { Issue.record("no hand-off"); return }
         #expect(machine.receivedBytes == 3)
         _ = machine.pull(7, cancelled: false)
-        #expect(Self.resumed(machine.finish(.success(()))) == ["pull 7 ok"])
+        #expect(Self.resumed(machine.finish(.success(())).resumes) == ["pull 7 ok"])
         guard case .done = machine.reader else { Issue.record("not done"); return }
         guard case .stopped = machine.receive(Self.chunk(1)) else { Issue.record("taken after the end"); return }
     }
@@ -61,22 +61,25 @@ import Testing
         #expect(outcome.map(Self.succeeded) == false)
     }
 
-    @Test func aSinkWritesWhatWaitedThenEachChunkAndIsFlushedAtTheEnd() {
+    @Test func aSinkWritesWhatWaitedThenEachChunkThenIsToldTheEndBeforeTheFlushReturns() {
         var machine = Machine(highWater: 100)
         _ = machine.receive(Self.chunk(4))
         guard case .park(startWriting: true) = machine.push(1, into: "disk", cancelled: false) else { Issue.record("not parked"); return }
         guard case .write(let first, "disk", resumeTransfer: false) = machine.nextWrite() else { Issue.record("no write"); return }
         #expect(first.count == 4)
         // Nothing more: the loop stops, the next chunk starts another.
-        guard case .stop(flushed: nil) = machine.nextWrite() else { Issue.record("did not stop"); return }
+        guard case .stop = machine.nextWrite() else { Issue.record("did not stop"); return }
         guard case .takenStartWriting = machine.receive(Self.chunk(5)) else { Issue.record("no loop started"); return }
         // While a loop runs, chunks are only queued.
         guard case .taken = machine.receive(Self.chunk(5)) else { Issue.record("second loop"); return }
         // The transfer ends with chunks unwritten: the pusher goes on, the flush waits for them.
-        #expect(Self.resumed(machine.finish(.success(()))) == ["push 1 ok"])
+        let end = machine.finish(.success(()))
+        #expect(Self.resumed(end.resumes) == ["push 1 ok"] && !end.startWriting)
         #expect(machine.flush(2) == nil)
         guard case .write = machine.nextWrite(), case .write = machine.nextWrite() else { Issue.record("writes"); return }
-        guard case .stop(flushed: 2?) = machine.nextWrite() else { Issue.record("flush not resumed"); return }
+        // Then the sink is told the end, and the flush returns once it took it.
+        guard case .end("disk") = machine.nextWrite() else { Issue.record("end not told"); return }
+        #expect(Self.resumed(machine.ended(.success(())).map { [$0] } ?? []) == ["push 2 ok"])
         guard case .done = machine.reader else { Issue.record("not done"); return }
     }
 
@@ -94,10 +97,14 @@ import Testing
         _ = machine.receive(Self.chunk(2))
         _ = machine.finish(.success(()))
         guard case .received(startWriting: true) = machine.push(1, into: "disk", cancelled: false) else { Issue.record("not received"); return }
+        // An empty body too: the write loop tells the sink the end.
         var empty = Machine(highWater: 10)
         _ = empty.finish(.success(()))
-        guard case .received(startWriting: false) = empty.push(1, into: "disk", cancelled: false) else { Issue.record("empty body"); return }
-        #expect(empty.flush(2).map(Self.succeeded) == true)
+        guard case .received(startWriting: true) = empty.push(1, into: "disk", cancelled: false) else { Issue.record("empty body"); return }
+        #expect(empty.flush(2) == nil)
+        guard case .end = empty.nextWrite() else { Issue.record("end not told"); return }
+        #expect(Self.resumed(empty.ended(.failure(Failure())).map { [$0] } ?? []) == ["push 2 failed"])
+        #expect(empty.flush(3).map(Self.succeeded) == false)
     }
 
     @Test func aSinkThatThrowsStopsTheBodyCancelsTheTransferAndFailsTheFlush() {
@@ -109,17 +116,17 @@ import Testing
         #expect(Self.resumed(stop.resumes) == ["push 1 failed"])
         guard case .stopped = machine.receive(Self.chunk(2)) else { Issue.record("taken after failure"); return }
         #expect(machine.flush(2).map(Self.succeeded) == false)
-        guard case .stop(flushed: nil) = machine.nextWrite() else { Issue.record("wrote after failure"); return }
+        guard case .stop = machine.nextWrite() else { Issue.record("wrote after failure"); return }
     }
 
     @Test func aTransferCutShortFailsBothWaitersAndDropsWhatWaits() {
         var machine = Machine(highWater: 10)
         _ = machine.push(1, into: "disk", cancelled: false)
         _ = machine.receive(Self.chunk(2))
-        #expect(Self.resumed(machine.finish(.failure(Failure()))) == ["push 1 failed"])
+        #expect(Self.resumed(machine.finish(.failure(Failure())).resumes) == ["push 1 failed"])
         #expect(machine.pendingBytes == 0)
         // A second end is ignored.
-        #expect(machine.finish(.success(())).isEmpty)
+        #expect(machine.finish(.success(())).resumes.isEmpty)
     }
 
     @Test func givingUpCancelsOnlyAnUnfinishedTransferAndResumesWhoWaits() {

@@ -88,7 +88,12 @@ import TestSupport
         pump.run(chunks)
         try await pump.paused.wait(for: "the transfer to pause")
         let written = Mutex(Data())
-        try await HTTPBody(feed: pump.feed).drain { chunk in written.withLock { $0 += chunk } }
+        let ends = Atomic(0)
+        try await HTTPBody(feed: pump.feed).drain { chunk in
+            if let chunk { written.withLock { $0 += chunk } } else { ends.add(1, ordering: .relaxed) }
+        }
+        // Told the end once, after the last chunk.
+        #expect(ends.load(ordering: .relaxed) == 1)
         let wrote: Data = written.withLock { $0 }
         #expect(wrote == wholeBody)
         // The sink runs on a file-work thread: the transfer pauses whenever it falls behind, and

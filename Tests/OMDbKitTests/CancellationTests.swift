@@ -109,51 +109,42 @@ import TestSupport
         await #expect(throws: OMDbError.noMorePages(query: "fast", shown: 1, total: 1)) { try await client.nextPage() }
     }
 
-    /// A poster whose bytes had all arrived is put in place though its page was cancelled: the
-    /// stream, ended, cannot say so, and ``OMDbClient/savedPosters(for:in:waitingUpTo:)`` waits
-    /// for the write and names it, in its own folder only. Another title's write still under way
-    /// (a later page's, loading ahead) is not waited for; one still held when the wait runs out is
-    /// given up, and never appears.
-    @Test func aPosterPutInPlaceAfterItsPageWasCancelledIsNamedBySavedPosters() async throws {
+    /// A page stopped while its posters are being put in place says the truth about each, by
+    /// event and without waiting for the disk: a poster in place before the stop is said saved
+    /// (the updates go on to their end after the stop); one still being flushed is given up, its
+    /// temporary name gone at once, so it can never appear; and the updates end while the disk
+    /// still holds that flush.
+    @Test func aStoppedPageSaysWhichPostersArePlacedAndGivesUpTheRestWithoutWaitingForTheDisk() async throws {
         try await withTemporaryFolder { folder in
             let client = OMDbClient(configuration: .init(apiKey: "k"), transport: slowTransport(release: Latch(), cancelled: RequestLog()) { _ in false })
             let items = Array(try await client.search("film").items.prefix(2))
             var store = PosterStore(folder: folder.appendingPathComponent("posters"))
-            // The first title's write waits for `disk`, the second's for `otherDisk`.
-            let committing = Atomic(0), bothCommitting = Latch(), disk = Latch(), otherDisk = Latch()
-            defer { disk.open(); otherDisk.open() }
-            let other = items[1].imdbID
-            store.commit = { (file, destination, gate) throws(OMDbError) in
-                if committing.add(1, ordering: .relaxed).newValue == 2 { bothCommitting.open() }
-                (destination.lastPathComponent.contains(other) ? otherDisk : disk).wait(timeout: .seconds(30))
-                return try file.commit(to: destination, unless: gate)
+            // The second title's flush waits for `disk`, held until the end of the test.
+            let held = items[1].imdbID, flushing = Latch(), disk = Latch()
+            defer { disk.open() }
+            store.disk.flush = { file throws(OMDbError) in
+                if file.destination.lastPathComponent.contains(held) {
+                    flushing.open()
+                    disk.wait(timeout: .seconds(60))
+                }
+                try file.flush()
             }
             let received = Mutex<[MovieUpdate]>([])
+            let firstPlaced = Latch()
             let consumer = Task { [store] in
-                for await update in client.details(for: items, posters: store) { received.withLock { $0.append(update) } }
+                for await update in client.details(for: items, posters: store) {
+                    received.withLock { $0.append(update) }
+                    if case .poster(.success) = update.part, update.index == 0 { firstPlaced.open() }
+                }
             }
-            try await bothCommitting.wait(for: "both posters to be put in place")
+            try await firstPlaced.wait(for: "the first poster to be put in place")
+            try await flushing.wait(for: "the second poster's flush")
             consumer.cancel()
             await consumer.value
-            let updates = received.withLock { $0 }
-            #expect(updates.allSatisfy { $0.isRecord })
-            let (first, second) = ([items[0]], [items[1]])
-            let answer = Task { [store] in await client.savedPosters(for: first, in: store, waitingUpTo: .seconds(30)) }
-            disk.open()
-            // Answered once the first title's write is in place, while the other's is still held.
-            let saved = await answer.value
-            #expect(!otherDisk.isOpen)
-            #expect(saved.map(\.index) == [0])
-            guard case .poster(.success(let poster))? = saved.first?.part else { Issue.record("no saved poster in \(saved)"); return }
-            #expect(FileManager.default.fileExists(atPath: poster.file.path))
-            #expect(poster.file.deletingLastPathComponent().standardizedFileURL.path == store.folder.path)
-            #expect(await client.savedPosters(for: first, in: PosterStore(folder: folder.appendingPathComponent("other"))).isEmpty)
-            // A write still held when the wait runs out is given up: not named, and it never
-            // appears once the disk answers.
-            #expect(await client.savedPosters(for: second, in: store, waitingUpTo: .milliseconds(50)).isEmpty)
-            otherDisk.open()
-            #expect(await client.savedPosters(for: items, in: store, waitingUpTo: .seconds(30)).map(\.index) == [0])
-            #expect(files(in: store.folder) == [poster.file.lastPathComponent])
+            #expect(!disk.isOpen)
+            let posters = received.withLock { $0 }.filter { !$0.isRecord }.map(\.index)
+            #expect(posters == [0])
+            #expect(files(in: store.folder).count == 1 && files(in: store.folder)[0].contains(items[0].imdbID))
         }
     }
 

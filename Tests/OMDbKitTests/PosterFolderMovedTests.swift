@@ -14,20 +14,19 @@ import TestSupport
             try FileManager.default.createDirectory(at: posters, withIntermediateDirectories: false)
             try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)
             let destination = posters.appendingPathComponent("Alien (1979).jpg")
-            let writes = PendingWrites()
-            let kept = try PosterFile(in: posters, owner: .current, destination: destination, writes: writes)
-            try kept.append(Data("jpeg bytes".utf8), destination: destination)
-            let dropped = try PosterFile(in: posters, owner: .current, destination: destination, writes: writes)
-            try dropped.append(Data("other".utf8), destination: destination)
+            let kept = try PosterFile(in: posters, owner: .current, destination: destination)
+            try kept.append(Data("jpeg bytes".utf8))
+            let dropped = try PosterFile(in: posters, owner: .current, destination: destination)
+            try dropped.append(Data("other".utf8))
             // Mid-page: the folder is renamed and a symlink put where it was.
             try FileManager.default.moveItem(at: posters, to: moved)
             try FileManager.default.createSymbolicLink(at: posters, withDestinationURL: elsewhere)
-            try kept.commit(to: destination)
-            dropped.discard()
+            try kept.flush()
+            try kept.rename()
+            dropped.removeName()
             #expect(files(in: moved) == ["Alien (1979).jpg"])
             #expect(try String(contentsOf: moved.appendingPathComponent("Alien (1979).jpg"), encoding: .utf8) == "jpeg bytes")
             #expect(files(in: elsewhere).isEmpty)
-            #expect(writes.postersInProgress == 0)
         }
     }
 }

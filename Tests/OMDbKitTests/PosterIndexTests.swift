@@ -48,7 +48,7 @@ import TestSupport
         try await withTemporaryFolder { folder in
             try pngBytes.write(to: folder.appendingPathComponent("Old [tt0000009].png"))
             let listing = Listing()
-            let store = PosterStore(folder: folder, listing: listing.run)
+            let store = PosterStore(folder: folder, owner: .current, listing: listing.run)
             for n in 0..<20 { _ = await store.existingFile(for: "tt\(n)") }
             for n in 0..<5 { _ = try await store.save(streaming: HTTPBody(pngBytes), source: "u", title: "T\(n)", year: nil, imdbID: "tt100\(n)") }
             let wider = store.atWidth(PosterWidth("600")!)
@@ -67,7 +67,7 @@ import TestSupport
             // The listing hands out one of the two leftovers: only that one goes, so the sweep
             // did not list the folder again.
             let listing = Listing(names: [listed, "Kept [tt0000001].png"])
-            let store = PosterStore(folder: folder, listing: listing.run)
+            let store = PosterStore(folder: folder, owner: .current, listing: listing.run)
             await store.removeLeftovers()
             #expect(files(in: folder) == ["Kept [tt0000001].png", unlisted].sorted())
             #expect(await store.existingFile(for: "tt0000001") != nil)
@@ -79,7 +79,7 @@ import TestSupport
         try await withTemporaryFolder { folder in
             try pngBytes.write(to: folder.appendingPathComponent("Old [tt0000001].png"))
             let listing = Listing(held: true)
-            let store = PosterStore(folder: folder, listing: listing.run)
+            let store = PosterStore(folder: folder, owner: .current, listing: listing.run)
             let lookup = Task { await store.existingFile(for: "tt0000001") }
             #expect(await Self.waitUntil { store.index.lookupsWaiting == 1 })
             listing.release()
@@ -91,7 +91,7 @@ import TestSupport
         try await withTemporaryFolder { folder in
             // The listing started before the save, so it does not hold the new name.
             let listing = Listing(held: true, names: [])
-            let store = PosterStore(folder: folder, listing: listing.run)
+            let store = PosterStore(folder: folder, owner: .current, listing: listing.run)
             let saved = try await store.save(streaming: HTTPBody(pngBytes), source: "u", title: "New", year: nil, imdbID: "tt0000002")
             listing.release()
             #expect(await store.existingFile(for: "tt0000002") == saved)
@@ -103,7 +103,7 @@ import TestSupport
     @Test(.timeLimit(.minutes(2))) func waitingLookupsHoldNoThread() async {
         await withTemporaryFolder { folder in
             let listing = Listing(held: true)
-            let store = PosterStore(folder: folder, listing: listing.run)
+            let store = PosterStore(folder: folder, owner: .current, listing: listing.run)
             let count = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
             let lookups = (0..<count).map { n in Task { await store.existingFile(for: "tt\(n)") } }
             #expect(await Self.waitUntil { store.index.lookupsWaiting == count })
@@ -117,7 +117,7 @@ import TestSupport
     func duplicatesPickTheSameFileWhateverTheListingOrder(order: [String]) async throws {
         try await withTemporaryFolder { folder in
             for name in order { try pngBytes.write(to: folder.appendingPathComponent(name)) }
-            let store = PosterStore(folder: folder, listing: Listing(names: order).run)
+            let store = PosterStore(folder: folder, owner: .current, listing: Listing(names: order).run)
             #expect(await store.existingFile(for: "tt0000001")?.lastPathComponent == "A [tt0000001].png")
         }
     }

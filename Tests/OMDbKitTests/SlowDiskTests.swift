@@ -19,12 +19,12 @@ import TestSupport
     private static func store(_ folder: URL, disk: Latch, writing: Latch = Latch(), after: Int = 0) -> PosterStore {
         var store = PosterStore(folder: folder)
         let written = Atomic(0)
-        store.append = { (file, data, destination) throws(OMDbError) in
+        store.disk.append = { (file, data) throws(OMDbError) in
             if written.add(data.count, ordering: .relaxed).oldValue >= after {
                 writing.open()
                 disk.wait(timeout: .seconds(60))
             }
-            try file.append(data, destination: destination)
+            try file.append(data)
         }
         return store
     }
@@ -82,8 +82,8 @@ import TestSupport
             let client = Self.client(server)
             let item = try #require(try await client.search("toxic").items.first { $0.posterURL != nil })
             var store = PosterStore(folder: folder)
-            store.append = { (_, _, destination) throws(OMDbError) in
-                throw .posterNotWritten(path: destination.path, reason: String(cString: strerror(ENOSPC)))
+            store.disk.append = { (file, _) throws(OMDbError) in
+                throw .posterNotWritten(path: file.destination.path, reason: String(cString: strerror(ENOSPC)))
             }
             let error = await #expect(throws: OMDbError.self) { try await client.poster(for: item, in: store) }
             #expect(error?.description.contains("could not write \(folder.path)") == true, "\(String(describing: error))")
@@ -93,25 +93,24 @@ import TestSupport
         }
     }
 
-    /// Cancelling a poster whose write the disk holds returns at once: the temporary file's name
-    /// is gone before the write ends, and the write closes the file when it returns. Before, the
-    /// discard waited on the writer's lock for the write, from the thread that cancels: Ctrl-C
-    /// took 1.5-8.7 s to give the prompt back with writes of 0.7-3 s (hostile pass, stop 32).
-    @Test func aDiscardNeverWaitsForTheWriteUnderWay() async throws {
+    /// Giving up a poster whose write the disk holds returns at once: the temporary file's name
+    /// is gone before the write ends, the file is closed when the write returns, and nothing is
+    /// put in place after.
+    @Test func givingUpNeverWaitsForTheWriteUnderWay() async throws {
         try await withTemporaryFolder { folder in
             let writing = Latch(), disk = Latch(), discarded = Latch(), done = Latch()
             defer { disk.open() }
-            let writes = PendingWrites()
-            let writer = PosterWriter(maxBytes: 1_000_000, refusal: .posterUnavailable, append: { (file, data, destination) throws(OMDbError) in
+            let held = PosterStore.Disk(append: { (file, data) throws(OMDbError) in
                 writing.open()
                 disk.wait(timeout: .seconds(300))
-                try file.append(data, destination: destination)
-            }) { (format) throws(OMDbError) in
-                let destination = folder.appendingPathComponent("poster.\(format.fileExtension)")
-                return (try PosterFile(in: folder, owner: .current, destination: destination, writes: writes), destination)
+                try file.append(data)
+            })
+            let write = PosterWrite(maxBytes: 1_000_000, refusal: .posterUnavailable, disk: held) { (format) throws(OMDbError) in
+                try PosterFile(in: folder, owner: .current, destination: folder.appendingPathComponent("poster.\(format.fileExtension)"))
             }
             let taker = Thread {
-                try? writer.take(pngBytes)
+                try? write.take(pngBytes)
+                try? write.take(nil)
                 done.open()
             }
             taker.start()
@@ -120,18 +119,17 @@ import TestSupport
             // From a thread of its own, as Ctrl-C's: a discard that waited for the write would
             // still be waiting, the disk held until the end of the test.
             let canceller = Thread {
-                writer.discard()
+                write.giveUp()
                 discarded.open()
             }
             canceller.start()
             try await discarded.wait(for: "the discard to return while the disk holds the write")
             #expect(!disk.isOpen)
             #expect(files(in: folder).isEmpty)
-            #expect(writes.postersInProgress == 0)
             disk.open()
             try await done.wait(for: "the write to end")
             #expect(files(in: folder).isEmpty)
-            #expect(throws: OMDbError.self) { try writer.finish() }
+            #expect(throws: CancellationError.self) { try write.placed() }
         }
     }
 }

@@ -95,7 +95,7 @@ import Darwin
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
                 try Data("half".utf8).write(to: folder.appendingPathComponent(".movies-partial-no-owner"))
             }
-            let store = PosterStore(folder: posters, listing: { open, visit in
+            let store = PosterStore(folder: posters, owner: .current, listing: { open, visit in
                 open.names(visit)
                 // Between the listing and the sweep: the folder is renamed and a symlink put where it was.
                 try? FileManager.default.moveItem(at: posters, to: moved)

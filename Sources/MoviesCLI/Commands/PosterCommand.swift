@@ -27,7 +27,7 @@ struct PosterCommand: SessionPart {
         }
         // The session's store when it is that folder: it already holds the folder's index.
         let store = posterStore.flatMap { $0.folder == url.standardizedFileURL ? $0 : nil }
-            ?? PosterStore(folder: url.standardizedFileURL, width: settings.posterWidth, writes: context.writes)
+            ?? PosterStore(folder: url.standardizedFileURL, width: settings.posterWidth)
         var status = ExitStatus.success
         for number in numbers where !Task.isCancelled {
             guard let index = searchController.index(of: number) else { continue }

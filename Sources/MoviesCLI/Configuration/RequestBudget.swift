@@ -20,11 +20,11 @@ struct RequestBudget: Sendable {
     let keyAccepted: (@Sendable () -> Void)?
 
     /// From the settings: a ledger only for a live key, the cache only with a live key and not turned
-    /// off, and not in a folder where others could plant entries. The count's writes go to `writes`.
-    init(settings: Settings, writes: PendingWrites = PendingWrites()) {
+    /// off, and not in a folder where others could plant entries.
+    init(settings: Settings) {
         let live = settings.apiKey != nil && !settings.offline
         cache = DiskCache(folder: settings.cacheFolder, maxBytes: settings.cacheMaxBytes, lifetime: settings.cacheLifetime)
-        ledger = live ? settings.apiKey.map { QuotaLedger(folder: settings.stateFolder, apiKey: $0, dailyLimit: settings.dailyLimit, writes: writes) } : nil
+        ledger = live ? settings.apiKey.map { QuotaLedger(folder: settings.stateFolder, apiKey: $0, dailyLimit: settings.dailyLimit) } : nil
         var notices: [String] = []
         var cacheInUse = live && settings.cache
         if cacheInUse, let problem = AtomicFile.folderProblem(cache.folder, tighten: true) {
@@ -87,7 +87,11 @@ struct RequestBudget: Sendable {
         guard let ledger else {
             return "Nothing is counted: with no API key, or --offline, no request goes to OMDb (the count is per key)."
         }
-        return ledger.usage().description + "\n" + "Counted by this tool in \(safe(ledger.folder.path)); other programs using the key are not counted, and OMDb does not say when its day turns."
+        let usage = ledger.usage(checkingTheFile: true)
+        let kept = usage.unkept.map {
+            "The count file \(safe(ledger.file.path)) cannot be written (\(safe($0))): runs count in memory only, so OMDb may have had more requests than this says. Make the folder writable, or set XDG_STATE_HOME to one that is."
+        } ?? "Counted by this tool in \(safe(ledger.folder.path)); other programs using the key are not counted, and OMDb does not say when its day turns."
+        return usage.description + "\n" + kept
     }
 
     /// The answer to `cache`.
@@ -116,8 +120,8 @@ struct RequestBudget: Sendable {
         return [notice, nearLimitWarning(usage, limit: limit)].compactMap { $0 }.joined(separator: "\n")
     }
 
-    /// ``warningIfDue()`` on ``FileWork``: asked after every command, it waits for this process's
-    /// count to be written and may read the file under its lock, which the main actor must not.
+    /// ``warningIfDue()`` on ``FileWork``: asked after every command, it may write and read the
+    /// count file under its lock, which the main actor must not wait for.
     func warningAfterCommand() async -> String? {
         await FileWork.run { [self] in warningIfDue() }
     }

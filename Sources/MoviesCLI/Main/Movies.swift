@@ -59,7 +59,8 @@ public enum Movies {
             console.error(problem)
             return Status.usage
         }
-        let budget = RequestBudget(settings: settings, writes: runtime.writes)
+        let budget = RequestBudget(settings: settings)
+        runtime.finishing(budget.ledger)
         // Line numbers only: a skipped line may hold the key.
         for notice in dotEnv.notices { console.note(notice) }
         for notice in settings.notices(before: options.mode) + budget.notices + budget.tightenedNotes { console.note(notice) }
@@ -91,7 +92,7 @@ public enum Movies {
             }
             let prompt = Prompt(console: console, input: input, interrupts: runtime.interrupts)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
-                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup, writes: runtime.writes,
+                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup,
                                   inlineImages: InlineImages.detect(settings.inlineImages, environment: environment,
                                                                     outputIsTerminal: isatty(STDOUT_FILENO) == 1),
                                   opener: Opener.find(environment: environment), confirm: prompt.confirm)
@@ -106,7 +107,7 @@ public enum Movies {
                                  moreHint: { Self.pagesHint(after: $0, asked: pages) }, quietInput: true)
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil) : nil
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
-                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup, writes: runtime.writes)
+                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup)
             // The search opens OMDb's host; the posters host opens right behind it, not after the answer.
             warmup?.openPostersHostAfterSearch()
             let status = await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(query: query, pages: pages)
@@ -118,14 +119,13 @@ public enum Movies {
             guard case let (client, catalogue)? = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory,
-                                  offlineCatalogue: catalogue, writes: runtime.writes)
+                                  offlineCatalogue: catalogue)
             return await EpisodesOneShot(session: session, console: console, interrupts: runtime.interrupts).run(target: target, season: season, lines: lines)
         case let .show(target, lines):
             guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let session = Session(client: client, settings: settings, console: console,
-                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory, budget: budget,
-                                  writes: runtime.writes)
+                                  presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory, budget: budget)
             return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run { await session.showOne(target, lines: lines) }
         case .catalogue(let lines):
             guard let catalogue = offlineCatalogue(settings, console: console) else { return Status.failure }

@@ -22,7 +22,7 @@ extension SearchController {
         let (shown, shownFeed) = AsyncStream.makeStream(of: Void.self)
         // The pages loading ahead are stopped the moment this one is (Ctrl-C, a signal), not once
         // the page shown has ended: their posters are for rows that will never be shown.
-        let ahead = PagesAhead(client: client)
+        let ahead = PagesAhead()
         let producer = Task { [client] in
             var page = first
             var pagesShown = 0
@@ -36,7 +36,7 @@ extension SearchController {
                     }
                     guard !Task.isCancelled else { break }
                     let updates = client.details(for: page.items, plot: plot, posters: store)
-                    ahead.add(page, updates)
+                    ahead.add(updates)
                     feed.yield(.success((page, updates)))
                 } catch {
                     feed.yield(.failure(error))
@@ -70,7 +70,6 @@ extension SearchController {
             switch next {
             case .success(let (page, updates)):
                 lastLoadFailed = false
-                ahead.showing(page.number)
                 status = status.combined(with: await show(page, updates: updates))
             case .failure(let error):
                 lastLoadFailed = true
@@ -88,46 +87,23 @@ extension SearchController {
         return status
     }
 
-    /// The updates of the pages loading ahead of the one shown, to stop them together.
+    /// The updates of the pages started, to stop them together.
     private final class PagesAhead: Sendable {
-        private struct State {
-            var started: [(page: SearchPage, updates: MovieUpdates)] = []
-            var showing = 1
-            var stopped = false
-        }
-
-        private let state = Mutex(State())
-        private let client: OMDbClient
-
-        init(client: OMDbClient) { self.client = client }
+        private let state = Mutex((started: [MovieUpdates](), stopped: false))
 
         /// A page's rows started; stopped at once when the pages were stopped already (a producer
         /// that got past its check as Ctrl-C came).
-        func add(_ page: SearchPage, _ updates: MovieUpdates) {
+        func add(_ updates: MovieUpdates) {
             let stopped = state.withLock { state in
-                state.started.append((page, updates))
+                state.started.append(updates)
                 return state.stopped
             }
-            if stopped { stop(page, updates, showing: 0) }
+            if stopped { updates.cancel() }
         }
 
-        /// Page `number` is being shown: its posters get the page's wait when it is stopped.
-        func showing(_ number: Int) { state.withLock { $0.showing = number } }
-
-        /// Stops every page's work, and gives up at once the posters being put in place for the
-        /// pages after the one shown, which will never be shown: before the page shown spends its
-        /// second waiting for its own, not after.
+        /// Stops every page's work: a page shown says what its rows came to, the others are never shown.
         func cancelAll() {
-            let (started, showing) = state.withLock { state in
-                state.stopped = true
-                return (state.started, state.showing)
-            }
-            for (page, updates) in started { stop(page, updates, showing: showing) }
-        }
-
-        private func stop(_ page: SearchPage, _ updates: MovieUpdates, showing: Int) {
-            updates.cancel()
-            if page.number > showing { client.giveUpPosterWrites(for: page.items) }
+            for updates in state.withLock({ state in state.stopped = true; return state.started }) { updates.cancel() }
         }
     }
 

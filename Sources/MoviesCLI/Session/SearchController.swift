@@ -167,16 +167,6 @@ final class SearchController: SessionPart {
             context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
             presenter.rowUpdated(update, number: first + update.index)
         }
-        if Task.isCancelled, settings.posters != nil, let store = posterStore {
-            // Stopped: the stream has ended, but a poster whose bytes had all arrived is still being
-            // put in place. Its row says so once it is there, not "poster: stopped" beside its file.
-            for update in await client.savedPosters(for: page.items, in: store) {
-                guard let row = index(of: first + update.index), rows[row].poster == nil, case .poster(.success(let saved)) = update.part else { continue }
-                rows[row].poster = saved
-                context.exportLog.note(update.item, movie: rows[row].movie, poster: saved.file)
-                presenter.rowUpdated(update, number: first + update.index)
-            }
-        }
         // The page is finished (and a live page let go of the screen) before the note is printed.
         await presenter.pageFinished(page, everyPageShown: (1...page.lastPage).allSatisfy { loadedPages[$0] != nil })
         if Task.isCancelled {

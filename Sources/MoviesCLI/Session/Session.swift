@@ -29,14 +29,12 @@ final class Session {
     /// - Parameters:
     ///   - opener: what `open` runs; by default none, so the address is printed.
     ///   - confirm: asks before `save` replaces a file; `nil` refuses without asking.
-    ///   - writes: where poster writes are recorded, finished before the process exits.
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
-         budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil, writes: PendingWrites = PendingWrites(),
+         budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil,
          inlineImages: InlineImages.Kind? = nil, opener: Opener = Opener(executable: nil),
          confirm: ((String) async -> Bool)? = nil) {
         context = SessionContext(client: client, settings: settings, console: console, presenter: presenter,
-                                 currentDirectory: currentDirectory, budget: budget, offlineCatalogue: offlineCatalogue, warmup: warmup,
-                                 writes: writes)
+                                 currentDirectory: currentDirectory, budget: budget, offlineCatalogue: offlineCatalogue, warmup: warmup)
         searchController = SearchController(context: context)
         self.inlineImages = inlineImages
         self.opener = opener

@@ -14,8 +14,6 @@ final class SessionContext {
     let budget: RequestBudget?
     /// Opens connections before they are needed, and remembers the posters host; `nil` offline.
     let warmup: Warmup?
-    /// Where the session's poster writes are recorded, finished before the process exits.
-    let writes: PendingWrites
     var settings: Settings
     /// Every movie shown so far, for `save`.
     var exportLog = ExportLog()
@@ -27,7 +25,7 @@ final class SessionContext {
     var isOneShot = false
 
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
-         budget: RequestBudget?, offlineCatalogue: Catalogue?, warmup: Warmup?, writes: PendingWrites) {
+         budget: RequestBudget?, offlineCatalogue: Catalogue?, warmup: Warmup?) {
         self.client = client
         self.settings = settings
         self.console = console
@@ -36,7 +34,6 @@ final class SessionContext {
         self.budget = budget
         self.offlineCatalogue = offlineCatalogue
         self.warmup = warmup
-        self.writes = writes
     }
 
     /// Who answers, for the line shown while an answer is awaited.
@@ -53,12 +50,12 @@ final class SessionContext {
             currentStore = store.atWidth(settings.posterWidth)
             return currentStore
         }
-        let store = PosterStore(folder: folder, width: settings.posterWidth, writes: writes)
+        let store = PosterStore(folder: folder, width: settings.posterWidth)
         currentStore = store
         return store
     }
 
-    /// The store of the folder in force, once made. Tests set its disk seams (``PosterStore/commit``).
+    /// The store of the folder in force, once made. Tests set its disk seam (``PosterStore/disk``).
     var currentStore: PosterStore?
 
     // MARK: Errors

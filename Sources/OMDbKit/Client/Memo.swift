@@ -17,11 +17,13 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         case answers
         /// Every caller loads (one load at a time per key) and nothing is remembered unless the
         /// owner's load says so (``remember(_:for:)``), for its own use (``remembered(_:)``).
-        /// For posters: their files may change under us, so the disk is checked each time.
+        /// For posters: their files may change under us, so the disk is checked each time. A
+        /// cancelled caller that is the last of its load gets what the load came to (a poster
+        /// put in place before the stop is said saved).
         case byHand
     }
 
-    private let flights = SingleFlight<Key, Value>()
+    private let flights: SingleFlight<Key, Value>
     private let outcomes = Mutex<[Key: Result<Value, OMDbError>]>([:])
     private let recall: Recall
     private let isFinal: @Sendable (OMDbError) -> Bool
@@ -32,6 +34,7 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     init(recall: Recall = .answers, isFinal: @escaping @Sendable (OMDbError) -> Bool = { _ in false }) {
         self.recall = recall
         self.isFinal = isFinal
+        flights = SingleFlight(lastWaiterStays: recall == .byHand)
     }
 
     /// The outcome remembered for `key`, else the value of one `load` shared by every caller

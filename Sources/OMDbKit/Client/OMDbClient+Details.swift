@@ -20,91 +20,86 @@ public struct MovieUpdate: Sendable {
 }
 
 extension OMDbClient {
-    /// Fetches every item's record and poster, all at once (the client's limit on requests in
-    /// flight decides how many actually run), and yields each record and each poster outcome
-    /// the moment it is known: a row's plot never waits for its poster.
+    /// Fetches every item's record and poster, one child task per item (the client's limit on
+    /// requests in flight decides how many requests actually run), and yields each record and each
+    /// poster outcome the moment it is known: a row's plot never waits for its poster.
     ///
     /// One item's failure never fails the others: each update carries its own outcome. The
     /// exception is a problem with the key itself (``OMDbError/isKeyProblem``): every other
     /// request would fail alike, so it is yielded once, on its row, and the rest is cancelled.
-    /// Cancelling the consuming task, dropping the updates, or calling ``MovieUpdates/cancel()``
-    /// cancels the children; updates already yielded stay valid,
-    /// and no partial poster file is left. A poster whose bytes had all arrived is still put in
-    /// place; ``savedPosters(for:in:waitingUpTo:)`` says which were.
+    ///
+    /// Cancelling the task that iterates, calling ``MovieUpdates/cancel()`` or dropping the updates
+    /// stops the work: what has not arrived is not waited for, and no partial poster file is left.
+    /// The updates still end with the truth about each poster: one put in place before the stop is
+    /// yielded as saved, then the sequence ends.
     /// - Parameters:
     ///   - items: the results to fill in; updates carry their positions in it.
     ///   - plot: how much plot each record asks for.
     ///   - posters: where to save posters; `nil` to skip them.
     public nonisolated func details(for items: [SearchItem], plot: PlotLength = .short, posters: PosterStore? = nil) -> MovieUpdates {
-        let (stream, continuation) = AsyncStream.makeStream(of: MovieUpdate.self)
+        let feed = UpdateFeed()
         // The day's places go to the rows in rank order, here, before any row's task runs: at
         // the daily limit a page fills ranks 1…k, whichever requests reach the network first.
         let tickets = items.map { _ in sender.ledger.flatMap(QuotaTicket.init) }
         let body: @Sendable () async -> Void = {
-            let keyRefused = KeyRefusal()
-            let limitReached = KeyRefusal()
+            let (keyRefused, limitReached) = (Once(), Once())
             await withTaskGroup(of: Bool.self) { group in
                 for (index, item) in items.enumerated() {
                     group.addTask {
                         let ticket = tickets[index]
                         defer { ticket?.giveBack() }
-                        guard let record = await QuotaTicket.$current.withValue(ticket, operation: {
-                            await outcome({ try await self.movie(imdbID: item.imdbID, plot: plot) })
-                        }), !Task.isCancelled else { return false }
-                        if case .failure(.dailyLimitReached) = record {
-                            // Said once for the page; the rows already sent are let finish, so
-                            // a slow rank 1 is not lost to a refused rank 6.
-                            if limitReached.first() { continuation.yield(MovieUpdate(index: index, item: item, part: .record(record))) }
-                            return false
-                        }
-                        if case .failure(let error) = record, error.isKeyProblem {
-                            // One message for the page, not one per row.
-                            guard keyRefused.first() else { return true }
-                            continuation.yield(MovieUpdate(index: index, item: item, part: .record(record)))
-                            return true
-                        }
-                        continuation.yield(MovieUpdate(index: index, item: item, part: .record(record)))
-                        return false
-                    }
-                    if let posters {
-                        // A row the day had no place for shows no record, unless it was kept (the
-                        // session's or the disk's): its poster waits for that answer, so a page cut
-                        // by the daily limit saves no poster for a row it never shows.
-                        let placeless = self.sender.ledger != nil && tickets[index] == nil
-                        group.addTask {
-                            if placeless, case .failure(let error)? = await outcome({ try await self.movie(imdbID: item.imdbID, plot: plot) }),
+                        let send: @Sendable (MovieUpdate.Part) -> Void = { feed.yield(MovieUpdate(index: index, item: item, part: $0)) }
+                        async let poster: Void = {
+                            guard let posters else { return }
+                            // A row the day had no place for shows no record, unless it was kept (the
+                            // session's or the disk's): its poster waits for that answer, so a page cut
+                            // by the daily limit saves no poster for a row it never shows.
+                            if ticket == nil, self.sender.ledger != nil,
+                               case .failure(let error)? = await outcome({ try await self.movie(imdbID: item.imdbID, plot: plot) }),
                                error.isDailyLimit {
-                                return false
+                                return
                             }
-                            // A poster saved is said even when the page was stopped meanwhile: the file is there.
-                            if let saved = await outcome({ try await self.poster(for: item, in: posters) }),
-                               !Task.isCancelled || (try? saved.get()) != nil {
-                                continuation.yield(MovieUpdate(index: index, item: item, part: .poster(saved)))
-                            }
-                            return false
+                            // A poster in place is said, even when the page was stopped meanwhile.
+                            if let saved = await outcome({ try await self.poster(for: item, in: posters) }) { send(.poster(saved)) }
+                        }()
+                        let record = await QuotaTicket.$current.withValue(ticket) {
+                            await outcome({ try await self.movie(imdbID: item.imdbID, plot: plot) })
                         }
+                        var stop = false
+                        switch record {
+                        case nil:
+                            break
+                        case .failure(let error)? where error.isDailyLimit:
+                            // Said once for the page; the rows already sent are let finish, so a
+                            // slow rank 1 is not lost to a refused rank 6.
+                            if limitReached.first() { send(.record(.failure(error))) }
+                        case .failure(let error)? where error.isKeyProblem:
+                            // One message for the page, not one per row; every other row would fail alike.
+                            if keyRefused.first() { send(.record(.failure(error))) }
+                            stop = true
+                        case let result?:
+                            if !Task.isCancelled { send(.record(result)) }
+                        }
+                        await poster
+                        return stop
                     }
                 }
                 for await stop in group where stop {
                     group.cancelAll()
                 }
             }
-            continuation.finish()
+            feed.finish()
         }
         // Started here, on the caller's thread, up to its first wait: the rows' requests are on
-        // their way before the caller draws the page, not after a thread of the pool picks the task
-        // up (0.5-1.1 ms after a search's answer or `more`, measured).
+        // their way before the caller draws the page, not after a thread of the pool picks the task up.
         #if compiler(>=6.2)
         let work = if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) { Task.immediate(operation: body) } else { Task(operation: body) }
         #else
         let work = Task(operation: body)
         #endif
-        continuation.onTermination = { _ in
-            work.cancel()
-            // A row cancelled before it ran never gave its place back.
-            for ticket in tickets { ticket?.giveBack() }
-        }
-        return MovieUpdates(stream: stream, work: work)
+        // A row cancelled before it ran never gave its place back.
+        feed.onCancel { work.cancel(); for ticket in tickets { ticket?.giveBack() } }
+        return MovieUpdates(feed: feed)
     }
 }
 
@@ -112,34 +107,109 @@ extension OMDbClient {
 /// it is known, until every row is done.
 ///
 /// The work runs whether or not anyone iterates yet (a page's requests start before it is drawn).
-/// It stops when the task iterating is cancelled, when every copy of the updates is dropped, or
-/// when ``cancel()`` is called: for updates kept but no longer wanted, such as a later page's,
-/// waiting behind the page shown when Ctrl-C came.
+/// It stops when the task iterating is cancelled, when ``cancel()`` is called (for updates kept but
+/// no longer wanted, such as a later page's), or when every copy of the updates is dropped. After a
+/// stop, the sequence still yields what the stop could not undo (a poster put in place), then ends.
 public struct MovieUpdates: AsyncSequence, Sendable {
     public typealias Element = MovieUpdate
 
-    let stream: AsyncStream<MovieUpdate>
-    let work: Task<Void, Never>
+    private let owner: Owner
 
-    /// Stops the work: rows not done yet send nothing more, and the updates end.
-    public func cancel() { work.cancel() }
+    init(feed: UpdateFeed) { owner = Owner(feed: feed) }
 
-    public func makeAsyncIterator() -> AsyncStream<MovieUpdate>.Iterator {
-        stream.makeAsyncIterator()
+    /// Stops the work: rows not done yet send nothing more but their posters put in place.
+    public func cancel() { owner.feed.cancel() }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(owner: owner) }
+
+    /// Waits for the next update; cancelling the waiting task stops the work (see ``MovieUpdates``).
+    public struct Iterator: AsyncIteratorProtocol {
+        let owner: Owner
+
+        /// The next update, or `nil` once the work is over.
+        public mutating func next() async -> MovieUpdate? { await owner.feed.next() }
+    }
+
+    /// Stops the work when the last copy of the updates goes.
+    final class Owner: Sendable {
+        let feed: UpdateFeed
+        init(feed: UpdateFeed) { self.feed = feed }
+        deinit { feed.cancel() }
     }
 }
 
-/// Set once, by the first row that meets a refused key (or the daily limit).
-private final class KeyRefusal: Sendable {
-    private let refused = Mutex(false)
+/// The updates on their way from the rows' tasks to one reader: queued until read, the reader
+/// resumed by the row that yields. Unlike an `AsyncStream`, a reader that is cancelled is not sent
+/// away empty: its cancellation stops the work, and it reads on to the end.
+final class UpdateFeed: Sendable {
+    private struct State {
+        var queued: [MovieUpdate] = []
+        var reader: CheckedContinuation<MovieUpdate?, Never>?
+        var finished = false
+        var stop: (@Sendable () -> Void)?
+        var stopped = false
+    }
 
-    /// True for the first caller only.
-    func first() -> Bool {
-        refused.withLock { refused in
-            defer { refused = true }
-            return !refused
+    private let state = Mutex(State())
+
+    func yield(_ update: MovieUpdate) {
+        state.withLock { state -> CheckedContinuation<MovieUpdate?, Never>? in
+            guard let reader = state.reader else {
+                state.queued.append(update)
+                return nil
+            }
+            state.reader = nil
+            return reader
+        }?.resume(returning: update)
+    }
+
+    func finish() {
+        state.withLock { state -> CheckedContinuation<MovieUpdate?, Never>? in
+            state.finished = true
+            defer { state.reader = nil }
+            return state.reader
+        }?.resume(returning: nil)
+    }
+
+    /// What ``cancel()`` does, once (at once when cancelled already).
+    func onCancel(_ stop: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state in
+            state.stop = stop
+            return state.stopped
+        }
+        if now { stop() }
+    }
+
+    func cancel() {
+        state.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.stopped else { return nil }
+            state.stopped = true
+            return state.stop
+        }?()
+    }
+
+    func next() async -> MovieUpdate? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { reader in
+                let now = state.withLock { state -> MovieUpdate?? in
+                    if !state.queued.isEmpty { return state.queued.removeFirst() }
+                    if state.finished { return .some(nil) }
+                    state.reader = reader
+                    return nil
+                }
+                if let now { reader.resume(returning: now) }
+            }
+        } onCancel: {
+            cancel()
         }
     }
+}
+
+/// True for the first caller only: the first row that meets a refused key, or the daily limit.
+private final class Once: Sendable {
+    private let done = Atomic(false)
+
+    func first() -> Bool { !done.exchange(true, ordering: .relaxed) }
 }
 
 /// Runs `body`, keeping its ``OMDbError`` as a value; `nil` when the task was cancelled.

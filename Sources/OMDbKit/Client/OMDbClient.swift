@@ -113,8 +113,6 @@ public actor OMDbClient {
     /// One poster load per folder and title; the loads remember by hand what a title's poster
     /// came to (saved where, or refused for good), under ``PosterKey/title(_:)``.
     nonisolated let posters = Memo<PosterKey, SavedPoster>(recall: .byHand)
-    /// Poster loads running, cancelled ones included until they end.
-    nonisolated let posterLoads = RunningLoads()
 
     /// Requests handed to the transport for OMDb's API in this session, retries included
     /// (posters not included): what the daily quota counts.

@@ -17,9 +17,12 @@ import Synchronization
 final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Machine = SingleFlightStateMachine<Key, CheckedContinuation<Value, any Error>, Task<Void, Never>>
 
-    private let state = Mutex(Machine())
+    private let state: Mutex<Machine>
 
-    init() {}
+    /// - Parameter lastWaiterStays: see ``SingleFlightStateMachine/lastWaiterStays``.
+    init(lastWaiterStays: Bool = false) {
+        state = Mutex(Machine(lastWaiterStays: lastWaiterStays))
+    }
 
     /// How many loads are running now.
     var inFlight: Int { state.withLock { $0.inFlight } }
@@ -74,6 +77,8 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             break
         case .resumeCancelled(let waiter):
             waiter.resume(throwing: CancellationError())
+        case .cancelLoad(let load):
+            load.cancel()
         case let .cancelLoadAndResume(load, waiter):
             // The load first: what it cleans up on cancellation (a poster's partial file) is gone by
             // the time the waiter goes on.

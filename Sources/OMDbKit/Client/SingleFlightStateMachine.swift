@@ -41,12 +41,22 @@ struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
         case resumeCancelled(Waiter)
         /// It was the last: cancel the load (when it was started), then resume it with `CancellationError`.
         case cancelLoadAndResume(Load?, Waiter)
+        /// It was the last, and stays for the outcome of the load it cancels (``lastWaiterStays``).
+        case cancelLoad(Load)
     }
 
     private(set) var calls: [Key: Call] = [:]
+    /// Calls whose last waiter, cancelled, stays for the outcome of their cancelled load, by id.
+    private var ending: [Int: Call] = [:]
     private var nextID = 0
+    /// A cancelled caller that is the last of its call waits for what the cancelled load comes to
+    /// (which a cancelled load tells at once), rather than leaving with `CancellationError`: for
+    /// loads whose outcome stays true after a stop, such as a poster put in place just before it.
+    let lastWaiterStays: Bool
 
-    init() {}
+    init(lastWaiterStays: Bool = false) {
+        self.lastWaiterStays = lastWaiterStays
+    }
 
     /// How many loads are running (or starting) now.
     var inFlight: Int { calls.count }
@@ -86,6 +96,7 @@ struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
     /// The load of call `callID` ended: the waiters to resume with its outcome (none when the call
     /// ended before, by its waiters leaving or ``cancelAll()``).
     mutating func finished(_ key: Key, callID: Int) -> [Waiter] {
+        if let call = ending.removeValue(forKey: callID) { return call.waiters.map { $0.waiter } }
         guard calls[key]?.id == callID, let call = calls.removeValue(forKey: key) else { return [] }
         return call.waiters.map { $0.waiter }
     }
@@ -100,6 +111,11 @@ struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
             return .resumeCancelled(waiter)
         }
         calls[key] = nil
+        if lastWaiterStays, let load = call.load {
+            call.waiters = [(waiterID, waiter)]
+            ending[call.id] = call
+            return .cancelLoad(load)
+        }
         return .cancelLoadAndResume(call.load, waiter)
     }
 

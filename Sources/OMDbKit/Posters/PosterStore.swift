@@ -29,21 +29,23 @@ public struct PosterStore: Sendable {
     public let folder: URL
     /// Posters larger than this are refused (bytes).
     public let maxBytes: Int
-    /// Whose temporary files this store writes.
-    public let owner: PosterOwner
     /// The width to download posters at (see ``PosterWidth``). File names never carry it: a
     /// wider download replaces a narrower file of the same title.
-    public let width: PosterWidth
-    /// Where this store's writes in progress are recorded: the program finishes them before exiting.
-    public let writes: PendingWrites
+    public private(set) var width: PosterWidth
+    /// Whose temporary files this store writes.
+    let owner: PosterOwner
     let index: PosterIndex
-    /// Appends a chunk to a poster's file, on a file-work thread: a seam for tests of a slow or
-    /// failing disk.
-    var append: @Sendable (PosterFile, Data, URL) throws(OMDbError) -> Void = { try $0.append($1, destination: $2) }
-    /// Flushes a poster's file and renames it into place unless its ``CommitGate`` was given up
-    /// (false then), on a file-work thread: a seam for tests of a write being put in place as
-    /// the page is stopped.
-    var commit: @Sendable (PosterFile, URL, CommitGate?) throws(OMDbError) -> Bool = { try $0.commit(to: $1, unless: $2) }
+    /// What a poster's write asks of the disk.
+    var disk = Disk()
+
+    /// What a poster's write asks of the disk, on the body's write loop: a seam for tests of a
+    /// slow, held or failing disk.
+    struct Disk: Sendable {
+        var append: @Sendable (PosterFile, Data) throws(OMDbError) -> Void = { try $0.append($1) }
+        var flush: @Sendable (PosterFile) throws(OMDbError) -> Void = { try $0.flush() }
+        /// Called with the write's lock held: it must not wait.
+        var rename: @Sendable (PosterFile) throws(OMDbError) -> Void = { try $0.rename() }
+    }
 
     /// The default size cap: 20 MB.
     public static let defaultMaxBytes = 20_000_000
@@ -56,42 +58,30 @@ public struct PosterStore: Sendable {
     /// - Parameters:
     ///   - folder: where posters go; created when the first is saved.
     ///   - maxBytes: posters larger than this are refused.
-    ///   - owner: whose temporary files this store writes; this process by default.
     ///   - width: the width posters are downloaded at.
-    ///   - writes: records the writes in progress, for ``PendingWrites/finish(timeout:)``
-    ///     before exiting; by default a set of the store's own (``writes``).
-    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard,
-                writes: PendingWrites = PendingWrites()) {
-        self.init(folder: folder, maxBytes: maxBytes, owner: owner, width: width, writes: writes, listing: { $0.names($1) })
+    public init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, width: PosterWidth = .standard) {
+        self.init(folder: folder, maxBytes: maxBytes, width: width, owner: .current, listing: { $0.names($1) })
     }
 
-    /// - Parameter listing: lists the folder's names; a seam for tests.
-    init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, owner: PosterOwner = .current, width: PosterWidth = .standard,
-         writes: PendingWrites = PendingWrites(), listing: @escaping PosterIndex.Listing) {
+    /// - Parameters:
+    ///   - owner: whose temporary files this store writes.
+    ///   - listing: lists the folder's names; a seam for tests.
+    init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, width: PosterWidth = .standard, owner: PosterOwner,
+         listing: @escaping PosterIndex.Listing = { $0.names($1) }) {
         self.folder = folder.standardizedFileURL
         self.maxBytes = maxBytes
         self.owner = owner
         self.width = width
-        self.writes = writes
         index = PosterIndex(folder: self.folder, listing: listing) { open, names in
             Self.removeLeftovers(names, in: open)
         }
     }
 
-    private init(_ store: PosterStore, width: PosterWidth) {
-        folder = store.folder
-        maxBytes = store.maxBytes
-        owner = store.owner
-        self.width = width
-        writes = store.writes
-        index = store.index
-        append = store.append
-        commit = store.commit
-    }
-
-    /// This store at another width, sharing its index (the folder is not listed again) and its ``writes``.
+    /// This store at another width, sharing its index (the folder is not listed again).
     public func atWidth(_ width: PosterWidth) -> PosterStore {
-        PosterStore(self, width: width)
+        var store = self
+        store.width = width
+        return store
     }
 
     /// The poster already in the folder for `imdbID`, whatever its title or extension.
@@ -110,60 +100,33 @@ public struct PosterStore: Sendable {
     ///   ``TransportError``, `CancellationError`) as it came. Nothing is left in the folder when it throws.
     public func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
                      imdbID: String) async throws -> URL {
-        try await receive(streaming: body, contentType: contentType, source: source, title: title, year: year, imdbID: imdbID).commit()
+        try await receive(streaming: body, contentType: contentType, source: source, title: title, year: year, imdbID: imdbID).placed()
     }
 
-    /// Streams `body` to its file, and returns once every byte has arrived (those the disk has not
-    /// taken yet wait in a bounded buffer; past it the transfer pauses): the type is told from the
-    /// first bytes and the cap enforced as they come. The writes run on a file-work thread, never
-    /// on the transport's, and what is left of them, the `fsync` and the rename happen in
-    /// ``ArrivedPoster/commit()``, which the caller runs once done with the network (outside the
-    /// request's deadline and its place among the requests in flight).
+    /// Streams `body` to a new poster write, and returns once every byte has arrived: those the
+    /// disk has not taken yet wait in a bounded buffer (past it the transfer pauses), and the
+    /// last writes, the flush and the rename follow on the body's write loop, never the
+    /// transport's thread (``Arrival/placed()`` waits for them), so the caller is done with the
+    /// network, its deadline and its place among the requests in flight before the disk is.
+    /// Cancelled, the write is given up at once: no partial file is left.
     /// - Throws: as ``save(streaming:contentType:source:title:year:imdbID:)``, for what happened so far.
-    /// - Parameter cleanup: discards the write at once when the caller's task is cancelled (see
-    ///   ``PosterCleanup``); one of this call's own when nil.
     func receive(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
-                 imdbID: String, cleanup: PosterCleanup? = nil) async throws -> ArrivedPoster {
+                 imdbID: String) async throws -> Arrival {
         if let length = body.length, length > maxBytes { throw OMDbError.posterTooLarge(bytes: length, limit: maxBytes) }
-        let writer = writer(contentType: contentType, source: source, title: title, year: year, imdbID: imdbID)
-        cleanup?.watch(writer)
-        // Cancelled, the temporary file goes at once, not when the task gets to its catch: whoever
-        // cancelled it finds no partial file in the folder.
+        let write = PosterWrite(maxBytes: maxBytes, refusal: .posterNotAnImage(url: source, contentType: contentType), disk: disk) {
+            [folder, owner] (format) throws(OMDbError) in
+            let name = PosterName.fileName(title: title, year: year, imdbID: imdbID, format: format)
+            return try PosterFile(in: folder, owner: owner, destination: folder.appendingPathComponent(name))
+        }
         return try await withTaskCancellationHandler {
             do {
-                let draining = try await body.receive { chunk in try writer.take(chunk) }
-                return ArrivedPoster { [index, commit] gate in
-                    try await withTaskCancellationHandler {
-                        do {
-                            try await draining.finished()
-                            let committed = try await FileWork.run { Result { () throws(OMDbError) -> URL? in
-                                let (file, destination) = try writer.finish()
-                                // Given up while the flush runs, its name goes at once, not when the disk answers.
-                                if let gate, !gate.flushing(removal: { file.removeName() }) {
-                                    file.discard()
-                                    return nil
-                                }
-                                return try commit(file, destination, gate) ? destination : nil
-                            } }.get()
-                            // Given up by the one who wanted it (its page was stopped): nothing was put in place.
-                            guard let destination = committed else { throw CancellationError() }
-                            index.add(destination.lastPathComponent)
-                            return destination
-                        } catch {
-                            writer.discard()
-                            try Task.checkCancellation()
-                            throw error
-                        }
-                    } onCancel: {
-                        writer.discard()
-                    }
-                }
+                return Arrival(write: write, draining: try await body.receive { try write.take($0) }, index: index)
             } catch {
-                writer.discard()
+                write.giveUp()
                 throw error
             }
         } onCancel: {
-            writer.discard()
+            write.giveUp()
         }
     }
 
@@ -191,110 +154,28 @@ public struct PosterStore: Sendable {
         }
     }
 
-    /// A writer for one poster, whose file is opened in this folder once its format is known.
-    private func writer(contentType: String?, source: String, title: String, year: String?, imdbID: String) -> PosterWriter {
-        PosterWriter(maxBytes: maxBytes, refusal: .posterNotAnImage(url: source, contentType: contentType), append: append) { [self] (format) throws(OMDbError) in
-            try open(format: format, title: title, year: year, imdbID: imdbID)
-        }
-    }
-
-    /// Opens a temporary file for the poster's final name, in the folder made if needed (see
-    /// ``openFolder(_:)``).
-    private func open(format: ImageFormat, title: String, year: String?, imdbID: String) throws(OMDbError) -> (PosterFile, URL) {
-        let destination = folder.appendingPathComponent(PosterName.fileName(title: title, year: year, imdbID: imdbID, format: format))
-        return (try PosterFile(in: folder, owner: owner, destination: destination, writes: writes), destination)
-    }
 }
 
 /// A poster whose bytes have all arrived: still being written, not yet in its place.
-struct ArrivedPoster: Sendable {
-    fileprivate let finish: @Sendable (CommitGate?) async throws -> URL
+struct Arrival: Sendable {
+    let write: PosterWrite
+    let draining: HTTPBody.Draining
+    let index: PosterIndex
 
-    /// Waits for the last writes, then flushes the file and renames it into place, unless
-    /// `gate` was given up first.
+    /// Waits for the write loop to put the poster in place, and returns where. Cancelled, the
+    /// write is given up at once, unless the poster was in place already: then that file, as it is there.
     /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` (the disk), `CancellationError`
-    ///   (cancelled, or the gate given up). Nothing is left in the folder when it throws.
-    func commit(unless gate: CommitGate? = nil) async throws -> URL {
-        try await finish(gate)
-    }
-}
-
-/// Decides, once and for good, whether a poster's write is put in place: its commit renames the
-/// file unless the one who wanted it gave it up first, and one who gives it up learns whether it
-/// was too late. So a page stopped while its posters are being flushed to a slow disk says of each
-/// either "saved", with the file there, or "stopped", with no file appearing later.
-final class CommitGate: Sendable {
-    private enum State {
-        /// Not decided; `removal` takes the temporary file's name away once the flush has begun.
-        case open(removal: (@Sendable () -> Void)?)
-        case putInPlace(URL)
-        case givenUp
-    }
-
-    private let state = Mutex(State.open(removal: nil))
-
-    init() {}
-
-    /// The commit begins to flush the file; `removal` removes its temporary name if the write is
-    /// given up meanwhile. False when it was given up already: the commit stops there.
-    func flushing(removal: @escaping @Sendable () -> Void) -> Bool {
-        state.withLock { state in
-            guard case .open = state else { return false }
-            state = .open(removal: removal)
-            return true
+    ///   (given up). Nothing is left in the folder when it throws.
+    func placed() async throws -> URL {
+        let file: URL
+        do {
+            try await withTaskCancellationHandler { try await draining.finished() } onCancel: { write.giveUp() }
+            file = try write.placed()
+        } catch {
+            guard let placed = write.giveUp() else { throw error }
+            file = placed
         }
-    }
-
-    /// Runs `rename` unless the write was given up: nil then, else whether it renamed the file to
-    /// `destination`. The decision and the rename happen under one lock, so ``giveUp()`` never
-    /// sees half of it.
-    func putInPlace(at destination: URL, _ rename: () -> Bool) -> Bool? {
-        state.withLock { state in
-            guard case .open = state else { return nil }
-            let renamed = rename()
-            if renamed { state = .putInPlace(destination) }
-            return renamed
-        }
-    }
-
-    /// Gives the write up, its temporary file's name removed at once (a flush under way ends in a
-    /// file no one can reach), unless it was put in place already: that file then.
-    func giveUp() -> URL? {
-        let (removal, placed) = state.withLock { state -> ((@Sendable () -> Void)?, URL?) in
-            switch state {
-            case .open(let removal):
-                state = .givenUp
-                return (removal, nil)
-            case .putInPlace(let file):
-                return (nil, file)
-            case .givenUp:
-                return (nil, nil)
-            }
-        }
-        removal?()
-        return placed
-    }
-}
-
-/// Discards a poster's write the moment its task is cancelled, wherever the task is between the
-/// download and the commit: the one who cancelled finds no partial file in the folder.
-final class PosterCleanup: Sendable {
-    private let state = Mutex((writer: PosterWriter?.none, cancelled: false))
-
-    /// From now on, a cancellation discards `writer` (at once if it came already).
-    func watch(_ writer: PosterWriter) {
-        let cancelled = state.withLock { state in
-            state.writer = writer
-            return state.cancelled
-        }
-        if cancelled { writer.discard() }
-    }
-
-    /// The task was cancelled.
-    func cancel() {
-        state.withLock { state in
-            state.cancelled = true
-            return state.writer
-        }?.discard()
+        index.add(file.lastPathComponent)
+        return file
     }
 }

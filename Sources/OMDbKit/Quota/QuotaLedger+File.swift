@@ -20,10 +20,13 @@ extension QuotaLedger {
             self.warned = warned
         }
 
-        /// `nil` for a line that is not a record, or holds a count past ``QuotaLedger/maximumCount``.
-        init?(line: String) {
+        /// `nil` for a line that is not a record: a count past ``QuotaLedger/maximumCount`` or
+        /// below zero, a warned field other than 0 or 1, or a day after `today` (no clock here
+        /// has reached it: the file was written by a clock that was wrong, or by hand).
+        init?(line: String, today: String) {
             let parts = line.split(separator: " ")
-            guard parts.count == 3, parts[0].count == 10, let sent = Int(parts[1]), (0...QuotaLedger.maximumCount).contains(sent) else { return nil }
+            guard parts.count == 3, parts[0].count == 10, parts[0] <= today, let sent = Int(parts[1]),
+                  (0...QuotaLedger.maximumCount).contains(sent), parts[2] == "0" || parts[2] == "1" else { return nil }
             self.init(day: String(parts[0]), sent: sent, warned: parts[2] == "1")
         }
 
@@ -34,9 +37,10 @@ extension QuotaLedger {
     enum Contents: Equatable {
         case missing
         case record(Record)
-        /// Not a record (a count past any key's day, text that is not a count, a file too large):
-        /// why, for the person.
+        /// Not a record: why, for the person.
         case damaged(String)
+        /// It could not be read (its folder refused, an I/O error): counted from zero, left alone.
+        case unreadable
     }
 
     /// No key allows more in a day (the largest OMDb sells is 250,000): a count past it is damage,
@@ -45,13 +49,13 @@ extension QuotaLedger {
     /// A record is one short line: a larger file is not one.
     static let maximumFileBytes = 256
 
-    var file: URL { folder.appendingPathComponent("requests-\(keyHash).txt") }
+    package var file: URL { folder.appendingPathComponent("requests-\(keyHash).txt") }
     var lockFile: URL { folder.appendingPathComponent("requests-\(keyHash).lock") }
     /// Where a damaged file is set aside, for a person to look at.
     var damagedFile: URL { folder.appendingPathComponent("requests-\(keyHash).damaged") }
     var atomicFile: AtomicFile { AtomicFile(file, lockFile: lockFile) }
 
-    func read() -> Contents {
+    func read(today: String) -> Contents {
         fileReads.add(1, ordering: .relaxed)
         // A folder others could have planted the file in counts nothing (said once, at the start).
         guard AtomicFile.folderProblem(folder) == nil else { return .missing }
@@ -60,45 +64,51 @@ extension QuotaLedger {
             guard let contents = try atomicFile.contents(upTo: Self.maximumFileBytes) else { return .missing }
             data = contents
         } catch {
-            if case .tooLarge(_, let bytes, _) = error { return .damaged("\(QuotaUsage.grouped(bytes)) bytes, not one line") }
-            return .damaged("\(error)")
+            switch error {
+            case .tooLarge(_, let bytes, _): return .damaged("\(QuotaUsage.grouped(bytes)) bytes, not one line")
+            case .notARegularFile, .untrusted: return .damaged(error.reason)
+            case .failed, .unsafeFolder: return .unreadable
+            }
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if let record = Record(line: text) { return .record(record) }
+        if let record = Record(line: text, today: today) { return .record(record) }
         let parts = text.split(separator: " ")
-        if parts.count == 3, parts[1].allSatisfy(\.isNumber) {
+        guard parts.count == 3 else { return .damaged(text.isEmpty ? "empty" : "not a count") }
+        if parts[0].count == 10, parts[0] > today { return .damaged("dated \(parts[0]), after today (\(today), UTC)") }
+        if parts[1].allSatisfy(\.isNumber) {
             let count = Int(parts[1]).map(QuotaUsage.grouped) ?? String(parts[1].prefix(24)) + "…"
-            return .damaged("a count of \(count), more than any key allows")
+            if Int(parts[1]).map({ $0 > Self.maximumCount }) ?? true { return .damaged("a count of \(count), more than any key allows") }
         }
-        return .damaged(text.isEmpty ? "empty" : "not a count")
+        return .damaged("not a count")
     }
 
     /// Read, change, write, with the lock held: another process's count is never lost.
     /// A new UTC day starts from zero; a damaged file is set aside (once, with a notice) and
-    /// counts as zero. Returns the record the file holds after (`nil` when it could not be read
-    /// or written).
+    /// counts as zero. Returns the record the file holds after; `nil` when it could not be read
+    /// or written (`failure` is told why). `rewrite` writes the record even when unchanged.
     @discardableResult
-    func update(day: String, _ change: (inout Record) -> Void) -> Record? {
+    func update(day: String, rewrite: Bool = false, failure: (String) -> Void = { _ in }, _ change: (inout Record) -> Void) -> Record? {
         do throws(AtomicFile.Problem) {
             try AtomicFile.prepareFolder(folder)
             return try atomicFile.withLock { () throws(AtomicFile.Problem) -> Record? in
                 var record = Record(day: day)
-                switch read() {
+                switch read(today: day) {
                 case .record(let found) where found.day == day: record = found
                 case .damaged(let why): setAside(why)
+                case .unreadable: return nil
                 case .record, .missing: break
                 }
                 let before = record
                 change(&record)
-                guard record != before else { return record }
-                // A process ended while it wrote its count (a SIGTERM as a cancelled page was
-                // counting its requests) left its temporary file: gone with the next count.
+                guard record != before || rewrite else { return record }
+                // A process ended while it wrote its count left its temporary file: gone with the next count.
                 atomicFile.removeLeftTemporaries()
                 try atomicFile.write(Data(record.line.utf8))
                 fileWrites.add(1, ordering: .relaxed)
                 return record
             }
         } catch {
+            failure(error.reason)
             return nil
         }
     }
@@ -109,6 +119,12 @@ extension QuotaLedger {
         guard let open = try? OpenFolder(folder), open.rename(file.lastPathComponent, to: damagedFile.lastPathComponent) else { return }
         let notice = "Warning: the daily request count in \(file.path) was damaged (\(why)): it is set aside as \(damagedFile.lastPathComponent) and today's count starts again from 0, so the key may have fewer requests left than movies quota says."
         pendingNotice.withLock { $0 = notice }
+    }
+
+    /// `a + b`, stopping at ``maximumCount``: a count never overflows, whatever a file held.
+    static func adding(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? maximumCount : min(sum, maximumCount)
     }
 
     /// `2026-11-22`: the UTC calendar day of `date`.

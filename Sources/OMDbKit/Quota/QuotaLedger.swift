@@ -1,23 +1,21 @@
-import Foundation
+import Dispatch
 import Files
+import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How many API requests this tool sent today with one key: OMDb itself never says.
 ///
 /// Kept in `$XDG_STATE_HOME/movies` (default `~/.local/state/movies`), one small file per key,
 /// named by a hash of the key: the key itself is never written. OMDb does not say when its day
-/// turns, so the count is per UTC day. Every change is a read-modify-write under `flock(2)` on a
-/// lock file beside it, and the new content is renamed into place, so processes sharing a key
-/// count together and a crash never leaves half a file.
+/// turns, so the count is per UTC day. Every change of the file is a read-modify-write under
+/// `flock(2)`, renamed into place, so processes sharing a key count together.
 ///
-/// ``recordRequestSent()`` returns at once: the count is kept in memory and written on a serial
-/// lane of `FileWork` (its ``writes``), off the caller's actor, so a page's twenty requests cost one or two writes, not twenty
-/// (each is a lock, a read and a rename). Reads wait for the writes already asked for.
+/// The count is kept exactly in memory, whether or not the file can be written: a request
+/// reserves its place before it is sent (``reserve()``), and counts once it may have reached OMDb
+/// (``commit(_:)``) or gives its place back (``release(_:)``). The file is written on a serial
+/// queue of the ledger's own, off the caller; a write that fails keeps its counts for the next
+/// one, and says so once (``takeNotice()``). Within ``exactMargin(limit:)`` of the limit, each
+/// place is taken in the file itself, so processes sharing the key stop at the limit together.
 public final class QuotaLedger: Sendable {
     /// The folder holding the counts.
     public let folder: URL
@@ -26,53 +24,57 @@ public final class QuotaLedger: Sendable {
     /// Names this key's files: the first 16 hex digits of a SHA-256 of the key.
     let keyHash: String
     let now: @Sendable () -> Date
-    /// The UTC day this process last gave the 90 % warning.
-    private let warnedDay = Mutex<String?>(nil)
-    /// What this process counted and has not yet seen in the file, and the file's last count it saw.
+    /// The file's writes, in the order asked for.
+    let lane = DispatchQueue(label: "movies.quota-ledger")
+
+    /// This process's view of today's count.
     struct Counts {
-        /// Counted but not yet written, by UTC day. A write is queued when this goes from empty to
-        /// not; the write takes everything counted by the time it runs.
-        var unwritten: [String: Int] = [:]
-        /// Taken by the write running now, until the file holds them.
-        var writing: [String: Int] = [:]
-        /// The file's record the last time this process read or wrote it (other processes' counts
-        /// up to then included).
-        var known: Record?
-        /// Reserved by requests about to be sent and not yet counted or given back, by UTC day:
-        /// the limit holds for requests in flight, not only for those already counted.
-        var reserved: [String: Int] = [:]
-        /// The program is ending (``QuotaLedger/countRequestsInFlight(waitingUpTo:)``): the requests reserved
-        /// then are counted, and so is any reserved after.
+        /// The UTC day the view is of.
+        var day = ""
+        /// The file's count when this process last read or wrote it (every process's requests).
+        var file = 0
+        /// Counted here and not yet in the file: waiting for a write, or kept from one that failed.
+        var unwritten = 0
+        /// Taken by the write under way.
+        var writing = 0
+        /// Reserved by requests about to be sent, and not yet counted or given back.
+        var reserved = 0
+        /// The file was read today.
+        var read = false
+        /// A write is queued and has not yet taken the counts.
+        var writeQueued = false
+        /// Why the last write failed; `nil` while the file holds this process's count.
+        var unkept: String?
+        /// The program is ending (``finish()``): requests reserved then, and any reserved after, count.
         var closed = false
+        /// The warning at 90 % was given today.
+        var warned = false
+
+        /// Today's count as this process knows it, requests in flight left out.
+        var sent: Int { QuotaLedger.adding(file, QuotaLedger.adding(unwritten, writing)) }
     }
 
     let counts = Mutex(Counts())
-    /// The line saying a damaged file was set aside, until ``takeNotice()`` takes it.
+    /// A line to show once (a damaged file set aside, a count that cannot be written), until taken.
     let pendingNotice = Mutex<String?>(nil)
-    /// How many times the file was written, and read: what coalescing and the estimate save shows here.
+    /// How many times the file was written, and read (for tests).
     let fileWrites = Atomic<Int>(0)
     let fileReads = Atomic<Int>(0)
 
     /// The free key's limit.
     public static let defaultDailyLimit = 1_000
-    /// Where the counts not yet written wait their turn: the program finishes them before exiting.
-    public let writes: PendingWrites
 
     /// - Parameters:
     ///   - folder: where the counts are kept (see ``defaultFolder(environment:)``).
     ///   - apiKey: the key counted for; only a hash of it names the file.
     ///   - dailyLimit: requests a day the key allows; `nil` for no limit.
-    ///   - writes: holds the writes of the count, for ``PendingWrites/finish(timeout:)`` before
-    ///     exiting; by default a set of the ledger's own (``writes``).
     ///   - now: the clock; tests pass their own.
     public init(folder: URL, apiKey: String, dailyLimit: Int? = QuotaLedger.defaultDailyLimit,
-                writes: PendingWrites = PendingWrites(), now: @escaping @Sendable () -> Date = { Date() }) {
+                now: @escaping @Sendable () -> Date = { Date() }) {
         self.folder = folder.standardizedFileURL
         self.dailyLimit = dailyLimit
-        self.writes = writes
         keyHash = String(SHA256.hex("movies quota ledger: " + apiKey).prefix(16))
         self.now = now
-        writes.beforeFinishingCounts { [weak self] in self?.countRequestsInFlight() }
     }
 
     /// `$XDG_STATE_HOME/movies` when that is an absolute path, else `HOME/.local/state/movies`.
@@ -80,133 +82,252 @@ public final class QuotaLedger: Sendable {
         XDGFolder.state.url(environment: environment)
     }
 
-    // MARK: Counting
+    // MARK: Places and counts
 
-    /// Counts one request sent now. Returns at once; failures to write are ignored (the count is advice).
+    /// One request's place in a day's count, until ``commit(_:)`` or ``release(_:)``.
+    public struct Reservation: Sendable, Equatable {
+        /// The UTC day it was taken on: a request that crosses midnight counts on that day.
+        let day: String
+        /// Taken near the limit: counted in the file at once.
+        var inFile = false
+    }
+
+    /// How near the limit, in places left by this process's view, places are taken in the file.
+    static func exactMargin(limit: Int) -> Int { min(limit, 50) }
+
+    /// A place in today's count, or `nil` when the key's daily limit is reached by this tool's
+    /// count (this process's requests in flight included). Always a place with no limit.
+    public func reserve() -> Reservation? {
+        let day = today()
+        if let limit = dailyLimit, let left = placesLeft(), left <= Self.exactMargin(limit: limit),
+           counts.withLock({ !$0.closed && $0.unkept == nil }) {
+            switch reserveInFile(day: day, limit: limit) {
+            case .granted: return Reservation(day: day, inFile: true)
+            case .refused: return nil
+            // The file cannot be written now: this process's own count decides, as farther off.
+            case .unavailable: break
+            }
+        }
+        let (reservation, write) = counts.withLock { counts -> (Reservation?, Bool) in
+            guard counts.day == day else { return (nil, false) }
+            // The program is ending: a request that starts now counts at once.
+            if counts.closed { return (Reservation(day: day), Self.queue(1, in: &counts)) }
+            if let limit = dailyLimit, Self.adding(counts.sent, counts.reserved) >= limit { return (nil, false) }
+            counts.reserved += 1
+            return (Reservation(day: day), false)
+        }
+        if write { lane.async { self.write() } }
+        return reservation
+    }
+
+    /// The reserved request was sent (or may have been: a timeout, a lost connection): it counts.
+    public func commit(_ reservation: Reservation) {
+        guard !reservation.inFile else { return }
+        let write = counts.withLock { counts -> Bool in
+            // Counted already when the program began to end; yesterday's counts are moot today.
+            guard !counts.closed, counts.day == reservation.day else { return false }
+            counts.reserved -= 1
+            return Self.queue(1, in: &counts)
+        }
+        if write { lane.async { self.write() } }
+    }
+
+    /// The reserved request never left: its place is free again, and nothing is counted.
+    public func release(_ reservation: Reservation) {
+        guard counts.withLock({ !$0.closed }) else { return }
+        if reservation.inFile {
+            // At once, as it was taken: the place is free for every process's next request.
+            lane.sync { _ = updateView(day: reservation.day) { record in if record.sent > 0 { record.sent -= 1 } } }
+            return
+        }
+        counts.withLock { counts in
+            if counts.day == reservation.day { counts.reserved -= 1 }
+        }
+    }
+
+    /// Counts one request sent now, without a reservation.
     public func recordRequestSent() {
-        count(day: Self.utcDay(now()), reserved: false)
+        let day = today()
+        let write = counts.withLock { $0.day == day && Self.queue(1, in: &$0) }
+        if write { lane.async { self.write() } }
     }
 
-    /// The program is ending (``PendingWrites/finish(timeout:)``, on SIGTERM and SIGHUP too).
-    /// Waits up to `limit` for the places still reserved to be settled: a cancelled request counts
-    /// itself (it may have reached OMDb) or gives its place back, within milliseconds. Before, the
-    /// last write could come first, and their counts were lost: a SIGTERM during a page left 52
-    /// of 133 requests uncounted in 12 runs. Whatever is still reserved then counts as sent (a
-    /// request not cancelled, such as the next page's search when `quit` is typed at once, is on
-    /// its way: the wait stays short so that quitting does not wait for its answer); its later
-    /// commit or release changes nothing, and a request reserved after this counts at once.
-    func countRequestsInFlight(waitingUpTo limit: Duration = .milliseconds(250)) {
-        let deadline = ContinuousClock.now + limit
-        while reservedCount > 0, ContinuousClock.now < deadline { usleep(2_000) }
-        let queueWrite = counts.withLock { counts -> Bool in
+    /// The program is ending: every request still in flight counts as sent (a count may be too
+    /// high, never too low), and returns once the count is written, or could not be.
+    public func finish() {
+        counts.withLock { counts in
             counts.closed = true
-            guard !counts.reserved.isEmpty else { return false }
-            let wasEmpty = counts.unwritten.isEmpty
-            for (day, inFlight) in counts.reserved { counts.unwritten[day] = Self.adding(counts.unwritten[day, default: 0], inFlight) }
-            counts.reserved = [:]
-            return wasEmpty
+            counts.unwritten = Self.adding(counts.unwritten, counts.reserved)
+            counts.reserved = 0
         }
-        if queueWrite { writes.counts.async { self.writeUnwritten() } }
+        lane.sync { write() }
     }
 
-    /// Moves one request into the count (from the reserved ones when `reserved`), and queues a
-    /// write when none is queued. A reserved one is already counted once the program is ending.
-    func count(day: String, reserved: Bool) {
-        let queueWrite = counts.withLock { counts -> Bool in
-            if reserved, counts.closed { return false }
-            // In one step, so the sum the limit is checked against never dips.
-            if reserved { counts.reserved[day, default: 1] -= 1 }
-            defer { counts.unwritten[day, default: 0] += 1 }
-            return counts.unwritten.isEmpty
-        }
-        guard queueWrite else { return }
-        writes.counts.async { self.writeUnwritten() }
+    /// How many more requests today's limit allows now, requests in flight counted; `nil` with no
+    /// limit. Advice for planning (how many pages to ask for at once), not the check.
+    public func placesLeft() -> Int? {
+        guard let limit = dailyLimit else { return nil }
+        let day = today()
+        return counts.withLock { counts in counts.day == day ? max(0, limit - Self.adding(counts.sent, counts.reserved)) : limit }
     }
 
-    /// Adds what was counted since the last write to the file, a day at a time.
-    private func writeUnwritten() {
-        let taken = counts.withLock { counts in
-            defer { counts.writing = counts.unwritten; counts.unwritten = [:] }
-            return counts.unwritten
+    // MARK: What is said
+
+    /// Today's count (UTC) as the file holds it, with what this process could not write yet, for
+    /// the `quota` report and the limit message.
+    /// - Parameter checkingTheFile: write the record back even unchanged, so the answer says whether
+    ///   the file can be kept (``QuotaUsage/unkept``), for a process that has not written it yet.
+    public func usage(checkingTheFile: Bool = false) -> QuotaUsage {
+        let day = today()
+        var reason: String?
+        let record = lane.sync { () -> Record? in
+            if counts.withLock({ $0.unwritten > 0 }) { write() }
+            return updateView(day: day, rewrite: checkingTheFile, failure: { reason = $0 }) { _ in }
         }
-        for (day, count) in taken.sorted(by: { $0.key < $1.key }) {
-            let record = update(day: day) { $0.sent = Self.adding($0.sent, count) }
-            // In one step: the count moves from "writing" to the file's record, never in both.
-            counts.withLock { counts in
-                counts.writing[day] = nil
-                if let record { counts.known = record }
+        return counts.withLock { counts in
+            if record == nil {
+                counts.unkept = counts.unkept ?? reason ?? "it cannot be written"
+            } else if counts.unwritten == 0 {
+                counts.unkept = nil
             }
+            return QuotaUsage(day: day, sent: counts.sent, limit: dailyLimit, unkept: counts.unkept)
         }
-    }
-
-    /// The one line to show once when the file was found damaged and set aside; `nil` otherwise.
-    public func takeNotice() -> String? { pendingNotice.withLock { notice in defer { notice = nil }; return notice } }
-
-    /// `a + b`, stopping at ``maximumCount``: a count never overflows, whatever a file held.
-    static func adding(_ a: Int, _ b: Int) -> Int {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? maximumCount : min(sum, maximumCount)
-    }
-
-    /// Waits until every count asked for in this ledger's ``writes`` is written.
-    func finishWrites() { writes.finishCounts() }
-
-    /// Today's count (UTC), this process's pending writes included: read from the file, for the
-    /// `quota` report and the limit message.
-    public func usage() -> QuotaUsage {
-        let day = Self.utcDay(now())
-        // On the writes' queue: after the writes already asked for, and between writes, so no
-        // count is both in the file and on its way there.
-        let record = writes.counts.sync {
-            var record = Record(day: day)
-            switch read() {
-            case .record(let found) where found.day == day: record = found
-            // Set aside under the lock, and counted from zero.
-            case .damaged: record = update(day: day) { _ in } ?? record
-            case .record, .missing: break
-            }
-            counts.withLock { $0.known = record }
-            return record
-        }
-        return QuotaUsage(day: day, sent: record.sent, limit: dailyLimit)
     }
 
     /// Today's count without touching the disk, for a status line redrawn as a page fills: the
-    /// file's count when this process last read or wrote it, plus what it counted since. Exact
-    /// for this process; another process's requests show from this one's next write. Reads the
-    /// file once when nothing of today is known yet.
+    /// file's count when this process last read or wrote it, plus what it counted since.
     public func estimatedUsage() -> QuotaUsage {
-        let day = Self.utcDay(now())
-        let estimate = counts.withLock { counts -> Int? in
-            guard let known = counts.known, known.day == day else { return nil }
-            return Self.adding(known.sent, counts.pending(day))
-        }
-        guard let estimate else { return usage() }
-        return QuotaUsage(day: day, sent: estimate, limit: dailyLimit)
+        let day = today()
+        return counts.withLock { QuotaUsage(day: day, sent: $0.sent, limit: dailyLimit, unkept: $0.unkept) }
     }
 
     /// Today's usage when it has just reached 90 % of the limit and no process has warned today;
-    /// `nil` otherwise. The warning is written into the ledger, so it is given once a day.
+    /// `nil` otherwise. The warning is written into the file, so it is given once a day.
     public func warningDue() -> QuotaUsage? {
         guard let limit = dailyLimit else { return nil }
-        let day = Self.utcDay(now())
-        if warnedDay.withLock({ $0 }) == day { return nil }
-        // Asked after every command: the file is read again only once the count is near the line.
-        // After this process's writes, the estimate holds every other process's count up to them.
-        finishWrites()
-        if estimatedUsage().sent < limit - limit / 10 { return nil }
+        let day = today()
+        let near = counts.withLock { counts -> Bool in
+            counts.day == day && !counts.warned && counts.sent >= limit - limit / 10
+        }
+        guard near else { return nil }
         var due: QuotaUsage?
-        writes.counts.sync {
-            _ = update(day: day) { record in
+        lane.sync {
+            write()
+            let record = updateView(day: day) { record in
                 // 90 % rounded up, without overflow for any limit.
                 guard !record.warned, record.sent >= limit - limit / 10 else { return }
                 record.warned = true
                 due = QuotaUsage(day: day, sent: record.sent, limit: limit)
             }
+            // Unwritten: this process warns once, by its own count.
+            if record == nil, counts.withLock({ $0.sent >= limit - limit / 10 }) { due = estimatedUsage() }
         }
-        if due != nil { warnedDay.withLock { $0 = day } }
+        if due != nil { counts.withLock { $0.warned = true } }
         return due
     }
+
+    /// The one line to show once (the file was found damaged, or cannot be written); `nil` otherwise.
+    public func takeNotice() -> String? { pendingNotice.withLock { notice in defer { notice = nil }; return notice } }
+
+    // MARK: The view and the file
+
+    /// Today, and the view of it: a new day starts from the file's count, read once (on the lane,
+    /// after this process's writes already asked for).
+    private func today() -> String {
+        let day = Self.utcDay(now())
+        let fresh = counts.withLock { counts -> Bool in
+            guard counts.day != day else { return !counts.read }
+            // Yesterday's counts not yet written are moot: the file holds one day.
+            let (unkept, closed) = (counts.unkept, counts.closed)
+            counts = Counts(day: day, unkept: unkept, closed: closed)
+            return true
+        }
+        if fresh {
+            lane.sync {
+                let record = updateView(day: day, change: nil)
+                counts.withLock { counts in
+                    counts.read = true
+                    if record == nil { counts.file = 0 }
+                }
+            }
+        }
+        return day
+    }
+
+    /// Adds `count` to the counts a write is to take; true when a write is to be queued.
+    private static func queue(_ count: Int, in counts: inout Counts) -> Bool {
+        counts.unwritten = adding(counts.unwritten, count)
+        defer { counts.writeQueued = true }
+        return !counts.writeQueued
+    }
+
+    /// Adds this process's unwritten count to the file, on the lane. When the file cannot be
+    /// written, the count stays unwritten (still part of this process's view and limit), the next
+    /// count tries again, and the first failure is said once.
+    private func write() {
+        let (day, taken) = counts.withLock { counts -> (String, Int) in
+            counts.writeQueued = false
+            defer { counts.writing = counts.unwritten; counts.unwritten = 0 }
+            return (counts.day, counts.unwritten)
+        }
+        guard taken > 0 else { return }
+        var reason: String?
+        let record = update(day: day, failure: { reason = $0 }) { $0.sent = Self.adding($0.sent, taken) }
+        let notice = counts.withLock { counts -> String? in
+            counts.writing = 0
+            guard counts.day == day else { return nil }
+            if let record {
+                counts.file = record.sent
+                counts.unkept = nil
+                return nil
+            }
+            counts.unwritten = Self.adding(counts.unwritten, taken)
+            defer { counts.unkept = reason ?? "it cannot be written" }
+            return counts.unkept == nil ? reason ?? "it cannot be written" : nil
+        }
+        if let notice {
+            let line = "Warning: the day's request count cannot be written to \(file.path) (\(notice)): this run counts in memory and stops at the daily limit by that count, but later runs cannot see its requests."
+            pendingNotice.withLock { $0 = $0 ?? line }
+        }
+    }
+
+    /// ``update(day:failure:_:)``, its record becoming this process's view of the file (a read
+    /// when `change` is nil). `nil` when the file could not be read or written.
+    private func updateView(day: String, rewrite: Bool = false, failure: (String) -> Void = { _ in },
+                            change: ((inout Record) -> Void)?) -> Record? {
+        let record = change.map { update(day: day, rewrite: rewrite, failure: failure, $0) } ?? readRecord(day: day)
+        if let record { counts.withLock { if $0.day == day { $0.file = record.sent; $0.warned = $0.warned || record.warned } } }
+        return record
+    }
+
+    /// What the file says of `day`, a damaged file set aside; `nil` when it cannot be read.
+    private func readRecord(day: String) -> Record? {
+        switch read(today: day) {
+        case .record(let found): return found.day == day ? found : Record(day: day)
+        case .missing: return Record(day: day)
+        case .damaged: return update(day: day) { _ in }
+        case .unreadable: return nil
+        }
+    }
+
+    /// A place near the limit: on the lane, the file's count (every process's), plus this
+    /// process's requests in flight and counts not yet written, is checked against the limit, and
+    /// the place counted in the file, under its lock.
+    private func reserveInFile(day: String, limit: Int) -> InFile {
+        lane.sync {
+            var granted = false
+            let record = updateView(day: day) { record in
+                let mine = self.counts.withLock { Self.adding($0.unwritten, Self.adding($0.writing, $0.reserved)) }
+                guard Self.adding(record.sent, mine) < limit else { return }
+                record.sent += 1
+                granted = true
+            }
+            guard record != nil else { return .unavailable }
+            return granted ? .granted : .refused
+        }
+    }
+
+    private enum InFile { case granted, refused, unavailable }
 }
 
 /// One key's requests on one UTC day.
@@ -217,6 +338,16 @@ public struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
     public let sent: Int
     /// The key's daily limit; `nil` for none.
     public let limit: Int?
+    /// Why the count file cannot be written, when it cannot: the count is this process's alone.
+    public var unkept: String?
+
+    /// A day's usage.
+    public init(day: String, sent: Int, limit: Int?, unkept: String? = nil) {
+        self.day = day
+        self.sent = sent
+        self.limit = limit
+        self.unkept = unkept
+    }
 
     /// `requests today: 37 of 1,000 (UTC day)`, or `requests today: 37, no daily limit (UTC day)`.
     public var description: String {

@@ -16,9 +16,9 @@ import Synchronization
 /// The rules are `BodyFeedStateMachine`'s; this class holds it under a lock and does what it
 /// says outside the lock: continuations resumed, the transfer resumed or cancelled, the sink run.
 public final class BodyFeed: Sendable {
-    /// Takes one chunk, on a file-work thread (it may block); throwing stops the body and cancels
-    /// the transfer.
-    public typealias Sink = @Sendable (Data) throws -> Void
+    /// Takes one chunk, on a file-work thread (it may block), then `nil` once the body is complete;
+    /// throwing stops the body and cancels the transfer.
+    public typealias Sink = @Sendable (Data?) throws -> Void
 
     /// What became of a chunk handed to ``receive(_:)``.
     public enum Intake: Sendable {
@@ -76,7 +76,10 @@ public final class BodyFeed: Sendable {
 
     /// The body is complete (`error` is `nil`) or cut short by `error`.
     public func finish(throwing error: (any Error)? = nil) {
-        run(state.withLock { $0.finish(error.map { .failure($0) } ?? .success(())) })
+        let result: Result<Void, any Error> = error.map { .failure($0) } ?? .success(())
+        let outcome = state.withLock { $0.finish(result) }
+        if outcome.startWriting { startWriting() }
+        run(outcome.resumes)
     }
 
     // MARK: The reader's side
@@ -162,8 +165,11 @@ public final class BodyFeed: Sendable {
                         run(stop.resumes)
                         return
                     }
-                case .stop(let flushed):
-                    flushed?.resume()
+                case .end(let sink):
+                    let result = Result { try sink(nil) }
+                    if let resume = state.withLock({ $0.ended(result) }) { run([resume]) }
+                    return
+                case .stop:
                     return
                 }
             }

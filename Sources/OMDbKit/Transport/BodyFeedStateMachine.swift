@@ -46,8 +46,10 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
     enum Write {
         /// Hand `chunk` to `sink`; resume the transfer first when `resumeTransfer`.
         case write(Data, Sink, resumeTransfer: Bool)
-        /// Stop; resume `flushed` (every chunk taken) when there is one.
-        case stop(flushed: Pusher?)
+        /// The body is complete and every chunk taken: tell `sink` (`nil`), then ``ended(_:)``.
+        case end(Sink)
+        /// Stop: nothing waits (the loop starts again with the next chunk), or the body stopped.
+        case stop
     }
 
     /// What a reader's stop comes to: whether to cancel the transfer, and whom to resume.
@@ -109,25 +111,24 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
         }
     }
 
-    /// The transfer ended: complete (`.success`) or cut short.
-    mutating func finish(_ result: Result<Void, any Error>) -> [Resume] {
-        guard end == nil else { return [] }
+    /// The transfer ended: complete (`.success`) or cut short. A pushed body's end is told to its
+    /// sink by the write loop, started when none runs.
+    mutating func finish(_ result: Result<Void, any Error>) -> (resumes: [Resume], startWriting: Bool) {
+        guard end == nil else { return ([], false) }
         end = result
         switch reader {
         case .none, .pulling(nil), .done:
-            return []
+            return ([], false)
         case .pulling(let waiting?):
             reader = .done
-            return [.puller(waiting, result.map { nil })]
+            return ([.puller(waiting, result.map { nil })], false)
         case let .pushing(sink, writing, receiving, flushing):
             if case .failure(let error) = result {
                 stop(with: error)
-                return [receiving, flushing].compactMap { $0 }.map { .pusher($0, .failure(error)) }
+                return ([receiving, flushing].compactMap { $0 }.map { .pusher($0, .failure(error)) }, false)
             }
-            // Without a write loop running, every chunk was taken already.
-            reader = writing ? .pushing(sink, writing: true, receiving: nil, flushing: flushing) : .done
-            let flushed = writing ? nil : flushing
-            return [receiving, flushed].compactMap { $0 }.map { .pusher($0, .success(())) }
+            reader = .pushing(sink, writing: true, receiving: nil, flushing: flushing)
+            return ([receiving].compactMap { $0 }.map { .pusher($0, .success(())) }, !writing)
         }
     }
 
@@ -173,8 +174,9 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
         }
         let writing = !pending.isEmpty
         guard end == nil else {
-            reader = writing ? .pushing(sink, writing: true, receiving: nil, flushing: nil) : .done
-            return .received(startWriting: writing)
+            // Complete already: the write loop writes what waits, then tells the sink the end.
+            reader = .pushing(sink, writing: true, receiving: nil, flushing: nil)
+            return .received(startWriting: true)
         }
         reader = .pushing(sink, writing: writing, receiving: pusher, flushing: nil)
         return .park(startWriting: writing)
@@ -196,18 +198,24 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
 
     /// The write loop asks what to do next.
     mutating func nextWrite() -> Write {
-        guard case let .pushing(sink, true, receiving, flushing) = reader else { return .stop(flushed: nil) }
+        guard case let .pushing(sink, true, receiving, flushing) = reader else { return .stop }
         if !pending.isEmpty {
             let chunk = pending.removeFirst()
             pendingBytes -= chunk.count
             return .write(chunk, sink, resumeTransfer: takeResume())
         }
-        if case .success = end {
-            reader = .done
-            return .stop(flushed: flushing)
-        }
+        if case .success = end { return .end(sink) }
         reader = .pushing(sink, writing: false, receiving: receiving, flushing: flushing)
-        return .stop(flushed: nil)
+        return .stop
+    }
+
+    /// The sink was told the end (``Write/end(_:)``) and took it, or threw: the pusher waiting for
+    /// it to resume, unless the body was given up meanwhile.
+    mutating func ended(_ result: Result<Void, any Error>) -> Resume? {
+        guard case let .pushing(_, _, _, flushing) = reader else { return nil }
+        reader = .done
+        if case .failure(let error) = result { failure = error }
+        return flushing.map { .pusher($0, result) }
     }
 
     /// The sink threw: the body stops. Returns whether to cancel the transfer, and whom to resume.

@@ -112,26 +112,29 @@ public struct HTTPBody: AsyncSequence, Sendable {
         }
     }
 
-    /// Hands every chunk to `sink` as it arrives, and returns when the body is complete and
-    /// `sink` has taken every chunk: ``receive(into:)`` then ``Draining/finished()``.
-    public func drain(into sink: @escaping BodyFeed.Sink) async throws {
+    /// Hands every chunk to `sink` as it arrives, then `nil` at the end, and returns when `sink` has
+    /// taken them all: ``receive(into:)`` then ``Draining/finished()``.
+    package func drain(into sink: @escaping BodyFeed.Sink) async throws {
         try await receive(into: sink).finished()
     }
 
-    /// Starts handing every chunk to `sink`, on a file-work thread (`FileWork`), and returns
-    /// once the whole body has arrived: what `sink` has not taken yet waits in memory for it
-    /// (bounded: past that the transfer is paused). ``Draining/finished()`` waits for the rest.
+    /// Starts handing every chunk to `sink`, on a file-work thread (`FileWork`), then `nil` once
+    /// the body is complete, and returns once the whole body has arrived: what `sink` has not taken
+    /// yet waits in memory for it (bounded: past that the transfer is paused).
+    /// ``Draining/finished()`` waits for the rest.
     ///
     /// So a reader that writes to a slow disk is done with the network, and with its deadline,
     /// as soon as the bytes are in; the transport's thread never runs `sink`.
     /// - Throws: what `sink` threw so far (reading stops at once), ``TransportError`` when the body
     ///   ends early, `CancellationError`.
-    public func receive(into sink: @escaping BodyFeed.Sink) async throws -> Draining {
+    package func receive(into sink: @escaping BodyFeed.Sink) async throws -> Draining {
         guard case .feed(let handle) = source else {
+            // A body in memory or read from a file: the caller, cancelled, never waits for the disk.
             let lane = FileWork.lane("movies.body-sink")
             for try await chunk in self {
-                try await FileWork.run(on: lane) { Result { try sink(chunk) } }.get()
+                try await FileWork.runUnlessCancelled(on: lane) { try sink(chunk) }
             }
+            try await FileWork.runUnlessCancelled(on: lane) { try sink(nil) }
             return Draining(handle: nil)
         }
         do {
@@ -147,14 +150,14 @@ public struct HTTPBody: AsyncSequence, Sendable {
     }
 
     /// A body that has arrived whole, still being handed to its sink (see ``receive(into:)``).
-    public struct Draining: Sendable {
+    package struct Draining: Sendable {
         /// Keeps the body alive: dropped, it would be given up.
         fileprivate let handle: FeedHandle?
 
         /// Returns once the sink has taken every chunk.
         /// - Throws: what the sink threw, or `CancellationError`. Once it returns or throws, the
         ///   sink is never called again.
-        public func finished() async throws {
+        package func finished() async throws {
             try await handle?.feed.flushed()
         }
     }
