@@ -22,3 +22,13 @@ public func commandOutput(_ arguments: [String]) -> Data? {
 public func commandText(_ arguments: [String]) -> String? {
     commandOutput(arguments).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
 }
+
+extension Process {
+    /// Starts the process, and returns what opens when it exits: wait on that, not on `isRunning`.
+    public func runWatchingExit() throws -> Latch {
+        let exited = Latch()
+        terminationHandler = { _ in exited.open() }
+        try run()
+        return exited
+    }
+}
