@@ -16,15 +16,6 @@ import TestSupport
         .init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 10, maxConcurrentRequests: concurrency, onAPIRequestSent: counted)
     }
 
-    /// Waits (up to a minute) until `condition` holds, or fails saying what was awaited.
-    private static func until(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw LatchTimeout(what: what, timeout: .seconds(60)) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
     @Test func connectionsAreKeptAcrossPagesNeverMoreThanTheLimit() async throws {
         try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
@@ -50,7 +41,7 @@ import TestSupport
         let client = OMDbClient.live(Self.configuration(server, concurrency: 1, counted: { counted.add() }))
         // OMDb's host and the posters host are one server here: one warm-up, not two.
         client.preconnect(postersHost: server.baseURL.appendingPathComponent("posters/x.jpg"))
-        try await Self.until("the warm-up to reach the server") { server.warmUps.count == 1 }
+        try await server.waitForRequests("the warm-up to reach the server") { $0.count { $0.method == "HEAD" } == 1 }
         let warmUp = try #require(server.warmUps.first)
         #expect(warmUp.target == "/")
         #expect(!warmUp.target.contains(FakeOMDbServer.validKey) && !warmUp.target.contains("apikey"))
@@ -77,7 +68,7 @@ import TestSupport
         posters.scheme = "https"
         client.preconnect(origin: try #require(posters.url), afterNextRequest: true)
         _ = try await client.search("star")
-        try await Self.until("the posters host to be opened") { server.connectionCount == 2 }
+        try await waitUntil("the posters host to be opened") { server.connectionCount == 2 }
         let search = try #require(server.apiRequests.first)
         #expect(search.connection == 1, "the posters host was opened ahead of the search")
     }
@@ -89,7 +80,7 @@ import TestSupport
         let transport = OMDbClient.liveTransport(for: Self.configuration(server))
         let response = try await transport.send(server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10)
         // Nobody reads yet: the transfer must pause, not take 3 MB into memory.
-        try await Self.until("the transfer to pause") { transport.pauses >= 1 }
+        try await waitUntil("the transfer to pause") { transport.pauses >= 1 }
         #expect(try await response.body.collect(upTo: .max) == body)
     }
 
