@@ -96,8 +96,9 @@ import TestSupport
         let posters = folder.appendingPathComponent("posters")
         let capture = Capture()
         let client = try catalogueClient()
-        let first = try await client.search("star wars")
-        let later = Set(try await client.nextPage().items.map(\.imdbID))
+        let search = client.search("star wars")
+        let first = try await search.next()
+        let later = Set(try await search.next().items.map(\.imdbID))
         let session = session(capture, in: folder, client: client)
         // Page 2's posters (6 in the catalogue) wait in their flushes; page 1's ten are put in place.
         let disk = HeldDisk(heldCount: later.count, placedCount: first.items.count) { name in later.contains { name.contains($0) } }

@@ -18,7 +18,8 @@ struct CurlTransportOverTLSLabTests {
         let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 10), transport: transport)
         try await withTemporaryFolder { folder in
             let store = PosterStore(folder: folder)
-            let page = try await client.search("bench")
+            let search = client.search("bench")
+            let page = try await search.next()
             let updates = await collect(client.details(for: page.items, posters: store))
             #expect(rows(updates).values.allSatisfy { (try? $0.poster?.get()) != nil })
             var stats = try await lab.stats(through: transport)
@@ -26,7 +27,7 @@ struct CurlTransportOverTLSLabTests {
             #expect(stats.api.tcp == 1 && stats.api.tls == 1)
             #expect(stats.posters.tcp == 1 && stats.posters.tls == 1)
             #expect(stats.api.requestsH2 == 11 && stats.posters.requestsH2 == 10)
-            let next = try await client.nextPage()
+            let next = try await search.next()
             _ = await collect(client.details(for: next.items, posters: store))
             stats = try await lab.stats(through: transport)
             #expect(stats.api.tcp == 1 && stats.posters.tcp == 1, "the next page opened connections")
@@ -44,7 +45,7 @@ struct CurlTransportOverTLSLabTests {
         let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["CURL_CA_BUNDLE": lab.ca])
         let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 5, retry: .init(maxAttempts: 1)),
                                 transport: transport)
-        let page = try await client.search("bench")
+        let page = try await client.search("bench").next()
         #expect(page.items.count == 10)
     }
 
@@ -116,7 +117,7 @@ struct CurlTransportOverTLSLabTests {
         }
         #expect(stats.api.head == 1 && stats.posters.head == 1)
         #expect(stats.api.apikey == 0 && stats.posters.apikey == 0)
-        _ = try await client.search("bench")
+        _ = try await client.search("bench").next()
         stats = try await lab.stats(through: transport)
         #expect(stats.api.tcp == 1 && stats.api.tls == 1, "the search did not use the warm connection")
     }

@@ -31,10 +31,11 @@ import TestSupport
             defer { server.shutdown() }
             let client = OMDbClient.live(Self.configuration(server, concurrency: 4))
             let store = PosterStore(folder: folder)
-            var page = try await client.search("star")
+            let search = client.search("star")
+            var page = try await search.next()
             for _ in 1...3 {
                 _ = await collect(client.details(for: page.items, posters: store))
-                page = try await client.nextPage()
+                page = try await search.next()
             }
             // HTTP/1.1 here: a connection per request in flight, at most 4, and each kept for the
             // next page (URLSession closed them at the end of every page).
@@ -56,12 +57,12 @@ import TestSupport
         #expect(!warmUp.target.contains(FakeOMDbServer.validKey) && !warmUp.target.contains("apikey"))
         #expect(counted.value == 0)
         #expect(await client.apiRequestCount == 0)
-        _ = try await client.search("star")
+        _ = try await client.search("star").next()
         #expect(server.connectionCount == 1, "the search opened its own connection instead of the warm one")
         #expect(counted.value == 1)
         // Fresh: asking again sends nothing.
         client.preconnect(postersHost: nil)
-        _ = try await client.search("alien")
+        _ = try await client.search("alien").next()
         #expect(server.warmUps.count == 1)
     }
 
@@ -76,7 +77,7 @@ import TestSupport
         var posters = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
         posters.scheme = "https"
         client.preconnect(origin: try #require(posters.url), afterNextRequest: true)
-        _ = try await client.search("star")
+        _ = try await client.search("star").next()
         try await Self.until("the posters host to be opened") { server.connectionCount == 2 }
         let search = try #require(server.apiRequests.first)
         #expect(search.connection == 1, "the posters host was opened ahead of the search")
@@ -104,7 +105,7 @@ import TestSupport
         let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: closed, timeout: 5,
                                            retry: quickRetries, onAPIRequestSent: { counted.add() }))
         await #expect {
-            try await client.search("alien")
+            try await client.search("alien").next()
         } throws: { error in
             guard case OMDbError.unreachable(_, let reason) = error else { return false }
             return reason == "connection refused"
@@ -169,7 +170,7 @@ extension CurlTransportOverFakeServerTests {
                 ServerResponse(headers: ["Content-Type": "image/jpeg", "Content-Encoding": "gzip"], body: bomb), where: FaultPlan.posters))
             defer { server.shutdown() }
             let client = OMDbClient.live(Self.configuration(server, concurrency: 20))
-            let page = try await client.search("star")
+            let page = try await client.search("star").next()
             let byID = rows(await collect(client.details(for: page.items, posters: PosterStore(folder: folder))))
             #expect(byID.count == page.items.count)
             #expect(byID.values.allSatisfy { (try? $0.movie?.get()) != nil }, "a record was lost")

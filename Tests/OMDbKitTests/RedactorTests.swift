@@ -47,7 +47,7 @@ import Testing
                                         ? json(#"{"Search":[{"Title":"A","imdbID":"tt1"}],"totalResults":"1","Response":"True"}"#)
                                         : json(#"{"Response":"False","Error":"bad \#(Self.key)"}"#, status: 500)
                                 })
-        _ = try await client.search("alien")
+        _ = try await client.search("alien").next()
         _ = try? await client.movie(imdbID: "tt1")
         var dumped = ""
         dump(client, to: &dumped)

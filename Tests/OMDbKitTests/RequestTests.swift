@@ -78,7 +78,7 @@ import Testing
         let redactor = Redactor(apiKey: key)
         let shown = redactor.redact("https://www.omdbapi.com/?s=x&apikey=\(key)")
         return [
-            .noSearchYet, .noMorePages(query: "x", shown: 1, total: 1), .notFound(query: "x"), .tooManyResults(query: "x"),
+            .noMorePages(query: "x", shown: 1, total: 1), .notFound(query: "x"), .tooManyResults(query: "x"),
             .incorrectIMDbID("x"), .dataUnavailable, .malformedRequest, .invalidAPIKey, .missingAPIKey, .quotaExhausted,
             .server(message: "m", status: 500), .httpStatus(500, url: shown), .timedOut(url: shown, seconds: 1, tries: 3),
             .unreachable(url: shown, reason: redactor.redact("URLError -1004 at https://www.omdbapi.com/?apikey=\(key)")),
@@ -101,7 +101,7 @@ import Testing
             throw TransportError.unreachable(reason: "could not connect to \(url.absoluteString)")
         })
         await #expect {
-            try await client.search("alien")
+            try await client.search("alien").next()
         } throws: { error in
             let text = "\(error) \(String(reflecting: error)) \((error as? OMDbError)?.description ?? "")"
             return error is OMDbError && !text.contains(Self.key) && text.contains("apikey=***")

@@ -43,7 +43,7 @@ import Testing
             log.record(url)
             throw CancellationError()
         })
-        await #expect(throws: CancellationError.self) { try await client.search("alien") }
+        await #expect(throws: CancellationError.self) { try await client.search("alien").next() }
         #expect(log.all.count == 1)
     }
 }
@@ -60,7 +60,7 @@ import Testing
                                     log.record(url)
                                     return log.all.count == 1 ? HTTPResponse(statusCode: 503, body: Data()) : try await catalogueClientTransport.get(url, timeout: 1)
                                 })
-        let page = try await client.search("toxic")
+        let page = try await client.search("toxic").next()
         #expect(log.all.allSatisfy { $0.query("apikey") == Self.key })
         #expect(counted.value == 2)
         #expect(await client.apiRequestCount == 2)

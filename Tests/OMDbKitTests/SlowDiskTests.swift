@@ -35,7 +35,7 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue, posterBytes: 2_000_000)
             defer { server.shutdown() }
             let client = Self.client(server)
-            let page = try await client.search("toxic")
+            let page = try await client.search("toxic").next()
             let item = try #require(page.items.first { $0.posterURL != nil })
             let disk = Latch(), writing = Latch()
             // Past what waits for a reader before the transfer pauses (256 KB): a write of what
@@ -59,7 +59,7 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue, posterBytes: 2_000_000)
             defer { server.shutdown() }
             let client = Self.client(server, timeout: 1)
-            let item = try #require(try await client.search("toxic").items.first { $0.posterURL != nil })
+            let item = try #require(try await client.search("toxic").next().items.first { $0.posterURL != nil })
             // The disk takes its time: until the poster is asked for a second time (which must not
             // happen), or 3 s, three times the deadline of each try.
             let disk = Latch()
@@ -80,7 +80,7 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let client = Self.client(server)
-            let item = try #require(try await client.search("toxic").items.first { $0.posterURL != nil })
+            let item = try #require(try await client.search("toxic").next().items.first { $0.posterURL != nil })
             var store = PosterStore(folder: folder)
             store.disk.append = { (file, _) throws(OMDbError) in
                 throw .posterNotWritten(path: file.destination.path, reason: String(cString: strerror(ENOSPC)))

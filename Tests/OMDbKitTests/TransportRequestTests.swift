@@ -27,7 +27,7 @@ import TestSupport
             let transport = Recording()
             let client = OMDbClient(configuration: .init(apiKey: CatalogueTransport.apiKey, baseURL: CatalogueTransport.baseURL),
                                     transport: transport)
-            let page = try await client.search("alien")
+            let page = try await client.search("alien").next()
             let item = try #require(page.items.first { $0.posterURL != nil })
             _ = try await client.movie(imdbID: item.imdbID)
             _ = try? await client.poster(for: item, in: PosterStore(folder: folder))
@@ -59,8 +59,8 @@ import TestSupport
         let posters = try #require(URL(string: "https://posters.example"))
         client.preconnect(origin: posters, afterNextRequest: true)
         #expect(transport.events.withLock { $0 }.isEmpty, "opened before any request")
-        _ = try await client.search("alien")
-        _ = try await client.search("star")
+        _ = try await client.search("alien").next()
+        _ = try await client.search("star").next()
         #expect(transport.events.withLock { $0 } == ["send alien then [\"https://posters.example\"]", "send star then []"])
     }
 }

@@ -18,7 +18,7 @@ let posters = PosterStore(folder: URL(fileURLWithPath: "posters"))
 
 let query = CommandLine.arguments.dropFirst().joined(separator: " ")
 do {
-    let page = try await client.search(query.isEmpty ? "star wars" : query)
+    let page = try await client.search(query.isEmpty ? "star wars" : query).next()
     print("\(page.totalResults) results; page 1:")
     for await update in client.details(for: page.items, posters: posters) {
         switch update.part {

@@ -16,7 +16,7 @@ struct EpisodesOneShot {
             var seriesID = target
             if target.wholeMatch(of: /tt\d{7,8}/) == nil {
                 do {
-                    let page = try await session.client.search(target, type: .series)
+                    let page = try await session.client.search(target, type: .series).next()
                     guard let first = page.items.first else { throw OMDbError.notFound(query: target) }
                     seriesID = first.imdbID
                 } catch {

@@ -12,13 +12,13 @@ extension SearchController {
 
     /// The page after the one on screen.
     func more() async -> ExitStatus {
-        guard let shown = lastPage else { return report(OMDbError.noSearchYet) }
+        guard let shown = lastPage else { return noSearchYet() }
         return await goToPage(shown.number + 1, from: shown)
     }
 
     /// The page before the one on screen.
     func previousPage() async -> ExitStatus {
-        guard let shown = lastPage else { return report(OMDbError.noSearchYet) }
+        guard let shown = lastPage else { return noSearchYet() }
         guard shown.number > 1 else {
             console.err("This is the first page of \"\(safe(shown.query.text))\": type next for the page after it.")
             return .success
@@ -28,7 +28,7 @@ extension SearchController {
 
     /// Page `number` of the current search (`first` is page 1).
     func page(_ number: Int) async -> ExitStatus {
-        guard let shown = lastPage else { return report(OMDbError.noSearchYet) }
+        guard let shown = lastPage else { return noSearchYet() }
         let last = shown.lastPage
         guard number <= last else {
             console.err("There is no page \(number) of \"\(safe(shown.query.text))\": it has \(last == 1 ? "1 page" : "\(last) pages").")
@@ -50,11 +50,17 @@ extension SearchController {
         }
         // Past the end of what is on screen (the one row of an exact-title match included, whose
         // search has no pages in the client to continue).
-        guard number <= shown.lastPage else {
+        guard number <= shown.lastPage, let search = current else {
             lastLoadFailed = true
             return report(OMDbError.noMorePages(query: shown.query.text, shown: shown.shownSoFar, total: shown.totalResults))
         }
         let waiting = "Loading page \(number) of \"\(safe(shown.query.text))\" from \(source)…"
-        return await load { [client, presenter] in try await presenter.waiting(waiting) { try await client.page(number) } }
+        return await load(search) { [presenter] in try await presenter.waiting(waiting) { try await search.page(number) } }
+    }
+
+    /// `more` or `page N` before any search.
+    private func noSearchYet() -> ExitStatus {
+        console.err("There is no search to continue yet: search for a title first.")
+        return .success
     }
 }

@@ -13,7 +13,8 @@ extension SearchController {
         // near the daily limit, 99 searches must not take the places of page 1's records.
         let firstUpdates = client.details(for: first.items, plot: plot, posters: store)
         let affordable = context.budget?.ledger?.placesLeft().map { first.number + $0 / (first.items.count + 1) } ?? count
-        await client.prefetch(through: min(count, affordable))
+        guard let search = current else { return .success }
+        await search.prefetch(through: min(count, affordable))
         // A page's updates wait in its stream until the pages before it are shown. Dropping the
         // streams (Ctrl-C, a failed page) cancels the work they stand for.
         let (later, feed) = AsyncStream.makeStream(of: Result<(SearchPage, MovieUpdates), any Error>.self)
@@ -29,7 +30,7 @@ extension SearchController {
             var tokens = shown.makeAsyncIterator()
             while page.number < count, page.hasMore, !Task.isCancelled {
                 do {
-                    page = try await client.nextPage()
+                    page = try await search.next()
                     while page.number - 1 - pagesShown >= window {
                         guard await tokens.next() != nil else { break }
                         pagesShown += 1

@@ -14,7 +14,8 @@ extension SearchController {
         case .notFound:
             guard let plain = Self.withoutPunctuation(query.text) else { return nil }
             console.note("No results for \"\(safe(query.text))\": searching for \"\(safe(plain))\" instead, without the punctuation (one more request).")
-            return await load(startsNewResults: true) { [client] in try await client.search(plain, type: query.type, year: query.year) }
+            let search = client.search(plain, type: query.type, year: query.year)
+            return await load(search, startsNewResults: true) { try await search.next() }
         default:
             return nil
         }
@@ -36,6 +37,7 @@ extension SearchController {
         let item = SearchItem(movie)
         let page = SearchPage(query: query, number: 1, totalResults: 1, items: [item], shownSoFar: 1)
         startNewResults()
+        current = nil
         lastPage = page
         rows = [Row(number: 1, item: item, movie: movie, loaded: true)]
         loadedPages[1] = LoadedPage(page: page, first: 1)

@@ -24,6 +24,8 @@ final class SearchController: SessionPart {
     }
 
     let context: SessionContext
+    /// The search whose pages `more`, `page N` and `--pages` load; `nil` before the first.
+    var current: Search?
     /// The rows shown in this search, in number order (not the order their pages were loaded).
     var rows: [Row] = []
     /// The last page shown, for `more`.
@@ -74,10 +76,12 @@ final class SearchController: SessionPart {
             return .usage
         }
         let waiting = "Searching \(source) for \"\(safe(query.text))\"…"
-        let (first, status) = await fetch(recovering: query, { [client, presenter] in
-            try await presenter.waiting(waiting) { try await client.search(text, type: type, year: year) }
+        let search = client.search(text, type: type, year: year)
+        let (first, status) = await fetch(recovering: query, { [presenter] in
+            try await presenter.waiting(waiting) { try await search.next() }
         })
         guard let first else { return status }
+        current = search
         startNewResults()
         return count > 1 ? await showPages(first, through: count) : await show(first)
     }
@@ -89,12 +93,15 @@ final class SearchController: SessionPart {
         loadedPages.removeAll()
     }
 
-    /// Fetches a page and shows it. `startsNewResults`: the page is a new search's first, which
-    /// replaces the rows on screen once it arrives.
-    func load(startsNewResults: Bool = false, _ fetchPage: () async throws -> SearchPage) async -> ExitStatus {
+    /// Fetches a page of `search` and shows it. `startsNewResults`: the page is a new search's
+    /// first, which becomes the current search and replaces the rows on screen once it arrives.
+    func load(_ search: Search, startsNewResults: Bool = false, _ fetchPage: () async throws -> SearchPage) async -> ExitStatus {
         let (page, status) = await fetch(fetchPage)
         guard let page else { return status }
-        if startsNewResults { startNewResults() }
+        if startsNewResults {
+            current = search
+            startNewResults()
+        }
         return await show(page)
     }
 
@@ -136,9 +143,9 @@ final class SearchController: SessionPart {
         presenter.pageArrived(page, first: first, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         // While the person reads this page, the next one's search is already on its way: `more`
         // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.
-        if prefetchesNextPage {
-            let (client, next) = (client, page.number + 1)
-            Task { await client.prefetch(through: next) }
+        if prefetchesNextPage, let search = current {
+            let next = page.number + 1
+            Task { await search.prefetch(through: next) }
         }
 
         var done = 0

@@ -93,7 +93,7 @@ final class SessionContext {
                 // The search did not run: a script should know.
                 console.err(safe(error.forPerson) + filtersInUse)
                 return .failure
-            case .noMorePages, .noSearchYet:
+            case .noMorePages:
                 console.err(safe(error.forPerson))
                 return .success
             case .quotaExhausted:

@@ -7,9 +7,7 @@ import Foundation
 /// and so is any text that came from the network layer.
 public enum OMDbError: Error, Sendable, Equatable {
     // MARK: Using the client
-    /// `nextPage()` was called before any search.
-    case noSearchYet
-    /// `nextPage()` was called after the last page of the search.
+    /// ``Search/next()`` was called after the last page of the search.
     case noMorePages(query: String, shown: Int, total: Int)
 
     // MARK: What OMDb answered (its `{"Response":"False","Error":…}` envelope)
@@ -79,8 +77,6 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     /// One line that says what happened and what to do next.
     public var description: String {
         switch self {
-        case .noSearchYet:
-            "There is no search to continue yet: search for a title first."
         case let .noMorePages(query, shown, total):
             "No more results for \"\(query)\": all \(shown) of \(total) are shown."
         case let .notFound(query):

@@ -2,15 +2,15 @@ import Foundation
 
 /// Searches OMDb page by page and fills in each result's record and poster.
 ///
-/// The actor holds the search cursor (query, filters, page, `totalResults`, the IDs already
-/// returned). What the session learnt is kept in one `Memo` per kind, so nothing is asked for
-/// twice: search pages by query and number, records by imdbID and plot length, seasons, posters.
-/// Callers asking for the same thing at once share one request. Requests themselves run off the
+/// Each search belongs to its caller (``search(_:type:year:)`` returns a ``Search``); the client
+/// holds what searches share. What it learnt is kept in one `Memo` per kind, so nothing is asked
+/// for twice: search pages by query and number, records by imdbID and plot length, seasons,
+/// posters. Callers asking for the same thing at once share one request. Requests run off the
 /// actor through a `RequestSender`: key at the edge, deadline, size limits, retries, a limit in flight.
 ///
 /// ```swift
-/// let client = OMDbClient(configuration: .init(apiKey: key), transport: try CurlTransport(maxConnectionsPerHost: 20))
-/// let page = try await client.search("alien", type: .movie)
+/// let client = OMDbClient(configuration: .init(apiKey: key), transport: try CurlTransport())
+/// let page = try await client.search("alien", type: .movie).next()
 /// for await update in client.details(for: page.items, posters: PosterStore(folder: folder)) {
 ///     if case .record(.success(let movie)) = update.part { print(movie.title, movie.plot ?? "-") }
 /// }
@@ -71,16 +71,6 @@ public actor OMDbClient {
         }
     }
 
-    /// Where the current search stands.
-    struct Cursor {
-        let query: SearchQuery
-        var page: Int
-        var total: Int
-        var seen: Set<String>
-        /// The page last returned, for a second `nextPage()` that raced the first for it.
-        var last: SearchPage
-    }
-
     struct PageKey: Hashable, Sendable {
         let query: SearchQuery
         let number: Int
@@ -101,9 +91,6 @@ public actor OMDbClient {
     let sender: RequestSender
     let redactor: Redactor
 
-    private var cursor: Cursor?
-    /// Bumped by every search: an answer for an older one must not move the cursor.
-    private var generation = 0
     /// Search pages by query and number. Failures are not remembered.
     nonisolated let pages = Memo<PageKey, PageResult>()
     /// Records, and the lookups OMDb answered for good with "not found": neither is asked again.
@@ -156,105 +143,16 @@ public actor OMDbClient {
         }
     }
 
-    // MARK: Paged search
+    // MARK: Search
 
-    /// Starts a new search and returns its first page. Pages still loading for an earlier
-    /// search are cancelled, and `nextPage()` belongs to this search while it loads; when it fails
-    /// (finds nothing, say) the earlier search is the one `nextPage()` continues, so a typo does
-    /// not lose the results on screen.
-    /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing matches), or
-    ///   `CancellationError` when cancelled or superseded by a newer search.
-    public func search(_ text: String, type: SearchType? = nil, year: Int? = nil) async throws -> SearchPage {
-        let query = SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year)
-        generation += 1
-        let mine = generation
-        pages.cancelAll()
-        let earlier = cursor
-        cursor = nil
-        let result: PageResult
-        do {
-            result = try await loadPage(query, number: 1)
-        } catch {
-            if generation == mine { cursor = earlier }
-            throw error
-        }
-        guard generation == mine else { throw CancellationError() }
-        var seen = Set<String>()
-        let fresh = result.items.filter { seen.insert($0.imdbID).inserted }
-        let page = SearchPage(query: query, number: 1, totalResults: result.total, items: fresh, shownSoFar: fresh.count,
-                              repeatedCount: result.items.count - fresh.count)
-        cursor = Cursor(query: query, page: 1, total: result.total, seen: seen, last: page)
-        return page
-    }
-
-    /// The next page of the last search, without the results earlier pages already gave.
-    /// Never asks for a page past `ceil(totalResults / 10)`. Two calls at once share one
-    /// request and both return that page.
-    /// - Throws: ``OMDbError/noSearchYet``, ``OMDbError/noMorePages(query:shown:total:)``, any other
-    ///   ``OMDbError``, or `CancellationError`. The cursor only moves when a page arrives.
-    public func nextPage() async throws -> SearchPage {
-        guard let current = cursor else { throw OMDbError.noSearchYet }
-        return try await move(to: current.page + 1, from: current, aheadIsDone: true)
-    }
-
-    /// Page `number` of the last search, without the results earlier pages already gave; the
-    /// cursor moves to it, so `nextPage()` goes on after it (`page 5`, then `more`: page 6).
-    /// For a page after the next one (`page 5` after page 1), only that page is asked for.
-    /// - Throws: as ``nextPage()``: ``OMDbError/noMorePages(query:shown:total:)`` past the last page.
-    public func page(_ number: Int) async throws -> SearchPage {
-        guard let current = cursor else { throw OMDbError.noSearchYet }
-        guard number != current.page else { return current.last }
-        return try await move(to: number, from: current, aheadIsDone: false)
-    }
-
-    /// Loads page `number` of the cursor's search and moves the cursor there: the one way
-    /// ``nextPage()`` and ``page(_:)`` change pages. The cursor only moves when the page arrives.
-    /// - Parameter aheadIsDone: `more` asked for the page after `current`: a cursor another call
-    ///   has moved to it or past it has done what was asked (it answers with the cursor's page).
-    private func move(to number: Int, from current: Cursor, aheadIsDone: Bool) async throws -> SearchPage {
-        let mine = generation
-        guard number >= 1, number <= SearchPage.lastPage(forTotal: current.total) else {
-            throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
-        }
-        let result: PageResult
-        do {
-            result = try await loadPage(current.query, number: number)
-        } catch let error as OMDbError where error.isNotFound {
-            // OMDb's total shrank under us: the page past the end answers "Movie not found!".
-            throw OMDbError.noMorePages(query: current.query.text, shown: current.seen.count, total: current.total)
-        }
-        // A newer search owns the cursor now.
-        guard generation == mine, var updated = cursor else { throw CancellationError() }
-        // Another call for the same page got here first: it is the page both asked for.
-        if updated.page == number || (aheadIsDone && updated.page > number) { return updated.last }
-        let fresh = result.items.filter { updated.seen.insert($0.imdbID).inserted }
-        let page = SearchPage(query: current.query, number: number, totalResults: result.total, items: fresh,
-                              shownSoFar: updated.seen.count, repeatedCount: result.items.count - fresh.count)
-        updated.page = number
-        updated.total = result.total
-        updated.last = page
-        cursor = updated
-        return page
-    }
-
-    /// Starts loading, in the background, the pages of the current search after the last one
-    /// returned, through page `number` but never past the last page: `nextPage()` then joins the
-    /// request in flight, or finds the page in the session cache. Each page is one request,
-    /// counted like any other, however many times it is prefetched; a new search cancels the
-    /// prefetches still running. The prompt prefetches the page after the one shown; `--pages N`
-    /// prefetches pages 2 to N together once page 1 gives the total.
-    public func prefetch(through number: Int) {
-        guard let current = cursor else { return }
-        let last = min(number, SearchPage.lastPage(forTotal: current.total))
-        guard current.page < last else { return }
-        for page in (current.page + 1)...last where pages.remembered(PageKey(query: current.query, number: page)) == nil {
-            // Failures are left for nextPage() to meet and report; a prefetch only saves time.
-            Task { _ = try? await self.loadPage(current.query, number: page) }
-        }
+    /// A search for `text` (trimmed), narrowed by `type` and `year` when given: the caller keeps it
+    /// and asks it for pages (``Search/next()``). Nothing is sent until then.
+    public nonisolated func search(_ text: String, type: SearchType? = nil, year: Int? = nil) -> Search {
+        Search(client: self, query: SearchQuery(text: text.trimmingCharacters(in: .whitespacesAndNewlines), type: type, year: year))
     }
 
     /// One page, from the cache or the network (one request however many ask at once).
-    private func loadPage(_ query: SearchQuery, number: Int) async throws -> PageResult {
+    nonisolated func loadPage(_ query: SearchQuery, number: Int) async throws -> PageResult {
         try await pages.value(for: PageKey(query: query, number: number)) { [sender, redactor] in
             try await sender.api(.search(query, page: number)) { response, shown in
                 let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, redactor: redactor)
