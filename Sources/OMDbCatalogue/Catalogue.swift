@@ -98,7 +98,7 @@ public struct Catalogue: Sendable {
 
     /// The answer to a request for `path`: a poster file under `posters/` (404 when there is none),
     /// else OMDb's answer to `query`. The offline transport and the fake server both route here.
-    public func answer(path: String, query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
+    package func answer(path: String, query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
         let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
         guard relative.hasPrefix("posters/") else { return answer(query, posterBase: posterBase, acceptsKey: acceptsKey) }
         guard let data = posterData(atPath: relative) else {
@@ -109,7 +109,7 @@ public struct Catalogue: Sendable {
 
     /// OMDb's answer to a request with these query items. Posters are announced under `posterBase`.
     /// - Parameter acceptsKey: which `apikey` values are valid; OMDb answers 401 to the others.
-    public func answer(_ query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
+    package func answer(_ query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
         func value(_ name: String) -> String? { query.last { $0.name.lowercased() == name }?.value }
         guard let key = value("apikey"), !key.isEmpty else { return Self.error("No API key provided.", status: 401) }
         guard acceptsKey(key) else { return Self.error("Invalid API key!", status: 401) }
@@ -255,7 +255,7 @@ private struct CatalogueRecord: Decodable {
 /// Answers from a ``Catalogue`` with no network: the offline mode's transport.
 ///
 /// Requests to its ``baseURL`` get OMDb's answers; `posters/…` under it get the poster files.
-public struct CatalogueTransport: InMemoryTransport {
+public struct CatalogueTransport: OMDbTransport {
     /// The catalogue that answers.
     public let catalogue: Catalogue
     /// The base URL the client should use with this transport.
@@ -266,11 +266,11 @@ public struct CatalogueTransport: InMemoryTransport {
     /// A transport answering from `catalogue`.
     public init(catalogue: Catalogue) { self.catalogue = catalogue }
 
-    /// The catalogue's whole answer to `url`.
-    public func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+    /// The catalogue's answer to `request`, as OMDb (or its posters host) would give it.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        return catalogue.answer(path: url.path, query: items, posterBase: Self.baseURL)
+        let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        return TransportResponse(catalogue.answer(path: request.url.path, query: items, posterBase: Self.baseURL))
     }
 }
 

@@ -23,7 +23,7 @@ final class CurlTransfer: Sendable {
         let userAgent: String
     }
 
-    typealias Machine = CurlTransferStateMachine<CheckedContinuation<StreamedResponse, any Error>, BodyFeed>
+    typealias Machine = CurlTransferStateMachine<CheckedContinuation<TransportResponse, any Error>, BodyFeed>
 
     let engine: CurlEngine
     let setup: Setup
@@ -50,7 +50,7 @@ final class CurlTransfer: Sendable {
     /// Starts the transfer and returns once the headers are in.
     /// - Parameter afterPosting: run once the transfer is posted to the engine (not when it was
     ///   cancelled before): what it posts, the engine starts after this transfer.
-    func send(afterPosting: () -> Void = {}) async throws -> StreamedResponse {
+    func send(afterPosting: () -> Void = {}) async throws -> TransportResponse {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 switch state.withLock({ $0.send(continuation) }) {
@@ -131,7 +131,7 @@ final class CurlTransfer: Sendable {
         case .proceed:
             return true
         case let .answer(continuation, head, feed):
-            continuation.resume(returning: StreamedResponse(statusCode: head.status, headers: head.headers,
+            continuation.resume(returning: TransportResponse(statusCode: head.status, headers: head.headers,
                                                             body: HTTPBody(feed: feed, length: head.length)))
             return true
         case let .fail(continuation, error):

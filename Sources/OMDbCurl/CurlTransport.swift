@@ -21,6 +21,8 @@ public final class CurlTransport: OMDbTransport {
     private let setup: CurlTransfer.Setup
     /// When each origin last had a connection opened or used, for ``preconnect(_:)``.
     private let warmed = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// Origins to open behind the next request (``preconnect(_:afterNextRequest:)``).
+    private let afterNext = Mutex<[URL]>([])
     /// libcurl closes a connection idle for 118 s; one used more recently than this is still open.
     static let connectionFreshness: Duration = .seconds(60)
 
@@ -57,26 +59,28 @@ public final class CurlTransport: OMDbTransport {
         engine.post(.stop)
     }
 
-    /// Sends a GET for `url`, none of whose query items is secret: see ``send(_:)``.
-    public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
-        try await send(TransportRequest(url: url, timeout: timeout))
-    }
-
-    /// Sends `request`. One that carries a secret query item goes direct when it is plain http
-    /// (a proxy would read it whole), and follows a redirect only within its origin.
-    public func send(_ request: TransportRequest) async throws -> StreamedResponse {
+    /// Sends `request`, bounded by its timeout in the engine's running time (see ``EngineClock``:
+    /// the time the process was stopped, or a reader behind held the transfer paused, is not
+    /// charged). One that carries a secret query item goes direct when it is plain http (a proxy
+    /// would read it whole), and follows a redirect only within its origin.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         noteUse(of: request.url)
+        let behind = afterNext.withLock { origins in defer { origins = [] }; return origins }
         // The engine starts transfers in the order they are posted: these open behind this request.
         return try await CurlTransfer(url: request.url, setup: setup, engine: engine, timeout: request.timeout,
                                       secretQueryItems: request.secretQueryItems).send { [self] in
-            for origin in request.preconnectAfter { preconnect(origin) }
+            for origin in behind { preconnect(origin) }
         }
     }
 
-    /// Each exchange is bounded by the engine, by its running time (see ``EngineClock``): the
-    /// time the process was stopped, or waited for a reader behind, is not charged.
-    public var boundsExchanges: Bool { true }
+    /// Opens a connection to `origin` behind the next request (whichever it is), so that opening it
+    /// never holds that request up: a one-shot search opens OMDb's connection first, and the
+    /// posters host's behind it. When no request follows, nothing opens.
+    public func preconnect(_ origin: URL, afterNextRequest: Bool) {
+        guard afterNextRequest else { return preconnect(origin) }
+        afterNext.withLock { $0.append(origin) }
+    }
 
     /// Opens a connection to `url`'s origin with a `HEAD /` that carries nothing of the caller's
     /// (no key, no query), unless one was opened or used there lately. Never retried; its answer

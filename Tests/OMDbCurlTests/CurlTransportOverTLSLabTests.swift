@@ -108,7 +108,8 @@ struct CurlTransportOverTLSLabTests {
         defer { lab.stop() }
         let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["CURL_CA_BUNDLE": lab.ca])
         let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 10), transport: transport)
-        client.preconnect(postersHost: lab.posters)
+        transport.preconnect(lab.api)
+        transport.preconnect(lab.posters)
         var stats = try await lab.stats(through: transport)
         let deadline = ContinuousClock.now + .seconds(30)
         while stats.api.head + stats.posters.head < 2, ContinuousClock.now < deadline {

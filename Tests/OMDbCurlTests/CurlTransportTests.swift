@@ -49,8 +49,10 @@ import TestSupport
         defer { server.shutdown() }
         let counted = RequestCounter()
         let client = OMDbClient.live(Self.configuration(server, concurrency: 1, counted: { counted.add() }))
+        let transport = try #require(client.transport as? CurlTransport)
         // OMDb's host and the posters host are one server here: one warm-up, not two.
-        client.preconnect(postersHost: server.baseURL.appendingPathComponent("posters/x.jpg"))
+        transport.preconnect(server.baseURL)
+        transport.preconnect(server.baseURL.appendingPathComponent("posters/x.jpg"))
         try await Self.until("the warm-up to reach the server") { server.warmUps.count == 1 }
         let warmUp = try #require(server.warmUps.first)
         #expect(warmUp.target == "/")
@@ -61,7 +63,7 @@ import TestSupport
         #expect(server.connectionCount == 1, "the search opened its own connection instead of the warm one")
         #expect(counted.value == 1)
         // Fresh: asking again sends nothing.
-        client.preconnect(postersHost: nil)
+        transport.preconnect(server.baseURL)
         _ = try await client.search("alien").next()
         #expect(server.warmUps.count == 1)
     }
@@ -76,7 +78,7 @@ import TestSupport
         let client = OMDbClient.live(Self.configuration(server, concurrency: 1))
         var posters = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
         posters.scheme = "https"
-        client.preconnect(origin: try #require(posters.url), afterNextRequest: true)
+        try #require(client.transport as? CurlTransport).preconnect(try #require(posters.url), afterNextRequest: true)
         _ = try await client.search("star").next()
         try await Self.until("the posters host to be opened") { server.connectionCount == 2 }
         let search = try #require(server.apiRequests.first)
@@ -88,7 +90,7 @@ import TestSupport
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(headers: ["Content-Type": "image/jpeg"], body: body) }
         defer { server.shutdown() }
         let transport = OMDbClient.liveTransport(for: Self.configuration(server))
-        let response = try await transport.send(server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10)
+        let response = try await transport.send(TransportRequest(url: server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10))
         // Nobody reads yet: the transfer must pause, not take 3 MB into memory.
         try await Self.until("the transfer to pause") { transport.pauses >= 1 }
         #expect(try await response.body.collect(upTo: .max) == body)
@@ -120,10 +122,10 @@ import TestSupport
         let body = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(headers: ["Content-Type": "image/jpeg"], body: body) }
         defer { server.shutdown() }
-        let response: StreamedResponse
+        let response: TransportResponse
         do {
             let transport = OMDbClient.liveTransport(for: Self.configuration(server))
-            response = try await transport.send(server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10)
+            response = try await transport.send(TransportRequest(url: server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10))
         }
         #expect(try await response.body.collect(upTo: .max) == body)
     }
@@ -136,18 +138,18 @@ import TestSupport
         let url = server.baseURL.appendingPathComponent("posters/big.jpg")
         let reading = Latch()
         let doomed = Task {
-            let response = try await transport.send(url, timeout: 10)
+            let response = try await transport.send(TransportRequest(url: url, timeout: 10))
             var iterator = response.body.makeAsyncIterator()
             _ = try await iterator.next()
             reading.open()
             while try await iterator.next() != nil {}
         }
-        let neighbour = try await transport.send(url, timeout: 10)
+        let neighbour = try await transport.send(TransportRequest(url: url, timeout: 10))
         try await reading.wait(for: "the doomed transfer to start reading")
         doomed.cancel()
         _ = await doomed.result
         #expect(try await neighbour.body.collect(upTo: .max) == body)
-        let after = try await transport.send(url, timeout: 10)
+        let after = try await transport.send(TransportRequest(url: url, timeout: 10))
         #expect(try await after.body.collect(upTo: .max) == body)
     }
 }

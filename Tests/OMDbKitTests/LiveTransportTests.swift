@@ -201,8 +201,8 @@ import TestSupport
         defer { server.shutdown() }
         let transport = OMDbClient.liveTransport(for: .init(apiKey: "k", maxConcurrentRequests: 4))
         let url = server.baseURL.appendingPathComponent("posters/x.jpg")
-        await #expect(throws: TransportError.tooLarge(bytes: body.count)) { try await transport.send(url, timeout: 5).body.collect(upTo: 100_000) }
-        let whole = try await transport.send(url, timeout: 5)
+        await #expect(throws: TransportError.tooLarge(bytes: body.count)) { try await transport.send(TransportRequest(url: url, timeout: 5)).body.collect(upTo: 100_000) }
+        let whole = try await transport.send(TransportRequest(url: url, timeout: 5))
         #expect(try await whole.body.collect(upTo: 200_000) == body)
         #expect(whole.statusCode == 200)
     }
@@ -215,7 +215,7 @@ import TestSupport
         defer { hold.open(); server.shutdown() }
         let transport = OMDbClient.liveTransport(for: .init(apiKey: "k", maxConcurrentRequests: 4))
         // A deadline far past the hold: on a loaded machine 30 s ran out before the cancellation.
-        let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 300) }
+        let task = Task { try await transport.send(TransportRequest(url: server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 300)) }
         try await waitUntil("the download to reach the server") { server.requests.count == 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }

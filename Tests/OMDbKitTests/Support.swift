@@ -14,8 +14,8 @@ struct ClosureTransport: OMDbTransport {
         self.handler = handler
     }
 
-    func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
-        StreamedResponse(try await handler(url), chunkSize: chunkSize)
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        TransportResponse(try await handler(request.url), chunkSize: chunkSize)
     }
 }
 

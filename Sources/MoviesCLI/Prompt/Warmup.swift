@@ -1,5 +1,6 @@
 import Foundation
 import Files
+import OMDbCurl
 import OMDbKit
 
 /// Opens the connections a search needs before it needs them, so that a page costs its round
@@ -38,16 +39,20 @@ struct Warmup: Sendable {
         return entries()[baseURL].flatMap { URL(string: $0)?.httpOrigin }
     }
 
+    /// The live transport, which opens connections; `nil` for any other (nothing to open).
+    private var transport: CurlTransport? { client.transport as? CurlTransport }
+
     /// Opens OMDb's host and the posters host (at the prompt, as it starts and as a line is begun).
     func openAll() {
-        client.preconnect(postersHost: postersHost)
+        transport?.preconnect(client.configuration.baseURL)
+        if let postersHost { transport?.preconnect(postersHost) }
     }
 
     /// Opens the posters host behind the search's first request (one-shot: the search itself
     /// opens OMDb's, and its handshake, on the page's path, goes first).
     func openPostersHostAfterSearch() {
         guard let host = postersHost else { return }
-        client.preconnect(origin: host, afterNextRequest: true)
+        transport?.preconnect(host, afterNextRequest: true)
     }
 
     /// Keeps the origin of `page`'s posters for this base URL's next run, when it is not OMDb's.

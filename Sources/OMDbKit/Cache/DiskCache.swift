@@ -17,16 +17,16 @@ import Darwin
 ///
 /// Its methods are `async` and not isolated to any actor: they run on `FileWork`, so neither the
 /// client's actor nor the cooperative pool ever waits on the disk.
-public final class DiskCache: Sendable {
+package final class DiskCache: Sendable {
     /// Where the entries are: `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
-    public let folder: URL
+    package let folder: URL
     /// The size bound in bytes: past it, the oldest entries are removed.
-    public let maxBytes: Int
+    package let maxBytes: Int
     /// When set, replaces the lifetime OMDb's `Cache-Control: max-age` gives (seconds).
-    public let lifetime: TimeInterval?
+    package let lifetime: TimeInterval?
     /// The largest body kept or read back: the cap on answers from the network, so an entry
     /// planted in the folder is never more than an answer could have been.
-    public let maxBodyBytes: Int
+    package let maxBodyBytes: Int
     let now: @Sendable () -> Date
     let state = Mutex(State())
 
@@ -37,14 +37,14 @@ public final class DiskCache: Sendable {
     }
 
     /// 50 MB.
-    public static let defaultMaxBytes = 50_000_000
+    package static let defaultMaxBytes = 50_000_000
     /// A day: OMDb's own `max-age`, used when an answer carries none.
-    public static let defaultLifetime: TimeInterval = 86_400
+    package static let defaultLifetime: TimeInterval = 86_400
     /// `Movie not found!` is kept an hour: the title may be added.
-    public static let notFoundLifetime: TimeInterval = 3_600
+    package static let notFoundLifetime: TimeInterval = 3_600
     /// Ten years: no entry lives longer, whatever `max-age` said (`9223372036854775807` kept one
     /// until the year 292 billion) or an entry's file claims.
-    public static let maximumLifetime: TimeInterval = 3_650 * 86_400
+    package static let maximumLifetime: TimeInterval = 3_650 * 86_400
     /// Room for an entry's first two lines (the format, the header with the request's key).
     static let headerAllowance = 16_384
     static let entrySuffix = ".entry"
@@ -57,7 +57,7 @@ public final class DiskCache: Sendable {
     ///   - lifetime: seconds every answer is kept, instead of the server's `max-age`.
     ///   - now: the clock; tests pass their own.
     ///   - maxBodyBytes: the largest answer kept, by default the client's cap on answers.
-    public init(folder: URL, maxBytes: Int = DiskCache.defaultMaxBytes, lifetime: TimeInterval? = nil,
+    package init(folder: URL, maxBytes: Int = DiskCache.defaultMaxBytes, lifetime: TimeInterval? = nil,
                 maxBodyBytes: Int = OMDbClient.Configuration.defaultMaxAnswerBytes,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.folder = folder.standardizedFileURL
@@ -68,19 +68,19 @@ public final class DiskCache: Sendable {
     }
 
     /// `$XDG_CACHE_HOME/movies` when that is an absolute path, else `HOME/.cache/movies`.
-    public static func defaultFolder(environment: [String: String]) -> URL {
+    package static func defaultFolder(environment: [String: String]) -> URL {
         XDGFolder.cache.url(environment: environment)
     }
 
     /// Answers this process found in the cache so far.
-    public var hits: Int { state.withLock { $0.hits } }
+    package var hits: Int { state.withLock { $0.hits } }
 
     // MARK: Reading and writing
 
     /// The stored answer to `url`, when there is one still fresh and intact; `nil` otherwise.
     /// The file's size is checked before it is read: a planted entry larger than any answer is
     /// never read, and nothing is read from a folder others could have planted it in.
-    public func answer(for url: URL) async -> HTTPResponse? {
+    package func answer(for url: URL) async -> HTTPResponse? {
         await kept(for: url)?.response
     }
 
@@ -120,7 +120,7 @@ public final class DiskCache: Sendable {
 
     /// Keeps `response` to `url` for as long as ``lifetime(of:override:)`` says; does nothing for
     /// answers that must not be kept. Failures to write are ignored: the cache is only a saving.
-    public func store(_ response: HTTPResponse, for url: URL) async {
+    package func store(_ response: HTTPResponse, for url: URL) async {
         await FileWork.run { self.write(response, for: url) }
     }
 

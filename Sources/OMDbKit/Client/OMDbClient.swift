@@ -41,7 +41,7 @@ public actor OMDbClient {
         public var ledger: QuotaLedger?
         /// Where API answers are kept between runs; `nil` for none (the offline catalogue, `--no-cache`).
         /// An answer it gives is no request: never counted, never sent.
-        public var cache: DiskCache?
+        package var cache: DiskCache?
         /// Set for a key this machine has never seen OMDb accept: the cache is not read until an
         /// answer from OMDb shows that the key is accepted (the first request goes past the cache,
         /// so a wrong key is refused at once instead of hidden behind answers kept for another),
@@ -124,24 +124,9 @@ public actor OMDbClient {
                                keyCheck: configuration.onKeyAccepted.map(KeyCheck.init(onAccepted:)))
     }
 
-    /// Opens the connections a search will need before it needs them: OMDb's host and, when
-    /// known, the posters host. Sends no key and counts no request.
-    public nonisolated func preconnect(postersHost: URL?) {
-        sender.transport.preconnect(configuration.baseURL)
-        if let postersHost { sender.transport.preconnect(postersHost) }
-    }
-
-    /// Opens a connection to `origin` (a posters host) before a request needs it.
-    /// - Parameter afterNextRequest: open it behind the client's next request (whichever it is)
-    ///   instead of now, so that it never holds that request up: a one-shot search starts OMDb's
-    ///   connection first, and the posters host's behind it. When no request follows, nothing opens.
-    public nonisolated func preconnect(origin: URL, afterNextRequest: Bool = false) {
-        if afterNextRequest {
-            sender.preconnectsAfterNext.add(origin)
-        } else {
-            sender.transport.preconnect(origin)
-        }
-    }
+    /// The transport requests go through, for what only it offers (`CurlTransport` opens
+    /// connections before they are needed).
+    public nonisolated var transport: any OMDbTransport { sender.transport }
 
     // MARK: Search
 

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// Sends requests with every rule the client owns, whatever the transport: the key added at the
-/// edge, the count of API requests, at most `maxConcurrentRequests` in flight, a deadline on each
-/// whole exchange, size limits while the body streams, and retries of transient failures.
+/// edge, the count of API requests, at most `maxConcurrentRequests` in flight (each exchange bounded
+/// by the transport, by the configured timeout), size limits while the body streams, and retries of
+/// transient failures.
 ///
 /// A value, not part of the actor: requests run (and posters stream to disk) off the client actor.
 struct RequestSender: Sendable {
@@ -25,8 +26,6 @@ struct RequestSender: Sendable {
     let cache: DiskCache?
     /// A key not yet seen accepted, which keeps the cache unread until OMDb accepts it; `nil` for none.
     let keyCheck: KeyCheck?
-    /// Origins to open once the next request is on its way (``OMDbClient/preconnect(origin:afterNextRequest:)``).
-    let preconnectsAfterNext = PreconnectsAfterNext()
 
     /// How one attempt ended.
     private enum Attempt<T: Sendable>: Sendable {
@@ -65,11 +64,10 @@ struct RequestSender: Sendable {
             let url = request.url(base: baseURL, key: key)
             // The daily limit is checked here, once the request has its place and before it leaves.
             let reservation = try reserve()
-            let streamed: StreamedResponse
+            let streamed: TransportResponse
             do {
                 // Which query item is secret is the client's rule, handed over with the request.
-                streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, secretQueryItems: OMDbClient.secretQueryItems,
-                                                                     preconnectAfter: preconnectsAfterNext.take()))
+                streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, secretQueryItems: OMDbClient.secretQueryItems))
             } catch let error as TransportError where error.isNotSent {
                 // Never reached OMDb (refused, no such host, TLS failed): not a request the quota counts.
                 if let reservation { ledger?.release(reservation) }
@@ -123,11 +121,11 @@ struct RequestSender: Sendable {
 
     /// A download from any host (a poster), its body handed to `consume` as it streams.
     /// `consume` only sees a 2xx answer; other statuses throw ``OMDbError/httpStatus(_:url:)``.
-    func download<T: Sendable>(_ url: URL, _ consume: @escaping @Sendable (StreamedResponse, String) async throws -> T) async throws -> T {
+    func download<T: Sendable>(_ url: URL, _ consume: @escaping @Sendable (TransportResponse, String) async throws -> T) async throws -> T {
         let shown = redactor.redact(url)
         return try await withRetries(shown: shown, isAPI: false) { [self] () async throws -> Attempt<T> in
             // A poster's address carries no key: nothing of it is secret.
-            let streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, preconnectAfter: preconnectsAfterNext.take()))
+            let streamed = try await transport.send(TransportRequest(url: url, timeout: timeout))
             if RetryPolicy.isTransient(status: streamed.statusCode) {
                 return .retry(.httpStatus(streamed.statusCode, url: shown), after: RetryPolicy.retryAfter(streamed.headers["retry-after"]))
             }
@@ -142,11 +140,8 @@ struct RequestSender: Sendable {
         while true {
             let outcome: Attempt<T>
             do {
-                // The deadline starts once the request has its place: waiting in line is not the server's fault.
-                // A transport that bounds the exchange itself does it better (a stopped process is not a slow server).
-                outcome = try await gate.withPlace { [transport, timeout] in
-                    transport.boundsExchanges ? try await attempt() : try await withDeadline(seconds: timeout, attempt)
-                }
+                // The transport's deadline starts once the request has its place: waiting in line is not the server's fault.
+                outcome = try await gate.withPlace { try await attempt() }
             } catch where Task.isCancelled {
                 // Ctrl-C, not the deadline: whatever the transport said of the request given up.
                 throw CancellationError()
@@ -183,16 +178,6 @@ struct RequestSender: Sendable {
         case (_, false): .posterDownloadFailed(url: shown, reason: redactor.redact(error.reason))
         }
     }
-}
-
-/// The origins the next request opens behind it, taken by that request whichever it is (a page,
-/// a plot, a poster).
-final class PreconnectsAfterNext: Sendable {
-    private let origins = Mutex<[URL]>([])
-
-    func add(_ origin: URL) { origins.withLock { $0.append(origin) } }
-
-    func take() -> [URL] { origins.withLock { origins in defer { origins = [] }; return origins } }
 }
 
 /// A key this machine has not seen OMDb accept: accepted once an answer from OMDb is a payload or
