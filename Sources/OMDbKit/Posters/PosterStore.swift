@@ -122,8 +122,9 @@ public struct PosterStore: Sendable {
             do {
                 return Arrival(write: write, draining: try await body.receive { try write.take($0) }, index: index)
             } catch {
-                write.giveUp()
-                throw error
+                // Stopped as it was put in place: it is there, whatever stopped the caller.
+                guard write.giveUp() != nil else { throw error }
+                return Arrival(write: write, draining: nil, index: index)
             }
         } onCancel: {
             write.giveUp()
@@ -159,7 +160,8 @@ public struct PosterStore: Sendable {
 /// A poster whose bytes have all arrived: still being written, not yet in its place.
 struct Arrival: Sendable {
     let write: PosterWrite
-    let draining: HTTPBody.Draining
+    /// The rest of the body's writes; `nil` when the poster is in place already.
+    let draining: HTTPBody.Draining?
     let index: PosterIndex
 
     /// Waits for the write loop to put the poster in place, and returns where. Cancelled, the
@@ -169,7 +171,7 @@ struct Arrival: Sendable {
     func placed() async throws -> URL {
         let file: URL
         do {
-            try await withTaskCancellationHandler { try await draining.finished() } onCancel: { write.giveUp() }
+            try await withTaskCancellationHandler { try await draining?.finished() } onCancel: { write.giveUp() }
             file = try write.placed()
         } catch {
             guard let placed = write.giveUp() else { throw error }
