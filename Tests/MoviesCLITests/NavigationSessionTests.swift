@@ -127,8 +127,8 @@ import TestSupport
         await session.handle(Command(parsing: "next"))
         #expect(session.rows.count == 20)
         let sent = await session.client.apiRequestCount
-        // Page 1 as it was, but for the count under it: every result seen by now.
-        let pageOneAgain = pageOne.map { $0.hasPrefix("Showing 10 of 22") ? $0.replacingOccurrences(of: "Showing 10 of 22", with: "Showing 20 of 22") : $0 }
+        // Page 1 as it was, but for the line under it, which names its rows: page 2 was seen since.
+        let pageOneAgain = pageOne.map { $0.hasPrefix("Showing 10 of 22") ? $0.replacingOccurrences(of: "Showing 10 of 22", with: "Showing 1–10 of 22") : $0 }
         #expect(pageOneAgain != pageOne)
         capture.clear()
         await session.handle(Command(parsing: "prev"))
@@ -145,6 +145,30 @@ import TestSupport
         capture.clear()
         await session.handle(Command(parsing: "prev"))
         #expect(capture.err == "This is the first page of \"star trek\": type next for the page after it.\n")
+    }
+
+    /// The line under a page says what that page shows and what comes after it: `first` after the
+    /// last page names page 1's rows (it said "Showing 22 of 22" and to type more), the last page
+    /// shown again says that is all, and `prev` on a search of one page offers no page after it.
+    @Test func theLineUnderAPageDescribesThePageShownAndWhatComesNext() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star trek"))
+        await session.handle(.more)
+        await session.handle(.more)
+        #expect(capture.outLines.last == "Showing 22 of 22: that is all.")
+        var footers: [String] = []
+        for command in [Command.firstPage, .more, .more, .previousPage] {
+            capture.clear()
+            await session.handle(command)
+            footers.append(capture.outLines.last ?? "")
+        }
+        #expect(footers == ["Showing 1–10 of 22. Type more for the next page.", "Showing 11–20 of 22. Type more for the next page.",
+                            "Showing 22 of 22: that is all.", "Showing 11–20 of 22. Type more for the next page."])
+        capture.clear()
+        await session.handle(.search("alien"))
+        await session.handle(.previousPage)
+        #expect(capture.err == "This is the first page of \"alien\", and its only one.\n")
     }
 
     @Test func pageNLoadsJustThatPageAndNextGoesOnFromIt() async throws {
@@ -196,7 +220,7 @@ import TestSupport
         await session.handle(.page(3))
         #expect(capture.outLines.first == "Results for \"star\": page 3 of 4, 38 in all")
         #expect(numbersShown(capture.outLines) == Array(21...30))
-        #expect(capture.outLines.contains { $0.hasPrefix("Showing 20 of 38.") })
+        #expect(capture.outLines.contains { $0.hasPrefix("Showing 21–30 of 38.") })
         capture.clear()
         await session.handle(.show(15))
         #expect(capture.err == "There is no result 15: pages 1 and 3 are loaded (1–10, 21–30); type page 2 to load it.\n")
@@ -216,7 +240,7 @@ import TestSupport
         await session.handle(.previousPage)
         #expect(capture.outLines.first == "Results for \"star\": page 2 of 4, 38 in all")
         #expect(numbersShown(capture.outLines) == Array(11...20))
-        #expect(capture.outLines.contains { $0.hasPrefix("Showing 38 of 38") })
+        #expect(capture.outLines.contains { $0.hasPrefix("Showing 11–20 of 38.") })
         #expect(session.rows.map(\.item.imdbID) == inOrder.map(\.imdbID))
         capture.clear()
         await session.handle(.save("x.json", force: false))

@@ -178,7 +178,7 @@ final class SearchController: SessionPart {
             }
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
-        await presenter.pageFinished(page, everyPageShown: (1...page.lastPage).allSatisfy { loadedPages[$0] != nil })
+        await presenter.pageFinished(page, pagesShown: Set(loadedPages.keys))
         if Task.isCancelled {
             console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {
