@@ -58,9 +58,21 @@ import Testing
         #expect(Command(parsing: line) == command)
     }
 
+    /// ddgr's keys: `n` and `p` alone, `o LIST`, a number alone (a row's, or a title: the session decides).
+    @Test(arguments: [
+        ("n", Command.more), ("N", .more), ("p", .previousPage), ("o 1-3", .open(RowList([1, 2, 3]))), ("o 2 5", .open(RowList([2, 5]))),
+        ("3", .number(3)), (" 1917 ", .number(1917)), ("search 3", .search("3")),
+        // Followed by other words, a key begins a title; digits with a leading zero are one too.
+        ("O Brother, Where Art Thou?", .search("O Brother, Where Art Thou?")), ("n sync", .search("n sync")), ("p 2", .search("p 2")),
+        ("007", .search("007")), ("99999999999999999999", .search("99999999999999999999")),
+    ])
+    func ddgrsKeysAreParsed(line: String, command: Command) {
+        #expect(Command(parsing: line) == command)
+    }
+
     @Test(arguments: [("page", "page takes a page number"), ("page 0", "page takes a page number"), ("prev 2", "prev takes nothing"),
                       ("poster", "poster takes a result number"), ("poster shots", "poster takes a result number"),
-                      ("catalogue x", "catalogue takes a page number")])
+                      ("catalogue x", "catalogue takes a page number"), ("o", "o takes a result number")])
     func misusedPageAndListCommandsSayHowToUseThem(line: String, start: String) throws {
         guard case .invalid(let hint) = Command(parsing: line) else {
             Issue.record("\"\(line)\" parsed as \(Command(parsing: line))")

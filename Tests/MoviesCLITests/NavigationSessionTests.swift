@@ -147,6 +147,34 @@ import TestSupport
         #expect(capture.err == "This is the first page of \"star trek\": type next for the page after it.\n")
     }
 
+    /// ddgr's keys at the prompt: `n` and `p` walk the pages, a number alone shows the row that
+    /// has it (no search), a number no row has is searched for as a title, and `search N`
+    /// searches whatever the rows; `o LIST` opens those rows.
+    @Test func ddgrsKeysWalkThePagesShowRowsAndOpenThem() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(Command(parsing: "star trek"))
+        await session.handle(Command(parsing: "n"))
+        #expect(capture.outLines.contains("Results for \"star trek\": page 2 of 3, 22 in all"))
+        capture.clear()
+        await session.handle(Command(parsing: "p"))
+        #expect(capture.outLines.first == "Results for \"star trek\": page 1 of 3, 22 in all")
+        capture.clear()
+        await session.handle(Command(parsing: "13"))
+        #expect(capture.err == "")
+        #expect(capture.outLines.first?.hasPrefix(session.rows[12].item.title) == true, "\(capture.outLines)")
+        #expect(!capture.out.contains("Results for"))
+        capture.clear()
+        await session.handle(Command(parsing: "o 1-2"))
+        #expect(capture.outLines == [session.rows[0], session.rows[1]].map { "https://www.imdb.com/title/\($0.item.imdbID)/" })
+        capture.clear()
+        await session.handle(Command(parsing: "2001"))
+        #expect(capture.outLines.first == "Results for \"2001\": page 1 of 1, 1 in all")
+        capture.clear()
+        await session.handle(Command(parsing: "search 1"))
+        #expect(capture.err.hasPrefix("Too many results for \"1\""))
+    }
+
     /// The line under a page says what that page shows and what comes after it: `first` after the
     /// last page names page 1's rows (it said "Showing 22 of 22" and to type more), the last page
     /// shown again says that is all, and `prev` on a search of one page offers no page after it.

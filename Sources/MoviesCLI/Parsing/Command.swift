@@ -14,6 +14,9 @@ enum Command: Equatable, Sendable {
     case page(Int)
     /// `show LIST`: everything about each of those results.
     case show(RowList)
+    /// A number alone (ddgr's key): that row, as `show N`, when one has that number; else a
+    /// search for it as a title (`1917`, `300`).
+    case number(Int)
     /// An IMDb ID or an IMDb title link (`tt0076759`, `https://www.imdb.com/title/tt0076759/`), alone
     /// or after `show`: that title's details, looked up by its ID.
     case showTitle(imdbID: String)
@@ -75,6 +78,11 @@ enum Command: Equatable, Sendable {
             self = .invalid(hint: "unknown command \"\(trimmed)\": type help for the commands, or search TEXT to search for it")
             return
         }
+        // Digits as typed, with no leading zero (`007` is a title, never row 7).
+        if trimmed.first != "0", trimmed.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(trimmed) {
+            self = .number(number)
+            return
+        }
         // Pasted from a browser: a title's ID or link is looked up, never searched for as text.
         switch IMDbReference(trimmed) {
         case .title(let id)?: self = .showTitle(imdbID: id); return
@@ -108,6 +116,12 @@ enum Command: Equatable, Sendable {
             let text = PrintableText.clean(rest)
             self = text.isEmpty ? .invalid(hint: "search needs text: search TEXT") : .search(text)
         case "more", "next": self = noArguments(.more)
+        // ddgr's one-letter keys, alone (`n`, `p`) or before a row list (`o 1-3`); followed by
+        // other words they begin a title (`o brother where art thou`, `n sync`), searched below.
+        case "n" where rest.isEmpty: self = .more
+        case "p" where rest.isEmpty: self = .previousPage
+        case "o" where rest.isEmpty: self = .invalid(hint: "o takes a result number, as open does: o 3, or several, such as o 1-3")
+        case "o" where RowList(rest) != nil: self = .open(RowList(rest)!)
         case "prev", "previous": self = noArguments(.previousPage)
         case "first": self = noArguments(.firstPage)
         case "help", "?": self = noArguments(.help)
@@ -153,7 +167,7 @@ enum Command: Equatable, Sendable {
         case "plot":
             do { self = .plot(try parsePlot(rest, source: "plot")) } catch { self = .invalid(hint: error.message + searchInstead) }
         default:
-            self = Command.parseMore(word, rest, searchInstead: searchInstead) ?? .search(trimmed)
+            self = Command.parseMore(word, rest, searchInstead: searchInstead) ?? .search(PrintableText.clean(trimmed))
         }
     }
 

@@ -105,6 +105,9 @@ final class Session {
             var status = ExitStatus.success
             for number in numbers where !Task.isCancelled { status = status.combined(with: await details.show(number)) }
             return status
+        case .number(let number):
+            guard searchController.index(of: number) != nil else { return await search(String(number)) }
+            return await details.show(number)
         case .showTitle(let id): return await details.show(imdbID: id)
         case .posters(let folder): settingsCommands.setPosters(folder)
         case .postersStatus: settingsCommands.showPosters()
