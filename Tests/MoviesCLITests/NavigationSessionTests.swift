@@ -101,6 +101,20 @@ import TestSupport
         #expect(capture.out.contains(session.rows[1].item.title))
     }
 
+    /// A typo of a command that takes arguments, followed by them, sends nothing: it was searched
+    /// for (twice, the second time without its punctuation).
+    @Test func aTypoOfACommandWithItsArgumentsSendsNoRequest() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star wars"))
+        let sent = await session.client.apiRequestCount
+        capture.clear()
+        for line in ["postr 1 shots", "svae x.csv"] { await session.handle(Command(parsing: line)) }
+        #expect(capture.errLines == ["\"postr 1 shots\" is not a command: did you mean poster? To search for it, type: search postr 1 shots",
+                                     "\"svae x.csv\" is not a command: did you mean save? To search for it, type: search svae x.csv"])
+        #expect(await session.client.apiRequestCount == sent)
+    }
+
     @Test func aSearchThatFindsNothingKeepsTheRowsAndTheWayOn() async throws {
         let capture = Capture()
         let session = try session(capture)

@@ -54,11 +54,6 @@ import Testing
         }
     }
 
-    /// "Did you mean" suggests only words the table has.
-    @Test func suggestionsAreCommandWords() {
-        #expect(Set(Command.suggestedAlone + Command.suggestedWithRows).isSubset(of: PromptCommand.words))
-    }
-
     /// Tab offers each command's values, and folders after `posters` and after `poster LIST`.
     @Test func tabOffersEachCommandsValuesAndFolders() {
         let folders: (String) -> [String] = { $0 == "" ? ["other", "shots"] : [] }

@@ -59,13 +59,6 @@ enum Command: Equatable, Sendable {
     /// The words that are commands (``PromptCommand/all``'s); any other text is a search.
     static let words: Set<String> = PromptCommand.words
 
-    /// The commands a mistyped word alone is compared with: those that work alone, most used
-    /// first (a tie goes to the first). `seven` is not taken for `save`, which needs a file.
-    static let suggestedAlone = ["more", "next", "prev", "first", "quota", "quit", "exit", "help", "posters", "type", "year", "plot",
-                                 "cache", "catalogue"]
-    /// The commands a mistyped word before a row list (`shwo 2`) is compared with.
-    static let suggestedWithRows = ["show", "open", "page", "episodes", "poster"]
-
     /// Reads one line. Never fails: a malformed command becomes ``invalid(hint:)``.
     init(parsing line: String) {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -90,12 +83,13 @@ enum Command: Equatable, Sendable {
         case nil: break
         }
         guard Command.words.contains(word) || word == "?" else {
-            // `moer`, `shwo 2`, `qiut`: a typo of a command runs nothing rather than a search that
-            // would replace the page on screen. A longer line, or other words after it, is a search.
-            // Commands are plain ASCII: an accent (`caché`) was typed on purpose.
+            // `moer`, `shwo 2`, `svae x.csv`: a typo of a command runs nothing rather than a search
+            // that would replace the page on screen: a slip of the hand on a command word followed
+            // by what that command takes (``PromptCommand/Argument/accepts(_:)``); other words
+            // after it make a title. Commands are plain ASCII: an accent (`caché`) was typed on purpose.
             let candidates = !word.allSatisfy({ $0.isASCII && $0.isLetter }) ? []
-                : rest.isEmpty ? Command.suggestedAlone : RowList.looksLikeOne(rest) ? Command.suggestedWithRows : []
-            if let command = DidYouMean.closest(to: word, among: candidates) {
+                : PromptCommand.all.filter { $0.argument.accepts(rest) }.flatMap(\.words)
+            if let command = DidYouMean.closest(to: word, among: candidates, slips: true) {
                 let shown = PrintableText.clean(trimmed)
                 self = .invalid(hint: "\"\(shown)\" is not a command: did you mean \(command)? To search for it, type: search \(shown)")
                 return

@@ -12,17 +12,27 @@ struct PromptCommand: Sendable {
     let usage: String
     /// The right column: what it does.
     let help: String
-    /// What Tab offers after the command word.
+    /// What follows the command word: what Tab offers there, and what a mistyped command word
+    /// must be followed by to be taken for a typo of this one.
     var argument: Argument = .nothing
 
     enum Argument: Equatable, Sendable {
+        /// Nothing (`more`).
         case nothing
-        /// One of these words (`type movie`).
+        /// One of these words, or a number (`type movie`, `year 1999`, `catalogue 2`), or nothing.
         case values([String])
-        /// A folder (`posters DIR`).
+        /// A folder (`posters DIR`), `off`, or nothing.
         case folder
+        /// A row list (`show 1-3`, `page 2`, `episodes 1 2`).
+        case rows
         /// A folder after a row list (`poster 1-3 DIR`).
         case folderAfterRows
+        /// A file to write (`save movies.csv`).
+        case file
+        /// Any text (`search TEXT`).
+        case text
+        /// A command word, or nothing (`help save`).
+        case command
     }
 
     init(_ words: [String], _ usage: String, _ help: String, argument: Argument = .nothing) {
@@ -44,27 +54,53 @@ struct PromptCommand: Sendable {
     /// The prompt's commands, in the order `help` lists them.
     static let all: [PromptCommand] = [
         PromptCommand([], "TEXT", "search for TEXT (with the current type and year filters)"),
-        PromptCommand(["search"], "search TEXT", "search for TEXT even when it starts with a command word or is a row's number (search 300)"),
+        PromptCommand(["search"], "search TEXT", "search for TEXT even when it starts with a command word or is a row's number (search 300)",
+                      argument: .text),
         PromptCommand(["more", "next", "n"], "more, next, n", "load the next page of results (n alone: followed by other words, it begins a title)"),
         PromptCommand(["prev", "previous", "p"], "prev, previous, p", "the page before: a page shown before comes back from memory, with no request (p alone)"),
         PromptCommand(["first"], "first", "the first page, from memory"),
-        PromptCommand(["page"], "page N", "page N of the results: from memory when shown before, else just that page"),
-        PromptCommand(["show"], "show LIST", "everything about those results: full plot, ratings, director, actors, runtime, genre; a LIST is a result number (show 2), a range (1-3), or both (1,3-4 or 2 5)"),
+        PromptCommand(["page"], "page N", "page N of the results: from memory when shown before, else just that page",
+                      argument: .rows),
+        PromptCommand(["show"], "show LIST", "everything about those results: full plot, ratings, director, actors, runtime, genre; a LIST is a result number (show 2), a range (1-3), or both (1,3-4 or 2 5)", argument: .rows),
         PromptCommand([], "N", "a number alone: row N, as show N; a number no row has is searched for as a title (1917, 300)"),
         PromptCommand([], "tt0076759, LINK", "an IMDb ID or a title's IMDb link (pasted from a browser): everything about that title, as show N; show tt0076759 says the same"),
         PromptCommand(["posters"], "posters DIR", "save posters into DIR (created if missing); posters off to stop; posters to see where", argument: .folder),
         PromptCommand([], "posters DIR W", "the same, W pixels wide: 300 (OMDb's), 600, 1000 or original; a wider poster replaces the narrower file (names never carry the width); if the wider one fails, OMDb's own is saved and the row says so"),
         PromptCommand(["poster"], "poster LIST [DIR]", "save the posters of those results only, into DIR, else the posters folder, else the working folder", argument: .folderAfterRows),
-        PromptCommand(["episodes"], "episodes LIST [S]", "the episodes of season S (default 1) of those results, series; the LIST has no spaces here (2, 1-3 or 1,3), as a last word is the season; show and open take the episodes' numbers"),
-        PromptCommand(["save", "save!"], "save FILE", "save the current search's rows (every page loaded, with their ratings) to FILE: .json, .csv or .md by its extension; save FILE --session saves every movie shown this session; an existing file is never replaced silently: save! FILE (or save FILE --force) replaces it"),
-        PromptCommand(["open", "o"], "open LIST, o LIST", "open those results' IMDb pages with the system's opener (or print the addresses)"),
+        PromptCommand(["episodes"], "episodes LIST [S]", "the episodes of season S (default 1) of those results, series; the LIST has no spaces here (2, 1-3 or 1,3), as a last word is the season; show and open take the episodes' numbers", argument: .rows),
+        PromptCommand(["save", "save!"], "save FILE", "save the current search's rows (every page loaded, with their ratings) to FILE: .json, .csv or .md by its extension; save FILE --session saves every movie shown this session; an existing file is never replaced silently: save! FILE (or save FILE --force) replaces it", argument: .file),
+        PromptCommand(["open", "o"], "open LIST, o LIST", "open those results' IMDb pages with the system's opener (or print the addresses)", argument: .rows),
         PromptCommand(["type"], "type T", "filter next searches: movie, series, episode or any; type alone says the current one", argument: .values(["movie", "series", "episode", "any"])),
         PromptCommand(["year"], "year YYYY", "filter next searches by year, or year any; year alone says the current one", argument: .values(["any"])),
         PromptCommand(["plot"], "plot short|full", "plot length in result rows; plot alone says the current one", argument: .values(["short", "full"])),
         PromptCommand(["quota"], "quota", "requests sent today with the key (OMDb allows 1,000 a day on a free key)"),
         PromptCommand(["cache"], "cache", "the answers kept on disk; cache clear empties it", argument: .values(["clear"])),
-        PromptCommand(["catalogue", "catalog"], "catalogue [N]", "page N of the titles the offline catalogue holds (catalog works too)"),
-        PromptCommand(["help"], "help", "this list"),
+        PromptCommand(["catalogue", "catalog"], "catalogue [N]", "page N of the titles the offline catalogue holds (catalog works too)",
+                      argument: .values([])),
+        PromptCommand(["help"], "help", "this list", argument: .command),
         PromptCommand(["quit", "exit"], "quit, exit", "leave (so does Ctrl-D); Ctrl-C stops a page that is loading"),
     ]
+}
+
+extension PromptCommand.Argument {
+    /// Whether `rest`, what follows a command word, reads as this argument: a mistyped word is
+    /// taken for a typo of a command only when the rest of the line fits that command (`svae
+    /// x.csv`, `postr 1 DIR`), so a title that begins with a word near one is still searched for.
+    func accepts(_ rest: String) -> Bool {
+        switch self {
+        case .nothing: return rest.isEmpty
+        case .values(let values): return rest.isEmpty || values.contains(rest.lowercased()) || rest.allSatisfy { $0.isASCII && $0.isNumber }
+        case .folder:
+            return rest.isEmpty || ["off", "none"].contains(rest.lowercased()) || Command.folderAndWidth(rest) != nil
+                || rest.contains("/") || rest.hasPrefix("~")
+        case .rows: return RowList(rest) != nil
+        case .folderAfterRows: return rest.split(separator: " ").first.map { RowList(String($0)) != nil } ?? false
+        case .file:
+            // The file's name, without `--force` or `--session`.
+            let name = Command.unquoted(rest.split(separator: " ").filter { !$0.hasPrefix("--") }.joined(separator: " "))
+            return !name.isEmpty && ExportFormat(file: URL(fileURLWithPath: name)) != nil
+        case .text: return true
+        case .command: return rest.isEmpty || PromptCommand.named(rest) != nil
+        }
+    }
 }
