@@ -24,16 +24,19 @@ final class Session {
     var opener: Opener
     /// Asks a yes/no question and reads the answer; `nil` when no one can answer (stdin is not a terminal).
     var confirm: ((String) async -> Bool)?
+    /// Asks a question and reads the next line, from a terminal or a pipe (`nil`: no answer).
+    var ask: ((String) async -> String?)?
 
     /// Everything after `currentDirectory` is the prompt's (tests give what they exercise):
     /// - Parameters:
     ///   - opener: what `open` runs; by default none, so the address is printed.
     ///   - confirm: asks before `save` replaces a file; `nil` refuses without asking.
+    ///   - ask: asks before `open` opens many pages; `nil` refuses without asking.
     ///   - writes: where poster writes are recorded, finished before the process exits.
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
          budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil, writes: PendingWrites = PendingWrites(),
          inlineImages: InlineImages.Kind? = nil, opener: Opener = Opener(executable: nil),
-         confirm: ((String) async -> Bool)? = nil) {
+         confirm: ((String) async -> Bool)? = nil, ask: ((String) async -> String?)? = nil) {
         context = SessionContext(client: client, settings: settings, console: console, presenter: presenter,
                                  currentDirectory: currentDirectory, budget: budget, offlineCatalogue: offlineCatalogue, warmup: warmup,
                                  writes: writes)
@@ -41,6 +44,7 @@ final class Session {
         self.inlineImages = inlineImages
         self.opener = opener
         self.confirm = confirm
+        self.ask = ask
         // The store lists its folder (and sweeps leftovers) in the background from now on,
         // beside the first search rather than before it.
         _ = context.posterStore
@@ -126,6 +130,7 @@ final class Session {
         case .open(let list):
             guard let numbers = searchController.numbers(list, for: "open") else { break }
             let command = OpenCommand(context: context, searchController: searchController, opener: opener)
+            guard await command.mayOpen(numbers.count, ask: ask) else { break }
             for number in numbers where !Task.isCancelled { await command.open(number) }
         case .type(let type): settingsCommands.setType(type)
         case .year(let year): settingsCommands.setYear(year)
