@@ -142,7 +142,8 @@ final class LivePresenter: Presenter {
             printedRows = 0
         }
         while let done = printedRows, done < page.rows.count, page.isDone(done) {
-            for line in page.rowLines(done, width: size.columns, layout: page.printedLayout, frame: frame, style: console.style) { out += line + "\r\n" }
+            for line in page.rowLines(done, width: size.columns, layout: page.printedLayout, frame: frame, style: console.style,
+                                      padded: false) { out += line + "\r\n" }
             printedRows = done + 1
         }
         out += status + "\r\n"
