@@ -26,6 +26,25 @@ struct PromptCommandsTerminalTests {
         }
     }
 
+    /// `help` on a screen of 24 rows shows every command with the line typed still above it
+    /// (it was 36 lines at 80 columns); `help save` says all about one.
+    @Test(arguments: [50, 80])
+    func helpFitsAScreenOfTwentyFourRows(columns: Int) async throws {
+        try await withTemporaryFolder { folder in
+            let outcome = try await TerminalDriver.run(["--offline"], directory: folder, columns: columns, rows: 24, steps: [
+                .wait("movies>"), .send(Keys.ctrlL), .send("help" + Keys.enter), .wait("quit, exit"), .snapshot("help"),
+                .send(Keys.ctrlL), .send("help save" + Keys.enter), .wait("replaces it"), .snapshot("save"),
+                .send("quit" + Keys.enter), .exit(),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let screen = outcome.snapshot("help")
+            #expect(screen.first == "movies> help" && screen.contains { $0.hasPrefix("  TEXT ") }, "\(outcome.shown("help"))")
+            #expect(screen.contains { $0.hasPrefix("  quit, exit ") } && screen.contains("movies>"), "\(outcome.shown("help"))")
+            #expect(outcome.snapshot("save").contains { $0.hasPrefix("  save FILE         save the current search's rows") },
+                    "\(outcome.shown("save"))")
+        }
+    }
+
     /// The lines of snapshot `name` between the line typed (`movies> shown`) and the next prompt.
     private func output(_ name: String, typed shown: String? = nil, _ outcome: TerminalDriver.Outcome) -> [String] {
         let lines = outcome.snapshot(name)

@@ -49,7 +49,8 @@ enum Command: Equatable, Sendable {
     case quota
     /// `cache`, `cache clear`.
     case cache(clear: Bool)
-    case help
+    /// `help`, or with a word `help WORD`: all about that command (`help keys`: the keys).
+    case help(String?)
     case quit
     /// An empty line: nothing happens.
     case nothing
@@ -118,7 +119,14 @@ enum Command: Equatable, Sendable {
         case "o" where RowList(rest) != nil: self = .open(RowList(rest)!)
         case "prev", "previous": self = noArguments(.previousPage)
         case "first": self = noArguments(.firstPage)
-        case "help", "?": self = noArguments(.help)
+        case "help", "?":
+            if rest.isEmpty {
+                self = .help(nil)
+            } else if PromptCommand.named(rest) != nil || rest.lowercased() == "keys" {
+                self = .help(rest)
+            } else {
+                self = .invalid(hint: "help takes a command word (help save), keys, or nothing" + searchInstead)
+            }
         case "quit", "exit": self = noArguments(.quit)
         case "quota": self = noArguments(.quota)
         case "cache":
@@ -170,37 +178,5 @@ enum Command: Equatable, Sendable {
             return String(text.dropFirst().dropLast())
         }
         return text
-    }
-
-    /// The `help` text wrapped to `width` columns: each description goes on under itself, so a
-    /// narrow terminal never breaks a line in the middle of a word.
-    static func help(width: Int) -> String {
-        let column = String(repeating: " ", count: helpColumn)
-        var lines = wrap(helpIntro, width: width, indent: "")
-        for command in PromptCommand.all {
-            let wrapped = wrap(command.help, width: width, indent: column)
-            lines += [helpHead(command) + wrapped[0].dropFirst(column.count)] + wrapped.dropFirst()
-        }
-        return (lines + wrap(helpKeys, width: width, indent: "")).joined(separator: "\n")
-    }
-
-    /// Where descriptions start in `help`.
-    static let helpColumn = 20
-
-    /// `  show LIST` padded to the descriptions' column.
-    private static func helpHead(_ command: PromptCommand) -> String {
-        ("  " + command.usage).padding(toLength: helpColumn, withPad: " ", startingAt: 0)
-    }
-
-    private static let helpIntro = "Type a title to search OMDb. Commands:"
-    private static let helpKeys = """
-        At a terminal: arrows, Home/End and Ctrl-A/E/K/U/W/Y edit the line; Up/Down walk the history \
-        and Ctrl-R searches it; Tab completes commands, the values of type, year, plot and cache, and \
-        folders after posters and poster LIST.
-        """
-
-    /// The `help` text, one line a command (``help(width:)`` wraps it).
-    static var helpText: String {
-        ([helpIntro] + PromptCommand.all.map { helpHead($0) + $0.help } + [helpKeys]).joined(separator: "\n")
     }
 }

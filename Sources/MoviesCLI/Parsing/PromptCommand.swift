@@ -1,16 +1,19 @@
 import Foundation
 
 /// One entry of the prompt's commands: the words that run it, how `help` shows it, and what Tab
-/// and "did you mean" know of it. `help`, the manual page's PROMPT COMMANDS, Tab's command words
-/// and the words that are never searched for are all read from ``all``, so a command added here
-/// is in each of them (tests check README's table against it too).
+/// and "did you mean" know of it. `help` (and `help WORD`), the manual page's PROMPT COMMANDS,
+/// Tab's command words and the words that are never searched for are all read from ``all``, so a
+/// command added here is in each of them (tests check README's table against it too).
 struct PromptCommand: Sendable {
     /// The words that run it, its name first (`more`, `next`). Empty for an entry that is not a
     /// command word (a title to search, an IMDb link) or that shows another use of one above it.
     let words: [String]
     /// The left column of `help` (`show LIST`, `more, next`): at most 17 characters.
     let usage: String
-    /// The right column: what it does.
+    /// What it does in a few words, for `help`'s list (one line on a screen of 50 columns);
+    /// `nil` for an entry that only `help WORD` and the manual page show.
+    let summary: String?
+    /// What it does, all of it: `help WORD` and the manual page.
     let help: String
     /// What follows the command word: what Tab offers there, and what a mistyped command word
     /// must be followed by to be taken for a typo of this one.
@@ -35,9 +38,10 @@ struct PromptCommand: Sendable {
         case command
     }
 
-    init(_ words: [String], _ usage: String, _ help: String, argument: Argument = .nothing) {
+    init(_ words: [String], _ usage: String, _ summary: String?, _ help: String, argument: Argument = .nothing) {
         self.words = words
         self.usage = usage
+        self.summary = summary
         self.help = help
         self.argument = argument
     }
@@ -51,34 +55,61 @@ struct PromptCommand: Sendable {
     /// Every command word, aliases included.
     static var words: Set<String> { Set(all.flatMap(\.words)) }
 
-    /// The prompt's commands, in the order `help` lists them.
+    /// The prompt's commands, in the order `help` lists them. An entry with no words shows
+    /// another use of the one above it, and `help WORD` shows it with that one.
     static let all: [PromptCommand] = [
-        PromptCommand([], "TEXT", "search for TEXT (with the current type and year filters)"),
-        PromptCommand(["search"], "search TEXT", "search for TEXT even when it starts with a command word or is a row's number (search 300)",
+        PromptCommand([], "TEXT", "search OMDb for TEXT", "search for TEXT (with the current type and year filters)"),
+        PromptCommand(["search"], "search TEXT", "search a command word or 300",
+                      "search for TEXT even when it starts with a command word (search more) or is a row's number (search 300)",
                       argument: .text),
-        PromptCommand(["more", "next", "n"], "more, next, n", "load the next page of results (n alone: followed by other words, it begins a title)"),
-        PromptCommand(["prev", "previous", "p"], "prev, previous, p", "the page before: a page shown before comes back from memory, with no request (p alone)"),
-        PromptCommand(["first"], "first", "the first page, from memory"),
-        PromptCommand(["page"], "page N", "page N of the results: from memory when shown before, else just that page",
+        PromptCommand(["more", "next", "n"], "more, next, n", "the next page",
+                      "load the next page of results; n alone (followed by other words, n begins a title)"),
+        PromptCommand(["prev", "previous", "p", "first"], "prev, p, first", "back a page, or to page 1",
+                      "prev (previous, or p alone): the page before; first: the first page; a page shown before comes back from memory, with no request"),
+        PromptCommand(["page"], "page N", "page N of the results",
+                      "page N of the results: from memory when shown before, else just that page", argument: .rows),
+        PromptCommand(["show"], "show LIST", "all about rows: show 1-3",
+                      "everything about those results: full plot, ratings, director, actors, runtime, genre; a LIST is a result number (show 2), a range (1-3), or both (1,3-4 or 2 5)",
                       argument: .rows),
-        PromptCommand(["show"], "show LIST", "everything about those results: full plot, ratings, director, actors, runtime, genre; a LIST is a result number (show 2), a range (1-3), or both (1,3-4 or 2 5)", argument: .rows),
-        PromptCommand([], "N", "a number alone: row N, as show N; a number no row has is searched for as a title (1917, 300)"),
-        PromptCommand([], "tt0076759, LINK", "an IMDb ID or a title's IMDb link (pasted from a browser): everything about that title, as show N; show tt0076759 says the same"),
-        PromptCommand(["posters"], "posters DIR", "save posters into DIR (created if missing); posters off to stop; posters to see where", argument: .folder),
-        PromptCommand([], "posters DIR W", "the same, W pixels wide: 300 (OMDb's), 600, 1000 or original; a wider poster replaces the narrower file (names never carry the width); if the wider one fails, OMDb's own is saved and the row says so"),
-        PromptCommand(["poster"], "poster LIST [DIR]", "save the posters of those results only, into DIR, else the posters folder, else the working folder", argument: .folderAfterRows),
-        PromptCommand(["episodes"], "episodes LIST [S]", "the episodes of season S (default 1) of those results, series; the LIST has no spaces here (2, 1-3 or 1,3), as a last word is the season; show and open take the episodes' numbers", argument: .rows),
-        PromptCommand(["save", "save!"], "save FILE", "save the current search's rows (every page loaded, with their ratings) to FILE: .json, .csv or .md by its extension; save FILE --session saves every movie shown this session; an existing file is never replaced silently: save! FILE (or save FILE --force) replaces it", argument: .file),
-        PromptCommand(["open", "o"], "open LIST, o LIST", "open those results' IMDb pages with the system's opener (or print the addresses)", argument: .rows),
-        PromptCommand(["type"], "type T", "filter next searches: movie, series, episode or any; type alone says the current one", argument: .values(["movie", "series", "episode", "any"])),
-        PromptCommand(["year"], "year YYYY", "filter next searches by year, or year any; year alone says the current one", argument: .values(["any"])),
-        PromptCommand(["plot"], "plot short|full", "plot length in result rows; plot alone says the current one", argument: .values(["short", "full"])),
-        PromptCommand(["quota"], "quota", "requests sent today with the key (OMDb allows 1,000 a day on a free key)"),
-        PromptCommand(["cache"], "cache", "the answers kept on disk; cache clear empties it", argument: .values(["clear"])),
-        PromptCommand(["catalogue", "catalog"], "catalogue [N]", "page N of the titles the offline catalogue holds (catalog works too)",
+        PromptCommand([], "N", "row N, or a search for N",
+                      "a number alone: row N, as show N; a number no row has is searched for as a title (1917, 300)"),
+        PromptCommand([], "tt0076759, LINK", "all about an IMDb title",
+                      "an IMDb ID or a title's IMDb link (pasted from a browser): everything about that title, as show N; show tt0076759 says the same"),
+        PromptCommand(["posters"], "posters DIR", "save posters there; or off",
+                      "save posters into DIR (created if missing); posters off to stop; posters to see where", argument: .folder),
+        PromptCommand([], "posters DIR W", nil,
+                      "the same, W pixels wide: 300 (OMDb's), 600, 1000 or original; a wider poster replaces the narrower file (names never carry the width); if the wider one fails, OMDb's own is saved and the row says so"),
+        PromptCommand(["poster"], "poster LIST [DIR]", "save those rows' posters",
+                      "save the posters of those results only, into DIR, else the posters folder, else the working folder",
+                      argument: .folderAfterRows),
+        PromptCommand(["episodes"], "episodes LIST [S]", "season S of those series",
+                      "the episodes of season S (default 1) of those results, series; the LIST has no spaces here (2, 1-3 or 1,3), as a last word is the season; show and open take the episodes' numbers",
+                      argument: .rows),
+        PromptCommand(["save", "save!"], "save FILE", "the rows to .json, .csv, .md",
+                      "save the current search's rows (every page loaded, with their ratings) to FILE: .json, .csv or .md by its extension; save FILE --session saves every movie shown this session; an existing file is never replaced silently: save! FILE (or save FILE --force) replaces it",
+                      argument: .file),
+        PromptCommand(["open", "o"], "open LIST, o LIST", "those rows' IMDb pages",
+                      "open those results' IMDb pages with the system's opener (or print the addresses); more than 5 at once are asked about first",
+                      argument: .rows),
+        PromptCommand(["type"], "type T", "movie, series, episode, any",
+                      "filter next searches: movie, series, episode or any; type alone says the current one",
+                      argument: .values(["movie", "series", "episode", "any"])),
+        PromptCommand(["year"], "year YYYY", "filter by year, or any",
+                      "filter next searches by year, or year any; year alone says the current one", argument: .values(["any"])),
+        PromptCommand(["plot"], "plot short|full", "plot length in the rows",
+                      "plot length in result rows; plot alone says the current one", argument: .values(["short", "full"])),
+        PromptCommand(["quota"], "quota", "requests sent today",
+                      "requests sent today with the key (OMDb allows 1,000 a day on a free key)"),
+        PromptCommand(["cache"], "cache", "answers kept; cache clear",
+                      "the answers kept on disk; cache clear empties it", argument: .values(["clear"])),
+        PromptCommand(["catalogue", "catalog"], "catalogue [N]", "list the offline catalogue",
+                      "page N of the titles the offline catalogue holds (catalog works too)",
                       argument: .values([])),
-        PromptCommand(["help"], "help", "this list", argument: .command),
-        PromptCommand(["quit", "exit"], "quit, exit", "leave (so does Ctrl-D); Ctrl-C stops a page that is loading"),
+        PromptCommand(["help"], "help [WORD]", "all about one; help keys",
+                      "this list; help WORD says all about that command (help save), help keys the keys of the line editor",
+                      argument: .command),
+        PromptCommand(["quit", "exit"], "quit, exit", "leave (Ctrl-D too)",
+                      "leave (so does Ctrl-D); Ctrl-C stops a page that is loading"),
     ]
 }
 

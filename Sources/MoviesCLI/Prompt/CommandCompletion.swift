@@ -38,6 +38,9 @@ enum CommandCompletion {
         switch PromptCommand.named(first)?.argument {
         case .values(let values)? where earlier.count == 1:
             return (start, values.filter { $0.hasPrefix(current.lowercased()) }.map { $0 + " " })
+        case .command? where earlier.count == 1:
+            let names = PromptCommand.all.compactMap(\.words.first) + ["keys"]
+            return (start, names.sorted().filter { $0.hasPrefix(current.lowercased()) }.map { $0 + " " })
         case .folder? where earlier.count == 1:
             return (start, folderChoices(current, folders: folders))
         case .folderAfterRows? where earlier.count > 1 && earlier.dropFirst().allSatisfy({ RowList($0) != nil }):

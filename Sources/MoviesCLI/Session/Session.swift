@@ -90,9 +90,12 @@ final class Session {
     private func run(_ command: Command) async -> ExitStatus {
         switch command {
         case .nothing, .quit: break
-        case .help:
-            console.out(Command.help(width: console.width))
+        case .help(nil):
+            console.out(PromptHelp.overview(width: console.width))
             if let line = requestsToday { console.out(line) }
+        case .help(let word?):
+            // The parser let through only a word `help` knows.
+            console.out(PromptHelp.detail(word, width: console.width) ?? PromptHelp.overview(width: console.width))
         case .quota: console.say(context.budget?.quotaReport ?? "Nothing is counted in this session.")
         case .cache(let clear):
             guard let budget = context.budget else { console.say("There is no cache in this session."); break }
