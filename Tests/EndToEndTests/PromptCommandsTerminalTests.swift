@@ -45,6 +45,20 @@ struct PromptCommandsTerminalTests {
         }
     }
 
+    /// Tab after `save` completes a folder, then a file save writes inside it (it completed nothing).
+    @Test func tabAfterSaveCompletesAPath() async throws {
+        try await withTemporaryFolder { folder in
+            let shots = folder.appendingPathComponent("shots")
+            try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+            for name in ["old.csv", "notes.txt"] { try Data().write(to: shots.appendingPathComponent(name)) }
+            let outcome = try await TerminalDriver.run(["--offline"], directory: folder, steps: [
+                .wait("movies>"), .send("save sh" + Keys.tab), .wait("movies> save shots/"), .send(Keys.tab),
+                .wait("movies> save shots/old.csv"), .send(Keys.ctrlU + "quit" + Keys.enter), .exit(),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+        }
+    }
+
     /// The lines of snapshot `name` between the line typed (`movies> shown`) and the next prompt.
     private func output(_ name: String, typed shown: String? = nil, _ outcome: TerminalDriver.Outcome) -> [String] {
         let lines = outcome.snapshot(name)

@@ -31,7 +31,7 @@ enum PromptHelp {
     /// `help keys`.
     static let keys = """
         At a terminal: arrows, Home/End and Ctrl-A/E/K/U/W/Y edit the line; Up/Down walk the history \
-        and Ctrl-R searches it; Tab completes commands, the values of type, year, plot and cache, and \
-        folders after posters and poster LIST.
+        and Ctrl-R searches it; Tab completes commands, the values of type, year, plot and cache, the \
+        words help knows, folders after posters and poster LIST, and folders and files after save.
         """
 }
