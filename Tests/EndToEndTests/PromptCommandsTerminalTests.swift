@@ -89,7 +89,10 @@ struct PromptCommandsTerminalTests {
                 ("star prev", "prev", "prev", "Showing 11–20 of 38"),
                 ("star next", "next", "next", "Showing 30 of 38"),
                 ("star first", "first", "first", "Showing 1–10 of 38"),
-                ("catalogue", "catalogue", "catalogue", "Type catalogue 2"),
+                ("catalogue", "catalogue", "catalogue", "Type next for the next page"),
+                // The listing's rows are numbered: a number alone shows one, n turns the page.
+                ("catalogue 3", "3", "3", "IMDb: https://www.imdb.com/title/"),
+                ("catalogue n", "n", "n", "page 2 of 13"),
             ]
             var steps: [TerminalDriver.Step] = [.wait("movies>")]
             var previous: String?
@@ -137,8 +140,14 @@ struct PromptCommandsTerminalTests {
 
             let catalogue = output("catalogue", outcome)
             #expect(catalogue.first == "The offline catalogue: page 1 of 13, 245 titles", "\(catalogue)")
-            #expect(catalogue.contains("  Alien (1979)  movie  tt0078748"), "\(catalogue)")
+            let numbers = { (lines: [String]) in lines.compactMap { $0.firstMatch(of: #/^ *(\d+)\. /#).flatMap { Int($0.1) } } }
+            #expect(numbers(catalogue) == Array(1...20), "\(catalogue)")
+            #expect(catalogue.contains { $0.hasSuffix(". Alien (1979)  movie  tt0078748") }, "\(catalogue)")
             #expect(catalogue.count == 22)
+            let third = try #require(catalogue.dropFirst(3).first?.firstMatch(of: #/\. (.*)  \w+  tt\d+$/#)?.1)
+            #expect(output("catalogue 3", typed: "3", outcome).first?.hasPrefix(String(third)) == true, "\(outcome.shown("catalogue 3"))")
+            let turned = output("catalogue n", typed: "n", outcome)
+            #expect(turned.first == "The offline catalogue: page 2 of 13, 245 titles" && numbers(turned) == Array(21...40), "\(turned)")
         }
     }
 }

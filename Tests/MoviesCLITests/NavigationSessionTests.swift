@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import OMDbTestSupport
 import Testing
 @testable import MoviesCLI
 @testable import OMDbCatalogue
@@ -187,6 +188,37 @@ import TestSupport
         capture.clear()
         await session.handle(Command(parsing: "search 1"))
         #expect(capture.err.hasPrefix("Too many results for \"1\""))
+    }
+
+    /// The catalogue's rows are numbered as a search's: a number alone shows one (with the poster
+    /// its record names, saved), `poster N` saves a row's poster though the listing has no address
+    /// for it, `n` and `p` walk the listing, and a search takes its place.
+    @Test func theCataloguesRowsAreNumberedAndTakeTheRowCommands() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        let session = try session(capture, directory: folder)
+        session.offlineCatalogue = catalogue
+        await session.handle(Command(parsing: "catalogue"))
+        #expect(capture.outLines.count == 22 && capture.outLines[11] == " 11. Alien (1979)  movie  tt0078748", "\(capture.outLines)")
+        session.setPosters(folder.appendingPathComponent("p").path)
+        capture.clear()
+        await session.handle(Command(parsing: "11"))
+        #expect(capture.outLines.first == "Alien (1979)  movie  tt0078748")
+        #expect(capture.outLines.contains("  Poster: p/Alien (1979) [tt0078748].webp"), "\(capture.outLines)")
+        capture.clear()
+        await session.handle(Command(parsing: "poster 12 shots"))
+        #expect(capture.outLines == [" 12. Alien 3 (1992): poster saved: shots/Alien 3 (1992) [tt0103644].png"])
+        capture.clear()
+        await session.handle(Command(parsing: "p"))
+        #expect(capture.err == "This is the first page of the catalogue: type next for the page after it.\n")
+        await session.handle(Command(parsing: "n"))
+        #expect(capture.outLines.first == "The offline catalogue: page 2 of 13, 245 titles")
+        #expect(session.rows.map(\.number) == Array(21...40))
+        capture.clear()
+        await session.handle(Command(parsing: "alien"))
+        await session.handle(Command(parsing: "n"))
+        #expect(session.rows.map(\.item.title).first == "Alien" && capture.err.hasPrefix("No more results for \"alien\""), "\(capture.err)")
     }
 
     /// The line under a page says what that page shows and what comes after it: `first` after the

@@ -31,6 +31,9 @@ final class SearchController: SessionPart {
     /// The pages of the current search shown so far, by number, with the number of each one's
     /// first row: `prev`, `first` and `page N` show them again from memory.
     var loadedPages: [Int: LoadedPage] = [:]
+    /// The page of the catalogue's listing on screen, whose titles are the rows (`catalogue`);
+    /// `nil` for a search's.
+    var cataloguePage: Int?
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
     var lastLoadFailed = false
     /// Set when OMDb said the key's daily quota is spent, or this tool's count reached the daily
@@ -87,6 +90,7 @@ final class SearchController: SessionPart {
         rows.removeAll()
         lastPage = nil
         loadedPages.removeAll()
+        cataloguePage = nil
     }
 
     /// Fetches a page and shows it. `startsNewResults`: the page is a new search's first, which

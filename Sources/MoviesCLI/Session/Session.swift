@@ -77,6 +77,26 @@ final class Session {
     }
     private var episodes: EpisodesCommand { EpisodesCommand(context: context, searchController: searchController) }
     private var settingsCommands: SettingsCommands { SettingsCommands(context: context) }
+    private var catalogue: CatalogueCommand { CatalogueCommand(context: context, searchController: searchController) }
+
+    /// `more`, `prev`, `first` and `page N`: the search's pages, or the catalogue's listing's when it is on screen.
+    private func turnPage(_ command: Command) async -> ExitStatus {
+        if let listed = searchController.cataloguePage {
+            switch command {
+            case .more: catalogue.list(page: listed + 1)
+            case .previousPage: catalogue.list(page: listed - 1)
+            case .page(let number): catalogue.list(page: number)
+            default: catalogue.list(page: 1)
+            }
+            return .success
+        }
+        switch command {
+        case .more: return await searchController.more()
+        case .previousPage: return await searchController.previousPage()
+        case .page(let number): return await searchController.page(number)
+        default: return await searchController.page(1)
+        }
+    }
 
     /// Runs one command and records its outcome. Returns false when the person asked to leave.
     @discardableResult
@@ -103,10 +123,8 @@ final class Session {
         // Hints quote what was typed: shown like network text, so no escape code reaches the terminal.
         case .invalid(let hint): console.err(safe(hint))
         case .search(let text): return await search(text)
-        case .more: return await searchController.more()
-        case .previousPage: return await searchController.previousPage()
-        case .firstPage: return await searchController.page(1)
-        case .page(let number): return await searchController.page(number)
+        case .more, .previousPage, .firstPage, .page:
+            return await turnPage(command)
         case .show(let list):
             guard let numbers = searchController.numbers(list, for: "show") else { break }
             var status = ExitStatus.success
@@ -126,7 +144,7 @@ final class Session {
             return status
         case let .poster(list, folder):
             return await PosterCommand(context: context, searchController: searchController).save(list, into: folder)
-        case .catalogue(let page): CatalogueCommand(context: context).list(page: page)
+        case .catalogue(let page): catalogue.list(page: page)
         case let .save(file, force, wholeSession):
             return await SaveCommand(context: context, searchController: searchController, confirm: confirm)
                 .save(file, force: force, session: wholeSession)

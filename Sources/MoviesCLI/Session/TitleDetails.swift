@@ -21,7 +21,8 @@ struct TitleDetails: SessionPart {
                 try await client.movie(imdbID: row.item.imdbID, plot: .full)
             }
             context.exportLog.note(row.item, movie: movie)
-            let poster = await savedPoster(of: row.item, known: row.poster)
+            // The record's item: a row listed without its poster's address (an episode, a catalogue title) is told it here.
+            let poster = await savedPoster(of: SearchItem(movie), known: row.poster)
             if let poster, let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
             for line in Details.lines(for: movie, poster: poster, console: console, display: presenter.display,
                                       number: number) {
