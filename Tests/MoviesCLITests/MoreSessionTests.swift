@@ -185,16 +185,19 @@ import TestSupport
 
     // MARK: Open
 
+    /// A session over the catalogue whose opener records what it opens in `folder` (the file returned).
+    private func openerSession(_ capture: Capture, in folder: URL) throws -> (Session, URL) {
+        let (script, record) = try makeRecordingOpener(in: folder)
+        let session = try catalogueSession(capture)
+        session.opener = Opener.find(environment: ["MOVIES_OPENER": script.path])
+        return (session, record)
+    }
+
     @Test func openRunsTheOpenerWithTheIMDbAddress() async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
-        let record = folder.appendingPathComponent("opened.txt")
-        let script = folder.appendingPathComponent("fake-opener")
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path)'\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let capture = Capture()
-        let session = try catalogueSession(capture)
-        session.opener = Opener.find(environment: ["MOVIES_OPENER": script.path])
+        let (session, record) = try openerSession(capture, in: folder)
         await session.handle(.search("toxic avenger"))
         capture.clear()
         await session.handle(.open(1))
@@ -207,13 +210,8 @@ import TestSupport
     @Test func openingMoreThanFivePagesAsksFirst() async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
-        let record = folder.appendingPathComponent("opened.txt")
-        let script = folder.appendingPathComponent("fake-opener")
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(record.path)'\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let capture = Capture()
-        let session = try catalogueSession(capture)
-        session.opener = Opener.find(environment: ["MOVIES_OPENER": script.path])
+        let (session, record) = try openerSession(capture, in: folder)
         let asked = Mutex<[String]>([]), answers = Mutex(["n", "y"])
         session.ask = { question in
             asked.withLock { $0.append(question) }
