@@ -16,10 +16,12 @@ public struct Completer: Sendable {
 
     func complete(_ before: String) -> (start: Int, choices: [String]) { completions(before) }
 
-    /// A choice as listed under the line: a folder's own name (with its slash), a word without its space.
+    /// A choice as listed under the line, as shells list paths: a folder's own name (with its
+    /// slash), a file's own name, a word without its space.
     static func shown(_ choice: String) -> String {
-        if choice.hasSuffix(" ") { return String(choice.dropLast()) }
-        let name = choice.dropLast().split(separator: "/").last.map(String.init) ?? ""
-        return name + "/"
+        let word = choice.hasSuffix(" ") ? choice.dropLast() : Substring(choice)
+        let isFolder = word.hasSuffix("/")
+        let name = (isFolder ? word.dropLast() : word).split(separator: "/").last.map(String.init) ?? ""
+        return isFolder ? name + "/" : name
     }
 }

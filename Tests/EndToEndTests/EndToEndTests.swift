@@ -237,7 +237,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             #expect(err.contains("Too many results for \"the\""))
             #expect(err.contains("Cannot use \"/dev/null/x\" for posters"))
             #expect(err.contains("No results for \"show\""))
-            #expect(outcome.stdout.contains("more, next        load the next page"))
+            #expect(outcome.stdout.contains("  more, next, n     the next page\n"))
         }
     }
 

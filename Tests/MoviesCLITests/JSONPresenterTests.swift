@@ -87,7 +87,7 @@ import TestSupport
         presenter.pageArrived(page, first: 1)
         presenter.rowUpdated(.at(0, item: Self.item("tt0000001", "One"), part: .poster(.success(saved))), number: 1)
         presenter.rowUpdated(.at(1, item: Self.item("tt0000002", "Two"), part: .poster(.failure(.posterUnavailable))), number: 2)
-        presenter.pageFinished(page)
+        presenter.pageFinished(page, pagesShown: [1])
         #expect(capture.outLines.count == 1)
         let line = try Self.object(try #require(capture.outLines.first))
         #expect(line["imdbID"] as? String == "tt0000001")

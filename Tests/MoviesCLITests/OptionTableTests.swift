@@ -74,7 +74,7 @@ import Testing
 
     @Test func manualPageListsThePromptCommands() {
         let commands = Manual.promptCommands.map(\.0)
-        #expect(commands.contains("more, next") && commands.contains("show LIST") && commands.contains("quit, exit"))
+        #expect(commands.contains("more, next, n") && commands.contains("show LIST") && commands.contains("quit, exit"))
         #expect(Manual.manPage.contains(".SH PROMPT COMMANDS"))
     }
 

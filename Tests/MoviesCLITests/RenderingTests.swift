@@ -14,7 +14,7 @@ import Testing
         #expect(await session.handle(.search("star")))
         capture.clear()
         #expect(await session.handle(.page(4)))
-        #expect(capture.outLines.last == "Showing 18 of 38: this is the last page; type page N for the others.")
+        #expect(capture.outLines.last == "Showing 31–38 of 38: this is the last page; pages 2 and 3 are not shown yet: type page 2.")
         capture.clear()
         #expect(await session.handle(.page(2)))
         #expect(await session.handle(.page(3)))
@@ -84,7 +84,7 @@ import Testing
         let presenter = TextPresenter(console: capture.console(), currentDirectory: URL(fileURLWithPath: "/"))
         let page = SearchPage(query: SearchQuery(text: "evil\u{1B}]0;x\u{07}"), number: 1, totalResults: 1, items: [item], shownSoFar: 1)
         presenter.pageArrived(page, first: 1)
-        presenter.pageFinished(page)
+        presenter.pageFinished(page, pagesShown: [1])
         #expect(capture.out.hasPrefix("Results for \"evil]0;x\": page 1 of 1, 1 in all\n  1. Evil[2JTitle (1999)  movie  tt0000001\n"))
     }
 

@@ -258,8 +258,8 @@ import TestSupport
         #expect(await session.handle(.quit) == false)
         #expect(await session.handle(.nothing) == true)
         #expect(capture.out == "" && capture.err == "")
-        #expect(await session.handle(.help) == true)
-        #expect(capture.out == Command.help(width: session.console.width) + "\n")
+        #expect(await session.handle(.help(nil)) == true)
+        #expect(capture.out == PromptHelp.overview(width: session.console.width) + "\n")
         #expect(await session.handle(.invalid(hint: "a hint")) == true)
         #expect(capture.err == "a hint\n")
     }

@@ -8,6 +8,21 @@ struct OpenCommand: SessionPart {
     let searchController: SearchController
     let opener: Opener
 
+    /// More pages than this at once are asked about first: `open 1-50` started 50 browser processes.
+    static let withoutAsking = 5
+
+    /// Whether `count` pages may be opened: at once up to ``withoutAsking`` (or with no opener,
+    /// when only addresses are printed), else when the answer to `ask` is yes; a refusal is said.
+    func mayOpen(_ count: Int, ask: ((String) async -> String?)?) async -> Bool {
+        guard count > Self.withoutAsking, opener.executable != nil else { return true }
+        let answer = await ask?("Open \(count) pages in the browser? (y/N) ")?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard answer == "y" || answer == "yes" else {
+            console.err("Nothing opened: answer y to open \(count) pages, or open fewer at a time (open 1-\(Self.withoutAsking)).")
+            return false
+        }
+        return true
+    }
+
     /// Opens result `number`'s IMDb page, or prints its address when there is no opener.
     func open(_ number: Int) async {
         guard let row = searchController.row(number, for: "open") else { return }

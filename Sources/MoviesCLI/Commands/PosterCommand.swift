@@ -31,7 +31,13 @@ struct PosterCommand: SessionPart {
         var status = ExitStatus.success
         for number in numbers where !Task.isCancelled {
             guard let index = searchController.index(of: number) else { continue }
-            let item = searchController.rows[index].item
+            let row = searchController.rows[index]
+            var item = row.item
+            // Listed without its poster's address (an episode, a catalogue title): its record has it,
+            // and asking for its poster without it would record that it has none.
+            if item.posterURL == nil {
+                if let movie = row.movie { item = SearchItem(movie) } else if let movie = try? await client.movie(imdbID: item.imdbID) { item = SearchItem(movie) }
+            }
             let label = TextPresenter.numberLabel(number) + " " + TextPresenter.titleAndYear(item) + ": "
             do {
                 let saved = try await presenter.waiting("Saving the poster of \(TextPresenter.titleAndYear(item))…") {

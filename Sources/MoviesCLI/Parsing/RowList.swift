@@ -31,7 +31,4 @@ struct RowList: Equatable, Sendable, ExpressibleByIntegerLiteral {
         }
         self.numbers = numbers
     }
-
-    /// Whether `text` reads as a row list, for "did you mean" (`shwo 2`).
-    static func looksLikeOne(_ text: String) -> Bool { RowList(text) != nil }
 }

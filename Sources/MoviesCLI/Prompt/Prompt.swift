@@ -41,8 +41,9 @@ struct Prompt {
         }
     }
 
-    /// Asks a question and reads its answer (`nil`: none).
-    private var ask: (String) async -> String? {
+    /// Asks a question and reads its answer, the next line typed or read (`nil`: none): `open`
+    /// asks before it opens many pages, over a pipe too.
+    var ask: (String) async -> String? {
         switch input {
         case .editor(let reader):
             return { await reader.answer($0) }
@@ -50,7 +51,10 @@ struct Prompt {
             let console = self.console
             return { question in
                 console.writeErr(question)
-                return await source.next()
+                let answer = await source.next()
+                // Read from a pipe, the answer was not echoed: it ends the question's line.
+                if !console.isInteractive { console.writeErr(safe(answer ?? "") + "\n") }
+                return answer
             }
         }
     }

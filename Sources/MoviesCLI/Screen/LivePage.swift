@@ -85,7 +85,7 @@ struct LivePage {
     func lines(width: Int, screenRows: Int, frame: Int, style: Style) -> [String]? {
         for layout in layouts {
             var lines = [Self.clip(style.bold(heading), plain: heading, width: width)]
-            for index in rows.indices { lines += rowLines(index, width: width, layout: layout, frame: frame, style: style) }
+            for index in rows.indices { lines += rowLines(index, width: width, layout: layout, frame: frame, style: style, padded: !isFinished) }
             // The heading, the rows, the status line, and the line the cursor waits on.
             guard lines.count + 2 <= screenRows else { continue }
             return lines
@@ -93,10 +93,13 @@ struct LivePage {
         return nil
     }
 
-    /// One row: marker, number, title, year, type and ID; its plot in the layout's lines
-    /// (padded, so the page does not jump); its poster's state, on a line of its own, or on the
-    /// title line in the tightest layout when the title keeps its columns there (else below it).
-    func rowLines(_ index: Int, width: Int, layout: Layout = .full, frame: Int, style: Style) -> [String] {
+    /// One row: marker, number, title, year, type and ID; its plot in the layout's lines; its
+    /// poster's state, on a line of its own, or on the title line in the tightest layout when the
+    /// title keeps its columns there (else below it).
+    /// - Parameter padded: a plot shorter than the layout's lines is padded with empty lines, so
+    ///   the page neither grows past the screen nor jumps while it loads; a finished page, and a
+    ///   row printed for good, show no empty line between a plot and its poster's state.
+    func rowLines(_ index: Int, width: Int, layout: Layout = .full, frame: Int, style: Style, padded: Bool = true) -> [String] {
         let row = rows[index]
         let room = max(10, width - 1)
         let marker: String
@@ -130,19 +133,21 @@ struct LivePage {
             plot = [Self.indent + style.dim(row.stopped ? "(stopped)" : "…")]
         }
         let height = layout.plotLines ?? max(2, plot.count)
-        lines += (plot + Array(repeating: "", count: height)).prefix(height)
+        lines += (plot + Array(repeating: "", count: padded ? height : 0)).prefix(height)
 
         if postersOn, !tagShown {
             let text: String
             switch (row.poster, row.stopped) {
-            case (.success(let saved)?, _): text = (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + display(saved.file)
+            case (.success(let saved)?, _):
+                let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
+                text = verb + Self.clipPath(display(saved.file), width: room - Self.indent.count - verb.count)
             // OMDb has none (`N/A`): said once, not `no poster: no poster (N/A)`.
             case (.failure(.posterUnavailable)?, _): text = "no poster"
             case (.failure(let error)?, _): text = "no poster: " + safe(error.forPerson)
             case (nil, true): text = "poster: stopped"
             case (nil, false): text = "poster: loading…"
             }
-            let clipped = Self.clip(text, plain: text, width: room - Self.indent.count)
+            let clipped = Self.clip(text, plain: text, width: room - Self.indent.count, ellipsis: true)
             let styled = row.poster.map { (try? $0.get()) != nil ? style.green(clipped) : style.dim(clipped) } ?? style.dim(clipped)
             lines.append(Self.indent + styled)
         }
@@ -250,6 +255,22 @@ struct LivePage {
             return String(cut[..<space]) + " …"
         }
         return clip(line, plain: line, width: width, ellipsis: true)
+    }
+
+    /// `path` in `width` columns: whole when it fits, else its end after `…`, from a folder's
+    /// boundary when the file's name fits whole (`…/Toxic (2008) [tt0453560].jpg`): the end
+    /// names the poster (its title, ID and format), where the folder is the one chosen.
+    static func clipPath(_ path: String, width: Int) -> String {
+        guard displayWidth(path) > width else { return path }
+        var tail = ""
+        var used = 1
+        for character in path.reversed() {
+            used += displayWidth(character)
+            if used > width { break }
+            tail.insert(character, at: tail.startIndex)
+        }
+        if let slash = tail.firstIndex(of: "/") { tail = String(tail[slash...]) }
+        return "…" + tail
     }
 
     /// `styled` when `plain` fits in `width` columns, else `plain` cut to fit (a line that

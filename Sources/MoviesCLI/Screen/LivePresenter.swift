@@ -89,8 +89,8 @@ final class LivePresenter: Presenter {
         requestDraw()
     }
 
-    func pageFinished(_ page: SearchPage, everyPageShown: Bool) async {
-        guard self.page != nil else { plain.pageFinished(page, everyPageShown: everyPageShown); return }
+    func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) async {
+        guard self.page != nil else { plain.pageFinished(page, pagesShown: pagesShown); return }
         ticker?.cancel()
         ticker = nil
         if let listener { terminal.ignore(listener) }
@@ -100,7 +100,7 @@ final class LivePresenter: Presenter {
         draw()
         terminal.showCursor(true)
         self.page = nil
-        plain.pageFinished(page, everyPageShown: everyPageShown)
+        plain.pageFinished(page, pagesShown: pagesShown)
     }
 
     // MARK: Drawing
@@ -142,7 +142,8 @@ final class LivePresenter: Presenter {
             printedRows = 0
         }
         while let done = printedRows, done < page.rows.count, page.isDone(done) {
-            for line in page.rowLines(done, width: size.columns, layout: page.printedLayout, frame: frame, style: console.style) { out += line + "\r\n" }
+            for line in page.rowLines(done, width: size.columns, layout: page.printedLayout, frame: frame, style: console.style,
+                                      padded: false) { out += line + "\r\n" }
             printedRows = done + 1
         }
         out += status + "\r\n"

@@ -10,9 +10,10 @@ protocol Presenter {
     func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool, wholePlots: Bool)
     /// One row's record, or its poster, is in.
     func rowUpdated(_ update: MovieUpdate, number: Int)
-    /// Every row of the page is in, or the load was stopped (Ctrl-C). `everyPageShown`: every
-    /// page of the search has been shown in this session (not so after `page 4` from page 1).
-    func pageFinished(_ page: SearchPage, everyPageShown: Bool) async
+    /// Every row of the page is in, or the load was stopped (Ctrl-C). `pagesShown`: the numbers
+    /// of the search's pages shown in this session, this one included (not every page before
+    /// it after `page 4` from page 1).
+    func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) async
     /// How a saved file is named to the person (`show`'s Poster line as well as the rows).
     func display(_ file: URL) -> String
     /// An answer is awaited: say so (`Searching OMDb for "alien"…`) until ``stopWaiting()``.
@@ -82,22 +83,33 @@ final class TextPresenter: Presenter {
     }
 
     /// Rows that never finished (Ctrl-C, the day's limit) are printed as they are, marked.
-    func pageFinished(_ page: SearchPage, everyPageShown: Bool = true) {
+    func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) {
         if var rows = pending {
             for index in rows.rows.indices where !rows.rows[index].isFinished(postersOn: rows.postersOn) { rows.rows[index].stopped = true }
             pending = rows
             printDone()
         }
         pending = nil
-        let style = console.style
-        if page.hasMore {
-            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults)." + (moreHint(page).map { " " + $0 } ?? "")))
-        } else if !everyPageShown {
-            // The last page, jumped to (`page 4` after page 1): "that is all" would be untrue.
-            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): this is the last page; type page N for the others."))
-        } else {
-            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): that is all."))
+        console.out(console.style.dim(Self.footer(page, pagesShown: pagesShown, hint: moreHint(page))))
+    }
+
+    /// The line under a page: what of the search it shows, and what comes after it. The count
+    /// of results seen (`Showing 20 of 22`) when this page ends the pages shown in order from
+    /// the first; else this page's own rows (`Showing 1–10 of 22`): after `first` from the last
+    /// page, "22 of 22" described pages no longer on screen.
+    static func footer(_ page: SearchPage, pagesShown: Set<Int>, hint: String?) -> String {
+        let inOrder = pagesShown.max() == page.number && (1...page.number).allSatisfy(pagesShown.contains)
+        let first = SearchController.firstNumber(ofPage: page.number), last = first + page.items.count - 1
+        let shown = inOrder || page.items.isEmpty ? "\(page.shownSoFar)" : first == last ? "\(first)" : "\(first)–\(last)"
+        let showing = "Showing \(shown) of \(page.totalResults)"
+        if page.hasMore { return showing + "." + (hint.map { " " + $0 } ?? "") }
+        // The last page, jumped to (`page 4` after page 1): "that is all" would be untrue.
+        let missing = (1..<page.number).filter { !pagesShown.contains($0) }
+        guard missing.isEmpty else {
+            let pages = missing.count == 1 ? "page \(missing[0]) is" : "pages \(EpisodesCommand.inWords(missing.map(String.init))) are"
+            return showing + ": this is the last page; \(pages) not shown yet: type page \(missing[0])."
         }
+        return showing + ": that is all."
     }
 
     /// Prints the rows, from the first not printed yet, that are done.
@@ -211,7 +223,7 @@ final class JSONPresenter: Presenter {
 
     /// Rows whose record never arrived (Ctrl-C) are left out, unless their poster was saved: a
     /// file in the folder has its line, which says the plot was stopped.
-    func pageFinished(_ page: SearchPage, everyPageShown: Bool = true) {
+    func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) {
         for (number, row) in pending.sorted(by: { $0.key < $1.key }) where row.record != nil || row.posterSaved {
             console.out(Self.line(row, number: number, page: page.number, format: format))
         }

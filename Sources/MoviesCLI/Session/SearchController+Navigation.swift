@@ -20,7 +20,7 @@ extension SearchController {
     func previousPage() async -> ExitStatus {
         guard let shown = lastPage else { return noSearchYet() }
         guard shown.number > 1 else {
-            console.err("This is the first page of \"\(safe(shown.query.text))\": type next for the page after it.")
+            console.err("This is the first page of \"\(safe(shown.query.text))\"" + (shown.hasMore ? ": type next for the page after it." : ", and its only one."))
             return .success
         }
         return await goToPage(shown.number - 1, from: shown)

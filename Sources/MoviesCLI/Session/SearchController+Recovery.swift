@@ -52,7 +52,7 @@ extension SearchController {
                 presenter.rowUpdated(.at(0, item: item, part: .poster(.failure(error))), number: 1)
             } catch {}
         }
-        await presenter.pageFinished(page, everyPageShown: true)
+        await presenter.pageFinished(page, pagesShown: [1])
         await warnIfNearLimit()
         return .success
     }

@@ -33,6 +33,9 @@ final class SearchController: SessionPart {
     /// The pages of the current search shown so far, by number, with the number of each one's
     /// first row: `prev`, `first` and `page N` show them again from memory.
     var loadedPages: [Int: LoadedPage] = [:]
+    /// The page of the catalogue's listing on screen, whose titles are the rows (`catalogue`);
+    /// `nil` for a search's.
+    var cataloguePage: Int?
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
     var lastLoadFailed = false
     /// Set when OMDb said the key's daily quota is spent, or this tool's count reached the daily
@@ -91,6 +94,7 @@ final class SearchController: SessionPart {
         rows.removeAll()
         lastPage = nil
         loadedPages.removeAll()
+        cataloguePage = nil
     }
 
     /// Fetches a page of `search` and shows it. `startsNewResults`: the page is a new search's
@@ -175,7 +179,7 @@ final class SearchController: SessionPart {
             presenter.rowUpdated(update, number: first + update.index)
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
-        await presenter.pageFinished(page, everyPageShown: (1...page.lastPage).allSatisfy { loadedPages[$0] != nil })
+        await presenter.pageFinished(page, pagesShown: Set(loadedPages.keys))
         if Task.isCancelled {
             console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {

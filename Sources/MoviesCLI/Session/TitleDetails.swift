@@ -21,7 +21,10 @@ struct TitleDetails: SessionPart {
                 try await client.movie(imdbID: row.item.imdbID, plot: .full)
             }
             context.exportLog.note(row.item, movie: movie)
-            for line in Details.lines(for: movie, poster: row.poster, console: console, display: presenter.display,
+            // The record's item: a row listed without its poster's address (an episode, a catalogue title) is told it here.
+            let poster = await savedPoster(of: SearchItem(movie), known: row.poster)
+            if let poster, let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
+            for line in Details.lines(for: movie, poster: poster, console: console, display: presenter.display,
                                       number: number) {
                 console.out(line)
             }
@@ -39,8 +42,8 @@ struct TitleDetails: SessionPart {
         let (found, status) = await lookUp(.title(imdbID), plot: .full)
         guard let movie = found else { return status }
         let item = SearchItem(movie)
-        let saved = searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster
-        context.exportLog.note(item, movie: movie)
+        let saved = await savedPoster(of: item, known: searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster)
+        context.exportLog.note(item, movie: movie, poster: saved?.file)
         for line in Details.lines(for: movie, poster: saved, console: console, display: presenter.display) {
             console.out(line)
         }
@@ -126,7 +129,16 @@ struct TitleDetails: SessionPart {
         }
     }
 
-    // MARK: Posters on screen
+    // MARK: Posters
+
+    /// The poster saved for `item`: `known` (its row's), else, with a posters folder, its file
+    /// there, saved now when it is not, as a search's row would have it; `nil` without a folder
+    /// or a poster. `show` names it on its Poster line whether the search saved it or not.
+    private func savedPoster(of item: SearchItem, known: SavedPoster?) async -> SavedPoster? {
+        if let known { return known }
+        guard let store = posterStore else { return nil }
+        return try? await client.poster(for: item, in: store)
+    }
 
     /// Draws result `number`'s poster when the terminal can: the file saved for it, or saved now
     /// when a poster folder is set.
