@@ -261,7 +261,7 @@ public struct CatalogueTransport: OMDbTransport {
     /// The base URL the client should use with this transport.
     public static let baseURL = URL(string: "offline://catalogue/")!
     /// The key the client sends to the catalogue, which accepts any.
-    public static let apiKey = "no-key-needed"
+    public static let apiKey: APIKey = "no-key-needed"
 
     /// A transport answering from `catalogue`.
     public init(catalogue: Catalogue) { self.catalogue = catalogue }

@@ -33,7 +33,7 @@ public final class CurlTransport: OMDbTransport {
     ///   - environment: where `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR` are read, and
     ///     `MOVIES_LIBCURL`, a libcurl to load instead of the system's (the first transport of a
     ///     process loads it for all).
-    public init(maxConnectionsPerHost: Int = OMDbClient.Configuration.defaultMaxConcurrentRequests, timeout: Int = 30,
+    public init(maxConnectionsPerHost: Int = 20, timeout: Int = 30,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(CurlUnavailable) {
         let library = environment["MOVIES_LIBCURL"].flatMap { $0.isEmpty ? nil : $0 }
         do {

@@ -13,10 +13,10 @@ public let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
 public let catalogue: Catalogue = try! Catalogue(folder: fixtures)
 
 /// Retries without real waiting, so tests of transient failures stay fast.
-public let quickRetries = RetryPolicy(baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), maxRetryAfter: .milliseconds(5))
+package let quickRetries = RetryPolicy(baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), maxRetryAfter: .milliseconds(5))
 
 /// Collects a details stream.
-public func collect(_ stream: MovieUpdates) async -> [MovieUpdate] {
+public func collect(_ stream: some AsyncSequence<MovieUpdate, Never>) async -> [MovieUpdate] {
     var updates: [MovieUpdate] = []
     for await update in stream { updates.append(update) }
     return updates

@@ -15,7 +15,7 @@ struct CurlTransportOverTLSLabTests {
         let lab = try TLSLab()
         defer { lab.stop() }
         let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["CURL_CA_BUNDLE": lab.ca])
-        let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 10), transport: transport)
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(lab.key), baseURL: lab.api, timeout: 10), transport: transport)
         try await withTemporaryFolder { folder in
             let store = PosterStore(folder: folder)
             let search = client.search("bench")
@@ -43,7 +43,7 @@ struct CurlTransportOverTLSLabTests {
         let lab = try TLSLab(extraArguments: ["--latency", "0", "--extra-headers", "600"])
         defer { lab.stop() }
         let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["CURL_CA_BUNDLE": lab.ca])
-        let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 5, retry: .init(maxAttempts: 1)),
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(lab.key), baseURL: lab.api, timeout: 5, retry: .init(maxAttempts: 1)),
                                 transport: transport)
         let page = try await client.search("bench").next()
         #expect(page.items.count == 10)
@@ -107,7 +107,7 @@ struct CurlTransportOverTLSLabTests {
         let lab = try TLSLab()
         defer { lab.stop() }
         let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["CURL_CA_BUNDLE": lab.ca])
-        let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 10), transport: transport)
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(lab.key), baseURL: lab.api, timeout: 10), transport: transport)
         transport.preconnect(lab.api)
         transport.preconnect(lab.posters)
         var stats = try await lab.stats(through: transport)

@@ -13,7 +13,7 @@ import TestSupport
 @Suite struct CurlTransportOverFakeServerTests {
     private static func configuration(_ server: FakeOMDbServer, concurrency: Int = 4,
                                       counted: (@Sendable () -> Void)? = nil) -> OMDbClient.Configuration {
-        .init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 10, maxConcurrentRequests: concurrency, onAPIRequestSent: counted)
+        .init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 10, maxConcurrentRequests: concurrency, retry: .standard, onAPIRequestSent: counted)
     }
 
     /// Waits (up to a minute) until `condition` holds, or fails saying what was awaited.
@@ -104,7 +104,7 @@ import TestSupport
         let port = try SilentListener(listening: false)
         let closed = URL(string: "http://127.0.0.1:\(port.port)/")!
         let counted = RequestCounter()
-        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: closed, timeout: 5,
+        let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: closed, timeout: 5,
                                            retry: quickRetries, onAPIRequestSent: { counted.add() }))
         await #expect {
             try await client.search("alien").next()

@@ -18,8 +18,8 @@ import Darwin
     private static func expectNothingCounted(clientTimeout: Int, transportTimeout: Int) async throws {
         try await withTemporaryFolder { folder in
             let host = try SilentListener()
-            let ledger = QuotaLedger(folder: folder, apiKey: FakeOMDbServer.validKey, dailyLimit: 100)
-            var configuration = OMDbClient.Configuration(apiKey: FakeOMDbServer.validKey, baseURL: host.baseURL,
+            let ledger = QuotaLedger(folder: folder, apiKey: APIKey(FakeOMDbServer.validKey), dailyLimit: 100)
+            var configuration = OMDbClient.Configuration(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: host.baseURL,
                                                          timeout: clientTimeout, retry: quickRetries)
             configuration.ledger = ledger
             let transport = try CurlTransport(maxConnectionsPerHost: 4, timeout: transportTimeout)

@@ -170,7 +170,7 @@ import TestSupport
             return true
         })
         let items = try await client.search("film").next().items
-        var updates: MovieUpdates? = client.details(for: items)
+        var updates: MovieUpdates? = client.detailUpdates(for: items)
         try await waitUntil("the ten records to be asked for") { arrived.load(ordering: .relaxed) == 10 }
         if cancelled { updates?.cancel() } else { updates = nil }
         try await waitUntil("the ten held records to be cancelled", timeout: .seconds(20)) { stopped.all.count == 10 }

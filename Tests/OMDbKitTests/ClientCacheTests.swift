@@ -15,7 +15,7 @@ import TestSupport
     }
 
     static func client(_ server: FakeOMDbServer, cache: DiskCache?, sent: Counter? = nil) -> OMDbClient {
-        var configuration = OMDbClient.Configuration(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL)
+        var configuration = OMDbClient.Configuration(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL)
         configuration.cache = cache
         if let sent { configuration.onAPIRequestSent = { sent.add() } }
         return OMDbClient.live(configuration)

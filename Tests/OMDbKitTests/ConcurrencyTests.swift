@@ -167,7 +167,7 @@ import TestSupport
     static let key = "SECRETKEY123"
 
     @Test func serverTextThatEchoesTheKeyIsRedacted() async {
-        let client = OMDbClient(configuration: .init(apiKey: Self.key), transport: ClosureTransport { url in
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(Self.key)), transport: ClosureTransport { url in
             json(#"{"Response":"False","Error":"Bad key \#(Self.key) for \#(url.absoluteString)"}"#, status: 200)
         })
         await #expect {
@@ -179,7 +179,7 @@ import TestSupport
     }
 
     @Test func configurationNeverPrintsTheKey() {
-        let configuration = OMDbClient.Configuration(apiKey: Self.key, baseURL: URL(string: "http://127.0.0.1:1/?apikey=\(Self.key)")!)
+        let configuration = OMDbClient.Configuration(apiKey: APIKey(Self.key), baseURL: URL(string: "http://127.0.0.1:1/?apikey=\(Self.key)")!)
         var dumped = ""
         dump(configuration, to: &dumped)
         for text in [String(describing: configuration), String(reflecting: configuration), dumped, "\(configuration)"] {

@@ -74,7 +74,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
         let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(row.answer()))
         defer { server.shutdown() }
         let sleeps = RecordedSleeps()
-        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 1, retry: sleeps.policy))
+        let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 1, retry: sleeps.policy))
         await #expect {
             try await client.search("toxic").next()
         } throws: { error in
@@ -92,7 +92,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
 /// Faults met in the middle of a page: retried away, cut at the deadline, or stopping the page.
 @Suite struct FaultsDuringAPageOverFakeServerTests {
     private func client(_ server: FakeOMDbServer, timeout: Int = 5, retry: RetryPolicy = quickRetries) -> OMDbClient {
-        OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: timeout, retry: retry))
+        OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: timeout, retry: retry))
     }
 
     @Test func a503OnceOnEveryRequestCostsExactlyOneRetryEach() async throws {

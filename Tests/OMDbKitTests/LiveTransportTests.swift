@@ -9,7 +9,7 @@ import TestSupport
 /// The live libcurl transport against the fake OMDb on 127.0.0.1: real sockets, each test its own server.
 @Suite struct LiveTransportOverFakeServerTests {
     private func client(_ server: FakeOMDbServer, key: String = FakeOMDbServer.validKey, timeout: Int = 5) -> OMDbClient {
-        OMDbClient.live(.init(apiKey: key, baseURL: server.baseURL, timeout: timeout))
+        OMDbClient.live(.init(apiKey: APIKey(key), baseURL: server.baseURL, timeout: timeout))
     }
 
     @Test func searchDetailsAndPostersOverHTTP() async throws {
@@ -65,7 +65,7 @@ import TestSupport
         defer { server.shutdown() }
         var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
         if carrier == "user" { parts.user = "me"; parts.password = FakeOMDbServer.validKey } else { parts.percentEncodedQuery = String(carrier.dropFirst()) }
-        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
+        let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: parts.url!, timeout: 5))
         await #expect {
             try await client.search("alien").next()
         } throws: { error in
@@ -95,7 +95,7 @@ import TestSupport
         defer { server.shutdown() }
         var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
         parts.scheme = "https"
-        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
+        let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: parts.url!, timeout: 5))
         await #expect {
             try await client.search("alien").next()
         } throws: { error in

@@ -55,7 +55,7 @@ import Testing
     @Test func onlyTheTransportEverSeesTheKeyAndEverySendIsCounted() async throws {
         let log = RequestLog()
         let counted = RequestCounter()
-        let client = OMDbClient(configuration: .init(apiKey: Self.key, retry: quickRetries, onAPIRequestSent: { counted.add() }),
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(Self.key), retry: quickRetries, onAPIRequestSent: { counted.add() }),
                                 transport: ClosureTransport { url in
                                     log.record(url)
                                     return log.all.count == 1 ? HTTPResponse(statusCode: 503, body: Data()) : try await catalogueClientTransport.get(url, timeout: 1)

@@ -11,7 +11,7 @@ import TestSupport
 /// writes that block on a latch, a server that says what it was asked.
 @Suite struct SlowDiskTests {
     private static func client(_ server: FakeOMDbServer, timeout: Int = 10) -> OMDbClient {
-        OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: timeout))
+        OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: timeout))
     }
 
     /// A store whose writes, once `after` bytes are written, first wait for `disk` (a disk that

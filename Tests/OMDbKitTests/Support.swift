@@ -41,7 +41,7 @@ func json(_ text: String, status: Int = 200) -> HTTPResponse {
 
 
 /// A client over the offline catalogue, counting requests.
-func catalogueClient(log: RequestLog = RequestLog(), key: String = CatalogueTransport.apiKey) -> OMDbClient {
+func catalogueClient(log: RequestLog = RequestLog(), key: APIKey = CatalogueTransport.apiKey) -> OMDbClient {
     let transport = CatalogueTransport(catalogue: catalogue)
     return OMDbClient(configuration: .init(apiKey: key, baseURL: CatalogueTransport.baseURL),
                       transport: ClosureTransport { url in

@@ -15,7 +15,7 @@ struct AcceptedKeys: Sendable {
     static let limit = 100
 
     /// The line that stands for `key`.
-    static func hash(of key: String) -> String { String(SHA256.hex("movies accepted key: " + key).prefix(32)) }
+    static func hash(of key: APIKey) -> String { String(SHA256.hex("movies accepted key: " + key.value).prefix(32)) }
 
     /// The hashes in the file, oldest first; none when it is missing, damaged or not to be trusted.
     var hashes: [String] {

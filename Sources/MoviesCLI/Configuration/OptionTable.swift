@@ -7,9 +7,7 @@ extension OptionSpec {
     static let all: [OptionSpec] = [
         .value("--api-key", "KEY", help: "your OMDb API key",
                default: "none: the offline catalogue answers",
-               environment: Settings.Variable.apiKey, dotEnv: true, secret: true, into: \.apiKey) { text, _ in
-            text.trimmingCharacters(in: .whitespacesAndNewlines)
-        },
+               environment: Settings.Variable.apiKey, dotEnv: true, secret: true, into: \.apiKey) { text, _ in APIKey(text) },
         .value("--base-url", "URL", help: "OMDb's address; the key goes in clear (http) only to this machine",
                default: OMDbClient.Configuration.defaultBaseURL.absoluteString,
                environment: Settings.Variable.baseURL, dotEnv: true, into: \.baseURL, parse: parseBaseURL),

@@ -42,7 +42,7 @@ struct Options: Equatable {
     enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
     var mode: Mode = .interactive
-    var apiKey: String?
+    var apiKey: APIKey?
     var baseURL: URL?
     var posters: String?
     /// `.some(nil)` is `--type any`.
@@ -227,40 +227,6 @@ struct Options: Equatable {
     static func mayBeAKey(_ word: String) -> Bool {
         word.count >= 8 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } && word.contains { $0.isNumber }
     }
-}
-
-// The key never shows in a description, a debug description or a dump.
-extension Options: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    var description: String { redactedDescription(of: self) }
-    var debugDescription: String { description }
-
-    var customMirror: Mirror {
-        Mirror(self, children: [
-            "mode": mode, "apiKey": redacted(apiKey) as Any, "baseURL": baseURL?.absoluteString as Any, "posters": posters as Any,
-            "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
-            "plot": plot as Any, "timeout": timeout as Any, "concurrency": concurrency as Any, "noPrefetch": noPrefetch,
-            "offline": offline, "noColor": noColor, "posterWidth": posterWidth as Any, "inlineImages": inlineImages as Any, "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
-            "dailyLimit": dailyLimit.map { $0.map(String.init) ?? "unlimited" } as Any, "quiet": quiet,
-        ], displayStyle: .struct)
-    }
-}
-
-/// `***` for a secret that is set, `nil` for one that is not.
-func redacted(_ secret: String?) -> String? { secret.map { _ in "***" } }
-
-/// `Name(field: value, …)` from `value`'s (redacting) custom mirror, optionals shown unwrapped.
-func redactedDescription(of value: some CustomReflectable) -> String {
-    func text(_ any: Any) -> String {
-        let mirror = Mirror(reflecting: any)
-        if mirror.displayStyle == .optional {
-            guard let wrapped = mirror.children.first?.value else { return "nil" }
-            return text(wrapped)
-        }
-        if let string = any as? String { return "\"\(string)\"" }
-        return String(describing: any)
-    }
-    let fields = value.customMirror.children.map { "\($0.label ?? "_"): \(text($0.value))" }
-    return "\(type(of: value))(\(fields.joined(separator: ", ")))"
 }
 
 // MARK: - Values shared by options, the environment and prompt commands

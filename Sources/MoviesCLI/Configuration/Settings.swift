@@ -6,7 +6,7 @@ import TerminalImages
 /// then `.env` in the working directory, then defaults.
 struct Settings: Equatable {
     /// `nil` when no key was given anywhere: the prompt then runs on the offline catalogue.
-    var apiKey: String?
+    var apiKey: APIKey?
     /// Where the key came from (`--api-key`, `OMDB_API_KEY`, `OMDB_API_KEY in .env`), for messages.
     var apiKeySource: String?
     var baseURL: URL = OMDbClient.Configuration.defaultBaseURL
@@ -193,19 +193,3 @@ struct Settings: Equatable {
     }
 }
 
-// The key never shows in a description, a debug description or a dump.
-extension Settings: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    var description: String { redactedDescription(of: self) }
-    var debugDescription: String { description }
-
-    var customMirror: Mirror {
-        Mirror(self, children: [
-            "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
-            "year": year as Any, "plot": plot, "timeout": timeout, "concurrency": concurrency, "prefetch": prefetch,
-            "offline": offline, "home": home as Any, "notices": notices,
-            "posterWidth": posterWidth, "inlineImages": inlineImages,
-            "cache": cache, "cacheLifetime": cacheLifetime as Any, "cacheMaxBytes": cacheMaxBytes, "dailyLimit": dailyLimit as Any,
-            "cacheFolder": cacheFolder.path, "stateFolder": stateFolder.path,
-        ], displayStyle: .struct)
-    }
-}

@@ -168,7 +168,7 @@ public enum Movies {
     static func lineEditor(settings: Settings, environment: [String: String], directory: URL, console: Console,
                            terminal: Terminal, typing: (@Sendable () -> Void)? = nil) -> TerminalLineReader? {
         guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb", terminal.start() else { return nil }
-        var history = HistoryFile.url(environment: environment).map { History(file: $0, secret: settings.apiKey) }
+        var history = HistoryFile.url(environment: environment).map { History(file: $0, secret: settings.apiKey?.value) }
         if let problem = history.flatMap(HistoryFile.problem(of:)) {
             console.note(problem)
             history = nil
@@ -212,8 +212,8 @@ public enum Movies {
     /// its letters into `***` in messages, since the key is masked wherever it appears.
     /// `nil` when the key will not be sent (offline) or looks like OMDb's.
     static func keyProblem(_ settings: Settings) -> String? {
-        guard settings.sendsKey, let key = settings.apiKey, key.count < minimumKeyLength else { return nil }
-        return "The OMDb API key given is \(key.count) character\(key.count == 1 ? "" : "s") long; OMDb's keys are \(minimumKeyLength) (such as 1a2b3c4d): check OMDB_API_KEY, .env or --api-key, or use --offline for the offline catalogue."
+        guard settings.sendsKey, let length = settings.apiKey?.value.count, length < minimumKeyLength else { return nil }
+        return "The OMDb API key given is \(length) character\(length == 1 ? "" : "s") long; OMDb's keys are \(minimumKeyLength) (such as 1a2b3c4d): check OMDB_API_KEY, .env or --api-key, or use --offline for the offline catalogue."
     }
 
     static let minimumKeyLength = 8

@@ -11,7 +11,7 @@ extension SearchController {
         // Page 1's rows take their places in the day's count first, then the searches of the
         // pages after it, only as many as the places left could fill (a page and its ten records):
         // near the daily limit, 99 searches must not take the places of page 1's records.
-        let firstUpdates = client.details(for: first.items, plot: plot, posters: store)
+        let firstUpdates = client.detailUpdates(for: first.items, plot: plot, posters: store)
         let affordable = context.budget?.ledger?.placesLeft().map { first.number + $0 / (first.items.count + 1) } ?? count
         guard let search = current else { return .success }
         await search.prefetch(through: min(count, affordable))
@@ -36,7 +36,7 @@ extension SearchController {
                         pagesShown += 1
                     }
                     guard !Task.isCancelled else { break }
-                    let updates = client.details(for: page.items, plot: plot, posters: store)
+                    let updates = client.detailUpdates(for: page.items, plot: plot, posters: store)
                     ahead.add(updates)
                     feed.yield(.success((page, updates)))
                 } catch {

@@ -135,7 +135,7 @@ final class SearchController: SessionPart {
     /// - Parameter again: the page was shown before (`prev`): its rows are filled in again from
     ///   the session's memory, with no request for what arrived.
     func show(_ page: SearchPage, updates: MovieUpdates? = nil, again: Bool = false) async -> ExitStatus {
-        let updates = updates ?? client.details(for: page.items, plot: settings.plot, posters: posterStore)
+        let updates = updates ?? client.detailUpdates(for: page.items, plot: settings.plot, posters: posterStore)
         lastPage = page
         context.warmup?.remember(postersOf: page)
         let first = Self.firstNumber(ofPage: page.number)

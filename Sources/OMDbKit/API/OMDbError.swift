@@ -152,7 +152,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
 
     /// The error itself, whether it came from OMDb now or from the disk cache: what callers
     /// match on (`case .notFound = error.underlying`).
-    public var underlying: OMDbError {
+    package var underlying: OMDbError {
         if case .fromCache(let error, _) = self { error.underlying } else { self }
     }
 
@@ -162,7 +162,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     }
 
     /// True when this answer came from the disk cache, not from OMDb just now.
-    public var isFromCache: Bool {
+    package var isFromCache: Bool {
         if case .fromCache = self { true } else { false }
     }
 
@@ -214,13 +214,13 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     public var errorDescription: String? { description }
 
     /// True when the request was not sent because this tool's count reached the daily limit.
-    public var isDailyLimit: Bool {
+    package var isDailyLimit: Bool {
         if case .dailyLimitReached = underlying { true } else { false }
     }
 
     /// True for the answers that mean "nothing matched": a result, not a failure.
     /// OMDb's `Error getting data.` and `Incorrect IMDb ID.` count as not found.
-    public var isNoResults: Bool {
+    package var isNoResults: Bool {
         switch underlying {
         case .notFound, .seasonNotFound, .dataUnavailable, .incorrectIMDbID: true
         default: false

@@ -20,7 +20,7 @@ public actor OMDbClient {
     public struct Configuration: Sendable {
         /// The OMDb API key. Only added to a request where it is handed to the transport;
         /// never written into any URL kept, error, description or mirror.
-        public var apiKey: String
+        public var apiKey: APIKey
         /// OMDb's address; a fake server's in tests.
         public var baseURL: URL
         /// The deadline of one whole request (connect, headers and body), in whole seconds, at least 1.
@@ -28,17 +28,23 @@ public actor OMDbClient {
         /// How many requests may be in flight at once (records, pages and posters alike), and
         /// connections per host. The default lets a whole page (10 records, 10 posters) go at once.
         public var maxConcurrentRequests: Int
+        /// How many times a request is tried in all when it fails for a reason that may pass (a
+        /// timeout, a lost connection, a 5xx), with a growing wait in between; 1 tries once.
+        public var maxAttempts: Int {
+            get { retry.maxAttempts }
+            set { retry.maxAttempts = max(1, newValue) }
+        }
         /// Which failures are tried again, and how long to wait in between.
-        public var retry: RetryPolicy
+        package var retry: RetryPolicy
         /// The largest API answer read, in bytes; OMDb's are a few kB.
-        public var maxAnswerBytes: Int
+        package var maxAnswerBytes: Int
         /// Called once for each OMDb API (non-poster) request actually handed to the transport,
         /// retries included: what the daily quota counts.
-        public var onAPIRequestSent: (@Sendable () -> Void)?
+        package var onAPIRequestSent: (@Sendable () -> Void)?
         /// The key's daily count: each API request reserves its place in it before it is sent,
         /// and none is sent once the limit is reached (``OMDbError/dailyLimitReached(limit:)``).
         /// `nil` counts nothing and stops nothing.
-        public var ledger: QuotaLedger?
+        package var ledger: QuotaLedger?
         /// Where API answers are kept between runs; `nil` for none (the offline catalogue, `--no-cache`).
         /// An answer it gives is no request: never counted, never sent.
         package var cache: DiskCache?
@@ -46,21 +52,32 @@ public actor OMDbClient {
         /// answer from OMDb shows that the key is accepted (the first request goes past the cache,
         /// so a wrong key is refused at once instead of hidden behind answers kept for another),
         /// then this is called, once. `nil`: the cache is read from the start.
-        public var onKeyAccepted: (@Sendable () -> Void)?
+        package var onKeyAccepted: (@Sendable () -> Void)?
 
         /// OMDb's public address.
         public static let defaultBaseURL = URL(string: "https://www.omdbapi.com/")!
         /// Where OMDb's posters are, for a client of OMDb's public address.
-        public static let defaultPostersHost = URL(string: "https://m.media-amazon.com/")!
-        /// The default of ``maxConcurrentRequests``.
-        public static let defaultMaxConcurrentRequests = 20
+        package static let defaultPostersHost = URL(string: "https://m.media-amazon.com/")!
+        /// The default of ``maxConcurrentRequests``: a whole page (10 records, 10 posters) at once.
+        package static let defaultMaxConcurrentRequests = 20
         /// The default of ``maxAnswerBytes``: 4 MB.
-        public static let defaultMaxAnswerBytes = 4_000_000
+        package static let defaultMaxAnswerBytes = 4_000_000
 
-        /// A configuration for `apiKey`; `timeout`, `maxConcurrentRequests` and `maxAnswerBytes` below 1 become 1.
-        public init(apiKey: String, baseURL: URL = Configuration.defaultBaseURL, timeout: Int = 10,
-                    maxConcurrentRequests: Int = Configuration.defaultMaxConcurrentRequests, retry: RetryPolicy = .standard,
-                    maxAnswerBytes: Int = Configuration.defaultMaxAnswerBytes, onAPIRequestSent: (@Sendable () -> Void)? = nil) {
+        /// A configuration for `apiKey`; `timeout`, `maxConcurrentRequests` and `maxAttempts` below 1 become 1.
+        /// - Parameters:
+        ///   - timeout: the deadline of one whole request, in seconds.
+        ///   - maxConcurrentRequests: requests in flight at once; by default 20, a whole page.
+        ///   - maxAttempts: tries in all for a request whose failure may pass.
+        public init(apiKey: APIKey, baseURL: URL = Configuration.defaultBaseURL, timeout: Int = 10,
+                    maxConcurrentRequests: Int = 20, maxAttempts: Int = 3) {
+            self.init(apiKey: apiKey, baseURL: baseURL, timeout: timeout, maxConcurrentRequests: maxConcurrentRequests,
+                      retry: RetryPolicy(maxAttempts: max(1, maxAttempts)))
+        }
+
+        /// A configuration with the tool's and the tests' extras.
+        package init(apiKey: APIKey, baseURL: URL = Configuration.defaultBaseURL, timeout: Int = 10,
+                     maxConcurrentRequests: Int = Configuration.defaultMaxConcurrentRequests, retry: RetryPolicy,
+                     maxAnswerBytes: Int = Configuration.defaultMaxAnswerBytes, onAPIRequestSent: (@Sendable () -> Void)? = nil) {
             self.apiKey = apiKey
             self.baseURL = baseURL
             self.timeout = max(1, timeout)
@@ -89,7 +106,8 @@ public actor OMDbClient {
     /// How this client was set up; fixed for its life.
     public nonisolated let configuration: Configuration
     let sender: RequestSender
-    let redactor: Redactor
+    /// The key, for what is shown: requests carry it only where they are handed to the transport.
+    let key: APIKey
 
     /// Search pages by query and number. Failures are not remembered.
     nonisolated let pages = Memo<PageKey, PageResult>()
@@ -101,12 +119,12 @@ public actor OMDbClient {
     /// came to (saved where, or refused for good), under ``PosterKey/title(_:)``.
     nonisolated let posters = Memo<PosterKey, SavedPoster>(recall: .byHand)
 
-    /// Requests handed to the transport for OMDb's API in this session, retries included
-    /// (posters not included): what the daily quota counts.
+    /// Requests handed to the transport for OMDb's API by this client, retries included (posters
+    /// not included): what the key's daily quota counts.
     public var apiRequestCount: Int { sender.sent.value }
 
     /// The most requests that were in flight at once in this session.
-    public var peakRequestsInFlight: Int { sender.gate.peak }
+    package var peakRequestsInFlight: Int { sender.gate.peak }
 
     /// - Parameters:
     ///   - configuration: the key, the address and the limits; fixed for the client's life.
@@ -114,13 +132,12 @@ public actor OMDbClient {
     ///     the offline `CatalogueTransport` (target `OMDbCatalogue`), or a test double.
     public init(configuration: Configuration, transport: any OMDbTransport) {
         self.configuration = configuration
-        let redactor = Redactor(apiKey: configuration.apiKey)
-        self.redactor = redactor
+        key = configuration.apiKey
         sender = RequestSender(transport: transport,
-                               key: APIKey(configuration.apiKey), baseURL: configuration.baseURL, timeout: configuration.timeout,
+                               key: configuration.apiKey, baseURL: configuration.baseURL, timeout: configuration.timeout,
                                retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
                                maxAnswerBytes: configuration.maxAnswerBytes, onAPIRequestSent: configuration.onAPIRequestSent,
-                               ledger: configuration.ledger, sent: RequestCounter(), redactor: redactor, cache: configuration.cache,
+                               ledger: configuration.ledger, sent: RequestCounter(), cache: configuration.cache,
                                keyCheck: configuration.onKeyAccepted.map(KeyCheck.init(onAccepted:)))
     }
 
@@ -138,9 +155,9 @@ public actor OMDbClient {
 
     /// One page, from the cache or the network (one request however many ask at once).
     nonisolated func loadPage(_ query: SearchQuery, number: Int) async throws -> PageResult {
-        try await pages.value(for: PageKey(query: query, number: number)) { [sender, redactor] in
+        try await pages.value(for: PageKey(query: query, number: number)) { [sender, key] in
             try await sender.api(.search(query, page: number)) { response, shown in
-                let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, redactor: redactor)
+                let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, key: key)
                 return PageResult(items: items, total: total)
             }
         }
@@ -152,9 +169,9 @@ public actor OMDbClient {
     /// - Throws: ``OMDbError`` or `CancellationError`.
     public func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
         // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
-        try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender, redactor] in
+        try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender, key] in
             try await sender.api(.title(imdbID: imdbID, plot: plot)) { response, shown in
-                try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, redactor: redactor)
+                try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, key: key)
             }
         }
     }
@@ -162,26 +179,16 @@ public actor OMDbClient {
 
 // MARK: - Descriptions that never show the key
 
-extension OMDbClient.Configuration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The settings, with the key as `***` and the base URL redacted.
+extension OMDbClient.Configuration: CustomStringConvertible, CustomReflectable {
+    /// The settings, with the key as `***` and the base URL redacted (it may carry credentials).
     public var description: String {
-        "Configuration(apiKey: ***, baseURL: \(Redactor(apiKey: apiKey).redact(baseURL)), timeout: \(timeout), "
-            + "maxConcurrentRequests: \(maxConcurrentRequests), maxAttempts: \(retry.maxAttempts))"
+        "Configuration(apiKey: ***, baseURL: \(apiKey.redact(baseURL)), timeout: \(timeout), "
+            + "maxConcurrentRequests: \(maxConcurrentRequests), maxAttempts: \(maxAttempts))"
     }
 
-    /// As ``description``: no key.
-    public var debugDescription: String { description }
-
-    /// The settings, key masked, so `dump` shows no secret.
+    /// As ``description``, so `dump` shows no secret in the base URL either.
     public var customMirror: Mirror {
-        Mirror(self, children: ["apiKey": "***", "baseURL": Redactor(apiKey: apiKey).redact(baseURL), "timeout": timeout,
-                                "maxConcurrentRequests": maxConcurrentRequests, "maxAttempts": retry.maxAttempts])
-    }
-}
-
-extension OMDbClient: CustomReflectable {
-    /// Only the configuration, whose mirror masks the key: `dump(client)` shows no secret.
-    public nonisolated var customMirror: Mirror {
-        Mirror(self, children: ["configuration": configuration])
+        Mirror(self, children: ["apiKey": apiKey, "baseURL": apiKey.redact(baseURL), "timeout": timeout,
+                                "maxConcurrentRequests": maxConcurrentRequests, "maxAttempts": maxAttempts])
     }
 }

@@ -8,20 +8,20 @@ import Darwin
 /// The process a temporary poster file belongs to: its pid and a token of when it started, so a
 /// reused pid is not taken for the writer. Written into the temporary file's name, so a run
 /// sharing the folder removes only the leftovers of runs that are gone.
-public struct PosterOwner: Sendable, Hashable {
+package struct PosterOwner: Sendable, Hashable {
     /// The process ID.
-    public let pid: Int32
+    package let pid: Int32
     /// When the process started (Linux: clock ticks after boot, from `/proc`); "0" where unknown.
-    public let start: String
+    package let start: String
 
     /// The process `pid` that started at `start` (see ``current`` for this one).
-    public init(pid: Int32, start: String) {
+    package init(pid: Int32, start: String) {
         self.pid = pid
         self.start = start.filter { $0.isLetter || $0.isNumber }
     }
 
     /// This process.
-    public static let current = PosterOwner(pid: getpid(), start: startToken(of: getpid()) ?? "0")
+    package static let current = PosterOwner(pid: getpid(), start: startToken(of: getpid()) ?? "0")
 
     /// `pid-start`, as written into temporary names.
     var tag: String { "\(pid)-\(start)" }

@@ -78,7 +78,7 @@ public struct PosterStore: Sendable {
     }
 
     /// This store at another width, sharing its index (the folder is not listed again).
-    public func atWidth(_ width: PosterWidth) -> PosterStore {
+    package func atWidth(_ width: PosterWidth) -> PosterStore {
         var store = self
         store.width = width
         return store
@@ -86,7 +86,7 @@ public struct PosterStore: Sendable {
 
     /// The poster already in the folder for `imdbID`, whatever its title or extension.
     /// A lookup and one `stat`; while the store's one listing of the folder runs, it waits for it.
-    public func existingFile(for imdbID: String) async -> URL? {
+    package func existingFile(for imdbID: String) async -> URL? {
         let marker = PosterName.marker(for: imdbID)
         return await index.file(endingWith: ImageFormat.allCases.map { marker + $0.fileExtension })
             .map { folder.appendingPathComponent($0) }
@@ -98,7 +98,7 @@ public struct PosterStore: Sendable {
     /// - Throws: ``OMDbError/posterNotAnImage(url:contentType:)``, ``OMDbError/posterTooLarge(bytes:limit:)``,
     ///   ``OMDbError/posterNotWritten(path:reason:)``; what the body's stream threw (a
     ///   ``TransportError``, `CancellationError`) as it came. Nothing is left in the folder when it throws.
-    public func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
+    package func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
                      imdbID: String) async throws -> URL {
         try await receive(streaming: body, contentType: contentType, source: source, title: title, year: year, imdbID: imdbID).placed()
     }
@@ -135,7 +135,7 @@ public struct PosterStore: Sendable {
     /// nothing else leaves them) are removed from the folder: those whose owner process is gone,
     /// that name no owner, or that are old. The live files of another run sharing the folder are
     /// left alone. The store does this once, from the listing its index is built from.
-    public func removeLeftovers() async {
+    package func removeLeftovers() async {
         await index.sweptLeftovers()
     }
 

@@ -45,7 +45,7 @@ extension QuotaLedger {
 
     /// No key allows more in a day (the largest OMDb sells is 250,000): a count past it is damage,
     /// and counts stop there rather than overflow.
-    public static let maximumCount = 100_000_000
+    package static let maximumCount = 100_000_000
     /// A record is one short line: a larger file is not one.
     static let maximumFileBytes = 256
 

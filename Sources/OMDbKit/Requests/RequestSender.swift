@@ -21,7 +21,6 @@ struct RequestSender: Sendable {
     /// The key's daily count, checked before each API request and counting it; `nil` for none.
     let ledger: QuotaLedger?
     let sent: RequestCounter
-    let redactor: Redactor
     /// API answers kept between runs: a fresh one there is no request at all.
     let cache: DiskCache?
     /// A key not yet seen accepted, which keeps the cache unread until OMDb accepts it; `nil` for none.
@@ -44,7 +43,7 @@ struct RequestSender: Sendable {
         // The request without the key: what the cache is keyed by and, redacted, what is shown.
         let plain = request.url(base: baseURL)
         // A careless --base-url may carry the key itself (`…/?apikey=KEY`, `user:KEY@host`).
-        let shown = redactor.redact(plain)
+        let shown = key.redact(plain)
         // Before the gate and the count: an answer from disk is not a request. Off the client's actor.
         if let cache, keyCheck?.isAccepted ?? true, let kept = await cache.kept(for: plain) {
             let cached = kept.response
@@ -122,7 +121,7 @@ struct RequestSender: Sendable {
     /// A download from any host (a poster), its body handed to `consume` as it streams.
     /// `consume` only sees a 2xx answer; other statuses throw ``OMDbError/httpStatus(_:url:)``.
     func download<T: Sendable>(_ url: URL, _ consume: @escaping @Sendable (TransportResponse, String) async throws -> T) async throws -> T {
-        let shown = redactor.redact(url)
+        let shown = key.redact(url)
         return try await withRetries(shown: shown, isAPI: false) { [self] () async throws -> Attempt<T> in
             // A poster's address carries no key: nothing of it is secret.
             let streamed = try await transport.send(TransportRequest(url: url, timeout: timeout))
@@ -174,8 +173,8 @@ struct RequestSender: Sendable {
         case (.timedOut, false): .posterDownloadFailed(url: shown, reason: "no complete answer within \(timeout) s" + OMDbError.eachOf(tries))
         case (.tooLarge, true): .answerTooLarge(url: shown, limit: maxAnswerBytes)
         // A poster's cap is the store's, checked as it streams (posterTooLarge): the transport's never throws for one.
-        case (_, true): .unreachable(url: shown, reason: redactor.redact(error.reason))
-        case (_, false): .posterDownloadFailed(url: shown, reason: redactor.redact(error.reason))
+        case (_, true): .unreachable(url: shown, reason: key.redact(error.reason))
+        case (_, false): .posterDownloadFailed(url: shown, reason: key.redact(error.reason))
         }
     }
 }
@@ -213,7 +212,7 @@ final class RequestCounter: Sendable {
 }
 
 extension RequestSender: CustomReflectable {
-    /// The key and the redactor stay out of any dump.
+    /// The key stays out of any dump.
     var customMirror: Mirror {
         Mirror(self, children: ["baseURL": baseURL, "timeout": timeout, "maxAttempts": retry.maxAttempts])
     }

@@ -22,7 +22,7 @@ public struct TransportRequest: Sendable, Hashable {
     }
 
     /// True when `url` has a query item named in `secretQueryItems`.
-    public var carriesSecret: Bool { Self.carriesSecret(url, names: secretQueryItems) }
+    package var carriesSecret: Bool { Self.carriesSecret(url, names: secretQueryItems) }
 
     /// True when `url` has a query item named in `names`: also for the URL a redirect leads to.
     package static func carriesSecret(_ url: URL, names: Set<String>) -> Bool {
@@ -38,13 +38,24 @@ public struct TransportResponse: Sendable {
     /// Header fields, names lower-cased.
     public let headers: [String: String]
     /// The body, read as it arrives.
-    public let body: HTTPBody
+    package let body: HTTPBody
 
     /// The `Content-Type`, when the server sent one.
     public var contentType: String? { headers["content-type"] }
 
+    /// An answer whose body streams as `chunks`, in order; `length` is what the server announced
+    /// (`Content-Length`), if anything: a body that ends short of it is cut short.
+    public init(statusCode: Int, headers: [String: String] = [:], chunks: AsyncThrowingStream<Data, any Error>, length: Int? = nil) {
+        self.init(statusCode: statusCode, headers: headers, body: HTTPBody(chunks: chunks, length: length))
+    }
+
+    /// An answer whose whole body is `body`.
+    public init(statusCode: Int, headers: [String: String] = [:], body: Data) {
+        self.init(statusCode: statusCode, headers: headers, body: HTTPBody(body))
+    }
+
     /// An answer whose `body` streams; header names are lower-cased.
-    public init(statusCode: Int, headers: [String: String] = [:], body: HTTPBody) {
+    package init(statusCode: Int, headers: [String: String] = [:], body: HTTPBody) {
         self.statusCode = statusCode
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
@@ -55,7 +66,7 @@ public struct TransportResponse: Sendable {
 ///
 /// The live one is `CurlTransport` (the `OMDbCurl` target); `CatalogueTransport` answers from
 /// the offline catalogue; tests pass closures. A transport returns as soon as the headers are in
-/// and streams the body as chunks (``HTTPBody``), so a poster goes to its file as it arrives. It
+/// and streams the body as chunks, so a poster goes to its file as it arrives. It
 /// bounds each exchange by the request's ``TransportRequest/timeout``, and keeps its
 /// ``TransportRequest/secretQueryItems`` where only their server reads them; the client owns
 /// every other rule (the key, size limits, retries, how many requests run at once).
@@ -64,7 +75,7 @@ public struct TransportResponse: Sendable {
 /// struct Recorded: OMDbTransport {
 ///     func send(_ request: TransportRequest) async throws -> TransportResponse {
 ///         TransportResponse(statusCode: 200, headers: ["Content-Type": "application/json"],
-///                           body: HTTPBody(Data(#"{"Response":"False","Error":"Movie not found!"}"#.utf8)))
+///                           body: Data(#"{"Response":"False","Error":"Movie not found!"}"#.utf8))
 ///     }
 /// }
 /// ```
@@ -142,7 +153,7 @@ public enum TransportError: Error, Sendable, Equatable {
     case tooLarge(bytes: Int)
 
     /// Worth trying again: the same request may well succeed in a moment.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch self {
         case .timedOut, .connectionLost, .truncated: true
         case .notSent, .unreachable, .tooLarge: false
@@ -150,7 +161,7 @@ public enum TransportError: Error, Sendable, Equatable {
     }
 
     /// True when the request never left (``notSent(reason:)``).
-    public var isNotSent: Bool {
+    package var isNotSent: Bool {
         if case .notSent = self { true } else { false }
     }
 
