@@ -3,6 +3,7 @@
 #include "ccurl.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -68,6 +69,8 @@ static struct {
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static int load_attempted;
 static char load_failure[512] = "libcurl was not loaded";
+// errno as the load failed: a limit reached (EMFILE, ENOMEM) rather than no libcurl.
+static int load_errno;
 
 static const char *const library_names[] = {
 #if defined(__APPLE__)
@@ -156,6 +159,7 @@ static void load(const char *preferred_library) {
     if (preferred_library) {
         library = dlopen(preferred_library, RTLD_NOW | RTLD_LOCAL);
         if (!library) {
+            load_errno = errno;
             snprintf(load_failure, sizeof load_failure, "%s could not be loaded (%s)", preferred_library, load_error(preferred_library));
             return;
         }
@@ -167,6 +171,7 @@ static void load(const char *preferred_library) {
         found = library_names[i];
     }
     if (!library) {
+        load_errno = errno;
         if (planted) {
             snprintf(load_failure, sizeof load_failure, "%s beside movies is not loaded, and the system has none", found);
         } else {
@@ -204,7 +209,7 @@ static void load(const char *preferred_library) {
     load_failure[0] = '\0';
 }
 
-int ccurl_load(const char *path, char *reason, size_t size) {
+int ccurl_load(const char *path, char *reason, size_t size, int *error) {
     pthread_mutex_lock(&load_lock);
     if (!load_attempted) {
         load_attempted = 1;
@@ -212,6 +217,7 @@ int ccurl_load(const char *path, char *reason, size_t size) {
     }
     int failed = load_failure[0] != '\0';
     if (failed && reason && size) snprintf(reason, size, "%s", load_failure);
+    if (error) *error = failed ? load_errno : 0;
     pthread_mutex_unlock(&load_lock);
     return failed;
 }

@@ -173,7 +173,10 @@ public struct AtomicFile: Sendable {
         guard let (fd, size) = try openForReading() else { return nil }
         defer { close(fd) }
         guard size <= limit else { throw .tooLarge(path: url.path, bytes: size, limit: limit) }
-        let data = try Self.read(fd, from: 0, count: limit + 1, path: url.path)
+        // The size measured, and a byte more to see it grow: not `limit` bytes for every read
+        // (256 MB reserved for a catalogue of 150 kB, all a tight `ulimit -v` allows).
+        var data = try Self.read(fd, from: 0, count: size + 1, path: url.path)
+        if data.count > size { data = try Self.read(fd, from: 0, count: limit + 1, path: url.path) }
         // Grown since it was measured: the writer is not this tool.
         guard data.count <= limit else { throw .tooLarge(path: url.path, bytes: data.count, limit: limit) }
         return data

@@ -99,8 +99,9 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 
 /// Loads libcurl once per process (later calls return the first outcome): `path` when given
 /// (NULL or empty: the system's libcurl, never one from a folder of the program's RUNPATH, such as
-/// its own). Returns 0 when every function was found; otherwise writes a one-line reason into `reason`.
-int ccurl_load(const char *path, char *reason, size_t size);
+/// its own). Returns 0 when every function was found; otherwise writes a one-line reason into
+/// `reason`, and into `error` the errno the loading failed with (EMFILE, ENOMEM: a limit reached).
+int ccurl_load(const char *path, char *reason, size_t size, int *error);
 /// The TLS library libcurl uses, as `curl_version_info` names it ("OpenSSL/3.0.15"; with several
 /// built in, those not selected in parentheses; "" for none), after a successful load.
 const char *ccurl_ssl_version(void);
