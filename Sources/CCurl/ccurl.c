@@ -4,11 +4,13 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <link.h>
@@ -239,6 +241,31 @@ int ccurl_easy_setopt_header(ccurl_easy *easy, ccurl_data_callback callback) { r
 int ccurl_easy_setopt_prereq(ccurl_easy *easy, ccurl_prereq_callback callback, void *context) {
     int result = curl.easy_setopt(easy, 20312, callback); /* CURLOPT_PREREQFUNCTION */
     return result != 0 ? result : curl.easy_setopt(easy, 10313, context); /* CURLOPT_PREREQDATA */
+}
+// libcurl's struct curl_sockaddr, as laid out since libcurl 7.16.1.
+struct ccurl_sockaddr {
+    int family;
+    int socktype;
+    int protocol;
+    unsigned int addrlen;
+    struct sockaddr addr;
+};
+
+static int open_socket(void *error, int purpose, struct ccurl_sockaddr *address) {
+    (void)purpose;
+#if defined(SOCK_CLOEXEC)
+    int fd = socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+#else
+    int fd = socket(address->family, address->socktype, address->protocol);
+    if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
+#endif
+    if (fd < 0) *(int *)error = errno;
+    return fd; // -1 is CURL_SOCKET_BAD
+}
+
+int ccurl_easy_setopt_socket_errors(ccurl_easy *easy, int *error) {
+    int result = curl.easy_setopt(easy, 20163, open_socket); /* CURLOPT_OPENSOCKETFUNCTION */
+    return result != 0 ? result : curl.easy_setopt(easy, 10164, error); /* CURLOPT_OPENSOCKETDATA */
 }
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) { return curl.easy_getinfo(easy, info, value); }
 int ccurl_easy_getinfo_off(ccurl_easy *easy, int info, int64_t *value) { return curl.easy_getinfo(easy, info, value); }

@@ -157,6 +157,27 @@ import Glibc
         }
     }
 
+    /// Descriptors that run out under a prompt (its limit lowered while it runs) are named in the
+    /// rows they fail, not taken for a network that refuses.
+    @Test(.enabled(if: prlimit != nil, "needs prlimit"))
+    func descriptorsThatRunOutMidRunAreNamed() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        defer { server.shutdown() }
+        try await withTemporaryFolder { folder in
+            let process = try MoviesProcess(["--no-cache"], directory: folder, environment: Self.online(server))
+            let pid = process.process.processIdentifier
+            process.send("cache")
+            try await waitUntil("the prompt's first answer") { !process.stdoutSoFar.isEmpty }
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+            try #require(commandOutput([try #require(Self.prlimit).path, "--pid", "\(pid)", "--nofile=\(open + 1)"]) != nil)
+            process.send("toxic")
+            process.send("quit")
+            let outcome = await process.finish()
+            let named = "too many open files: raise ulimit -n (now \(open + 1))"
+            #expect(outcome.stdout.contains(named) && !outcome.stdout.contains("refused"), "\(outcome.stdout)")
+        }
+    }
+
     // MARK: A library planted beside it
 
     /// A `libcurl.so.4` put beside `movies` (its RUNPATH has `$ORIGIN` when SwiftPM links it) is
