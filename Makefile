@@ -13,6 +13,8 @@
 # instead of 16, and peaks 7 MB lower (README, Performance). libcurl is not linked: movies loads
 # the system's at run time, so no development files are needed. STATIC=no to skip the static link.
 # The linker's warning about mktemp comes from Foundation's own archive and is left out.
+# --disable-local-rpath: no $ORIGIN in the binary's library search path, so a library put beside
+# the installed movies is never loaded in place of the system's (libcurl's constructor would run).
 
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
@@ -38,13 +40,13 @@ ifeq ($(BIN),)
 	@set -eu; mkdir -p .build; \
 	if [ '$(STATIC)' = yes ]; then \
 		log=$$(mktemp); trap 'rm -f "$$log"' EXIT INT TERM; \
-		if $(SWIFT) build -c $(CONFIGURATION) --product movies --static-swift-stdlib --scratch-path .build/static > "$$log" 2>&1; then \
+		if $(SWIFT) build -c $(CONFIGURATION) --product movies --static-swift-stdlib --disable-local-rpath --scratch-path .build/static > "$$log" 2>&1; then \
 			grep -v -e "the use of .mktemp. is dangerous" -e "_ThreadLocal.swift.o:function" "$$log" || true; \
 			echo "$$($(SWIFT) build -c $(CONFIGURATION) --static-swift-stdlib --scratch-path .build/static --show-bin-path)/movies" > $(built); exit 0; \
 		fi; \
 		cat "$$log" >&2; exit 1; \
 	fi; \
-	$(SWIFT) build -c $(CONFIGURATION) --product movies; \
+	$(SWIFT) build -c $(CONFIGURATION) --product movies --disable-local-rpath; \
 	echo "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)/movies" > $(built)
 endif
 

@@ -19,7 +19,8 @@ let package = Package(
     ],
     targets: [
         // Files written safely (exclusive temporaries, fsync, rename, locks; folders that are ours),
-        // the XDG folders, and the one executor for blocking file work. Knows nothing of OMDb.
+        // the XDG folders, the one executor for blocking file work, and the process's limits (ulimit)
+        // with threads started or refused by them. Knows nothing of OMDb.
         .target(name: "Files"),
         // Image formats told from their first bytes: what OMDbKit saves and TerminalImages draws.
         .target(name: "ImageFormats"),
@@ -31,7 +32,7 @@ let package = Package(
         // libcurl's functions, found with dlopen/dlsym and called with the right argument types.
         .target(name: "CCurl"),
         // The live transport: libcurl's multi interface on a thread of its own.
-        .target(name: "OMDbCurl", dependencies: ["OMDbKit", "CCurl"]),
+        .target(name: "OMDbCurl", dependencies: ["OMDbKit", "CCurl", "Files"]),
         // A line editor for any prompt: keys, the line and its layout, history, completion, terminal
         // modes and signals. Knows nothing of OMDb; the tool injects its completer and history file.
         .target(name: "LineEditing", dependencies: ["Files"]),

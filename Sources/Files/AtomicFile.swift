@@ -117,21 +117,31 @@ public struct AtomicFile: Sendable {
         }
     }
 
-    /// `.NAME.RANDOM.tmp`, a new random part each time: the first is taken unless planted there.
+    /// `.NAME.OWNER-RANDOM.tmp`: the writer's tag (``WriterProcess``), so that a later run tells a
+    /// dead run's leftover from a live write, and a new random part each time (the first is taken
+    /// unless planted there).
     private func randomNames() -> some Sequence<String> {
         let stem = String(url.lastPathComponent.prefix(100))
-        return (0..<16).lazy.map { _ in ".\(stem).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp" }
+        let owner = WriterProcess.current.tag
+        return (0..<16).lazy.map { _ in ".\(stem).\(owner)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp" }
     }
 
-    /// Removes the temporary files that writes of this file left behind: a process that ended in
-    /// the middle of one (killed, or ended by a signal while it wrote) could not remove its own.
-    /// Only with the lock held (``withLock(_:)``), where no other write of this file is under way;
-    /// other files' temporaries, and anything but a regular file, are left alone.
-    package func removeLeftTemporaries() {
+    /// Removes the temporary files that writes left behind in this file's folder: a process that
+    /// ended in the middle of one (killed, or ended by a signal while it wrote) could not remove
+    /// its own. Those of a writer still running are left alone, and so is anything but a regular file.
+    /// - Parameter everyFile: the leftovers of every file written there (a folder that `save`
+    ///   writes into), each known by its writer's tag; else this file's only, with those of
+    ///   versions that wrote no tag (call those only with the lock held, ``withLock(_:)``).
+    package func removeLeftTemporaries(everyFile: Bool = false) {
         guard let target = try? target(replacing: true) else { return }
         let prefix = ".\(String(url.lastPathComponent.prefix(100)))."
-        for name in target.folder.names() where name.count > prefix.count + 4 && name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            guard let info = target.folder.status(name), info.st_mode & S_IFMT == S_IFREG else { continue }
+        for name in target.folder.names() where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let ours = name.count > prefix.count + 4 && name.hasPrefix(prefix)
+            guard ours || everyFile else { continue }
+            // `.NAME.pid-start-random.tmp`: the tag follows the last dot but one.
+            let owner = name.dropLast(4).split(separator: ".").last.flatMap { $0.split(separator: "-").count == 3 ? WriterProcess(tag: $0) : nil }
+            if let owner, owner.isAlive { continue }
+            guard owner != nil || ours, let info = target.folder.status(name), info.st_mode & S_IFMT == S_IFREG else { continue }
             _ = target.folder.remove(name)
         }
     }
@@ -163,7 +173,10 @@ public struct AtomicFile: Sendable {
         guard let (fd, size) = try openForReading() else { return nil }
         defer { close(fd) }
         guard size <= limit else { throw .tooLarge(path: url.path, bytes: size, limit: limit) }
-        let data = try Self.read(fd, from: 0, count: limit + 1, path: url.path)
+        // The size measured, and a byte more to see it grow: not `limit` bytes for every read
+        // (256 MB reserved for a catalogue of 150 kB, all a tight `ulimit -v` allows).
+        var data = try Self.read(fd, from: 0, count: size + 1, path: url.path)
+        if data.count > size { data = try Self.read(fd, from: 0, count: limit + 1, path: url.path) }
         // Grown since it was measured: the writer is not this tool.
         guard data.count <= limit else { throw .tooLarge(path: url.path, bytes: data.count, limit: limit) }
         return data

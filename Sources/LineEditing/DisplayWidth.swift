@@ -5,9 +5,66 @@ import Foundation
 /// cluster): 2 for East Asian Wide and Fullwidth characters and emoji, 0 for a character made
 /// only of zero-width scalars (combining marks, U+200B, joiners, variation selectors), 1 otherwise.
 /// A cluster is as wide as its widest scalar, not the sum: `e` + U+0301 is one column, and an
-/// emoji sequence joined by U+200D is the one emoji it draws.
+/// emoji sequence joined by U+200D is the one emoji it draws. An escape sequence (styling) takes
+/// none: see ``terminalRuns(_:)``.
 public func displayWidth(_ text: some StringProtocol) -> Int {
-    text.reduce(0) { $0 + displayWidth($1) }
+    terminalRuns(Substring(text)).reduce(0) { total, run in
+        run.isEscape ? total : run.text.reduce(total) { $0 + displayWidth($1) }
+    }
+}
+
+/// `text` cut where the terminal reads it: runs of text, and the escape sequences between them,
+/// which take no column and must never be split (a line break inside `ESC [ 0 m` prints `[0m`).
+/// A sequence is `ESC [` up to its final byte (CSI: colours, cursor moves), `ESC ]`, `ESC P` or
+/// `ESC _` up to BEL or `ESC \` (OSC, DCS, APC: links, images), or `ESC` and one character.
+public func terminalRuns(_ text: Substring) -> [(text: Substring, isEscape: Bool)] {
+    guard text.unicodeScalars.contains("\u{1B}") else { return [(text, false)] }
+    var runs: [(text: Substring, isEscape: Bool)] = []
+    let scalars = text.unicodeScalars
+    var start = scalars.startIndex
+    var index = start
+    while index < scalars.endIndex {
+        guard scalars[index] == "\u{1B}" else {
+            index = scalars.index(after: index)
+            continue
+        }
+        if start < index { runs.append((Substring(scalars[start..<index]), false)) }
+        let end = escapeEnd(scalars, from: index)
+        runs.append((Substring(scalars[index..<end]), true))
+        start = end
+        index = end
+    }
+    if start < scalars.endIndex { runs.append((Substring(scalars[start...]), false)) }
+    return runs
+}
+
+/// Where the escape sequence at `start` (an ESC) ends: past its last scalar, or at the end of a
+/// text that cuts it short.
+private func escapeEnd(_ scalars: Substring.UnicodeScalarView, from start: Substring.UnicodeScalarView.Index) -> Substring.UnicodeScalarView.Index {
+    var index = scalars.index(after: start)
+    guard index < scalars.endIndex else { return index }
+    let kind = scalars[index]
+    index = scalars.index(after: index)
+    switch kind {
+    case "[":
+        while index < scalars.endIndex {
+            let value = scalars[index].value
+            index = scalars.index(after: index)
+            if (0x40...0x7E).contains(value) { break }
+        }
+    case "]", "P", "_":
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            index = scalars.index(after: index)
+            if scalar == "\u{07}" { break }
+            if scalar == "\u{1B}", index < scalars.endIndex, scalars[index] == "\\" {
+                index = scalars.index(after: index)
+                break
+            }
+        }
+    default: break
+    }
+    return index
 }
 
 public func displayWidth(_ character: Character) -> Int {

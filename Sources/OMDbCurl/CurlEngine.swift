@@ -1,4 +1,5 @@
 import CCurl
+import Files
 import Foundation
 import OMDbKit
 import Synchronization
@@ -53,13 +54,16 @@ final class CurlEngine: Sendable {
         ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_DNS)
         ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_SSL_SESSION)
         self.multi = CurlHandleAddress(multi)
-        // Handed to the thread, which owns both from its start (Thread.start orders the setting up above before it).
+        // Handed to the thread, which owns both from its start (pthread_create orders the setting up above before it).
         let handles = (multi: CurlHandleAddress(multi), share: CurlHandleAddress(share))
-        let thread = Thread { [self] in
+        if let failure = startThread(name: "movies.curl", { [self] in
             EngineLoop(engine: self, multi: handles.multi.handle, share: handles.share.handle, now: now).run()
+        }) {
+            ccurl_multi_cleanup(multi)
+            ccurl_share_cleanup(share)
+            throw CurlUnavailable(reason: "libcurl's thread could not start (\(String(cString: strerror(failure))))",
+                                  advice: ProcessLimit.reached(by: failure)?.advice ?? "Try again.")
         }
-        thread.name = "movies.curl"
-        thread.start()
     }
 
     /// Hands `command` to the engine's thread. Ignored once the engine has stopped.
@@ -217,7 +221,7 @@ private final class EngineLoop {
         }
         active[easy.handle] = nil
         ccurl_multi_remove_handle(multi, easy.handle)
-        if let result { transfer.complete(result) } else { transfer.abandon() }
+        if let result { transfer.complete(result, systemError: easy.systemError) } else { transfer.abandon() }
         // The handle is freed with `easy`, now that libcurl no longer holds it.
     }
 }
@@ -247,8 +251,12 @@ enum CurlLibrary {
     /// - Parameter path: a libcurl of the person's choosing (`MOVIES_LIBCURL`); nil for the system's.
     static func load(_ path: String? = nil) throws(CurlUnavailable) {
         var reason = [CChar](repeating: 0, count: 512)
-        guard ccurl_load(path, &reason, reason.count) == 0 else {
-            throw CurlUnavailable(reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        var code: Int32 = 0
+        guard ccurl_load(path, &reason, reason.count, &code) == 0 else {
+            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // A limit reached is no missing libcurl: installing one would not help.
+            guard let limit = ProcessLimit.reached(by: code) else { throw CurlUnavailable(reason: text) }
+            throw CurlUnavailable(reason: text, advice: limit.advice)
         }
     }
 }

@@ -22,3 +22,14 @@ public func commandOutput(_ arguments: [String]) -> Data? {
 public func commandText(_ arguments: [String]) -> String? {
     commandOutput(arguments).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
 }
+
+/// The pid of a process that has exited: free now, or reused by another process (which started
+/// later). For leftovers planted as a dead run's.
+public func exitedProcessID() throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "exit 0"]
+    try process.run()
+    process.waitUntilExit()
+    return process.processIdentifier
+}

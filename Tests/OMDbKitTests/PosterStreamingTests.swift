@@ -138,12 +138,7 @@ import Darwin
 
     /// A process that has exited: its pid is free (or reused, with another start time).
     private static func goneOwner() throws -> PosterOwner {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exit 0"]
-        try process.run()
-        process.waitUntilExit()
-        return PosterOwner(pid: process.processIdentifier, start: "1")
+        PosterOwner(pid: try exitedProcessID(), start: "1")
     }
 
     @Test func twoStoresSharingAFolderNeverRemoveEachOthersLiveFiles() async throws {

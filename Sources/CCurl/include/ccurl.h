@@ -98,9 +98,10 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 #define CCURLE_PROXY 97
 
 /// Loads libcurl once per process (later calls return the first outcome): `path` when given
-/// (NULL or empty: the system's libcurl). Returns 0 when every function was found; otherwise
-/// writes a one-line reason into `reason`.
-int ccurl_load(const char *path, char *reason, size_t size);
+/// (NULL or empty: the system's libcurl, never one from a folder of the program's RUNPATH, such as
+/// its own). Returns 0 when every function was found; otherwise writes a one-line reason into
+/// `reason`, and into `error` the errno the loading failed with (EMFILE, ENOMEM: a limit reached).
+int ccurl_load(const char *path, char *reason, size_t size, int *error);
 /// The TLS library libcurl uses, as `curl_version_info` names it ("OpenSSL/3.0.15"; with several
 /// built in, those not selected in parentheses; "" for none), after a successful load.
 const char *ccurl_ssl_version(void);
@@ -116,6 +117,10 @@ int ccurl_easy_setopt_header(ccurl_easy *easy, ccurl_data_callback callback);
 /// context too. Returns libcurl's error (unknown option before 7.80).
 typedef int (*ccurl_prereq_callback)(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port);
 int ccurl_easy_setopt_prereq(ccurl_easy *easy, ccurl_prereq_callback callback, void *context);
+/// Opens the handle's sockets itself (close-on-exec, so a program the tool starts never holds one),
+/// writing into `error` the errno of one that could not be opened (EMFILE: `ulimit -n`), which
+/// libcurl's own result does not tell ("could not connect"). `error` must outlive the handle.
+int ccurl_easy_setopt_socket_errors(ccurl_easy *easy, int *error);
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
 int ccurl_easy_getinfo_off(ccurl_easy *easy, int info, int64_t *value);
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value);

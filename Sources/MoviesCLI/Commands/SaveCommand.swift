@@ -71,7 +71,10 @@ struct SaveCommand: SessionPart {
         }
         do throws(AtomicFile.Problem) {
             // A temporary file of its own in the same folder, then renameat(2); the user's own link is written through.
-            try AtomicFile(url).write(format.render(entries), permissions: 0o666)
+            // What a save killed there left (a kill -9 mid-write) goes first.
+            let target = AtomicFile(url)
+            target.removeLeftTemporaries(everyFile: true)
+            try target.write(format.render(entries), permissions: 0o666)
             let left = leftOut == 0 ? "" : " \(leftOut) row\(leftOut == 1 ? "" : "s") that never loaded \(leftOut == 1 ? "was" : "were") left out."
             console.out("Saved \(entries.count) movie\(entries.count == 1 ? "" : "s") to \(safe(url.path))." + left)
             return .success

@@ -1,3 +1,5 @@
+import Files
+import Foundation
 import OMDbKit
 
 extension OMDbError {
@@ -20,6 +22,8 @@ extension OMDbError {
         case .noReason: "Try again later."
         case .cdnRefused: "Try again later, or from another network."
         case .timedOut: "Try again, or raise --timeout."
+        // Out of descriptors, not of network: the reason says which limit to raise.
+        case .unreachable(_, let reason) where [EMFILE, ENFILE].contains(where: { ProcessLimit.shortage($0) == reason }): nil
         case .unreachable: "Check the network or --base-url."
         case .answerTooLarge: "Check --base-url."
         case .seasonNotFound: "Check the season number (show N says how many)."

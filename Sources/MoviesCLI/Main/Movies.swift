@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import OMDbCurl
 import OMDbKit
@@ -20,7 +21,11 @@ public enum Movies {
     public static func run(arguments: [String], environment: [String: String], runtime: Runtime) async -> ExitStatus {
         StandardOutput.holdClosedStandardStreams()
         let interrupts = runtime.interrupts
-        interrupts.start()
+        if let failure = interrupts.start() {
+            let reason = ProcessLimit.shortage(failure) ?? String(cString: strerror(failure))
+            Console.standard(environment: environment, runtime: runtime).error("movies cannot start: \(reason).")
+            return Status.failure
+        }
         // Until a command runs, Ctrl-C ends the tool as it would have without the handler.
         interrupts.whenIdle { @Sendable in interrupts.stop(status: Status.interrupted) }
         let status = await runCommand(arguments: arguments, environment: environment, runtime: runtime)
@@ -44,7 +49,7 @@ public enum Movies {
             Console.standard(environment: environment, noColor: options.noColor, runtime: runtime).out(text)
             return Status.success
         }
-        let settings: Settings
+        var settings: Settings
         let dotEnv = DotEnv.read(from: directory)
         do {
             settings = try Settings.resolve(options, environment: environment, dotEnv: dotEnv.values, currentDirectory: directory)
@@ -58,6 +63,16 @@ public enum Movies {
         if let problem = keyProblem(settings) {
             console.error(problem)
             return Status.usage
+        }
+        do throws(RunLimits.Shortage) {
+            let limits = try RunLimits.check(concurrency: settings.concurrency)
+            if let limit = limits.lowering {
+                console.note("Sending \(limits.concurrency) request\(limits.concurrency == 1 ? "" : "s") at a time, not \(settings.concurrency): \(limit.option) is \(limit.value ?? 0).")
+            }
+            settings.concurrency = limits.concurrency
+        } catch {
+            console.error(error.message)
+            return Status.failure
         }
         let budget = RequestBudget(settings: settings)
         runtime.finishing(budget.ledger)

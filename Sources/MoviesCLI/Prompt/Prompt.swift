@@ -65,6 +65,7 @@ struct Prompt {
         interrupts.whenIdle {
             console.writeErr("\n" + console.errorStyle.dim("(Ctrl-C: type quit or press Ctrl-D to leave)") + "\n")
             if console.isInteractive, !drawsPrompt { console.writeErr(Prompt.text) }
+            interrupts.carryOn()
         }
         if console.isInteractive { console.err(console.errorStyle.dim("Type a title to search, help for the commands.")) }
         if !drawsPrompt { showPrompt() }
@@ -76,6 +77,7 @@ struct Prompt {
             interrupts.running(task)
             let keepGoing = await task.value
             interrupts.finished()
+            interrupts.carryOn()
             guard keepGoing else { return }
             if !drawsPrompt { showPrompt() }
         }

@@ -129,7 +129,7 @@ final class LivePresenter: Presenter {
             var out = up > 0 ? "\r\u{1B}[\(up)A" : "\r"
             for line in lines + [status] { out += "\u{1B}[2K" + line + "\r\n" }
             if lines.count + 1 < up { out += "\u{1B}[J" }
-            drawnWidths = (lines + [status]).map(Self.visibleWidth)
+            drawnWidths = (lines + [status]).map { displayWidth($0) }
             console.writeOut(out)
             return
         }
@@ -150,7 +150,7 @@ final class LivePresenter: Presenter {
         // Until the page is over, the status line is drawn afresh under the rows printed so far
         // (each tick, and when a row is finished): its spinner and counts say the page is alive
         // while the next row in order is still awaited.
-        if !page.isFinished { drawnWidths = [Self.visibleWidth(status)] }
+        if !page.isFinished { drawnWidths = [displayWidth(status)] }
         console.writeOut(out)
     }
 
@@ -160,21 +160,5 @@ final class LivePresenter: Presenter {
     /// earlier lines lost from the screen, rather than a copy of the old page left on it.
     private func rowsDrawn(columns: Int) -> Int {
         drawnWidths.reduce(0) { $0 + max(1, ($1 + columns - 1) / max(1, columns)) }
-    }
-
-    /// Columns `line` takes on the screen: its styling (`ESC [ … m`) takes none.
-    static func visibleWidth(_ line: String) -> Int {
-        var plain = ""
-        var inEscape = false
-        for scalar in line.unicodeScalars {
-            if inEscape {
-                if (0x40...0x7E).contains(scalar.value), scalar != "[" { inEscape = false }
-            } else if scalar == "\u{1B}" {
-                inEscape = true
-            } else {
-                plain.unicodeScalars.append(scalar)
-            }
-        }
-        return displayWidth(plain)
     }
 }

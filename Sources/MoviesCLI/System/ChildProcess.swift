@@ -8,9 +8,9 @@ import Synchronization
 
 /// A program the tool starts: the one way every child is started, with posix_spawn.
 ///
-/// The tool blocks signals on its threads and ignores SIGINT, SIGTERM, SIGHUP, SIGTSTP and
-/// SIGPIPE (it takes them through dispatch sources). A child inherits a blocked mask and ignored
-/// signals across exec, and so would everything it starts: a browser that `kill` cannot end.
+/// Dispatch blocks signals on its threads, and the tool ignores SIGPIPE and SIGTSTP (Ctrl-Z comes
+/// through a dispatch source). A child inherits a blocked mask and ignored signals across exec,
+/// and so would everything it starts: a browser that `kill` cannot end.
 /// Every child here starts with an empty mask and every signal at its default.
 ///
 /// Each child is reaped by a thread of its own (`waitpid` blocks; never on the cooperative

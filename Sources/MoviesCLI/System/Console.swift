@@ -144,7 +144,8 @@ struct Style: Sendable {
 }
 
 /// Word-wraps `text` to `width` terminal columns, each line after `indent`. Widths are display
-/// columns (wide CJK characters take two, combining marks none), and a word too long for a line
+/// columns (wide CJK characters take two, combining marks and escape sequences none; styling that
+/// spans a break carries on, as the terminal keeps it over the line end), and a word too long for a line
 /// is broken, so no line is wider than `width` as long as `width` leaves 10 columns after `indent`.
 func wrap(_ text: String, width: Int, indent: String) -> [String] {
     let room = max(10, width - displayWidth(indent))
@@ -168,13 +169,19 @@ func wrap(_ text: String, width: Int, indent: String) -> [String] {
             lineWidth += wordWidth
             continue
         }
-        // Longer than a whole line: break it, filling each line to the brim.
+        // Longer than a whole line: break it, filling each line to the brim, never inside an escape sequence.
         endLine()
-        for character in word {
-            let columns = displayWidth(character)
-            if lineWidth + columns > room { endLine() }
-            line.append(character)
-            lineWidth += columns
+        for run in terminalRuns(word) {
+            if run.isEscape {
+                line += run.text
+                continue
+            }
+            for character in run.text {
+                let columns = displayWidth(character)
+                if lineWidth + columns > room { endLine() }
+                line.append(character)
+                lineWidth += columns
+            }
         }
     }
     endLine()

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
 @preconcurrency import Darwin
 #endif
+import Files
 import OMDbKit
 import LineEditing
 import Synchronization
@@ -19,9 +20,17 @@ public final class Runtime: Sendable {
     /// The day's count of the run, written before the process ends.
     private let ledger: LedgerSlot
 
-    /// The process's own stdout and stdin. Takes over nothing yet: signals are caught from
-    /// ``Movies/run(arguments:environment:runtime:)`` on.
+    /// The process's own stdout and stdin. Takes over nothing yet (signals are caught from
+    /// ``Movies/run(arguments:environment:runtime:)`` on), but sets how memory is allocated: make
+    /// it first, before any thread starts. Ends the process at once, with one line, under a stack
+    /// limit (`ulimit -s`) Swift's own start-up would overflow.
     public init() {
+        if let stack = ProcessLimit.stack.value, stack < RunLimits.stackKilobytes {
+            // A literal, as little stack as can be: a message made with interpolation overflowed 16 KB.
+            fputs("error: too little stack for movies: raise ulimit -s to 128 or more (ulimit -s 128).\n", stderr)
+            _exit(ExitStatus.failure.code)
+        }
+        Self.limitMallocArenas()
         let output = StandardOutput(fileDescriptor: STDOUT_FILENO)
         let terminal = Terminal(write: { _ = output.writeAll($0) })
         let ledger = LedgerSlot()
@@ -29,6 +38,21 @@ public final class Runtime: Sendable {
         self.terminal = terminal
         self.ledger = ledger
         interrupts = Interrupts(terminate: { status in Runtime.end(status, finishing: ledger.value.withLock { $0 }, restoring: terminal) }, output: output)
+    }
+
+    /// glibc gives each thread that allocates an arena of its own (up to 8 per core), and memory
+    /// freed stays in its arena: with libcurl's thread, the session's, the pool's and the poster
+    /// commits', a run over posters kept ~7 MB of freed pages spread over a dozen arenas. This tool
+    /// waits on the network; it does not allocate much at once, and two arenas cost it no measurable
+    /// time. Under a memory limit (`ulimit -v`, `-d`), one: a second reserves 64 MB of it, when the
+    /// first thread allocates or later, which ``RunLimits`` could not count on.
+    /// `mallopt` and `M_ARENA_MAX` (-8 in <malloc.h>) are not in Swift's Glibc module: looked up here.
+    private static func limitMallocArenas() {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+        _ = mallopt(-8, ProcessLimit.addressSpace.value == nil && ProcessLimit.data.value == nil ? 2 : 1)
+        #endif
     }
 
     /// Ends the process with `status`: the only way out, whether the run returned or a signal
