@@ -26,9 +26,11 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let sent = Counter()
-            let first = Self.client(server, cache: DiskCache(folder: folder), sent: sent)
+            let firstCache = DiskCache(folder: folder)
+            let first = Self.client(server, cache: firstCache, sent: sent)
             let page = try await first.search("toxic").next()
             _ = await collect(first.details(for: page.items, posters: PosterStore(folder: folder.appendingPathComponent("p"))))
+            firstCache.waitForWrites()
             #expect(server.apiRequests.count == 11)
             #expect(sent.count == 11)
             #expect(await first.apiRequestCount == 11)
@@ -93,9 +95,11 @@ import TestSupport
             defer { server.shutdown() }
             let cache = DiskCache(folder: folder)
             await #expect(throws: OMDbError.self) { try await Self.client(server, cache: cache).search("toxic").next() }
+            cache.waitForWrites()
             #expect(cache.summary().entries == 0)
             isBroken.withLock { $0 = false }
             let page = try await Self.client(server, cache: cache).search("toxic").next()
+            cache.waitForWrites()
             #expect(!page.items.isEmpty)
             #expect(server.apiRequests.count == 2)
             #expect(cache.summary().entries == 1)
@@ -109,6 +113,7 @@ import TestSupport
             defer { server.shutdown() }
             let cache = DiskCache(folder: folder)
             let page = try await Self.client(server, cache: cache).search("toxic").next()
+            cache.waitForWrites()
             #expect(server.apiRequests.count == 1)
             // Replace the kept answer with a broken one of the same request.
             let name = try #require(files(in: folder).first { $0.hasSuffix(".entry") })

@@ -53,6 +53,13 @@ struct RequestBudget: Sendable {
         keyAccepted = nil
     }
 
+    /// Writes what is on its way to the disk (answers for the cache, the day's count, requests in
+    /// flight counted as sent): the process is ending.
+    func finish() {
+        if cacheInUse { cache.waitForWrites() }
+        ledger?.finish()
+    }
+
     /// The client's configuration with the cache and the count plugged in.
     func configure(_ configuration: inout OMDbClient.Configuration) {
         configuration.cache = cacheInUse ? cache : nil

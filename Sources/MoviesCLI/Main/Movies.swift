@@ -75,7 +75,7 @@ public enum Movies {
             return Status.failure
         }
         let budget = RequestBudget(settings: settings)
-        runtime.finishing(budget.ledger)
+        runtime.finishing(budget)
         // Line numbers only: a skipped line may hold the key.
         for notice in dotEnv.notices { console.note(notice) }
         for notice in settings.notices(before: options.mode) + budget.notices + budget.tightenedNotes { console.note(notice) }

@@ -74,7 +74,7 @@ final class LivePresenter: Presenter {
         }
         ticker = Task { @MainActor [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await Task.sleep(for: .milliseconds(100))  // timer: the spinner's tick
                 guard let self else { return }
                 self.frame += 1
                 self.today = self.budget?.pageStatus
@@ -112,7 +112,7 @@ final class LivePresenter: Presenter {
         guard !drawPending else { return }
         drawPending = true
         Task { @MainActor [weak self] in
-            try? await Task.sleep(for: wait)
+            try? await Task.sleep(for: wait)  // timer: at most one drawing a frame
             self?.drawPending = false
             self?.draw()
         }

@@ -27,7 +27,7 @@ final class WaitingLine {
         draw()
         ticker = Task { @MainActor [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await Task.sleep(for: .milliseconds(100))  // timer: the spinner's tick
                 guard let self, !Task.isCancelled else { return }
                 self.frame += 1
                 self.draw()

@@ -155,28 +155,35 @@ final class SearchController: SessionPart {
         var done = 0
         var status = ExitStatus.success
         var limitReached: OMDbError?
-        for await update in updates {
-            // Looked up by number each time: nothing else changes the rows while a page fills in,
-            // but an index kept across an await would be a promise this code need not make.
-            guard let row = index(of: first + update.index) else { continue }
-            switch update.part {
-            case .record(.failure(let error)) where error.isDailyLimit:
-                // Not a row's failure: the page stops there, said once below, after the rows sent.
-                limitReached = error
-                quotaSpent = true
-                continue
-            case .record(let result):
-                done += 1
-                rows[row].movie = try? result.get()
-                rows[row].loaded = true
-                if case .failure(let error) = result, !error.isNoResults { status = .failure }
-                if case .failure(let error) = result, error.underlying == .quotaExhausted { quotaSpent = true }
-            case .poster(let result):
-                rows[row].poster = try? result.get()
-                if case .failure(.posterNotWritten) = result { status = .failure }
+        // Stopped (Ctrl-C, a signal), the page's work stops at once, wherever this loop is: the
+        // writes not in place are given up before the process may end; the updates that follow
+        // say which posters were in place.
+        await withTaskCancellationHandler {
+            for await update in updates {
+                // Looked up by number each time: nothing else changes the rows while a page fills in,
+                // but an index kept across an await would be a promise this code need not make.
+                guard let row = index(of: first + update.index) else { continue }
+                switch update.part {
+                case .record(.failure(let error)) where error.isDailyLimit:
+                    // Not a row's failure: the page stops there, said once below, after the rows sent.
+                    limitReached = error
+                    quotaSpent = true
+                    continue
+                case .record(let result):
+                    done += 1
+                    rows[row].movie = try? result.get()
+                    rows[row].loaded = true
+                    if case .failure(let error) = result, !error.isNoResults { status = .failure }
+                    if case .failure(let error) = result, error.underlying == .quotaExhausted { quotaSpent = true }
+                case .poster(let result):
+                    rows[row].poster = try? result.get()
+                    if case .failure(.posterNotWritten) = result { status = .failure }
+                }
+                context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
+                presenter.rowUpdated(update, number: first + update.index)
             }
-            context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
-            presenter.rowUpdated(update, number: first + update.index)
+        } onCancel: {
+            updates.cancel()
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
         await presenter.pageFinished(page, pagesShown: Set(loadedPages.keys))

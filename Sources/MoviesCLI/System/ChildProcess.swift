@@ -88,7 +88,7 @@ final class ChildProcess: Sendable {
         await withTaskGroup(of: Termination?.self) { group in
             group.addTask { await self.ending.wait() }
             group.addTask {
-                try? await Task.sleep(for: grace)
+                try? await Task.sleep(for: grace)  // timer: the deadline
                 return nil
             }
             let first = await group.next() ?? nil

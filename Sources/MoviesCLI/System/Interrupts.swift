@@ -215,8 +215,9 @@ final class Interrupts: Sendable {
         if isStopping { Self.waitForExit() }
     }
 
+    /// Sleeps until a signal, again and again: the thread ending the process takes it down.
     private static func waitForExit() -> Never {
-        while true { sleep(60) }
+        while true { pause() }
     }
 }
 

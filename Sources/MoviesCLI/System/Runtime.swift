@@ -17,8 +17,8 @@ public final class Runtime: Sendable {
     let output: StandardOutput
     let terminal: Terminal
     let interrupts: Interrupts
-    /// The day's count of the run, written before the process ends.
-    private let ledger: LedgerSlot
+    /// What the run must write before the process ends: the day's count, the cache's answers.
+    private let pending: PendingSlot
 
     /// The process's own stdout and stdin. Takes over nothing yet (signals are caught from
     /// ``Movies/run(arguments:environment:runtime:)`` on), but sets how memory is allocated: make
@@ -33,11 +33,11 @@ public final class Runtime: Sendable {
         Self.limitMallocArenas()
         let output = StandardOutput(fileDescriptor: STDOUT_FILENO)
         let terminal = Terminal(write: { _ = output.writeAll($0) })
-        let ledger = LedgerSlot()
+        let pending = PendingSlot()
         self.output = output
         self.terminal = terminal
-        self.ledger = ledger
-        interrupts = Interrupts(terminate: { status in Runtime.end(status, finishing: ledger.value.withLock { $0 }, restoring: terminal) }, output: output)
+        self.pending = pending
+        interrupts = Interrupts(terminate: { status in Runtime.end(status, finishing: pending.value.withLock { $0 }, restoring: terminal) }, output: output)
     }
 
     /// glibc gives each thread that allocates an arena of its own (up to 8 per core), and memory
@@ -58,26 +58,26 @@ public final class Runtime: Sendable {
     /// Ends the process with `status`: the only way out, whether the run returned or a signal
     /// or a closed stdout stopped it (``Interrupts/stop(status:message:)`` comes here too).
     public func exit(_ status: ExitStatus) -> Never {
-        Self.end(status, finishing: ledger.value.withLock { $0 }, restoring: terminal)
+        Self.end(status, finishing: pending.value.withLock { $0 }, restoring: terminal)
     }
 
-    /// The run's daily count: whatever ends the process writes it first.
-    func finishing(_ ledger: QuotaLedger?) {
-        self.ledger.value.withLock { $0 = ledger }
+    /// The run's daily count and cache: whatever ends the process writes them first.
+    func finishing(_ budget: RequestBudget) {
+        pending.value.withLock { $0 = budget }
     }
 
     /// Writes the day's count (requests still in flight count as sent), gives the terminal back as
     /// it was found, and ends. `_exit`, not `exit`: libcurl's thread and the signal
     /// queues are still running, and exit handlers must not race them.
-    private static func end(_ status: ExitStatus, finishing ledger: QuotaLedger?, restoring terminal: Terminal) -> Never {
-        ledger?.finish()
+    private static func end(_ status: ExitStatus, finishing budget: RequestBudget?, restoring terminal: Terminal) -> Never {
+        budget?.finish()
         terminal.restore()
         fflush(stderr)
         _exit(status.code)
     }
 }
 
-/// Where the run's daily count is, once there is one, for whatever ends the process.
-private final class LedgerSlot: Sendable {
-    let value = Mutex<QuotaLedger?>(nil)
+/// What the run must write before it ends, once known, for whatever ends the process.
+private final class PendingSlot: Sendable {
+    let value = Mutex<RequestBudget?>(nil)
 }

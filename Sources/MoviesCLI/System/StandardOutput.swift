@@ -50,7 +50,7 @@ final class StandardOutput: Sendable {
                 case EAGAIN:
                     // A non-blocking stdout (left so by another program): wait until it takes more.
                     var waiting = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&waiting, 1, 1_000)
+                    _ = poll(&waiting, 1, -1)
                 default: return errno
                 }
             }

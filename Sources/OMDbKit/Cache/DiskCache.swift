@@ -15,7 +15,8 @@ import Darwin
 /// never see half an entry; each entry carries its body's length and checksum, so a truncated or
 /// damaged one reads as a miss and the next answer replaces it. Posters are not kept here.
 ///
-/// Its methods are `async` and not isolated to any actor: they run on `FileWork`, so neither the
+/// A lookup is a `stat` (a miss costs no more) and a read of a few kB on the caller's thread; a
+/// write goes to a serial queue of the cache's own and is not waited for, so neither the
 /// client's actor nor the cooperative pool ever waits on the disk.
 package final class DiskCache: Sendable {
     /// Where the entries are: `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
@@ -29,11 +30,15 @@ package final class DiskCache: Sendable {
     package let maxBodyBytes: Int
     let now: @Sendable () -> Date
     let state = Mutex(State())
+    /// The writes, in the order asked for.
+    private let writes = FileWork.lane("movies.disk-cache")
 
     struct State {
         /// Bytes in the folder as this process last counted them, plus what it wrote since.
         var knownBytes: Int?
         var hits = 0
+        /// Answers on their way to the disk, by key: read from here until they are there.
+        var pending: [String: (HTTPResponse, Date)] = [:]
     }
 
     /// 50 MB.
@@ -80,18 +85,22 @@ package final class DiskCache: Sendable {
     /// The stored answer to `url`, when there is one still fresh and intact; `nil` otherwise.
     /// The file's size is checked before it is read: a planted entry larger than any answer is
     /// never read, and nothing is read from a folder others could have planted it in.
-    package func answer(for url: URL) async -> HTTPResponse? {
-        await kept(for: url)?.response
+    package func answer(for url: URL) -> HTTPResponse? {
+        kept(for: url)?.response
     }
 
     /// The stored answer to `url`, as ``answer(for:)``, with when it was kept: the entry's
     /// modification time, the cache's own clock (`nil` when the file does not say).
-    func kept(for url: URL) async -> (response: HTTPResponse, since: Date?)? {
-        // A miss (every request of a new search) and an entry too large to be an answer are told
-        // by one `stat`, here: only an entry worth reading costs the trip to FileWork.
+    func kept(for url: URL) -> (response: HTTPResponse, since: Date?)? {
+        let waiting = state.withLock { state -> (HTTPResponse, Date)? in
+            guard let found = state.pending[Self.key(for: url)] else { return nil }
+            state.hits += 1
+            return found
+        }
+        if let (response, since) = waiting { return (response, since) }
+        // A miss and an entry too large to be an answer are told by one `stat`.
         guard let found = Self.status(of: file(forKey: Self.key(for: url))),
-              found.bytes <= maxBodyBytes + Self.headerAllowance else { return nil }
-        guard let response = await FileWork.run({ self.readAnswer(for: url) }) else { return nil }
+              found.bytes <= maxBodyBytes + Self.headerAllowance, let response = readAnswer(for: url) else { return nil }
         return (response, found.modified)
     }
 
@@ -120,8 +129,21 @@ package final class DiskCache: Sendable {
 
     /// Keeps `response` to `url` for as long as ``lifetime(of:override:)`` says; does nothing for
     /// answers that must not be kept. Failures to write are ignored: the cache is only a saving.
-    package func store(_ response: HTTPResponse, for url: URL) async {
-        await FileWork.run { self.write(response, for: url) }
+    /// Written on the cache's queue, not waited for (see ``waitForWrites()``).
+    package func store(_ response: HTTPResponse, for url: URL) {
+        guard response.body.count <= maxBodyBytes, let seconds = Self.lifetime(of: response, override: lifetime), seconds > 0 else { return }
+        let key = Self.key(for: url)
+        state.withLock { $0.pending[key] = (response, now()) }
+        writes.async {
+            self.write(response, for: url)
+            self.state.withLock { _ = $0.pending.removeValue(forKey: key) }
+        }
+    }
+
+    /// Returns once every write asked for so far is done: for a reader in the same process that
+    /// must see them (tests; two clients sharing the cache).
+    package func waitForWrites() {
+        writes.sync {}
     }
 
     private func write(_ response: HTTPResponse, for url: URL) {
@@ -144,9 +166,9 @@ package final class DiskCache: Sendable {
     }
 
     /// Forgets the answer to `url`: it was kept, but no longer decodes as OMDb's.
-    func remove(for url: URL) async {
+    func remove(for url: URL) {
         let name = file(forKey: Self.key(for: url)).lastPathComponent
-        await FileWork.run { _ = (try? OpenFolder(self.folder))?.remove(name) }
+        writes.async { _ = (try? OpenFolder(self.folder))?.remove(name) }
     }
 
     /// The file of the request with this key.

@@ -45,7 +45,7 @@ struct RequestSender: Sendable {
         // A careless --base-url may carry the key itself (`…/?apikey=KEY`, `user:KEY@host`).
         let shown = key.redact(plain)
         // Before the gate and the count: an answer from disk is not a request. Off the client's actor.
-        if let cache, keyCheck?.isAccepted ?? true, let kept = await cache.kept(for: plain) {
+        if let cache, keyCheck?.isAccepted ?? true, let kept = cache.kept(for: plain) {
             let cached = kept.response
             do {
                 return try decode(cached, shown)
@@ -55,7 +55,7 @@ struct RequestSender: Sendable {
             } catch where OMDbAnswer.envelope(in: cached.body) != nil {
                 throw error
             } catch {
-                await cache.remove(for: plain)
+                cache.remove(for: plain)
             }
         }
         let response = try await withRetries(shown: shown, isAPI: true) { [self] () async throws -> Attempt<HTTPResponse> in
@@ -92,12 +92,12 @@ struct RequestSender: Sendable {
         do {
             value = try decode(response, shown)
         } catch {
-            if OMDbAnswer.envelope(in: response.body) != nil { await cache?.store(response, for: plain) }
+            if OMDbAnswer.envelope(in: response.body) != nil { cache?.store(response, for: plain) }
             if let error = error as? OMDbError, KeyCheck.accepts(error) { keyCheck?.accept() }
             throw error
         }
         keyCheck?.accept()
-        await cache?.store(response, for: plain)
+        cache?.store(response, for: plain)
         return value
     }
 

@@ -23,7 +23,7 @@ package struct RetryPolicy: Sendable {
     /// A policy; `maxAttempts` below 1 becomes 1. `sleep` and `random` are seams for tests.
     package init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(4),
                 maxRetryAfter: Duration = .seconds(10),
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },  // timer: the back-off
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
