@@ -43,10 +43,10 @@ import TestSupport
         let capture = Capture()
         let session = try session(capture)
         await session.handle(.search("star trek"))
-        let sent = await session.client.apiRequestCount
+        let sent = session.client.apiRequestCount
         capture.clear()
         let status = await session.search(text)
-        return (status, capture.err, await session.client.apiRequestCount != sent, session)
+        return (status, capture.err, session.client.apiRequestCount != sent, session)
     }
 
     @Test func aSearchOverFiveHundredCharactersIsRefusedInOneLineWithNoRequest() async throws {
@@ -74,13 +74,13 @@ import TestSupport
         let capture = Capture()
         let session = try session(capture)
         await session.handle(.search("star wars"))
-        let sent = await session.client.apiRequestCount
+        let sent = session.client.apiRequestCount
         let shown = capture.outLines.first
         capture.clear()
         // The same search as typed, so the same answer from memory: no second request.
         await session.handle(.search("star\u{00A0}\u{200B}wars"))
         #expect(capture.outLines.first == shown)
-        #expect(await session.client.apiRequestCount == sent)
+        #expect(session.client.apiRequestCount == sent)
         capture.clear()
         await session.handle(.search("\u{200B}\u{FEFF}"))
         #expect(capture.err == "search needs text: search TEXT\n")
@@ -108,12 +108,12 @@ import TestSupport
         let capture = Capture()
         let session = try session(capture)
         await session.handle(.search("star wars"))
-        let sent = await session.client.apiRequestCount
+        let sent = session.client.apiRequestCount
         capture.clear()
         for line in ["postr 1 shots", "svae x.csv"] { await session.handle(Command(parsing: line)) }
         #expect(capture.errLines == ["\"postr 1 shots\" is not a command: did you mean poster? To search for it, type: search postr 1 shots",
                                      "\"svae x.csv\" is not a command: did you mean save? To search for it, type: search svae x.csv"])
-        #expect(await session.client.apiRequestCount == sent)
+        #expect(session.client.apiRequestCount == sent)
     }
 
     @Test func aSearchThatFindsNothingKeepsTheRowsAndTheWayOn() async throws {
@@ -141,7 +141,7 @@ import TestSupport
         let pageOne = capture.outLines
         await session.handle(Command(parsing: "next"))
         #expect(session.rows.count == 20)
-        let sent = await session.client.apiRequestCount
+        let sent = session.client.apiRequestCount
         // Page 1 as it was, but for the line under it, which names its rows: page 2 was seen since.
         let pageOneAgain = pageOne.map { $0.hasPrefix("Showing 10 of 22") ? $0.replacingOccurrences(of: "Showing 10 of 22", with: "Showing 1–10 of 22") : $0 }
         #expect(pageOneAgain != pageOne)
@@ -155,7 +155,7 @@ import TestSupport
         capture.clear()
         await session.handle(Command(parsing: "first"))
         #expect(capture.outLines.sorted() == pageOneAgain.sorted())
-        #expect(await session.client.apiRequestCount == sent)
+        #expect(session.client.apiRequestCount == sent)
         #expect(session.rows.count == 20)
         capture.clear()
         await session.handle(Command(parsing: "prev"))
@@ -249,12 +249,12 @@ import TestSupport
         let capture = Capture()
         let session = try session(capture)
         await session.handle(.search("star trek"))
-        let sent = await session.client.apiRequestCount
+        let sent = session.client.apiRequestCount
         capture.clear()
         await session.handle(.page(3))
         #expect(capture.outLines.first == "Results for \"star trek\": page 3 of 3, 22 in all")
         // One search for page 3 and one record for each of its two rows: page 2 was never asked for.
-        #expect(await session.client.apiRequestCount == sent + 1 + 2)
+        #expect(session.client.apiRequestCount == sent + 1 + 2)
         #expect(session.rows.count == 12)
         capture.clear()
         await session.handle(.page(4))

@@ -25,7 +25,7 @@ import Darwin
             let transport = try CurlTransport(maxConnectionsPerHost: 4, timeout: transportTimeout)
             let client = OMDbClient(configuration: configuration, transport: transport)
             await #expect(throws: OMDbError.self) { try await client.search("alien").next() }
-            #expect(await client.apiRequestCount == 0)
+            #expect(client.apiRequestCount == 0)
             #expect(ledger.placesLeft() == 100)
             #expect(ledger.usage().sent == 0)
         }

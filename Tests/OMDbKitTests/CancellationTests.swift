@@ -79,7 +79,7 @@ import TestSupport
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         // The search did not move: it has no page yet, and its first is still to come.
-        let (last, more) = (await search.lastPage, await search.hasMore)
+        let (last, more) = (search.lastPage, search.hasMore)
         #expect(last == nil && more)
     }
 
@@ -110,9 +110,9 @@ import TestSupport
         await #expect(throws: CancellationError.self) { try await held.value }
         try await slowCancelled.wait(for: "the slow search's request to be cancelled")
         // The fast search is as it was: its one page shown, none after it.
-        #expect(await fast.lastPage?.items.map(\.title) == ["fast"])
+        #expect(fast.lastPage?.items.map(\.title) == ["fast"])
         await #expect(throws: OMDbError.noMorePages(query: "fast", shown: 1, total: 1)) { try await fast.next() }
-        #expect(await slow.lastPage == nil)
+        #expect(slow.lastPage == nil)
     }
 
     /// A page stopped while its posters are being put in place says the truth about each, by

@@ -33,7 +33,7 @@ import TestSupport
             firstCache.waitForWrites()
             #expect(server.apiRequests.count == 11)
             #expect(sent.count == 11)
-            #expect(await first.apiRequestCount == 11)
+            #expect(first.apiRequestCount == 11)
 
             let cache = DiskCache(folder: folder)
             let second = Self.client(server, cache: cache, sent: sent)

@@ -78,9 +78,9 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in Issue.record("no request expected"); return json("{}") })
         let search = client.search("  film ")
         #expect(search.query == SearchQuery(text: "film"))
-        let (last, more) = (await search.lastPage, await search.hasMore)
+        let (last, more) = (search.lastPage, search.hasMore)
         #expect(last == nil && more)
-        await search.prefetch(through: 3)
+        search.prefetch(through: 3)
     }
 
     @Test func aFailedPageDoesNotMoveTheCursor() async throws {
@@ -237,7 +237,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             _ = try await client.movie(imdbID: page.items[0].imdbID)
             #expect(log.all.count == afterFirst)
             let searchAndTenRecords: Int = 1 + 10   // summed outside #expect: slow to type-check inside
-            #expect(await client.apiRequestCount == searchAndTenRecords)
+            #expect(client.apiRequestCount == searchAndTenRecords)
         }
     }
 

@@ -101,7 +101,7 @@ import TestSupport
         #expect(a.items.map(\.imdbID) == b.items.map(\.imdbID))
         #expect(log.all.count == 1)
         #expect(try await one.next().number == 2)
-        #expect(await other.lastPage?.number == 1)
+        #expect(other.lastPage?.number == 1)
     }
 
     /// A search that finds nothing (a typo) leaves the earlier search to continue: the prompt

@@ -84,7 +84,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             return matches
         }
         #expect(server.requests.count == row.requests)
-        #expect(await client.apiRequestCount == row.requests)
+        #expect(client.apiRequestCount == row.requests)
         if row.fault.hasPrefix("429") { #expect(sleeps.all == [.seconds(1), .seconds(1)]) }
     }
 }
@@ -115,7 +115,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             let counts = Dictionary(grouping: server.requests, by: \.target).mapValues(\.count)
             #expect(counts.count == 42)
             #expect(counts.values.allSatisfy { $0 == 2 })
-            #expect(await client.apiRequestCount == 44)
+            #expect(client.apiRequestCount == 44)
         }
     }
 

@@ -60,7 +60,7 @@ private final class HeldPages: Sendable {
         let client = client()
         let search = client.search(query)
         _ = try await search.next()
-        await search.prefetch(through: 2)
+        search.prefetch(through: 2)
         #expect(await waitForSearch(of: 2), "the prefetch never went out")
         return searchedPages.contains(2) ? (client, search) : nil
     }
@@ -90,13 +90,13 @@ private final class HeldPages: Sendable {
         let pages = HeldPages(total: 35, held: [2])
         guard let (client, search) = try await pages.searchPrefetchingPage2(of: "film") else { return }
         async let second = search.next()
-        await search.prefetch(through: 2)   // asked again while in flight: still one request
+        search.prefetch(through: 2)   // asked again while in flight: still one request
         pages.release()
         let page = try await second
         #expect(page.number == 2)
         #expect(page.items.first?.imdbID == "tt0000011")
         #expect(pages.searchedPages == [1, 2])
-        #expect(await client.apiRequestCount == 2, "the prefetch is a request like any other: counted")
+        #expect(client.apiRequestCount == 2, "the prefetch is a request like any other: counted")
     }
 
     /// A prefetched page that already arrived is served from the session cache.
@@ -105,7 +105,7 @@ private final class HeldPages: Sendable {
         let client = pages.client()
         let search = client.search("film")
         _ = try await search.next()
-        await search.prefetch(through: 4)
+        search.prefetch(through: 4)
         // The prefetches run in the background: nextPage joins whichever is still running.
         for number in 2...4 { #expect(try await search.next().number == number) }
         #expect(pages.searchedPages.sorted() == [1, 2, 3, 4])
@@ -117,11 +117,11 @@ private final class HeldPages: Sendable {
         let client = pages.client()
         let search = client.search("film")
         _ = try await search.next()
-        await search.prefetch(through: 50)
+        search.prefetch(through: 50)
         #expect(try await search.next().number == 2)
         #expect(try await search.next().number == 3)
         await #expect(throws: OMDbError.noMorePages(query: "film", shown: 25, total: 25)) { try await search.next() }
-        await search.prefetch(through: 4)
+        search.prefetch(through: 4)
         #expect(pages.searchedPages.sorted() == [1, 2, 3])
     }
 
@@ -129,10 +129,10 @@ private final class HeldPages: Sendable {
         let pages = HeldPages(total: 8)
         let client = pages.client()
         let search = client.search("film")
-        await search.prefetch(through: 2)
+        search.prefetch(through: 2)
         #expect(pages.searchedPages.isEmpty)
         _ = try await search.next()
-        await search.prefetch(through: 2)
+        search.prefetch(through: 2)
         await #expect(throws: OMDbError.self) { try await search.next() }
         #expect(pages.searchedPages == [1])
     }

@@ -63,7 +63,7 @@ import Testing
         let page = try await client.search("toxic").next()
         #expect(log.all.allSatisfy { $0.query("apikey") == Self.key })
         #expect(counted.value == 2)
-        #expect(await client.apiRequestCount == 2)
+        #expect(client.apiRequestCount == 2)
         var dumped = ""
         dump(client, to: &dumped)
         let texts = [dumped, String(describing: client), String(reflecting: client.configuration), "\(page)"]

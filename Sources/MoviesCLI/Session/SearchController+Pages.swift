@@ -14,7 +14,7 @@ extension SearchController {
         let firstUpdates = client.detailUpdates(for: first.items, plot: plot, posters: store)
         let affordable = context.budget?.ledger?.placesLeft().map { first.number + $0 / (first.items.count + 1) } ?? count
         guard let search = current else { return .success }
-        await search.prefetch(through: min(count, affordable))
+        search.prefetch(through: min(count, affordable))
         // A page's updates wait in its stream until the pages before it are shown. Dropping the
         // streams (Ctrl-C, a failed page) cancels the work they stand for.
         let (later, feed) = AsyncStream.makeStream(of: Result<(SearchPage, MovieUpdates), any Error>.self)

@@ -147,10 +147,7 @@ final class SearchController: SessionPart {
         presenter.pageArrived(page, first: first, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         // While the person reads this page, the next one's search is already on its way: `more`
         // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.
-        if prefetchesNextPage, let search = current {
-            let next = page.number + 1
-            Task { await search.prefetch(through: next) }
-        }
+        if prefetchesNextPage { current?.prefetch(through: page.number + 1) }
 
         var done = 0
         var status = ExitStatus.success

@@ -27,8 +27,9 @@ extension DiskCache {
         let isEntry: Bool
     }
 
-    /// Entries and bytes in the folder now (every process's).
+    /// Entries and bytes in the folder now (every process's), this process's writes done first.
     package func summary() -> Summary {
+        waitForWrites()
         guard let open = try? OpenFolder(folder) else { return Summary(entries: 0, bytes: 0) }
         let entries = files(in: open).filter(\.isEntry)
         return Summary(entries: entries.count, bytes: entries.reduce(0) { Self.adding($0, $1.bytes) })
@@ -39,6 +40,7 @@ extension DiskCache {
     /// removes nothing elsewhere.
     @discardableResult
     package func clear() -> Summary {
+        waitForWrites()
         var removed = Summary(entries: 0, bytes: 0)
         guard let open = try? OpenFolder(folder) else { return removed }
         for file in files(in: open) where open.remove(file.name) {

@@ -5,7 +5,7 @@ extension OMDbClient {
     /// filters: the way out when a search answers `Too many results.` (`Up`, `It`, `9`).
     /// One request (none when the disk cache has it); not remembered in the session.
     /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing has that title) or `CancellationError`.
-    public func movie(exactTitle query: SearchQuery, plot: PlotLength = .short) async throws -> Movie {
+    public nonisolated func movie(exactTitle query: SearchQuery, plot: PlotLength = .short) async throws -> Movie {
         try await sender.api(.exactTitle(query, plot: plot)) { [key] response, shown in
             try OMDbDecoding.movie(response, imdbID: query.text, url: shown, key: key)
         }

@@ -5,8 +5,10 @@ import Foundation
 /// Each search belongs to its caller (``search(_:type:year:)`` returns a ``Search``); the client
 /// holds what searches share. What it learnt is kept in one `Memo` per kind, so nothing is asked
 /// for twice: search pages by query and number, records by imdbID and plot length, seasons,
-/// posters. Callers asking for the same thing at once share one request. Requests run off the
-/// actor through a `RequestSender`: key at the edge, deadline, size limits, retries, a limit in flight.
+/// posters. Callers asking for the same thing at once share one request. That state is kept in
+/// lock-guarded state machines rather than in the actor's isolation, so a request never waits to
+/// enter the actor: its methods are `nonisolated`. Requests go through a `RequestSender`: the key
+/// at the edge, size limits, retries, a limit on requests in flight.
 ///
 /// ```swift
 /// let client = OMDbClient(configuration: .init(apiKey: key), transport: try CurlTransport())
@@ -114,17 +116,17 @@ public actor OMDbClient {
     /// Records, and the lookups OMDb answered for good with "not found": neither is asked again.
     nonisolated let records = Memo<RecordKey, Movie>(isFinal: \.isNoResults)
     /// Season lists, and the ones OMDb answered "not found" for: neither is asked again.
-    let seasons = Memo<SeasonKey, Season>(isFinal: \.isNoResults)
+    nonisolated let seasons = Memo<SeasonKey, Season>(isFinal: \.isNoResults)
     /// One poster load per folder and title; the loads remember by hand what a title's poster
     /// came to (saved where, or refused for good), under ``PosterKey/title(_:)``.
     nonisolated let posters = Memo<PosterKey, SavedPoster>(recall: .byHand)
 
     /// Requests handed to the transport for OMDb's API by this client, retries included (posters
     /// not included): what the key's daily quota counts.
-    public var apiRequestCount: Int { sender.sent.value }
+    public nonisolated var apiRequestCount: Int { sender.sent.value }
 
     /// The most requests that were in flight at once in this session.
-    package var peakRequestsInFlight: Int { sender.gate.peak }
+    package nonisolated var peakRequestsInFlight: Int { sender.gate.peak }
 
     /// - Parameters:
     ///   - configuration: the key, the address and the limits; fixed for the client's life.
@@ -167,7 +169,7 @@ public actor OMDbClient {
 
     /// The full record for `imdbID`, from the session cache when it was fetched before.
     /// - Throws: ``OMDbError`` or `CancellationError`.
-    public func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
+    public nonisolated func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
         // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
         try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender, key] in
             try await sender.api(.title(imdbID: imdbID, plot: plot)) { response, shown in

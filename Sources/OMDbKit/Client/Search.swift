@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One search and the pages it has given: the caller's to keep, independent of every other.
 ///
@@ -11,15 +12,16 @@ import Foundation
 /// ```swift
 /// let search = client.search("alien", type: .movie)
 /// let first = try await search.next()
-/// if await search.hasMore { let second = try await search.next() }
+/// if search.hasMore { let second = try await search.next() }
 /// ```
-public actor Search {
+///
+/// Its place is kept under a lock, not in an actor of its own: asking for a page never waits to
+/// enter anything, and the page's request goes straight from the caller to the client's memo.
+public final class Search: Sendable {
     /// What is searched for.
-    public nonisolated let query: SearchQuery
+    public let query: SearchQuery
     private let client: OMDbClient
-    private var cursor: Cursor?
-    /// Pages loading ahead (``prefetch(through:)``), stopped when the search goes.
-    private var prefetches: [Task<Void, Never>] = []
+    private let state = Mutex((cursor: Cursor?.none, prefetches: [Task<Void, Never>]()))
 
     /// Where the search stands once a page has come.
     private struct Cursor {
@@ -36,8 +38,10 @@ public actor Search {
     }
 
     deinit {
-        for task in prefetches { task.cancel() }
+        cancel()
     }
+
+    private var cursor: Cursor? { state.withLock { $0.cursor } }
 
     /// The page returned last; `nil` before the first.
     public var lastPage: SearchPage? { cursor?.last }
@@ -71,16 +75,16 @@ public actor Search {
         guard let cursor else { return }
         let last = min(number, SearchPage.lastPage(forTotal: cursor.total))
         guard cursor.page < last else { return }
-        for page in (cursor.page + 1)...last {
-            // Failures are left for next() to meet and report; a prefetch only saves time.
-            prefetches.append(Task { [client, query] in _ = try? await client.loadPage(query, number: page) })
+        // Failures are left for next() to meet and report; a prefetch only saves time.
+        let started = ((cursor.page + 1)...last).map { page in
+            Task { [client, query] in _ = try? await client.loadPage(query, number: page) }
         }
+        state.withLock { $0.prefetches += started }
     }
 
     /// Stops the pages loading ahead.
     public func cancel() {
-        for task in prefetches { task.cancel() }
-        prefetches = []
+        for task in state.withLock({ state in defer { state.prefetches = [] }; return state.prefetches }) { task.cancel() }
     }
 
     /// Loads page `number` and moves there: the one way pages change. The search only moves
@@ -88,6 +92,7 @@ public actor Search {
     /// - Parameter aheadIsDone: `next()` asked for the page after the current one: a search another
     ///   call has moved to it or past it has done what was asked (it answers with that page).
     private func move(to number: Int, aheadIsDone: Bool) async throws -> SearchPage {
+        let cursor = self.cursor
         if let cursor, !(1...SearchPage.lastPage(forTotal: cursor.total)).contains(number) {
             throw OMDbError.noMorePages(query: query.text, shown: cursor.seen.count, total: cursor.total)
         }
@@ -98,13 +103,15 @@ public actor Search {
             // OMDb's total shrank under us: the page past the end answers "Movie not found!".
             throw OMDbError.noMorePages(query: query.text, shown: cursor?.seen.count ?? 0, total: cursor?.total ?? 0)
         }
-        // Another call for the same page got here first: it is the page both asked for.
-        if let cursor, cursor.page == number || (aheadIsDone && cursor.page > number) { return cursor.last }
-        var seen = cursor?.seen ?? []
-        let fresh = result.items.filter { seen.insert($0.imdbID).inserted }
-        let page = SearchPage(query: query, number: number, totalResults: result.total, items: fresh,
-                              shownSoFar: seen.count, repeatedCount: result.items.count - fresh.count)
-        cursor = Cursor(page: number, total: result.total, seen: seen, last: page)
-        return page
+        return state.withLock { state in
+            // Another call for the same page got here first: it is the page both asked for.
+            if let cursor = state.cursor, cursor.page == number || (aheadIsDone && cursor.page > number) { return cursor.last }
+            var seen = state.cursor?.seen ?? []
+            let fresh = result.items.filter { seen.insert($0.imdbID).inserted }
+            let page = SearchPage(query: query, number: number, totalResults: result.total, items: fresh,
+                                  shownSoFar: seen.count, repeatedCount: result.items.count - fresh.count)
+            state.cursor = Cursor(page: number, total: result.total, seen: seen, last: page)
+            return page
+        }
     }
 }
