@@ -10,7 +10,7 @@
 #
 # On Linux the built movies has the Swift runtime and Foundation linked in (--static-swift-stdlib,
 # in .build/static): it keeps working when the toolchain moves or goes, starts in about 12 ms
-# instead of 16, and peaks 7 MB lower (README, Performance). libcurl is not linked: movies loads
+# instead of 16, and peaks 7 MB lower (docs/performance.md). libcurl is not linked: movies loads
 # the system's at run time, so no development files are needed. STATIC=no to skip the static link.
 # The linker's warning about mktemp comes from Foundation's own archive and is left out.
 # --disable-local-rpath: no $ORIGIN in the binary's library search path, so a library put beside

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds every fuzz target with libFuzzer and AddressSanitizer, then runs each for SECONDS
-# seconds: `make fuzz SECONDS=N` (see the README, Fuzzing). Built fuzzers stay in .build/fuzz/
+# seconds: `make fuzz SECONDS=N` (see docs/development.md, Fuzzing). Built fuzzers stay in .build/fuzz/
 # to be run again by hand; a crash keeps its input in .build/fuzz/crashes/TARGET/.
 #   Fuzz/fuzz.sh SECONDS [TARGET...]       (SECONDS 0: build them, run none)
 set -euo pipefail

@@ -3,7 +3,7 @@ import OMDbKit
 
 /// One title as every output writes it: a `search --json` line, `show --json`, an object of
 /// `save FILE.json`, and the fields `save`'s CSV and Markdown read. One set of names and types
-/// (README, "Output fields"), read from the typed record: OMDb's `N/A` is null, numbers are
+/// (docs/scripting.md, "Output fields"), read from the typed record: OMDb's `N/A` is null, numbers are
 /// numbers, dates are ISO 8601 (`1986-04-11`), lists are text (`Action, Comedy`), `year` stays
 /// text (`2011–`). Written by ``OutputJSON``.
 struct RecordOutput: Codable, Equatable {
