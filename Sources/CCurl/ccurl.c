@@ -58,7 +58,7 @@ static struct {
     int (*multi_remove_handle)(ccurl_multi *, ccurl_easy *);
     int (*multi_perform)(ccurl_multi *, int *);
     int (*multi_poll)(ccurl_multi *, void *, unsigned int, int, int *);
-    int (*multi_wakeup)(ccurl_multi *);
+    int (*multi_socket_action)(ccurl_multi *, int, int, int *);
     ccurl_message *(*multi_info_read)(ccurl_multi *, int *);
     ccurl_share *(*share_init)(void);
     int (*share_setopt)(ccurl_share *, int, ...);
@@ -198,7 +198,7 @@ static void load(const char *preferred_library) {
     RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
     RESOLVE(multi_perform, "curl_multi_perform");
     RESOLVE(multi_poll, "curl_multi_poll");
-    RESOLVE(multi_wakeup, "curl_multi_wakeup");
+    RESOLVE(multi_socket_action, "curl_multi_socket_action");
     RESOLVE(multi_info_read, "curl_multi_info_read");
     RESOLVE(share_init, "curl_share_init");
     RESOLVE(share_setopt, "curl_share_setopt");
@@ -283,7 +283,15 @@ int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy) { return curl.m
 int ccurl_multi_remove_handle(ccurl_multi *multi, ccurl_easy *easy) { return curl.multi_remove_handle(multi, easy); }
 int ccurl_multi_perform(ccurl_multi *multi, int *running) { return curl.multi_perform(multi, running); }
 int ccurl_multi_poll(ccurl_multi *multi, int timeout_ms, int *ready) { return curl.multi_poll(multi, NULL, 0, timeout_ms, ready); }
-int ccurl_multi_wakeup(ccurl_multi *multi) { return curl.multi_wakeup(multi); }
+int ccurl_multi_setopt_callbacks(ccurl_multi *multi, ccurl_socket_callback sockets, ccurl_timer_callback timer, void *context) {
+    int result = curl.multi_setopt(multi, 20001, sockets); /* CURLMOPT_SOCKETFUNCTION */
+    if (result == 0) result = curl.multi_setopt(multi, 10002, context); /* CURLMOPT_SOCKETDATA */
+    if (result == 0) result = curl.multi_setopt(multi, 20004, timer); /* CURLMOPT_TIMERFUNCTION */
+    return result != 0 ? result : curl.multi_setopt(multi, 10005, context); /* CURLMOPT_TIMERDATA */
+}
+int ccurl_multi_socket_action(ccurl_multi *multi, int socket, int events, int *running) {
+    return curl.multi_socket_action(multi, socket, events, running);
+}
 
 int ccurl_multi_next_done(ccurl_multi *multi, ccurl_easy **easy, int *result) {
     int left = 0;

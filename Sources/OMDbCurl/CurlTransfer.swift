@@ -162,8 +162,8 @@ final class CurlTransfer: Sendable {
     }
 
     /// Charges `elapsed` of the engine's running time (see ``CurlTransferStateMachine/charge(_:)``).
-    func charge(_ elapsed: Duration, afterAStop: Bool) -> Machine.Deadline {
-        state.withLock { $0.charge(elapsed, afterAStop: afterAStop) }
+    func charge(_ elapsed: Duration) -> Machine.Deadline {
+        state.withLock { $0.charge(elapsed) }
     }
 
     /// The reader caught up: true when the handle is to be continued.

@@ -11,6 +11,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __linux__
+// For the engine's sleep (EngineSleep.swift): epoll and eventfd, which Swift's Glibc module leaves out.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#endif
 
 // Handles, opaque to Swift.
 typedef struct ccurl_easy ccurl_easy;
@@ -58,6 +63,16 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 #define CCURLMOPT_MAXCONNECTS 6
 #define CCURLMOPT_MAX_HOST_CONNECTIONS 7
 #define CCURLPIPE_MULTIPLEX 2
+
+// The multi socket interface: what a socket is watched for (CURL_POLL_*), what was seen on it
+// (CURL_CSELECT_*), and the socket that stands for libcurl's own timer.
+#define CCURL_POLL_IN 1
+#define CCURL_POLL_OUT 2
+#define CCURL_POLL_REMOVE 4
+#define CCURL_CSELECT_IN 1
+#define CCURL_CSELECT_OUT 2
+#define CCURL_CSELECT_ERR 4
+#define CCURL_SOCKET_TIMEOUT (-1)
 
 // Share options.
 #define CCURLSHOPT_SHARE 1
@@ -135,9 +150,18 @@ int ccurl_multi_cleanup(ccurl_multi *multi);
 int ccurl_multi_setopt_long(ccurl_multi *multi, int option, long value);
 int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy);
 int ccurl_multi_remove_handle(ccurl_multi *multi, ccurl_easy *easy);
+// curl_multi_perform and curl_multi_poll are for the bench's C floor (Tests/Lab/lab_floor.c); the
+// transport drives libcurl through its multi socket interface (below).
 int ccurl_multi_perform(ccurl_multi *multi, int *running);
 int ccurl_multi_poll(ccurl_multi *multi, int timeout_ms, int *ready);
-int ccurl_multi_wakeup(ccurl_multi *multi);
+/// CURLMOPT_SOCKETFUNCTION: watch `socket` for `what` (CCURL_POLL_IN, _OUT, both), or no longer (CCURL_POLL_REMOVE).
+typedef int (*ccurl_socket_callback)(ccurl_easy *easy, int socket, int what, void *context, void *socket_context);
+/// CURLMOPT_TIMERFUNCTION: call ccurl_multi_socket_action with CCURL_SOCKET_TIMEOUT in `timeout_ms` (-1: no longer).
+typedef int (*ccurl_timer_callback)(ccurl_multi *multi, long timeout_ms, void *context);
+/// Sets both callbacks of the multi socket interface, and the context each is given.
+int ccurl_multi_setopt_callbacks(ccurl_multi *multi, ccurl_socket_callback sockets, ccurl_timer_callback timer, void *context);
+/// What was seen on `socket` (CCURL_CSELECT_*), or libcurl's timer when `socket` is CCURL_SOCKET_TIMEOUT.
+int ccurl_multi_socket_action(ccurl_multi *multi, int socket, int events, int *running);
 /// The next finished transfer, if any: returns 1 and sets `easy` and `result`, else 0.
 int ccurl_multi_next_done(ccurl_multi *multi, ccurl_easy **easy, int *result);
 
