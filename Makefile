@@ -24,6 +24,8 @@ BIN ?=
 STATIC ?= $(if $(filter Linux,$(shell uname -s)),yes,no)
 
 root := $(DESTDIR)$(PREFIX)
+# The offline catalogue: a resource of the OMDbCatalogue library, installed as share/movies.
+catalogue := Sources/OMDbCatalogue/Catalogue
 # Written by install into the catalogue folder: the files and the folders it created, so that
 # uninstall removes those and nothing else, even from a later checkout.
 manifest := share/movies/install-manifest
@@ -69,9 +71,9 @@ install: build
 	put() { add_dir "$${2%/*}"; install -m "$$3" "$$1" "$$root/$$2"; echo "file $$2" >> "$$list"; }; \
 	put "$$bin" bin/movies 755; \
 	echo "installed $$root/bin/movies"; \
-	put Fixtures/catalogue.json share/movies/catalogue.json 644; \
-	put Fixtures/episodes.json share/movies/episodes.json 644; \
-	count=0; for poster in Fixtures/posters/*; do put "$$poster" "share/movies/posters/$${poster##*/}" 644; count=$$((count + 1)); done; \
+	put $(catalogue)/catalogue.json share/movies/catalogue.json 644; \
+	put $(catalogue)/episodes.json share/movies/episodes.json 644; \
+	count=0; for poster in $(catalogue)/posters/*; do put "$$poster" "share/movies/posters/$${poster##*/}" 644; count=$$((count + 1)); done; \
 	echo "installed $$root/share/movies (the offline catalogue: catalogue.json, episodes.json and $$count posters)"; \
 	page=$$(mktemp); "$$bin" manpage > "$$page"; put "$$page" share/man/man1/movies.1 644; rm -f "$$page"; \
 	echo "installed $$root/share/man/man1/movies.1"; \
