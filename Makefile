@@ -114,7 +114,8 @@ readme:
 # The library's documentation, with the toolchain's own docc and no package plugin (the package
 # takes no dependencies): OMDbKit's symbol graphs extracted from its built module (the
 # .swiftmodule and .swiftdoc a debug build leaves in its Modules folder) with the toolchain's
-# swift-symbolgraph-extract, then docc convert with the overview in OMDbKit.docc.
+# swift-symbolgraph-extract, then docc convert with the overview in OMDbKit.docc. A warning (a link to
+# a symbol that is not public, an undocumented parameter) fails it.
 # MODULES=DIR takes the module from a build already made (CI's: its bin path's Modules), with no
 # build at all; without it, `swift build --target OMDbKit` makes one (nothing to do after a plain
 # swift build). Extracting takes about a second; emitting the graphs while compiling (-emit-symbol-graph)
@@ -132,7 +133,8 @@ docs:
 		$${sdk:+-sdk "$$sdk"} -output-dir '$(docs_dir)/symbol-graphs'; \
 	docc=$$(command -v docc || echo "$$(dirname "$$(command -v $(SWIFT))")/docc"); \
 	"$$docc" convert Sources/OMDbKit/OMDbKit.docc --additional-symbol-graph-dir '$(docs_dir)/symbol-graphs' \
-		--output-path '$(docs_dir)/OMDbKit.doccarchive' --fallback-display-name OMDbKit --fallback-bundle-identifier movies.OMDbKit; \
+		--output-path '$(docs_dir)/OMDbKit.doccarchive' --fallback-display-name OMDbKit --fallback-bundle-identifier movies.OMDbKit \
+		--warnings-as-errors; \
 	echo "OMDbKit's documentation: $(docs_dir)/OMDbKit.doccarchive"
 
 # make fuzz SECONDS=N: builds every fuzz target in Fuzz/Targets (one per parser of outside bytes)
