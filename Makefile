@@ -24,6 +24,8 @@ BIN ?=
 STATIC ?= $(if $(filter Linux,$(shell uname -s)),yes,no)
 
 root := $(DESTDIR)$(PREFIX)
+# The offline catalogue: a resource of the OMDbCatalogue library, installed as share/movies.
+catalogue := Sources/OMDbCatalogue/Catalogue
 # Written by install into the catalogue folder: the files and the folders it created, so that
 # uninstall removes those and nothing else, even from a later checkout.
 manifest := share/movies/install-manifest
@@ -69,9 +71,9 @@ install: build
 	put() { add_dir "$${2%/*}"; install -m "$$3" "$$1" "$$root/$$2"; echo "file $$2" >> "$$list"; }; \
 	put "$$bin" bin/movies 755; \
 	echo "installed $$root/bin/movies"; \
-	put Fixtures/catalogue.json share/movies/catalogue.json 644; \
-	put Fixtures/episodes.json share/movies/episodes.json 644; \
-	count=0; for poster in Fixtures/posters/*; do put "$$poster" "share/movies/posters/$${poster##*/}" 644; count=$$((count + 1)); done; \
+	put $(catalogue)/catalogue.json share/movies/catalogue.json 644; \
+	put $(catalogue)/episodes.json share/movies/episodes.json 644; \
+	count=0; for poster in $(catalogue)/posters/*; do put "$$poster" "share/movies/posters/$${poster##*/}" 644; count=$$((count + 1)); done; \
 	echo "installed $$root/share/movies (the offline catalogue: catalogue.json, episodes.json and $$count posters)"; \
 	page=$$(mktemp); "$$bin" manpage > "$$page"; put "$$page" share/man/man1/movies.1 644; rm -f "$$page"; \
 	echo "installed $$root/share/man/man1/movies.1"; \
@@ -112,7 +114,8 @@ readme:
 # The library's documentation, with the toolchain's own docc and no package plugin (the package
 # takes no dependencies): OMDbKit's symbol graphs extracted from its built module (the
 # .swiftmodule and .swiftdoc a debug build leaves in its Modules folder) with the toolchain's
-# swift-symbolgraph-extract, then docc convert with the overview in OMDbKit.docc.
+# swift-symbolgraph-extract, then docc convert with the overview in OMDbKit.docc. A warning (a link to
+# a symbol that is not public, an undocumented parameter) fails it.
 # MODULES=DIR takes the module from a build already made (CI's: its bin path's Modules), with no
 # build at all; without it, `swift build --target OMDbKit` makes one (nothing to do after a plain
 # swift build). Extracting takes about a second; emitting the graphs while compiling (-emit-symbol-graph)
@@ -130,7 +133,8 @@ docs:
 		$${sdk:+-sdk "$$sdk"} -output-dir '$(docs_dir)/symbol-graphs'; \
 	docc=$$(command -v docc || echo "$$(dirname "$$(command -v $(SWIFT))")/docc"); \
 	"$$docc" convert Sources/OMDbKit/OMDbKit.docc --additional-symbol-graph-dir '$(docs_dir)/symbol-graphs' \
-		--output-path '$(docs_dir)/OMDbKit.doccarchive' --fallback-display-name OMDbKit --fallback-bundle-identifier movies.OMDbKit; \
+		--output-path '$(docs_dir)/OMDbKit.doccarchive' --fallback-display-name OMDbKit --fallback-bundle-identifier movies.OMDbKit \
+		--warnings-as-errors; \
 	echo "OMDbKit's documentation: $(docs_dir)/OMDbKit.doccarchive"
 
 # make fuzz SECONDS=N: builds every fuzz target in Fuzz/Targets (one per parser of outside bytes)

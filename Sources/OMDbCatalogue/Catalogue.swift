@@ -2,12 +2,13 @@ import Files
 import Foundation
 import OMDbKit
 
-/// An OMDb-shaped catalogue read from `Fixtures/`, answering requests with OMDb's own semantics:
+/// An OMDb-shaped catalogue read from a folder, answering requests with OMDb's own semantics:
 /// word matching, 10 results a page, `totalResults`, the `type` and `y` filters, `plot=short|full`,
 /// and the error envelopes (`Movie not found!`, `Too many results.`, `Incorrect IMDb ID.`…).
 ///
-/// It backs the offline mode (through ``CatalogueTransport``) and the fake OMDb server in tests,
-/// so both behave alike.
+/// The library ships one, with 245 titles, their posters and a few series' seasons
+/// (``bundled()``). It backs the offline mode (through ``CatalogueTransport``) and the fake OMDb
+/// server in tests, so both behave alike.
 public struct Catalogue: Sendable {
     /// One title: OMDb's by-ID fields as strings, plus `FullPlot`, and its `Ratings` when it has them.
     struct Entry: Sendable {
@@ -70,28 +71,6 @@ public struct Catalogue: Sendable {
     /// The titles of the series whose episodes the catalogue lists, in catalogue order.
     public var seriesWithEpisodes: [String] {
         entries.filter { !seasons.listedSeasons(of: $0.imdbID).isEmpty }.map(\.title)
-    }
-
-    /// The folder shipped with the package: `$MOVIES_CATALOGUE`, else `<bin>/../share/movies`
-    /// beside the running executable (where `make install` puts it), else `./Fixtures`, else the
-    /// `Fixtures/` beside the sources this was built from (for `swift run`).
-    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                     currentDirectory: String = FileManager.default.currentDirectoryPath,
-                                     executable: URL? = Bundle.main.executableURL) -> URL? {
-        var candidates: [URL] = []
-        if let custom = environment["MOVIES_CATALOGUE"], !custom.isEmpty { candidates.append(URL(fileURLWithPath: custom)) }
-        if let executable {
-            // Through a symbolic link (`~/bin/movies -> …/prefix/bin/movies`) the real place counts.
-            for binary in [executable, executable.resolvingSymlinksInPath()] {
-                candidates.append(binary.deletingLastPathComponent().deletingLastPathComponent()
-                    .appendingPathComponent("share/movies", isDirectory: true))
-            }
-        }
-        candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent("Fixtures"))
-        // This file is Sources/OMDbCatalogue/Catalogue.swift: three levels below the checkout.
-        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures"))
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("catalogue.json").path) }
     }
 
     // MARK: Answering

@@ -5,7 +5,7 @@ import Testing
 @testable import OMDbCatalogue
 import TestSupport
 
-let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures"))
+let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.catalogueFolder)
 
 /// Runs the built `movies` in its own process with piped stdin, over the offline catalogue or the
 /// fake OMDb server on 127.0.0.1.

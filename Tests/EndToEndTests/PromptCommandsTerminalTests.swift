@@ -127,7 +127,7 @@ struct PromptCommandsTerminalTests {
             #expect(poster.count == 1 && poster[0].contains("1. Alien (1979)") && poster[0].contains("shots/Alien (1979) [tt0078748]"), "\(poster)")
             let saved = try FileManager.default.contentsOfDirectory(atPath: shots.path)
             #expect(saved.count == 1 && saved[0].hasPrefix("Alien (1979) [tt0078748]."), "\(saved)")
-            let catalogued = MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures/posters/tt0078748.jpg")
+            let catalogued = MoviesProcess.catalogueFolder.appendingPathComponent("posters/tt0078748.jpg")
             #expect(try Data(contentsOf: shots.appendingPathComponent(saved[0])) == Data(contentsOf: catalogued))
 
             // star's pages, jumped through: page 3 before page 2 is still 21–30, page 2 after it 11–20.

@@ -40,7 +40,7 @@ import TestSupport
 
     @Test func pixelWidthIsReadFromEveryFixtureFormat() throws {
         for name in ["tt0090190.jpg", "tt0098503.jpg", "tt0076759.jpg"] {
-            let data = try #require(FileManager.default.contents(atPath: fixtures.appendingPathComponent("posters/\(name)").path))
+            let data = try #require(FileManager.default.contents(atPath: catalogueFolder.appendingPathComponent("posters/\(name)").path))
             if ImageFormat(sniffing: data) != nil { #expect(ImageWidth.pixels(of: data) == 80, "\(name)") }
         }
     }
@@ -93,7 +93,7 @@ import TestSupport
             defer { server.shutdown() }
             // Already there, 80 px wide, under another extension than the download will have.
             let old = folder.appendingPathComponent("The Toxic Avenger (1984) [tt0090190].gif")
-            try Data(contentsOf: fixtures.appendingPathComponent("posters/tt0090190.jpg")).write(to: old)
+            try Data(contentsOf: catalogueFolder.appendingPathComponent("posters/tt0090190.jpg")).write(to: old)
             let standard = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 5))
             #expect(try await standard.poster(for: item(server), in: PosterStore(folder: folder)).wasAlreadyThere)
             #expect(server.posterRequests.isEmpty)

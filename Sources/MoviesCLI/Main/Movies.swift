@@ -274,7 +274,7 @@ public enum Movies {
     /// The offline catalogue installed with movies; `nil` after saying where it was looked for.
     static func offlineCatalogue(_ settings: Settings, console: Console) -> Catalogue? {
         guard let folder = Catalogue.defaultFolder(), var catalogue = try? Catalogue(folder: folder) else {
-            console.error("The offline catalogue (catalogue.json) was not found beside movies (../share/movies) nor in ./Fixtures: reinstall with make install, or set MOVIES_CATALOGUE to its folder.")
+            console.error("The offline catalogue (catalogue.json) was not found beside movies (../share/movies): reinstall with make install, or set MOVIES_CATALOGUE to its folder.")
             return nil
         }
         // Amazon-style poster names only when a width needs them; otherwise the catalogue's URLs as they are.

@@ -67,7 +67,7 @@ public enum OMDbError: Error, Sendable, Equatable {
 
     // MARK: Kept answers
     /// OMDb's error answer as kept in the disk cache (since `since`, when known), not asked for
-    /// again: a `Movie not found!` of an hour ago may be wrong now. ``underlying`` is OMDb's.
+    /// again: a `Movie not found!` of an hour ago may be wrong now. The error it holds is OMDb's.
     indirect case fromCache(OMDbError, since: Date?)
 }
 

@@ -28,10 +28,10 @@ extension OMDbClient {
     /// exception is a problem with the key itself (``OMDbError/isKeyProblem``): every other
     /// request would fail alike, so it is yielded once, on its row, and the rest is cancelled.
     ///
-    /// Cancelling the task that iterates, calling ``MovieUpdates/cancel()`` or dropping the updates
-    /// stops the work: what has not arrived is not waited for, and no partial poster file is left.
-    /// The updates still end with the truth about each poster: one put in place before the stop is
-    /// yielded as saved, then the sequence ends.
+    /// Cancelling the task that iterates, or dropping the updates, stops the work: what has not
+    /// arrived is not waited for, and no partial poster file is left. The updates still end with
+    /// the truth about each poster: one put in place before the stop is yielded as saved, then the
+    /// sequence ends.
     /// - Parameters:
     ///   - items: the results to fill in; updates carry their positions in it.
     ///   - plot: how much plot each record asks for.

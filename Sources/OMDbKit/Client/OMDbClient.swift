@@ -67,6 +67,8 @@ public actor OMDbClient {
 
         /// A configuration for `apiKey`; `timeout`, `maxConcurrentRequests` and `maxAttempts` below 1 become 1.
         /// - Parameters:
+        ///   - apiKey: your OMDb key.
+        ///   - baseURL: OMDb's address, or another server's that answers as OMDb does.
         ///   - timeout: the deadline of one whole request, in seconds.
         ///   - maxConcurrentRequests: requests in flight at once; by default 20, a whole page.
         ///   - maxAttempts: tries in all for a request whose failure may pass.

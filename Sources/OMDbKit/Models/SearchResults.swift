@@ -73,7 +73,8 @@ public struct SearchPage: Sendable {
     public let query: SearchQuery
     /// 1-based page number.
     public let number: Int
-    /// OMDb's `totalResults` for the whole search; never fewer than ``shownSoFar`` nor negative.
+    /// OMDb's `totalResults` for the whole search; never fewer than the results its pages have
+    /// returned so far, nor negative.
     public let totalResults: Int
     /// The page's results, duplicates removed, in OMDb's order.
     public let items: [SearchItem]
@@ -96,7 +97,7 @@ public struct SearchPage: Sendable {
 
     /// The last page OMDb has for this search: `ceil(totalResults / 10)`, and never before this page.
     public var lastPage: Int { max(number, SearchPage.lastPage(forTotal: totalResults)) }
-    /// True when `nextPage()` has another page to load.
+    /// True when OMDb has a page after this one (``Search/next()`` gives it).
     public var hasMore: Bool { number < lastPage }
 
     /// OMDb's page size is fixed at 10.

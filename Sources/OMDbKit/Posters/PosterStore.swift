@@ -53,8 +53,8 @@ public struct PosterStore: Sendable {
     /// A temporary file older than this is a leftover whoever wrote it: no write lasts that long.
     static let leftoverAge: TimeInterval = 3_600
 
-    /// Starts listing the folder in the background (see ``existingFile(for:)``), and removing
-    /// the leftovers of killed runs found in it (see ``removeLeftovers()``).
+    /// Starts listing the folder in the background (to find the posters already saved there),
+    /// and removing the temporary files that killed runs left in it.
     /// - Parameters:
     ///   - folder: where posters go; created when the first is saved.
     ///   - maxBytes: posters larger than this are refused.
