@@ -1,8 +1,7 @@
 import Foundation
 import OMDbKit
 
-// The options of `movies`, one row each. Adding an option is one row here, a field in
-// `Options` (and `Settings` when it outlives the command line), and its use.
+// The options of `movies`. Adding one is a row here, a field in `Options` (and `Settings`), and its use.
 extension OptionSpec {
     static let all: [OptionSpec] = [
         .value("--api-key", "KEY", help: "your OMDb API key",

@@ -80,10 +80,8 @@ struct Options: Equatable {
 
     init() {}
 
-    /// Reads `arguments` (without the program name). Accepts `--name value` and `--name=value`.
-    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value. A message never
-    ///   shows a value that may be the key: not `--api-key`'s, not what follows `=` in an
-    ///   unknown option (`-apikey=KEY`), not a command word that looks like a key.
+    /// Reads `arguments` (without the program name), `--name value` or `--name=value`.
+    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value; never showing what may be the key.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var words: [String] = []
@@ -175,9 +173,8 @@ struct Options: Equatable {
         try Self.checkScope(of: given, command: first)
     }
 
-    /// How `command` writes its results: `nil` for people, else `--json`'s lines (every key, or
-    /// those of `--json=FIELDS` or `--fields`) or `--format`'s, their names checked against the
-    /// keys of `command`'s lines.
+    /// How `command` writes its results: `nil` for people, else `--json`'s or `--format`'s lines, their
+    /// names checked against `command`'s keys.
     private func lineFormat(for command: String) throws(UsageError) -> LineFormat? {
         let lines: LineFormat
         switch (json, fields, format) {
@@ -222,8 +219,7 @@ struct Options: Equatable {
         return "unknown option \(shown): see movies --help"
     }
 
-    /// Whether a word has the shape of an OMDb key (8 or more letters and digits, digits
-    /// included), so it is better left out of a message.
+    /// Whether a word has the shape of an OMDb key (8 or more letters and digits, with digits): left out of messages.
     static func mayBeAKey(_ word: String) -> Bool {
         word.count >= 8 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } && word.contains { $0.isNumber }
     }

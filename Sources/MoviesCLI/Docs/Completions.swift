@@ -1,8 +1,6 @@
 import Foundation
 
-/// The completion scripts `movies completions bash|zsh|fish` prints, written from the
-/// options table: options, their values (`--type`, `--plot`), folders for `--posters`, and
-/// the commands.
+/// The scripts `movies completions bash|zsh|fish` prints, written from the options and commands tables.
 enum Completions {
     static func script(for shell: Options.Shell) -> String {
         switch shell {
