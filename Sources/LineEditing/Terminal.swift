@@ -47,10 +47,10 @@ public final class Terminal: Sendable {
 
     public init(write: @escaping @Sendable (String) -> Void) { output = write }
 
-    /// Columns and rows of the terminal on stdout, read now; nil when stdout is not a terminal.
-    public static func size() -> (columns: Int, rows: Int)? {
+    /// Columns and rows of the terminal on `descriptor` (stdout), read now; nil when it is not a terminal.
+    public static func size(of descriptor: Int32 = STDOUT_FILENO) -> (columns: Int, rows: Int)? {
         var size = winsize()
-        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
