@@ -32,7 +32,7 @@ struct CatalogueCommand: SessionPart {
         searchController.startNewResults()
         searchController.insert(items.enumerated().map { SearchController.Row(number: first + $0.offset, item: $0.element) })
         searchController.cataloguePage = page
-        for line in Self.lines(items, first: first, page: page, pages: pages, total: titles.count, style: console.style) { console.out(line) }
+        console.out(Self.lines(items, first: first, page: page, pages: pages, total: titles.count, style: console.style))
     }
 
     /// A title as a row's item, without a poster address (its record has it).

@@ -10,7 +10,7 @@ struct EpisodesCommand: SessionPart {
 
     /// Lists season `season` (default 1) of result `number`, a series, as new numbered rows.
     func episodes(_ number: Int, season: Int?) async -> ExitStatus {
-        guard let row = searchController.row(number, for: "episodes") else { return .success }
+        guard let row = searchController.row(number) else { return .success }
         if row.item.type != .series {
             console.err("Result \(number) is \(Self.withArticle(safe(row.item.type.description))), not a series: episodes takes the number of a series.")
             return .success
@@ -37,7 +37,7 @@ struct EpisodesCommand: SessionPart {
                 searchController.rows.append(SearchController.Row(number: first + offset, item: episode.searchItem, isEpisode: true))
                 context.exportLog.note(episode.searchItem, episode: episode)
             }
-            for line in EpisodeList.lines(list, first: first, style: console.style) { console.out(line) }
+            console.out(EpisodeList.lines(list, first: first, style: console.style))
             return .success
         } catch {
             return report(error)

@@ -25,7 +25,7 @@ struct OpenCommand: SessionPart {
 
     /// Opens result `number`'s IMDb page, or prints its address when there is no opener.
     func open(_ number: Int) async {
-        guard let row = searchController.row(number, for: "open") else { return }
+        guard let row = searchController.row(number) else { return }
         let address = "https://www.imdb.com/title/\(row.item.imdbID)/"
         if let failure = await opener.open(address) {
             console.out(address)

@@ -10,7 +10,7 @@ struct PosterCommand: SessionPart {
 
     /// Saves the posters of rows `list`, one line a row; `.failure` when a poster could not be written.
     func save(_ list: RowList, into folder: String?) async -> ExitStatus {
-        guard let numbers = searchController.numbers(list, for: "poster") else { return .success }
+        guard let numbers = searchController.numbers(list) else { return .success }
         let url = folder.map { Settings.posterFolder($0, relativeTo: context.currentDirectory, home: settings.home) }
             ?? settings.posters ?? context.currentDirectory
         if let problem = SettingsCommands.posterFolderProblem(url) {

@@ -246,19 +246,20 @@ func parseYear(_ text: String, source: String) throws(UsageError) -> Int? {
     return year
 }
 
-func parsePlot(_ text: String, source: String) throws(UsageError) -> PlotLength {
-    guard let plot = PlotLength(rawValue: text.lowercased()) else {
-        throw UsageError("\(source) takes short or full, not \"\(text)\"")
+/// A parser of whole numbers in `range`; its error says the option `takes WHAT`.
+func parseNumber(in range: ClosedRange<Int>, _ what: String) -> @Sendable (String, String) throws(UsageError) -> Int {
+    { (text: String, source: String) throws(UsageError) -> Int in
+        guard let number = Int(text), range.contains(number) else { throw UsageError("\(source) takes \(what), not \"\(text)\"") }
+        return number
     }
-    return plot
 }
 
-/// Whole seconds, from 1 to 600: each try of a request gets this long.
-func parseTimeout(_ text: String, source: String) throws(UsageError) -> Int {
-    guard let seconds = Int(text), (1...600).contains(seconds) else {
-        throw UsageError("\(source) takes whole seconds from 1 to 600, not \"\(text)\"")
+/// A parser of `T`'s raw values, in any case; its error says the option `takes CHOICES`.
+func parseChoice<T: RawRepresentable<String> & Sendable>(_ choices: String) -> @Sendable (String, String) throws(UsageError) -> T {
+    { (text: String, source: String) throws(UsageError) -> T in
+        guard let value = T(rawValue: text.lowercased()) else { throw UsageError("\(source) takes \(choices), not \"\(text)\"") }
+        return value
     }
-    return seconds
 }
 
 /// `300`, `600`, `1000` or `original`.
@@ -267,22 +268,6 @@ func parsePosterWidth(_ text: String, source: String) throws(UsageError) -> Post
         throw UsageError("\(source) takes \(PosterWidth.choices.joined(separator: ", ")), not \"\(text)\"")
     }
     return width
-}
-
-/// `auto`, `iterm`, `kitty`, `blocks` or `off`.
-func parseInlineImages(_ text: String, source: String) throws(UsageError) -> InlineImages.Setting {
-    guard let setting = InlineImages.Setting(rawValue: text.lowercased()) else {
-        throw UsageError("\(source) takes auto, iterm, kitty, blocks or off, not \"\(text)\"")
-    }
-    return setting
-}
-
-/// Requests in flight at once: 1 (one after another) to 100.
-func parseConcurrency(_ text: String, source: String) throws(UsageError) -> Int {
-    guard let count = Int(text), (1...100).contains(count) else {
-        throw UsageError("\(source) takes a whole number of requests from 1 to 100, not \"\(text)\"")
-    }
-    return count
 }
 
 /// `title,year`: the keys `--json` writes (checked against the command's once it is known).

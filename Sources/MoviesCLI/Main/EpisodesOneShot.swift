@@ -10,9 +10,7 @@ struct EpisodesOneShot {
     let interrupts: Interrupts
 
     func run(target: String, season: Int, lines: LineFormat?) async -> ExitStatus {
-        let session = self.session
-        let console = self.console
-        return await OneShot(session: session, console: console, interrupts: interrupts).run {
+        return await OneShot(session: session, console: console, interrupts: interrupts).run { [session, console] in
             var seriesID = target
             if target.wholeMatch(of: /tt\d{7,8}/) == nil {
                 do {

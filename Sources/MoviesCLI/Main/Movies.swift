@@ -110,8 +110,7 @@ public enum Movies {
             await prompt.run(session)
             return Status.success
         case let .search(query, pages, lines):
-            guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
-            guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
+            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = lines.map { JSONPresenter(console: console, format: $0) }
                 ?? self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,

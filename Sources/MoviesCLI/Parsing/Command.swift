@@ -160,7 +160,7 @@ enum Command: Equatable, Sendable {
         case "year":
             do { self = .year(try parseYear(rest, source: "year")) } catch { self = .invalid(hint: error.message + searchInstead) }
         case "plot":
-            do { self = .plot(try parsePlot(rest, source: "plot")) } catch { self = .invalid(hint: error.message + searchInstead) }
+            do { self = .plot(try parseChoice("short or full")(rest, "plot")) } catch { self = .invalid(hint: error.message + searchInstead) }
         default:
             self = Command.parseMore(word, rest, searchInstead: searchInstead) ?? .search(PrintableText.clean(trimmed))
         }

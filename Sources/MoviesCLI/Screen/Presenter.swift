@@ -106,7 +106,7 @@ final class TextPresenter: Presenter {
         while page.printed < page.rows.count {
             let row = page.rows[page.printed]
             guard row.stopped || row.isFinished(postersOn: page.postersOn) else { break }
-            for line in rowLines(row, postersOn: page.postersOn) { console.out(line) }
+            console.out(rowLines(row, postersOn: page.postersOn))
             page.printed += 1
         }
         pending = page

@@ -203,17 +203,12 @@ final class SearchController: SessionPart {
     }
 
     /// Row `number`, or `nil` after saying why there is none.
-    func row(_ number: Int, for command: String) -> Row? {
-        guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return nil }
-        guard let index = index(of: number) else {
-            console.err(missing(number))
-            return nil
-        }
-        return rows[index]
+    func row(_ number: Int) -> Row? {
+        numbers(RowList([number])).flatMap { _ in index(of: number).map { rows[$0] } }
     }
 
     /// The numbers of `list` when every one is a row; `nil` after saying which is not (`show 2 99` shows nothing).
-    func numbers(_ list: RowList, for command: String) -> [Int]? {
+    func numbers(_ list: RowList) -> [Int]? {
         guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return nil }
         if let missing = list.numbers.first(where: { index(of: $0) == nil }) {
             console.err(self.missing(missing))

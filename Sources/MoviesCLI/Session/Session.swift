@@ -119,7 +119,7 @@ final class Session {
         case .more, .previousPage, .firstPage, .page:
             return await turnPage(command)
         case .show(let list):
-            guard let numbers = searchController.numbers(list, for: "show") else { break }
+            guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
             for number in numbers where !Task.isCancelled { status = status.combined(with: await details.show(number)) }
             return status
@@ -131,7 +131,7 @@ final class Session {
         case .postersStatus: settingsCommands.showPosters()
         case let .postersAt(folder, width): settingsCommands.setPosters(folder, width: width)
         case let .episodes(list, season):
-            guard let numbers = searchController.numbers(list, for: "episodes") else { break }
+            guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
             for number in numbers where !Task.isCancelled { status = status.combined(with: await episodes.episodes(number, season: season)) }
             return status
@@ -142,7 +142,7 @@ final class Session {
             return await SaveCommand(context: context, searchController: searchController, confirm: confirm)
                 .save(file, force: force, session: wholeSession)
         case .open(let list):
-            guard let numbers = searchController.numbers(list, for: "open") else { break }
+            guard let numbers = searchController.numbers(list) else { break }
             let command = OpenCommand(context: context, searchController: searchController, opener: opener)
             guard await command.mayOpen(numbers.count, ask: ask) else { break }
             for number in numbers where !Task.isCancelled { await command.open(number) }

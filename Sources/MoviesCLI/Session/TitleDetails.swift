@@ -13,7 +13,7 @@ struct TitleDetails: SessionPart {
 
     /// Result `number`'s full record.
     func show(_ number: Int) async -> ExitStatus {
-        guard let row = searchController.row(number, for: "show") else { return .success }
+        guard let row = searchController.row(number) else { return .success }
         var status = ExitStatus.success
         do {
             let movie = try await presenter.waiting("Asking \(source) about \(TextPresenter.titleAndYear(row.item))…") {
@@ -23,10 +23,7 @@ struct TitleDetails: SessionPart {
             // The record's item: a row listed without its poster's address gets it here.
             let poster = await savedPoster(of: SearchItem(movie), known: row.poster)
             if let poster, let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
-            for line in Details.lines(for: movie, poster: poster, console: console, display: presenter.display,
-                                      number: number) {
-                console.out(line)
-            }
+            console.out(Details.lines(for: movie, poster: poster, console: console, display: presenter.display, number: number))
             await drawPoster(of: number)
         } catch {
             status = report(error)
@@ -42,9 +39,7 @@ struct TitleDetails: SessionPart {
         let item = SearchItem(movie)
         let saved = await savedPoster(of: item, known: searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster)
         context.exportLog.note(item, movie: movie, poster: saved?.file)
-        for line in Details.lines(for: movie, poster: saved, console: console, display: presenter.display) {
-            console.out(line)
-        }
+        console.out(Details.lines(for: movie, poster: saved, console: console, display: presenter.display))
         if let poster = await drawPoster(of: item, saved: saved) {
             context.exportLog.note(item, poster: poster.file)
         }
@@ -76,9 +71,7 @@ struct TitleDetails: SessionPart {
             console.out(JSONPresenter.object(JSONPresenter.Row(item: item, record: .success(movie), poster: poster), format: lines))
             return status
         }
-        for line in Details.lines(for: movie, poster: try? poster?.get(), console: console, display: presenter.display) {
-            console.out(line)
-        }
+        console.out(Details.lines(for: movie, poster: try? poster?.get(), console: console, display: presenter.display))
         if case .failure(let error)? = poster {
             let text = error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.forPerson)
             // A poster not written fails the command: an error, said under --quiet too.

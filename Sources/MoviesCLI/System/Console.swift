@@ -51,6 +51,8 @@ struct Console: Sendable {
 
     /// A line of results on stdout.
     func out(_ line: String = "") { writeOut(line + "\n") }
+    /// Lines of results on stdout.
+    func out(_ lines: [String]) { for line in lines { out(line) } }
     /// Prose on stdout (`quota`, `cache`), broken between words at the terminal's width.
     func say(_ text: String) { writeOut(Self.fitted(text, width: outputWidth()).joined(separator: "\n") + "\n") }
     /// A line of diagnostics on stderr.
@@ -88,30 +90,18 @@ struct Console: Sendable {
         var console = Console(
             writeOut: { text in
                 guard let failure = output.writeAll(text) else { return }
-                if failure == EPIPE { interrupts.outputClosed() }
+                if failure == EPIPE { interrupts.stop(status: .outputClosed) }
                 interrupts.outputFailed(failure)
             },
             writeErr: { text in fputs(text, stderr); fflush(stderr) },
             style: Style(enabled: colorAllowed && isatty(STDOUT_FILENO) == 1),
             errorStyle: Style(enabled: colorAllowed && isatty(STDERR_FILENO) == 1),
-            measureWidth: { terminalWidth(environment: environment) },
-            isInteractive: isatty(STDIN_FILENO) == 1, errorWidth: { standardErrorWidth() },
+            measureWidth: { Terminal.size()?.columns ?? Int(environment["COLUMNS"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 80 },
+            isInteractive: isatty(STDIN_FILENO) == 1, errorWidth: { Terminal.size(of: STDERR_FILENO)?.columns },
             outputWidth: { Terminal.size()?.columns },
             drawsLive: isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb")
         console.quiet = quiet
         return console
-    }
-
-    /// Columns of the terminal on stderr, or `nil` when stderr is not one.
-    static func standardErrorWidth() -> Int? {
-        var size = winsize()
-        guard isatty(STDERR_FILENO) == 1, ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
-    }
-
-    static func terminalWidth(environment: [String: String]) -> Int {
-        if let size = Terminal.size() { return size.columns }
-        return Int(environment["COLUMNS"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 80
     }
 }
 

@@ -155,11 +155,6 @@ final class Interrupts: Sendable {
         }
     }
 
-    /// stdout's reader went away (a write failed with EPIPE): stop quietly with status 141.
-    func outputClosed() -> Never {
-        stop(status: .outputClosed)
-    }
-
     /// A write to stdout failed otherwise (`code` is its errno): say so in one line, stop with status 1.
     func outputFailed(_ code: Int32) -> Never {
         stop(status: .failure,
@@ -167,9 +162,6 @@ final class Interrupts: Sendable {
                  + (code == EBADF ? "run with standard output open, to a file or a pipe." : code == ENOSPC
                     ? "free some space, or write them elsewhere." : "write them elsewhere.") + "\n")
     }
-
-    /// True once ``stop(status:)`` has begun.
-    var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// Cancels the running command, lets the line being written finish (and no other start), writes
     /// `message` to stderr, and ends the process with `status`. A later call waits for the first.
@@ -193,7 +185,7 @@ final class Interrupts: Sendable {
 
     /// Blocks the calling thread until another ends the process (a ``stop(status:)`` under way).
     func waitIfStopping() {
-        if isStopping { Self.waitForExit() }
+        if state.withLock({ $0.stopping }) { Self.waitForExit() }
     }
 
     private static func waitForExit() -> Never {
