@@ -9,7 +9,6 @@ struct CatalogueCommand: SessionPart {
     let context: SessionContext
     let searchController: SearchController
 
-    /// Titles a page.
     static let pageSize = 20
 
     func list(page: Int) {

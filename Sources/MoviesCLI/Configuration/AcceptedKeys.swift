@@ -22,7 +22,6 @@ struct AcceptedKeys: Sendable {
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// Remembers the key of `hash` (``hash(of:)``).
     func add(hash: String) {
         let kept = (hashes.filter { $0 != hash } + [hash]).suffix(Self.limit)
         guard (try? AtomicFile.prepareFolder(file.deletingLastPathComponent())) != nil else { return }

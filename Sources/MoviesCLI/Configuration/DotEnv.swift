@@ -20,13 +20,11 @@ enum DotEnv {
         }
     }
 
-    /// One line skipped, and why.
     struct Warning: Equatable, Sendable, CustomStringConvertible {
         /// 1-based.
         let line: Int
         let reason: String
 
-        /// `.env line 3 skipped: it has no "=".`
         var description: String { ".env line \(line) skipped: \(reason)." }
     }
 
@@ -49,7 +47,6 @@ enum DotEnv {
         }
     }
 
-    /// The variables in a file's bytes and the lines skipped.
     static func read(_ data: Data) -> Parsed {
         var body = [UInt8](data)
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body.removeFirst(3) }

@@ -29,9 +29,7 @@ struct OptionSpec: Sendable {
     /// Stores the value (`nil` for a flag); the `String` names its source (`OMDB_BASE_URL in .env`) for messages.
     typealias Apply = @Sendable (inout Options, String?, String) throws(UsageError) -> Void
 
-    /// `--api-key`.
     let name: String
-    /// `-h`, or `nil`.
     var short: String?
     /// `KEY`, shown after the name; `nil` for a flag, which takes no value.
     var placeholder: String?

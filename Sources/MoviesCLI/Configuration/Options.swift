@@ -26,19 +26,14 @@ struct Options: Equatable {
         case catalogue(lines: LineFormat?)
         case help
         case version
-        /// `movies completions SHELL`: the completion script.
         case completions(Shell)
-        /// `movies manpage`: movies(1) in roff.
         case manPage
         /// `movies --help-markdown` (hidden): README's table of options.
         case optionsMarkdown
-        /// `movies quota`: today's request count for the key.
         case quota
-        /// `movies cache`, `movies cache clear`.
         case cache(clear: Bool)
     }
 
-    /// The shells `movies completions` writes for.
     enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
     var mode: Mode = .interactive
@@ -50,15 +45,12 @@ struct Options: Equatable {
     var year: Int??
     var plot: PlotLength?
     var timeout: Int?
-    /// Requests in flight at once (`--concurrency N`).
     var concurrency: Int?
     /// `--no-prefetch`: the prompt does not fetch the next page's search while a page is shown.
     var noPrefetch = false
     var offline = false
     var noColor = false
-    /// `--poster-width`: how wide posters are downloaded.
     var posterWidth: PosterWidth?
-    /// `--inline-images`: whether `show` draws posters.
     var inlineImages: InlineImages.Setting?
     // Read by their rows, then folded into the one-shot modes (`.search(query:pages:lines:)`…)
     // and reset: they only mean something there.
@@ -67,15 +59,12 @@ struct Options: Equatable {
     var season: Int?
     /// `--json=FIELDS` or `--fields FIELDS`: the keys of `--json`'s lines.
     var fields: [String]?
-    /// `--format TEMPLATE`.
     var format: LineTemplate?
-    /// `--no-cache`: neither read nor write the disk cache.
     var noCache = false
     /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
     var cacheLifetime: TimeInterval?
     /// `--daily-limit`: `.some(nil)` is `unlimited`.
     var dailyLimit: Int??
-    /// `--quiet`: stderr holds errors only (and why nothing was found).
     var quiet = false
 
     init() {}

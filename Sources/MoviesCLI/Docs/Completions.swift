@@ -12,7 +12,6 @@ enum Completions {
 
     private static var options: [OptionSpec] { OptionSpec.visible }
 
-    /// What the shell offers for a value: `nil` for nothing in particular.
     private static func values(of spec: OptionSpec) -> [String]? {
         if case .values(let values) = spec.completion { return values }
         return nil

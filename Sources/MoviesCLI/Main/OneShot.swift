@@ -10,7 +10,6 @@ struct OneShot {
     /// The runtime's, which catches the signals; tests leave the default, which catches none.
     var interrupts = Interrupts()
 
-    /// One search, then `pages - 1` more pages.
     func run(query: String, pages: Int) async -> ExitStatus {
         // Exactly the pages asked for: no page past them is fetched in the background.
         session.prefetchesNextPage = false

@@ -4,7 +4,6 @@ import OMDbKit
 /// Every movie shown in this session, in the order first shown, for `save FILE --session`: one entry
 /// per imdbID, updated in place by later news (a record, a poster, `show`'s full plot).
 struct ExportLog {
-    /// One movie as saved.
     struct Entry: Equatable {
         var item: SearchItem
         var movie: Movie?
@@ -80,7 +79,6 @@ enum ExportFormat: String, CaseIterable {
         }
     }
 
-    /// The file's bytes for `entries`.
     func render(_ entries: [ExportLog.Entry]) -> Data {
         let rows = entries.map(Self.values)
         let header = Self.columns.map(\.rawValue)

@@ -42,9 +42,7 @@ enum Command: Equatable, Sendable {
     case plot(PlotLength)
     /// `type`, `year` or `plot` typed alone: say what it is now and how to change it.
     case settingStatus(SettingName)
-    /// `quota`: requests sent today with the key.
     case quota
-    /// `cache`, `cache clear`.
     case cache(clear: Bool)
     /// `help`, or with a word `help WORD`: all about that command (`help keys`: the keys).
     case help(String?)

@@ -5,7 +5,6 @@ import LineEditing
 /// The interactive loop: a line at a time, each command in a task Ctrl-C can cancel.
 @MainActor
 struct Prompt {
-    /// Where the lines come from.
     enum Input {
         /// A person at a terminal, through the line editor, which draws the prompt itself.
         case editor(TerminalLineReader)

@@ -10,13 +10,11 @@ extension SearchController {
         let first: Int
     }
 
-    /// The page after the one on screen.
     func more() async -> ExitStatus {
         guard let shown = lastPage else { return noSearchYet() }
         return await goToPage(shown.number + 1, from: shown)
     }
 
-    /// The page before the one on screen.
     func previousPage() async -> ExitStatus {
         guard let shown = lastPage else { return noSearchYet() }
         guard shown.number > 1 else {

@@ -194,7 +194,6 @@ final class SearchController: SessionPart {
         rows.sort { $0.number < $1.number }
     }
 
-    /// Where the row numbered `number` is in ``rows``; `nil` when there is none.
     func index(of number: Int) -> Int? { rows.firstIndex { $0.number == number } }
 
     /// The number the next episode takes: after every row and every place of the search, loaded or not.

@@ -17,7 +17,6 @@ final class Session {
     var hadFailure: Bool { outcome != .success }
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
     var inlineImages: InlineImages.Kind?
-    /// What `open` runs.
     var opener: Opener
     /// Asks a yes/no question and reads the answer; `nil` when no one can answer (stdin is not a terminal).
     var confirm: ((String) async -> Bool)?
