@@ -5,8 +5,7 @@ import Foundation
 @preconcurrency import Darwin
 #endif
 
-/// A limit the process runs under, as `ulimit` names it, and what a failure for want of one says
-/// to a person: the one place that turns EMFILE, ENOMEM or EAGAIN into the limit to raise.
+/// A process limit, as `ulimit` names it: the one place that turns EMFILE, ENOMEM or EAGAIN into the limit to raise.
 package enum ProcessLimit: Sendable {
     /// Open files (`ulimit -n`): every connection and every file open takes one.
     case openFiles
@@ -24,8 +23,7 @@ package enum ProcessLimit: Sendable {
         var limit = rlimit()
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
         if self == .processes, geteuid() == 0 { return nil }
-        // No generic conversion: under `ulimit -s 16` this runs with little stack left, and making a
-        // generic's type metadata recurses deeply.
+        // No generic conversion: under `ulimit -s 16` building a generic's metadata would overflow the stack.
         let value = isSize ? limit.rlim_cur / 1_024 : limit.rlim_cur
         return value > UInt64(Int.max) ? Int.max : Int(value)
     }
@@ -71,9 +69,8 @@ package enum ProcessLimit: Sendable {
     }
     #endif
 
-    /// The limit a failure with `code` ran into: EMFILE, open files; ENOMEM, or EAGAIN from a thread
-    /// start (its stack could not be mapped), the memory limit set, else for EAGAIN `ulimit -u`.
-    /// `nil` for another error, or when no such limit is set.
+    /// The limit a failure with `code` ran into: EMFILE, open files; ENOMEM or EAGAIN (a thread's stack
+    /// not mapped), the memory limit set, else for EAGAIN `ulimit -u`. `nil` for another error or no limit.
     package static func reached(by code: Int32) -> ProcessLimit? {
         switch code {
         case EMFILE: .openFiles
@@ -82,8 +79,7 @@ package enum ProcessLimit: Sendable {
         }
     }
 
-    /// What a failure with `code` (an open, a socket, a mapping, a thread start) says of the limits,
-    /// for a person: `too many open files: raise ulimit -n (now 16)`; `nil` for any other error.
+    /// A failure's `code` as a limit to raise: `too many open files: raise ulimit -n (now 16)`; `nil` for other errors.
     package static func shortage(_ code: Int32) -> String? {
         if code == ENFILE { return "the system has too many files open" }
         let what = switch code {
@@ -95,10 +91,8 @@ package enum ProcessLimit: Sendable {
     }
 }
 
-/// Starts `body` on a thread of its own (a loop that blocks: libcurl's poll, a wait for signals),
-/// with a stack of `stackSize` bytes (by default the process's, `ulimit -s`). Returns `nil` once it
-/// runs, or the `errno` of why none could start: Foundation's `Thread.start()` says nothing then,
-/// and the work it was given never runs.
+/// Starts `body` on a detached thread of its own, with `stackSize` bytes of stack (default: `ulimit -s`).
+/// Returns the `errno` when none could start (Foundation's `Thread.start()` fails silently), else `nil`.
 package func startThread(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) -> Int32? {
     final class Start: Sendable {
         let name: String, body: @Sendable () -> Void

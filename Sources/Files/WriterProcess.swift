@@ -5,10 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The process a temporary file belongs to: its pid and a token of when it started, so a reused
-/// pid is not taken for the writer. Written into the temporary file's name (posters being
-/// streamed, ``AtomicFile``'s writes), so a run sharing the folder removes only the leftovers of
-/// runs that are gone.
+/// The process a temporary file belongs to: its pid and start time (so a reused pid is not taken for
+/// it), written into the file's name so a run sharing the folder removes only dead runs' leftovers.
 public struct WriterProcess: Sendable, Hashable {
     /// The process ID.
     public let pid: Int32
@@ -27,8 +25,7 @@ public struct WriterProcess: Sendable, Hashable {
     /// `pid-start`, as written into temporary names.
     package var tag: String { "\(pid)-\(start)" }
 
-    /// Reads a ``tag`` at the start of `text` (`pid-start-…`); `nil` for names that do not carry
-    /// one (older versions wrote none).
+    /// Reads a ``tag`` at the start of `text` (`pid-start-…`); `nil` for names without one.
     package init?(tag text: Substring) {
         let parts = text.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, let pid = Int32(parts[0]), pid > 0, !parts[1].isEmpty else { return nil }

@@ -2,17 +2,13 @@ import Foundation
 import OMDbKit
 import OMDbCatalogue
 
-/// `catalogue [N]`: what the offline catalogue holds, a page at a time, so a search that
-/// finds nothing there can be told from a title it does not have; `movies catalogue` lists it whole.
-/// At the prompt its rows are numbered by their places in the catalogue and take a search's
-/// place: `show N`, `open N`, `poster N` and `episodes N` work on them, and `next`, `prev`,
-/// `first` and `page N` walk the listing.
+/// `catalogue [N]`: the offline catalogue a page at a time (`movies catalogue`: whole). At the prompt
+/// its rows, numbered by their places in it, take a search's place for `show N`, `next` and the rest.
 @MainActor
 struct CatalogueCommand: SessionPart {
     let context: SessionContext
     let searchController: SearchController
 
-    /// Titles a page.
     static let pageSize = 20
 
     func list(page: Int) {
@@ -35,24 +31,22 @@ struct CatalogueCommand: SessionPart {
         searchController.startNewResults()
         searchController.insert(items.enumerated().map { SearchController.Row(number: first + $0.offset, item: $0.element) })
         searchController.cataloguePage = page
-        for line in Self.lines(items, first: first, page: page, pages: pages, total: titles.count, style: console.style) { console.out(line) }
+        console.out(Self.lines(items, first: first, page: page, pages: pages, total: titles.count, style: console.style))
     }
 
-    /// A title of the catalogue as a row's item. It has no poster address: `show` and `poster`
-    /// ask for its record, which has it.
+    /// A title as a row's item, without a poster address (its record has it).
     static func item(_ title: Catalogue.Title) -> SearchItem {
         SearchItem(imdbID: title.imdbID, title: title.title, year: title.year.map(ReleaseYear.init), type: MediaType(omdb: title.type), posterURL: nil)
     }
 
-    /// A page of the listing: its heading, its rows written as a search's rows are
-    /// (`  21. Alien (1979)  movie  tt0078748`), numbered from `first`, and what comes after it.
+    /// A page of the listing: heading, rows as a search's (`  21. Alien (1979)  movie  tt0078748`), what next.
     static func lines(_ items: [SearchItem], first: Int, page: Int, pages: Int, total: Int, style: Style) -> [String] {
         [style.bold("The offline catalogue: page \(page) of \(pages), \(total) titles")]
             + items.enumerated().map { TextPresenter.rowLine($0.element, number: first + $0.offset, style: style) }
             + [style.dim(page < pages ? "Type next for the next page, show N for a title." : "That is all of it; show N for a title.")]
     }
 
-    /// `movies catalogue`: every title, a line each for people, or as `lines` writes them for a script.
+    /// `movies catalogue`: every title, a line each, for people or as `lines` writes them.
     static func listAll(_ catalogue: Catalogue, lines: LineFormat?, console: Console) {
         let titles = catalogue.titles
         guard let lines else {

@@ -3,8 +3,7 @@ import Foundation
 import OMDbKit
 
 extension OMDbError {
-    /// The library's description, with what a person can do about it with this tool (its
-    /// variables and options): the one place the tool adds that advice. One line.
+    /// The library's description, with what a person can do about it with this tool, on one line.
     var forPerson: String {
         guard let advice else { return description }
         return description + " " + advice
@@ -13,7 +12,7 @@ extension OMDbError {
     /// What to do next, in the tool's terms; `nil` when the description says enough.
     var advice: String? {
         switch self {
-        // OMDb may answer otherwise now: say how to ask it again, then what the error itself needs.
+        // OMDb may answer otherwise now: how to ask again, then the error's own advice.
         case .fromCache(let error, _): ["Run movies cache clear to ask OMDb again.", error.advice].compactMap { $0 }.joined(separator: " ")
         case .invalidAPIKey: "Check OMDB_API_KEY (or --api-key)."
         case .missingAPIKey: "Set OMDB_API_KEY (or --api-key)."

@@ -1,8 +1,7 @@
 import Foundation
 import OMDbKit
 
-/// The texts about `movies` written from the options table: `--help`, the manual page
-/// movies(1) and README's table of options. Nothing here lists an option by hand.
+/// The texts about `movies` written from the options table: `--help`, movies(1), README's options table.
 enum Manual {
     static let summary = "search the Open Movie Database (OMDb) from a prompt"
 

@@ -1,7 +1,6 @@
 import Foundation
 
-/// The prompt's `help`: the commands one line each (``PromptCommand/summary``), short enough for
-/// a screen of 24 rows, and `help WORD`, all about one command (``PromptCommand/help``).
+/// The prompt's `help` (a line a command, to fit 24 rows) and `help WORD` (all about one command).
 enum PromptHelp {
     /// Where descriptions start.
     static let column = 20
@@ -11,8 +10,8 @@ enum PromptHelp {
         PromptCommand.all.flatMap { entry in entry.summary.map { lines(entry.usage, $0, width: width) } ?? [] }.joined(separator: "\n")
     }
 
-    /// All about the command `word` names, with the other uses of it listed under it (`help
-    /// posters` has `posters DIR W`); `help keys`, the line editor's keys. `nil` for any other word.
+    /// All about the command `word` names, with its other forms under it; `help keys`, the editor's
+    /// keys. `nil` for any other word.
     static func detail(_ word: String, width: Int) -> String? {
         if word.lowercased() == "keys" { return wrap(keys, width: width, indent: "").joined(separator: "\n") }
         guard let start = PromptCommand.all.firstIndex(where: { $0.words.contains(word.lowercased()) }) else { return nil }
@@ -20,8 +19,7 @@ enum PromptHelp {
         return entries.flatMap { lines($0.usage, $0.help, width: width) }.joined(separator: "\n")
     }
 
-    /// `  show LIST` padded to the descriptions' column, then `text` wrapped under itself, so a
-    /// narrow terminal never breaks a line in the middle of a word.
+    /// `  show LIST` padded to the descriptions' column, then `text` wrapped under itself.
     private static func lines(_ usage: String, _ text: String, width: Int) -> [String] {
         let indent = String(repeating: " ", count: column)
         let wrapped = wrap(text, width: width, indent: indent)

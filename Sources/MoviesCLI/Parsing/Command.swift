@@ -14,11 +14,9 @@ enum Command: Equatable, Sendable {
     case page(Int)
     /// `show LIST`: everything about each of those results.
     case show(RowList)
-    /// A number alone (ddgr's key): that row, as `show N`, when one has that number; else a
-    /// search for it as a title (`1917`, `300`).
+    /// A number alone: that row, as `show N`, when one has that number; else a search (`1917`, `300`).
     case number(Int)
-    /// An IMDb ID or an IMDb title link (`tt0076759`, `https://www.imdb.com/title/tt0076759/`), alone
-    /// or after `show`: that title's details, looked up by its ID.
+    /// An IMDb ID or title link, alone or after `show`: that title's details.
     case showTitle(imdbID: String)
     /// `posters DIR`; `nil` is `posters off`.
     case posters(String?)
@@ -28,13 +26,12 @@ enum Command: Equatable, Sendable {
     case postersAt(String, width: PosterWidth)
     /// `episodes LIST [SEASON]`: the episodes of each of those results' season (`nil`: season 1).
     case episodes(RowList, season: Int?)
-    /// `poster LIST [DIR]`: the posters of those rows only, saved into DIR (`nil`: the posters
-    /// folder, else the working folder).
+    /// `poster LIST [DIR]`: the posters of those rows only, saved into DIR (`nil`: the posters folder, else here).
     case poster(RowList, folder: String?)
     /// `catalogue [N]`: page N of the titles the offline catalogue holds.
     case catalogue(page: Int)
-    /// `save FILE`: the current search's rows; `session` (`save FILE --session`): every movie this
-    /// session showed. `force` (`save! FILE`, `save FILE --force`) replaces an existing file.
+    /// `save FILE`: the current search's rows; `session` (`--session`): every movie shown. `force`
+    /// (`save!`, `--force`) replaces an existing file.
     case save(String, force: Bool, session: Bool = false)
     /// `open LIST`: those results' IMDb pages in the browser.
     case open(RowList)
@@ -45,9 +42,7 @@ enum Command: Equatable, Sendable {
     case plot(PlotLength)
     /// `type`, `year` or `plot` typed alone: say what it is now and how to change it.
     case settingStatus(SettingName)
-    /// `quota`: requests sent today with the key.
     case quota
-    /// `cache`, `cache clear`.
     case cache(clear: Bool)
     /// `help`, or with a word `help WORD`: all about that command (`help keys`: the keys).
     case help(String?)
@@ -84,10 +79,8 @@ enum Command: Equatable, Sendable {
         case nil: break
         }
         guard Command.words.contains(word) || word == "?" else {
-            // `moer`, `shwo 2`, `svae x.csv`: a typo of a command runs nothing rather than a search
-            // that would replace the page on screen: a slip of the hand on a command word followed
-            // by what that command takes (``PromptCommand/Argument/accepts(_:)``); other words
-            // after it make a title. Commands are plain ASCII: an accent (`caché`) was typed on purpose.
+            // A slip of the hand on a command word followed by what it takes (`moer`, `shwo 2`) runs
+            // nothing, rather than a search that would replace the page. An accent (`caché`) is on purpose.
             let candidates = !word.allSatisfy({ $0.isASCII && $0.isLetter }) ? []
                 : PromptCommand.all.filter { $0.argument.accepts(rest) }.flatMap(\.words)
             if let command = DidYouMean.closest(to: word, among: candidates, slips: true) {
@@ -95,8 +88,7 @@ enum Command: Equatable, Sendable {
                 self = .invalid(hint: "\"\(shown)\" is not a command: did you mean \(command)? To search for it, type: search \(shown)")
                 return
             }
-            // Search for what will be shown: a NUL or an Escape (arrow keys where there is no
-            // line editing) made "No results for "matrix"" about a search for something else.
+            // Search for what will be shown: no NUL or Escape (arrow keys without line editing).
             let text = PrintableText.clean(trimmed)
             self = text.isEmpty ? .nothing : .search(text)
             return
@@ -111,8 +103,7 @@ enum Command: Equatable, Sendable {
             let text = PrintableText.clean(rest)
             self = text.isEmpty ? .invalid(hint: "search needs text: search TEXT") : .search(text)
         case "more", "next": self = noArguments(.more)
-        // ddgr's one-letter keys, alone (`n`, `p`) or before a row list (`o 1-3`); followed by
-        // other words they begin a title (`o brother where art thou`, `n sync`), searched below.
+        // ddgr's one-letter keys, alone or before a row list (`o 1-3`); before other words they begin a title (`n sync`).
         case "n" where rest.isEmpty: self = .more
         case "p" where rest.isEmpty: self = .previousPage
         case "o" where rest.isEmpty: self = .invalid(hint: "o takes a result number, as open does: o 3, or several, such as o 1-3")
@@ -167,7 +158,7 @@ enum Command: Equatable, Sendable {
         case "year":
             do { self = .year(try parseYear(rest, source: "year")) } catch { self = .invalid(hint: error.message + searchInstead) }
         case "plot":
-            do { self = .plot(try parsePlot(rest, source: "plot")) } catch { self = .invalid(hint: error.message + searchInstead) }
+            do { self = .plot(try parseChoice("short or full")(rest, "plot")) } catch { self = .invalid(hint: error.message + searchInstead) }
         default:
             self = Command.parseMore(word, rest, searchInstead: searchInstead) ?? .search(PrintableText.clean(trimmed))
         }

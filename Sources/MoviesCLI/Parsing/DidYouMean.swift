@@ -2,13 +2,9 @@ import Foundation
 
 /// "Did you mean …?": the known word closest to a mistyped one (`moer` → `more`, `--josn` → `--json`).
 enum DidYouMean {
-    /// The word of `candidates` closest to `word`, the first of them on a tie; `nil` when none
-    /// is close enough: at most 2 edits, and fewer edits than half the word's length, so that
-    /// a short title (`heat`, 2 edits from `help`) is still searched for.
-    ///
-    /// `slips`: one slip of the hand at most (two neighbours swapped, a letter left out or added,
-    /// or a key beside the right one on a QWERTY keyboard): a title that is a word near a command
-    /// (`prey`, `quiz`, `tape`, `starch`) is no typo of `prev`, `quit`, `type` or `search`.
+    /// The word of `candidates` closest to `word` (the first on a tie); `nil` unless within 2 edits and
+    /// fewer than half the word's length (`heat` is no `help`). `slips`: one slip of the hand at most
+    /// (a swap, a letter missed or added, a neighbouring QWERTY key), so `prey` is no typo of `prev`.
     static func closest(to word: String, among candidates: [String], slips: Bool = false) -> String? {
         let word = word.lowercased()
         guard word.count >= 3 else { return nil }
@@ -20,9 +16,8 @@ enum DidYouMean {
         return best?.word
     }
 
-    /// The optimal string alignment distance: inserting, deleting or replacing a character, or
-    /// swapping two neighbours (`shwo`), each count one edit; with `slips`, replacing a letter
-    /// by one whose key is not beside it counts two.
+    /// The optimal string alignment distance (insert, delete, replace, swap neighbours: one edit each);
+    /// with `slips`, replacing a letter by one whose key is not beside it counts two.
     static func distance(_ a: String, _ b: String, slips: Bool = false) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
@@ -45,8 +40,7 @@ enum DidYouMean {
     /// QWERTY's letter rows; each row sits half a key to the right of the one above it.
     private static let rows = ["qwertyuiop", "asdfghjkl", "zxcvbnm"].map(Array.init)
 
-    /// Whether the keys of `a` and `b` touch: side by side in a row, or the key above-left or
-    /// above-right (`s` touches `w` and `e`, `x` touches `s` and `d`).
+    /// Whether the keys of `a` and `b` touch: side by side, or above-left or above-right (`s` touches `w` and `e`).
     static func areNeighbours(_ a: Character, _ b: Character) -> Bool {
         func place(_ key: Character) -> (row: Int, column: Int)? {
             for (row, keys) in rows.enumerated() { if let column = keys.firstIndex(of: key) { return (row, column) } }

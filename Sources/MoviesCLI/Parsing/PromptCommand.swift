@@ -1,22 +1,18 @@
 import Foundation
 
-/// One entry of the prompt's commands: the words that run it, how `help` shows it, and what Tab
-/// and "did you mean" know of it. `help` (and `help WORD`), the manual page's PROMPT COMMANDS,
-/// Tab's command words and the words that are never searched for are all read from ``all``, so a
-/// command added here is in each of them (tests check README's table against it too).
+/// One of the prompt's commands. `help`, the manual page, Tab and the words never searched for all
+/// read ``all``, so a command added here is in each of them.
 struct PromptCommand: Sendable {
-    /// The words that run it, its name first (`more`, `next`). Empty for an entry that is not a
-    /// command word (a title to search, an IMDb link) or that shows another use of one above it.
+    /// The words that run it, its name first. Empty for what is no command word (a title, a link) or
+    /// another use of the entry above.
     let words: [String]
     /// The left column of `help` (`show LIST`, `more, next`): at most 17 characters.
     let usage: String
-    /// What it does in a few words, for `help`'s list (one line on a screen of 50 columns);
-    /// `nil` for an entry that only `help WORD` and the manual page show.
+    /// A few words for `help`'s list (one line at 50 columns); `nil` for an entry only `help WORD` shows.
     let summary: String?
     /// What it does, all of it: `help WORD` and the manual page.
     let help: String
-    /// What follows the command word: what Tab offers there, and what a mistyped command word
-    /// must be followed by to be taken for a typo of this one.
+    /// What follows the command word: what Tab offers, and what a typo of this word must be followed by.
     var argument: Argument = .nothing
 
     enum Argument: Equatable, Sendable {
@@ -55,8 +51,7 @@ struct PromptCommand: Sendable {
     /// Every command word, aliases included.
     static var words: Set<String> { Set(all.flatMap(\.words)) }
 
-    /// The prompt's commands, in the order `help` lists them. An entry with no words shows
-    /// another use of the one above it, and `help WORD` shows it with that one.
+    /// The prompt's commands, in `help`'s order; an entry with no words is another use of the one above.
     static let all: [PromptCommand] = [
         PromptCommand([], "TEXT", "search OMDb for TEXT", "search for TEXT (with the current type and year filters)"),
         PromptCommand(["search"], "search TEXT", "search a command word or 300",
@@ -114,9 +109,8 @@ struct PromptCommand: Sendable {
 }
 
 extension PromptCommand.Argument {
-    /// Whether `rest`, what follows a command word, reads as this argument: a mistyped word is
-    /// taken for a typo of a command only when the rest of the line fits that command (`svae
-    /// x.csv`, `postr 1 DIR`), so a title that begins with a word near one is still searched for.
+    /// Whether `rest`, what follows a command word, reads as this argument: a typo of a command is
+    /// taken for it only when the rest fits (`svae x.csv`), so a title near a command word is still searched.
     func accepts(_ rest: String) -> Bool {
         switch self {
         case .nothing: return rest.isEmpty

@@ -1,9 +1,8 @@
 import Foundation
 import LineEditing
 
-/// The prompt's completions, from ``PromptCommand/all``: command words at the start of a line,
-/// the values of `type`, `year`, `plot` and `cache`, the words `help` knows, folders after
-/// `posters` and `poster LIST`, and folders and the files it writes after `save`.
+/// The prompt's Tab completions, from ``PromptCommand/all``: command words, their values, folders, and
+/// the files `save` writes.
 enum CommandCompletion {
     /// The completer the line editor gets, listing folders and files on disk relative to `base` (`~` is `home`).
     static func fileSystem(base: URL, home: URL?) -> Completer {
@@ -27,9 +26,7 @@ enum CommandCompletion {
         Completer { before in complete(before, folders: folders, files: files) }
     }
 
-    /// Completions of the word that ends `before` (the text left of the cursor): where that
-    /// word starts (in characters), and the full replacements for it, each with the space or
-    /// slash that follows.
+    /// Completions of the word left of the cursor, as ``Completer/Complete`` returns them.
     static func complete(_ before: String, folders: (String) -> [String],
                          files: (String) -> [String] = { _ in [] }) -> (start: Int, choices: [String]) {
         let words = before.split(separator: " ", omittingEmptySubsequences: false)

@@ -5,7 +5,6 @@ import LineEditing
 /// The interactive loop: a line at a time, each command in a task Ctrl-C can cancel.
 @MainActor
 struct Prompt {
-    /// Where the lines come from.
     enum Input {
         /// A person at a terminal, through the line editor, which draws the prompt itself.
         case editor(TerminalLineReader)
@@ -18,9 +17,8 @@ struct Prompt {
     /// The runtime's, which catches the signals; tests leave the default, which catches none.
     var interrupts = Interrupts()
 
-    /// Asks a yes/no question (`save` before it replaces a file) and reads the answer: the next
-    /// line typed, read while the loop waits for that command, so it is never taken for a
-    /// command. `nil` when no one is there to answer (stdin is not a terminal).
+    /// Asks a yes/no question and reads the next line typed as the answer, never as a command;
+    /// `nil` when stdin is not a terminal.
     var confirm: ((String) async -> Bool)? {
         guard console.isInteractive else { return nil }
         let ask = self.ask
@@ -41,8 +39,7 @@ struct Prompt {
         }
     }
 
-    /// Asks a question and reads its answer, the next line typed or read (`nil`: none): `open`
-    /// asks before it opens many pages, over a pipe too.
+    /// Asks a question and reads its answer, the next line typed or read (`nil`: none), over a pipe too.
     var ask: (String) async -> String? {
         switch input {
         case .editor(let reader):

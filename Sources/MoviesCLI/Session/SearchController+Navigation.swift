@@ -1,8 +1,8 @@
 import Foundation
 import OMDbKit
 
-/// `more` (`next`), `prev`, `first` and `page N`: walking the pages of the current search.
-/// A page shown before comes back from memory, rows and numbers as they were, with no request.
+/// `more`, `prev`, `first` and `page N`: walking the current search's pages; one shown before comes
+/// back from memory, with no request.
 extension SearchController {
     /// A page shown in this search, and the number of its first row.
     struct LoadedPage {
@@ -10,13 +10,11 @@ extension SearchController {
         let first: Int
     }
 
-    /// The page after the one on screen.
     func more() async -> ExitStatus {
         guard let shown = lastPage else { return noSearchYet() }
         return await goToPage(shown.number + 1, from: shown)
     }
 
-    /// The page before the one on screen.
     func previousPage() async -> ExitStatus {
         guard let shown = lastPage else { return noSearchYet() }
         guard shown.number > 1 else {
@@ -37,19 +35,16 @@ extension SearchController {
         return await goToPage(number, from: shown)
     }
 
-    /// Shows page `number` again from memory, or loads just that page and prefetches the one
-    /// after it (as `more` always did).
+    /// Shows page `number` again from memory, or loads just that page.
     private func goToPage(_ number: Int, from shown: SearchPage) async -> ExitStatus {
         if let loaded = loadedPages[number] {
-            // Its rows as they were; "Showing N of T" counts every result seen by now, not those
-            // seen when it was first loaded (`page 3`, `prev`, `next` said 20 after 30 were seen).
+            // Its rows as they were; "Showing N of T" counts every result seen by now.
             let page = loaded.page
             let seen = rows.filter { !$0.isEpisode }.count
             return await show(SearchPage(query: page.query, number: page.number, totalResults: page.totalResults, items: page.items,
                                          shownSoFar: max(page.shownSoFar, seen), repeatedCount: page.repeatedCount), again: true)
         }
-        // Past the end of what is on screen (the one row of an exact-title match included, whose
-        // search has no pages in the client to continue).
+        // Past the end (an exact-title match has no search to continue).
         guard number <= shown.lastPage, let search = current else {
             lastLoadFailed = true
             return report(OMDbError.noMorePages(query: shown.query.text, shown: shown.shownSoFar, total: shown.totalResults))

@@ -3,31 +3,26 @@ import OMDbKit
 import TerminalImages
 import OMDbCatalogue
 
-/// One run of the front end: the search controller and the commands' shared context, and
-/// the outcome of the commands so far. Each command is one call to ``handle(_:)``; cancelling
-/// the task that runs it (Ctrl-C) stops a load and keeps what already arrived.
+/// One run of the front end: runs each command (``handle(_:)``) over the shared context, and keeps
+/// their outcome.
 @MainActor
 final class Session {
     typealias Row = SearchController.Row
 
     let context: SessionContext
     let searchController: SearchController
-    /// How the commands so far went: a failure at run time (not "no results") stands, and a
-    /// one-shot run exits with it.
+    /// How the commands so far went: a failure at run time stands.
     private(set) var outcome: ExitStatus = .success
-    /// True once a command failed at run time. Observability: the exit status is ``outcome``;
-    /// tests read this to say a failure was recorded.
+    /// True once a command failed at run time.
     var hadFailure: Bool { outcome != .success }
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
     var inlineImages: InlineImages.Kind?
-    /// What `open` runs.
     var opener: Opener
     /// Asks a yes/no question and reads the answer; `nil` when no one can answer (stdin is not a terminal).
     var confirm: ((String) async -> Bool)?
     /// Asks a question and reads the next line, from a terminal or a pipe (`nil`: no answer).
     var ask: ((String) async -> String?)?
 
-    /// Everything after `currentDirectory` is the prompt's (tests give what they exercise):
     /// - Parameters:
     ///   - opener: what `open` runs; by default none, so the address is printed.
     ///   - confirm: asks before `save` replaces a file; `nil` refuses without asking.
@@ -43,8 +38,7 @@ final class Session {
         self.opener = opener
         self.confirm = confirm
         self.ask = ask
-        // The store lists its folder (and sweeps leftovers) in the background from now on,
-        // beside the first search rather than before it.
+        // The store lists its folder in the background from now on, beside the first search.
         _ = context.posterStore
     }
 
@@ -77,7 +71,7 @@ final class Session {
     private var settingsCommands: SettingsCommands { SettingsCommands(context: context) }
     private var catalogue: CatalogueCommand { CatalogueCommand(context: context, searchController: searchController) }
 
-    /// `more`, `prev`, `first` and `page N`: the search's pages, or the catalogue's listing's when it is on screen.
+    /// `more`, `prev`, `first` and `page N`: the search's pages, or the catalogue's when it is on screen.
     private func turnPage(_ command: Command) async -> ExitStatus {
         if let listed = searchController.cataloguePage {
             switch command {
@@ -124,7 +118,7 @@ final class Session {
         case .more, .previousPage, .firstPage, .page:
             return await turnPage(command)
         case .show(let list):
-            guard let numbers = searchController.numbers(list, for: "show") else { break }
+            guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
             for number in numbers where !Task.isCancelled { status = status.combined(with: await details.show(number)) }
             return status
@@ -136,7 +130,7 @@ final class Session {
         case .postersStatus: settingsCommands.showPosters()
         case let .postersAt(folder, width): settingsCommands.setPosters(folder, width: width)
         case let .episodes(list, season):
-            guard let numbers = searchController.numbers(list, for: "episodes") else { break }
+            guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
             for number in numbers where !Task.isCancelled { status = status.combined(with: await episodes.episodes(number, season: season)) }
             return status
@@ -147,7 +141,7 @@ final class Session {
             return await SaveCommand(context: context, searchController: searchController, confirm: confirm)
                 .save(file, force: force, session: wholeSession)
         case .open(let list):
-            guard let numbers = searchController.numbers(list, for: "open") else { break }
+            guard let numbers = searchController.numbers(list) else { break }
             let command = OpenCommand(context: context, searchController: searchController, opener: opener)
             guard await command.mayOpen(numbers.count, ask: ask) else { break }
             for number in numbers where !Task.isCancelled { await command.open(number) }

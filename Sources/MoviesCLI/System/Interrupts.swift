@@ -9,16 +9,12 @@ import Synchronization
 
 /// The one place that owns signals and the end of the process.
 ///
-/// - SIGINT (Ctrl-C) cancels the command that is running, if any; otherwise calls the idle
-///   handler. It never kills the process, so a poster write is never cut in half, unless what
-///   it asked cannot be done within ``deadline`` seconds (no thread could start to do it).
-/// - SIGTERM and SIGHUP, and stdout closed under us (EPIPE: `movies search … | head`), call
-///   ``stop(status:message:)``: cancel the command, let the line being written and poster writes
-///   in progress finish, exit with 128 + the signal (141 for a closed stdout, as if SIGPIPE had
-///   ended us, but cleanly).
-/// - Any other failed write to stdout (a full disk, a closed descriptor, EIO) stops the same way
-///   with status 1 and one line on stderr: output lost must never look like success.
-/// - SIGPIPE is ignored, so a write to a closed pipe fails with EPIPE instead of killing us.
+/// - SIGINT (Ctrl-C) cancels the running command, else calls the idle handler; it never kills the
+///   process (a poster write is never cut in half) unless that cannot be done within ``deadline``.
+/// - SIGTERM, SIGHUP and a closed stdout (EPIPE) call ``stop(status:message:)``: cancel, let the line
+///   being written finish, exit with 128 + the signal (141 for a closed stdout).
+/// - Any other failed write to stdout stops the same way with status 1 and one line on stderr.
+/// - SIGPIPE is ignored, so a write to a closed pipe fails with EPIPE instead.
 final class Interrupts: Sendable {
     private struct State {
         /// Cancels the command now running, once its task is registered.
@@ -51,19 +47,13 @@ final class Interrupts: Sendable {
         self.output = output
     }
 
-    /// Ignores SIGPIPE, and takes SIGINT, SIGTERM and SIGHUP on a thread of its own, started here,
-    /// which needs no other: their handler only writes the signal's number into a pipe, which that
-    /// thread reads. (Dispatch's signal sources needed a thread of Dispatch's, which Dispatch
-    /// retries for ever to start when none can (`ulimit -v`, `-u`): SIGTERM then did nothing. And
-    /// no signal can be left at its default action to be waited for: Dispatch's main thread waits
-    /// in `sigsuspend` with every signal unblocked, and would take it.)
+    /// Ignores SIGPIPE and takes SIGINT, SIGTERM and SIGHUP on a thread of its own: the handler only
+    /// writes the signal's number into a pipe that thread reads. Not Dispatch's signal sources: they need
+    /// a Dispatch thread, which Dispatch retries for ever to start when none can (`ulimit -v`, `-u`).
     ///
-    /// Each signal also sets a deadline (``deadline``): what it does (cancel, finish a line, wait
-    /// for poster writes) may itself need a thread when none can start, so the process ends then
-    /// anyway, with the signal's status; a prompt that carries on lifts it (``carryOn()``). A
-    /// signal while another is unanswered, or while the process stops, ends it at once.
-    /// Call once, first thing; later calls do nothing. Returns the `errno` of why the pipe or the
-    /// thread could not be made.
+    /// Each signal sets a ``deadline`` (its work may need a thread that cannot start), which ``carryOn()``
+    /// lifts; a signal while another is unanswered, or while stopping, ends the process at once.
+    /// Call once, first thing. Returns the `errno` of why the pipe or the thread could not be made.
     func start() -> Int32? {
         started.withLock { started in
             guard !started else { return nil }
@@ -85,8 +75,7 @@ final class Interrupts: Sendable {
         }
     }
 
-    /// Seconds a signal's work may take before the process ends anyway: past the 2 s a stop
-    /// waits for a line and the 5 s it waits for poster writes.
+    /// Seconds a signal's work may take before the process ends anyway (past a stop's own waits).
     static let deadline: UInt32 = 10
 
     /// The signal thread: Ctrl-C interrupts, SIGTERM and SIGHUP stop.
@@ -103,8 +92,7 @@ final class Interrupts: Sendable {
         }
     }
 
-    /// The process carries on after a Ctrl-C (the prompt is back): the deadline it set is lifted,
-    /// unless a stop has begun.
+    /// The prompt is back after a Ctrl-C: its deadline is lifted, unless a stop has begun.
     func carryOn() {
         guard started.withLock({ $0 }), !handlerState.stopping.load(ordering: .relaxed) else { return }
         alarm(0)
@@ -115,14 +103,12 @@ final class Interrupts: Sendable {
         state.withLock { $0.whenIdle = handler }
     }
 
-    /// What every Ctrl-C does first, before the command is cancelled or the idle handler runs:
-    /// the prompt drops the lines typed ahead.
+    /// What every Ctrl-C does first (the prompt drops the lines typed ahead).
     func onEveryInterrupt(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.always = handler }
     }
 
-    /// A command is about to start: call before creating its task, so that a Ctrl-C landing
-    /// before ``running(_:)`` cancels the command instead of being taken for an idle one.
+    /// A command is about to start: call before creating its task, so a Ctrl-C before ``running(_:)`` cancels it.
     func begin() {
         state.withLock { state in
             state.busy = true
@@ -130,8 +116,7 @@ final class Interrupts: Sendable {
         }
     }
 
-    /// The command's task, registered after ``begin()``. Cancelled at once when Ctrl-C
-    /// (or ``stop(status:)``) came in between.
+    /// The command's task, registered after ``begin()``; cancelled at once when a Ctrl-C or stop came between.
     func running<Value: Sendable>(_ task: Task<Value, Never>) {
         let cancelNow = state.withLock { state in
             state.cancel = { task.cancel() }
@@ -170,11 +155,6 @@ final class Interrupts: Sendable {
         }
     }
 
-    /// stdout's reader went away (a write failed with EPIPE): stop quietly with status 141.
-    func outputClosed() -> Never {
-        stop(status: .outputClosed)
-    }
-
     /// A write to stdout failed otherwise (`code` is its errno): say so in one line, stop with status 1.
     func outputFailed(_ code: Int32) -> Never {
         stop(status: .failure,
@@ -183,22 +163,15 @@ final class Interrupts: Sendable {
                     ? "free some space, or write them elsewhere." : "write them elsewhere.") + "\n")
     }
 
-    /// True once ``stop(status:)`` has begun.
-    var isStopping: Bool { state.withLock { $0.stopping } }
-
-    /// Cancels the running command, lets the line being written to stdout finish (and no other
-    /// start), writes `message` to stderr, and ends the process with `status` through `terminate`.
-    /// Only the first call does this; a later one, from another thread, waits for the first to
-    /// end the process.
+    /// Cancels the running command, lets the line being written finish (and no other start), writes
+    /// `message` to stderr, and ends the process with `status`. A later call waits for the first.
     func stop(status: ExitStatus, message: String? = nil) -> Never {
         let (cancel, first) = state.withLock { state in
             defer { state.stopping = true }
             return (state.cancel, !state.stopping)
         }
         guard first else { Self.waitForExit() }
-        // What follows may wait (a line being written, poster writes, the day's count), or need a
-        // thread that cannot start: a signal that comes meanwhile ends the process at once, and
-        // the deadline ends it anyway.
+        // What follows may wait, or need a thread that cannot start: a signal meanwhile, or the deadline, ends it.
         if started.withLock({ $0 }) {
             handlerState.stopping.store(true, ordering: .relaxed)
             handlerState.status.store(status.code, ordering: .relaxed)
@@ -212,7 +185,7 @@ final class Interrupts: Sendable {
 
     /// Blocks the calling thread until another ends the process (a ``stop(status:)`` under way).
     func waitIfStopping() {
-        if isStopping { Self.waitForExit() }
+        if state.withLock({ $0.stopping }) { Self.waitForExit() }
     }
 
     /// Sleeps until a signal, again and again: the thread ending the process takes it down.

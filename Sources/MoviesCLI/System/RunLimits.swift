@@ -6,18 +6,16 @@
 import Files
 import Foundation
 
-/// What the process's limits (`ulimit`) leave a run, measured before it starts: as many requests
-/// at once as the open files, the memory and the threads left allow, or, where not even one
-/// fits, the line that names the limit to raise. Past this point a limit reached has no good
-/// ending: Dispatch retries a thread it cannot start for ever, and Swift stops the process at an
-/// allocation that fails.
+/// What the process's limits (`ulimit`) leave a run, measured before it starts: as many requests at once
+/// as open files, memory and threads allow, or the limit to raise. Later there is no good ending:
+/// Dispatch retries a thread for ever, and Swift stops at a failed allocation.
 struct RunLimits {
     /// Requests in flight at once.
     let concurrency: Int
     /// The limit that lowered ``concurrency`` below what was asked, if one did.
     let lowering: ProcessLimit?
 
-    /// The limits, for `wanted` requests at once. Throws the line to show when they leave room for none.
+    /// The limits, for `wanted` requests at once; throws when they leave room for none.
     static func check(concurrency wanted: Int) throws(Shortage) -> RunLimits {
         var (concurrency, lowering) = (wanted, ProcessLimit?.none)
         for (limit, allowed) in [(ProcessLimit.openFiles, requestsByOpenFiles), (.addressSpace, requestsByMemory(.addressSpace)),
@@ -26,7 +24,7 @@ struct RunLimits {
             guard allowed >= 1 else { throw Shortage(limit: limit, needed: needed(limit)) }
             (concurrency, lowering) = (allowed, limit)
         }
-        // How many more threads may start depends on the user's other processes: the test is to start them.
+        // How many more threads may start depends on the user's other processes: start them to know.
         if ProcessLimit.processes.value.map({ $0 < 4_096 }) == true {
             let started = threadsThatStart(upTo: threads(concurrency)), allowed = started - threads(0)
             // The user's other processes and threads take the rest of the limit.
@@ -54,16 +52,14 @@ struct RunLimits {
         }
     }
 
-    /// The stack (`ulimit -s`, KB) of the main thread and, by default, of every other: Swift's
-    /// start-up overflowed 32 KB (its type metadata, made as first used, recurses deeply). Runtime's
-    /// message says it as a literal.
+    /// The least stack (`ulimit -s`, KB) Swift's start-up runs in (type metadata recurses deeply);
+    /// ``Runtime`` says it as a literal.
     static let stackKilobytes = 128
 
     // MARK: Open files
 
-    /// Descriptors a run holds whatever it sends: stdio, Dispatch's, libcurl's and the signal
-    /// thread's, the day's count and its lock, and two posters being written, each with the
-    /// folders on its path opened (24 in all measured, at one request at a time).
+    /// Descriptors a run holds whatever it sends: stdio, Dispatch's, libcurl's, the signal pipe, the
+    /// day's count and its lock, two posters being written with their folders.
     static let filesHeld = 22
     /// A request's: its connection, its answer's cache entry, its poster's file.
     static let filesPerRequest = 3
@@ -74,12 +70,10 @@ struct RunLimits {
 
     // MARK: Memory and threads
 
-    /// Threads a run has whatever it sends (the main one, this tool's for signals, libcurl and
-    /// stdin, Dispatch's manager and its lane for the day's count), plus the pool's, one a core.
+    /// Threads a run has whatever it sends (main, signals, libcurl, stdin, Dispatch's two) plus one a core.
     static func threads(_ requests: Int) -> Int { 6 + ProcessInfo.processInfo.activeProcessorCount + requests }
 
-    /// Memory a run maps after this point, thread stacks apart: libcurl and the libraries it loads
-    /// (20 MB), the heap's growth. (Under a memory limit malloc keeps one arena: ``Runtime``.)
+    /// Memory a run maps after this point, thread stacks apart: libcurl and its libraries, the heap's growth.
     static let bytesHeld = 32 << 20
 
     /// A thread's stack as glibc maps it (by default, `ulimit -s`), and its guard page.
@@ -118,8 +112,7 @@ struct RunLimits {
         return Int(line.dropFirst(field.count + 1).filter(\.isNumber))
     }
 
-    /// How many of `count` threads start, all alive at once: each waits until every one has been
-    /// started (or one could not), then ends.
+    /// How many of `count` threads start, all alive at once (each waits until all are started, then ends).
     static func threadsThatStart(upTo count: Int) -> Int {
         let (release, ended) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         var started = 0

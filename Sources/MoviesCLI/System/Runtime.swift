@@ -8,10 +8,8 @@ import OMDbKit
 import LineEditing
 import Synchronization
 
-/// What the process has only one of: its stdout, its terminal, its signals, and the way out.
-/// `main` builds one and passes it to ``Movies/run(arguments:environment:runtime:)``; everything
-/// that writes to stdout, changes the terminal's modes or registers a command for Ctrl-C gets it
-/// from there, so the front end holds no process-wide singletons.
+/// What the process has only one of: its stdout, its terminal, its signals, and the way out. `main`
+/// builds one and passes it to ``Movies/run(arguments:environment:runtime:)``, so there are no singletons.
 public final class Runtime: Sendable {
     /// stdout, the one writer of it: results, live pages and the line editor's escape codes alike.
     let output: StandardOutput
@@ -20,13 +18,11 @@ public final class Runtime: Sendable {
     /// What the run must write before the process ends: the day's count, the cache's answers.
     private let pending: PendingSlot
 
-    /// The process's own stdout and stdin. Takes over nothing yet (signals are caught from
-    /// ``Movies/run(arguments:environment:runtime:)`` on), but sets how memory is allocated: make
-    /// it first, before any thread starts. Ends the process at once, with one line, under a stack
-    /// limit (`ulimit -s`) Swift's own start-up would overflow.
+    /// The process's own stdout and stdin. Sets how memory is allocated, so make it first, before any thread
+    /// starts; ends the process at once, with one line, under a stack limit Swift's start-up would overflow.
     public init() {
         if let stack = ProcessLimit.stack.value, stack < RunLimits.stackKilobytes {
-            // A literal, as little stack as can be: a message made with interpolation overflowed 16 KB.
+            // A literal: interpolation needs more stack than there may be.
             fputs("error: too little stack for movies: raise ulimit -s to 128 or more (ulimit -s 128).\n", stderr)
             _exit(ExitStatus.failure.code)
         }
@@ -40,13 +36,9 @@ public final class Runtime: Sendable {
         interrupts = Interrupts(terminate: { status in Runtime.end(status, finishing: pending.value.withLock { $0 }, restoring: terminal) }, output: output)
     }
 
-    /// glibc gives each thread that allocates an arena of its own (up to 8 per core), and memory
-    /// freed stays in its arena: with libcurl's thread, the session's, the pool's and the poster
-    /// commits', a run over posters kept ~7 MB of freed pages spread over a dozen arenas. This tool
-    /// waits on the network; it does not allocate much at once, and two arenas cost it no measurable
-    /// time. Under a memory limit (`ulimit -v`, `-d`), one: a second reserves 64 MB of it, when the
-    /// first thread allocates or later, which ``RunLimits`` could not count on.
-    /// `mallopt` and `M_ARENA_MAX` (-8 in <malloc.h>) are not in Swift's Glibc module: looked up here.
+    /// Two malloc arenas (one under a memory limit): glibc gives each allocating thread an arena of its
+    /// own, where freed memory stays, and each reserves 64 MB that ``RunLimits`` cannot count on.
+    /// `mallopt` and `M_ARENA_MAX` (-8) are not in Swift's Glibc module: looked up here.
     private static func limitMallocArenas() {
         #if canImport(Glibc)
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
@@ -55,8 +47,7 @@ public final class Runtime: Sendable {
         #endif
     }
 
-    /// Ends the process with `status`: the only way out, whether the run returned or a signal
-    /// or a closed stdout stopped it (``Interrupts/stop(status:message:)`` comes here too).
+    /// Ends the process with `status`: the only way out (``Interrupts/stop(status:message:)`` comes here too).
     public func exit(_ status: ExitStatus) -> Never {
         Self.end(status, finishing: pending.value.withLock { $0 }, restoring: terminal)
     }
@@ -66,9 +57,9 @@ public final class Runtime: Sendable {
         pending.value.withLock { $0 = budget }
     }
 
-    /// Writes the day's count (requests still in flight count as sent), gives the terminal back as
-    /// it was found, and ends. `_exit`, not `exit`: libcurl's thread and the signal
-    /// queues are still running, and exit handlers must not race them.
+    /// Writes what is on its way to the disk (the day's count, requests in flight counted as sent,
+    /// the cache's answers), gives the terminal back, and ends. `_exit`, not `exit`: exit handlers
+    /// must not race libcurl's thread and the signal thread.
     private static func end(_ status: ExitStatus, finishing budget: RequestBudget?, restoring terminal: Terminal) -> Never {
         budget?.finish()
         terminal.restore()
