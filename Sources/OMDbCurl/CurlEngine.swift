@@ -185,7 +185,7 @@ private final class EngineLoop {
             var wait = chargeDeadlines(elapsed, sparing: started)
             if let due = curlTimer { wait = min(wait, max(due - .now, .zero)) }
             // Woken by a socket, libcurl's timer, or a command; else at the next deadline, or the backstop.
-            (ready, stopped) = sleep.sleep(for: wait)
+            (ready, stopped) = sleep.wait(upTo: wait)
         }
         engine.close()
         ccurl_multi_cleanup(multi)

@@ -126,7 +126,7 @@ final class EngineSleep {
 
     /// Sleeps until a watched socket is ready, a wake-up, or `timeout`. `stopped`: the process was
     /// stopped, and is now continued (see ``EngineClock``).
-    func sleep(for timeout: Duration) -> (ready: [Ready], stopped: Bool) {
+    func wait(upTo timeout: Duration) -> (ready: [Ready], stopped: Bool) {
         #if os(Linux)
         let count = epoll_wait(descriptors.epoll, &events, Int32(events.count), Int32(timeout.milliseconds))
         guard count > 0 else { return ([], count < 0 && errno == EINTR) }
