@@ -19,10 +19,9 @@ import Synchronization
 public final class CurlTransport: OMDbTransport {
     private let engine: CurlEngine
     private let setup: CurlTransfer.Setup
-    /// When each origin last had a connection opened or used, for ``preconnect(_:)``.
-    private let warmed = Mutex<[String: ContinuousClock.Instant]>([:])
-    /// Origins to open behind the next request (``preconnect(_:afterNextRequest:)``).
-    private let afterNext = Mutex<[URL]>([])
+    /// `warmed`: when each origin last had a connection opened or used, for ``preconnect(_:)``;
+    /// `afterNext`: origins to open behind the next request (``preconnect(_:afterNextRequest:)``).
+    private let origins = Mutex((warmed: [String: ContinuousClock.Instant](), afterNext: [URL]()))
     /// libcurl closes a connection idle for 118 s; one used more recently than this is still open.
     static let connectionFreshness: Duration = .seconds(60)
 
@@ -66,7 +65,7 @@ public final class CurlTransport: OMDbTransport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         noteUse(of: request.url)
-        let behind = afterNext.withLock { origins in defer { origins = [] }; return origins }
+        let behind = origins.withLock { origins in defer { origins.afterNext = [] }; return origins.afterNext }
         // The engine starts transfers in the order they are posted: these open behind this request.
         return try await CurlTransfer(url: request.url, setup: setup, engine: engine, timeout: request.timeout,
                                       secretQueryItems: request.secretQueryItems).send { [self] in
@@ -79,7 +78,7 @@ public final class CurlTransport: OMDbTransport {
     /// posters host's behind it. When no request follows, nothing opens.
     public func preconnect(_ origin: URL, afterNextRequest: Bool) {
         guard afterNextRequest else { return preconnect(origin) }
-        afterNext.withLock { $0.append(origin) }
+        origins.withLock { $0.afterNext.append(origin) }
     }
 
     /// Opens a connection to `url`'s origin with a `HEAD /` that carries nothing of the caller's
@@ -88,10 +87,10 @@ public final class CurlTransport: OMDbTransport {
     public func preconnect(_ url: URL) {
         guard let root = url.httpOrigin else { return }
         let origin = root.absoluteString
-        let stale = warmed.withLock { warmed -> Bool in
+        let stale = origins.withLock { origins -> Bool in
             let now = ContinuousClock.now
-            if let last = warmed[origin], now - last < Self.connectionFreshness { return false }
-            warmed[origin] = now
+            if let last = origins.warmed[origin], now - last < Self.connectionFreshness { return false }
+            origins.warmed[origin] = now
             return true
         }
         guard stale else { return }
@@ -103,7 +102,7 @@ public final class CurlTransport: OMDbTransport {
 
     private func noteUse(of url: URL) {
         guard let origin = url.httpOrigin?.absoluteString else { return }
-        warmed.withLock { $0[origin] = .now }
+        origins.withLock { $0.warmed[origin] = .now }
     }
 
     /// What `path` is when it exists and is not a regular file (after links): "a FIFO", "a folder"…
