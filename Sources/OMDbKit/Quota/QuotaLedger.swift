@@ -49,14 +49,14 @@ package final class QuotaLedger: Sendable {
         var closed = false
         /// The warning at 90 % was given today.
         var warned = false
+        /// A line to show once (a damaged file set aside, a count that cannot be written), until taken.
+        var notice: String?
 
         /// Today's count as this process knows it, requests in flight left out.
         var sent: Int { QuotaLedger.adding(file, QuotaLedger.adding(unwritten, writing)) }
     }
 
     let counts = Mutex(Counts())
-    /// A line to show once (a damaged file set aside, a count that cannot be written), until taken.
-    let pendingNotice = Mutex<String?>(nil)
     /// How many times the file was written, and read (for tests).
     let fileWrites = Atomic<Int>(0)
     let fileReads = Atomic<Int>(0)
@@ -227,7 +227,7 @@ package final class QuotaLedger: Sendable {
     }
 
     /// The one line to show once (the file was found damaged, or cannot be written); `nil` otherwise.
-    package func takeNotice() -> String? { pendingNotice.withLock { notice in defer { notice = nil }; return notice } }
+    package func takeNotice() -> String? { counts.withLock { counts in defer { counts.notice = nil }; return counts.notice } }
 
     // MARK: The view and the file
 
@@ -238,8 +238,8 @@ package final class QuotaLedger: Sendable {
         let fresh = counts.withLock { counts -> Bool in
             guard counts.day != day else { return !counts.read }
             // Yesterday's counts not yet written are moot: the file holds one day.
-            let (unkept, closed) = (counts.unkept, counts.closed)
-            counts = Counts(day: day, unkept: unkept, closed: closed)
+            let (unkept, closed, notice) = (counts.unkept, counts.closed, counts.notice)
+            counts = Counts(day: day, unkept: unkept, closed: closed, notice: notice)
             return true
         }
         if fresh {
@@ -287,7 +287,7 @@ package final class QuotaLedger: Sendable {
         }
         if let notice {
             let line = "Warning: the day's request count cannot be written to \(file.path) (\(notice)): this run counts in memory and stops at the daily limit by that count, but later runs cannot see its requests."
-            pendingNotice.withLock { $0 = $0 ?? line }
+            counts.withLock { $0.notice = $0.notice ?? line }
         }
     }
 

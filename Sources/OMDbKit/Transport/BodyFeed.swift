@@ -33,6 +33,8 @@ package final class BodyFeed: Sendable {
     typealias Machine = BodyFeedStateMachine<CheckedContinuation<Data?, any Error>, CheckedContinuation<Void, any Error>, Sink>
 
     private let state: Mutex<Machine>
+    /// Where the sink runs: a thread that may block, the same one for every chunk of this body.
+    private let lane = FileWork.lane("movies.body")
     private let resumeTransfer: @Sendable () -> Void
     private let cancelTransfer: @Sendable () -> Void
 
@@ -152,7 +154,7 @@ package final class BodyFeed: Sendable {
     /// Writes what waits, chunk by chunk, on a file-work thread, until nothing does (the machine
     /// starts it again when a chunk comes) or the body ends.
     private func startWriting() {
-        FileWork.start { [self] in
+        lane.async { [self] in
             while true {
                 switch state.withLock({ $0.nextWrite() }) {
                 case let .write(chunk, sink, resume):
