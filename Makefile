@@ -10,9 +10,11 @@
 #
 # On Linux the built movies has the Swift runtime and Foundation linked in (--static-swift-stdlib,
 # in .build/static): it keeps working when the toolchain moves or goes, starts in about 12 ms
-# instead of 16, and peaks 7 MB lower (README, Performance). libcurl is not linked: movies loads
+# instead of 16, and peaks 7 MB lower (docs/performance.md). libcurl is not linked: movies loads
 # the system's at run time, so no development files are needed. STATIC=no to skip the static link.
 # The linker's warning about mktemp comes from Foundation's own archive and is left out.
+# --disable-local-rpath: no $ORIGIN in the binary's library search path, so a library put beside
+# the installed movies is never loaded in place of the system's (libcurl's constructor would run).
 
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
@@ -22,6 +24,8 @@ BIN ?=
 STATIC ?= $(if $(filter Linux,$(shell uname -s)),yes,no)
 
 root := $(DESTDIR)$(PREFIX)
+# The offline catalogue: a resource of the OMDbCatalogue library, installed as share/movies.
+catalogue := Sources/OMDbCatalogue/Catalogue
 # Written by install into the catalogue folder: the files and the folders it created, so that
 # uninstall removes those and nothing else, even from a later checkout.
 manifest := share/movies/install-manifest
@@ -38,13 +42,13 @@ ifeq ($(BIN),)
 	@set -eu; mkdir -p .build; \
 	if [ '$(STATIC)' = yes ]; then \
 		log=$$(mktemp); trap 'rm -f "$$log"' EXIT INT TERM; \
-		if $(SWIFT) build -c $(CONFIGURATION) --product movies --static-swift-stdlib --scratch-path .build/static > "$$log" 2>&1; then \
+		if $(SWIFT) build -c $(CONFIGURATION) --product movies --static-swift-stdlib --disable-local-rpath --scratch-path .build/static > "$$log" 2>&1; then \
 			grep -v -e "the use of .mktemp. is dangerous" -e "_ThreadLocal.swift.o:function" "$$log" || true; \
 			echo "$$($(SWIFT) build -c $(CONFIGURATION) --static-swift-stdlib --scratch-path .build/static --show-bin-path)/movies" > $(built); exit 0; \
 		fi; \
 		cat "$$log" >&2; exit 1; \
 	fi; \
-	$(SWIFT) build -c $(CONFIGURATION) --product movies; \
+	$(SWIFT) build -c $(CONFIGURATION) --product movies --disable-local-rpath; \
 	echo "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)/movies" > $(built)
 endif
 
@@ -67,9 +71,9 @@ install: build
 	put() { add_dir "$${2%/*}"; install -m "$$3" "$$1" "$$root/$$2"; echo "file $$2" >> "$$list"; }; \
 	put "$$bin" bin/movies 755; \
 	echo "installed $$root/bin/movies"; \
-	put Fixtures/catalogue.json share/movies/catalogue.json 644; \
-	put Fixtures/episodes.json share/movies/episodes.json 644; \
-	count=0; for poster in Fixtures/posters/*; do put "$$poster" "share/movies/posters/$${poster##*/}" 644; count=$$((count + 1)); done; \
+	put $(catalogue)/catalogue.json share/movies/catalogue.json 644; \
+	put $(catalogue)/episodes.json share/movies/episodes.json 644; \
+	count=0; for poster in $(catalogue)/posters/*; do put "$$poster" "share/movies/posters/$${poster##*/}" 644; count=$$((count + 1)); done; \
 	echo "installed $$root/share/movies (the offline catalogue: catalogue.json, episodes.json and $$count posters)"; \
 	page=$$(mktemp); "$$bin" manpage > "$$page"; put "$$page" share/man/man1/movies.1 644; rm -f "$$page"; \
 	echo "installed $$root/share/man/man1/movies.1"; \
@@ -110,7 +114,8 @@ readme:
 # The library's documentation, with the toolchain's own docc and no package plugin (the package
 # takes no dependencies): OMDbKit's symbol graphs extracted from its built module (the
 # .swiftmodule and .swiftdoc a debug build leaves in its Modules folder) with the toolchain's
-# swift-symbolgraph-extract, then docc convert with the overview in OMDbKit.docc.
+# swift-symbolgraph-extract, then docc convert with the overview in OMDbKit.docc. A warning (a link to
+# a symbol that is not public, an undocumented parameter) fails it.
 # MODULES=DIR takes the module from a build already made (CI's: its bin path's Modules), with no
 # build at all; without it, `swift build --target OMDbKit` makes one (nothing to do after a plain
 # swift build). Extracting takes about a second; emitting the graphs while compiling (-emit-symbol-graph)
@@ -128,7 +133,8 @@ docs:
 		$${sdk:+-sdk "$$sdk"} -output-dir '$(docs_dir)/symbol-graphs'; \
 	docc=$$(command -v docc || echo "$$(dirname "$$(command -v $(SWIFT))")/docc"); \
 	"$$docc" convert Sources/OMDbKit/OMDbKit.docc --additional-symbol-graph-dir '$(docs_dir)/symbol-graphs' \
-		--output-path '$(docs_dir)/OMDbKit.doccarchive' --fallback-display-name OMDbKit --fallback-bundle-identifier movies.OMDbKit; \
+		--output-path '$(docs_dir)/OMDbKit.doccarchive' --fallback-display-name OMDbKit --fallback-bundle-identifier movies.OMDbKit \
+		--warnings-as-errors; \
 	echo "OMDbKit's documentation: $(docs_dir)/OMDbKit.doccarchive"
 
 # make fuzz SECONDS=N: builds every fuzz target in Fuzz/Targets (one per parser of outside bytes)

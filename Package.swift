@@ -9,7 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         // For programs of your own: the client (OMDbKit), the live transport it is handed
-        // (OMDbCurl: `CurlTransport()`), and the offline catalogue (OMDbCatalogue). README, "Use the library".
+        // (OMDbCurl: `CurlTransport()`), and the offline catalogue (OMDbCatalogue: `CatalogueTransport()`).
+        // README, "Use the library".
         .library(name: "OMDbKit", targets: ["OMDbKit"]),
         .library(name: "OMDbCurl", targets: ["OMDbCurl"]),
         .library(name: "OMDbCatalogue", targets: ["OMDbCatalogue"]),
@@ -19,19 +20,21 @@ let package = Package(
     ],
     targets: [
         // Files written safely (exclusive temporaries, fsync, rename, locks; folders that are ours),
-        // the XDG folders, and the one executor for blocking file work. Knows nothing of OMDb.
+        // the XDG folders, the one executor for blocking file work, and the process's limits (ulimit)
+        // with threads started or refused by them. Knows nothing of OMDb.
         .target(name: "Files"),
         // Image formats told from their first bytes: what OMDbKit saves and TerminalImages draws.
         .target(name: "ImageFormats"),
         // The library: client actor, models, posters, errors, offline catalogue. No terminal code,
         // no network code: requests go through the OMDbTransport seam.
         .target(name: "OMDbKit", dependencies: ["Files", "ImageFormats"]),
-        // The offline catalogue (Fixtures/catalogue.json): a transport that answers as OMDb would.
-        .target(name: "OMDbCatalogue", dependencies: ["OMDbKit", "Files"]),
+        // The offline catalogue: a transport that answers as OMDb would, from the titles, posters and
+        // seasons in Sources/OMDbCatalogue/Catalogue/, a resource copied beside every program built with it.
+        .target(name: "OMDbCatalogue", dependencies: ["OMDbKit", "Files"], resources: [.copy("Catalogue")]),
         // libcurl's functions, found with dlopen/dlsym and called with the right argument types.
         .target(name: "CCurl"),
         // The live transport: libcurl's multi interface on a thread of its own.
-        .target(name: "OMDbCurl", dependencies: ["OMDbKit", "CCurl"]),
+        .target(name: "OMDbCurl", dependencies: ["OMDbKit", "CCurl", "Files"]),
         // A line editor for any prompt: keys, the line and its layout, history, completion, terminal
         // modes and signals. Knows nothing of OMDb; the tool injects its completer and history file.
         .target(name: "LineEditing", dependencies: ["Files"]),

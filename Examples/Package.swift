@@ -1,19 +1,23 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The README's "Use the library" program, built as a user would build it: a package of its own
-// that depends on this one by path. `.ci/run` builds it and runs it against the fake OMDb server,
-// and a test checks that the README shows this file's code as it is.
 let package = Package(
     name: "movies-examples",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15)],   // the library's least macOS (it uses Synchronization's Mutex)
     dependencies: [
+        // This repository cloned beside yours; `name:` keeps it "movies" whatever the folder's name.
         .package(name: "movies", path: ".."),
     ],
     targets: [
-        .executableTarget(name: "search-posters", dependencies: [
-            .product(name: "OMDbKit", package: "movies"),
-            .product(name: "OMDbCurl", package: "movies"),
+        // OMDbKit is the client; OMDbCurl is the live transport, OMDbCatalogue the offline one.
+        .executableTarget(name: "live-search", dependencies: [
+            .product(name: "OMDbKit", package: "movies"), .product(name: "OMDbCurl", package: "movies"),
+        ]),
+        .executableTarget(name: "offline-catalogue", dependencies: [
+            .product(name: "OMDbKit", package: "movies"), .product(name: "OMDbCatalogue", package: "movies"),
+        ]),
+        .executableTarget(name: "two-searches", dependencies: [
+            .product(name: "OMDbKit", package: "movies"), .product(name: "OMDbCatalogue", package: "movies"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Draws the small poster images of the offline catalogue from Fixtures/catalogue.json.
+"""Draws the small poster images of the offline catalogue from its catalogue.json
+(Sources/OMDbCatalogue/Catalogue/, a resource of the OMDbCatalogue library).
 
 Not needed to build or test: the images are committed. Run it after adding titles
 (needs Pillow: `python3 -m pip install pillow`).
@@ -12,7 +13,7 @@ Toxic Crusaders' file is an HTML page (200, not an image).
 import hashlib, json, os, textwrap
 from PIL import Image, ImageDraw
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "OMDbCatalogue", "Catalogue")
 MISSING = {"tt0080448"}
 HTML = {"tt0173344"}
 FORMATS = ["PNG", "JPEG", "PNG", "GIF", "JPEG", "PNG", "WEBP", "PNG"]
@@ -22,14 +23,14 @@ def colour(seed, shift):
     return (60 + h[0] % 160, 60 + h[1] % 160, 60 + h[2] % 160)
 
 def main():
-    entries = json.load(open(os.path.join(HERE, "catalogue.json"), encoding="utf-8"))
-    folder = os.path.join(HERE, "posters")
+    entries = json.load(open(os.path.join(CATALOGUE, "catalogue.json"), encoding="utf-8"))
+    folder = os.path.join(CATALOGUE, "posters")
     os.makedirs(folder, exist_ok=True)
     for index, entry in enumerate(entries):
         poster = entry.get("Poster", "N/A")
         if poster == "N/A" or entry["imdbID"] in MISSING:
             continue
-        path = os.path.join(HERE, poster)
+        path = os.path.join(CATALOGUE, poster)
         if entry["imdbID"] in HTML:
             open(path, "w").write("<!DOCTYPE html><html><body>Image not available</body></html>\n")
             continue

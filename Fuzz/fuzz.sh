@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds every fuzz target with libFuzzer and AddressSanitizer, then runs each for SECONDS
-# seconds: `make fuzz SECONDS=N` (see the README, Fuzzing). Built fuzzers stay in .build/fuzz/
+# seconds: `make fuzz SECONDS=N` (see docs/development.md, Fuzzing). Built fuzzers stay in .build/fuzz/
 # to be run again by hand; a crash keeps its input in .build/fuzz/crashes/TARGET/.
 #   Fuzz/fuzz.sh SECONDS [TARGET...]       (SECONDS 0: build them, run none)
 set -euo pipefail
@@ -61,8 +61,8 @@ for target in "${targets[@]}"; do [ -f "$out/$target" ] || exit 1; done
 # 0 seconds builds only (libFuzzer reads -max_total_time=0 as no limit): CI builds early, runs later.
 [ "$seconds" -gt 0 ] || { echo "fuzz: ${#targets[@]} targets built in $out/, none run (SECONDS=0)"; exit 0; }
 
-# Runs: each target from its committed seeds (Fuzz/Corpus/TARGET, the recorded answers and
-# posters in Fixtures/, and ../shared/omdb-samples when it sits beside the clone), into a working
+# Runs: each target from its committed seeds (Fuzz/Corpus/TARGET, the recorded answers in
+# Fixtures/, the offline catalogue's posters, and ../shared/omdb-samples when it sits beside the clone), into a working
 # corpus under .build/fuzz/corpus that grows from run to run.
 failed=0
 stamp=$(mktemp)
@@ -74,7 +74,7 @@ for target in "${targets[@]}"; do
   [ -d "Fuzz/Corpus/$target" ] && seeds+=("Fuzz/Corpus/$target")
   case $target in
     omdb-answer|wire-repair) seeds+=(Fixtures/omdb-samples); [ -d ../shared/omdb-samples ] && seeds+=(../shared/omdb-samples);;
-    jpeg|image-width) seeds+=(Fixtures/posters);;
+    jpeg|image-width) seeds+=(Sources/OMDbCatalogue/Catalogue/posters);;
   esac
   set +e
   # No leak report at exit: the modules' lazily made globals (caches, tables) are not leaks.

@@ -1,10 +1,20 @@
 // See include/ccurl.h: libcurl resolved at run time, with calls of the right argument types.
+#define _GNU_SOURCE // dlinfo's RTLD_DI_SERINFO: the folders the loader searches
 #include "ccurl.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <link.h>
+#endif
 
 // libcurl's CURLMsg, as laid out since libcurl 7.9.6.
 typedef struct {
@@ -48,7 +58,7 @@ static struct {
     int (*multi_remove_handle)(ccurl_multi *, ccurl_easy *);
     int (*multi_perform)(ccurl_multi *, int *);
     int (*multi_poll)(ccurl_multi *, void *, unsigned int, int, int *);
-    int (*multi_wakeup)(ccurl_multi *);
+    int (*multi_socket_action)(ccurl_multi *, int, int, int *);
     ccurl_message *(*multi_info_read)(ccurl_multi *, int *);
     ccurl_share *(*share_init)(void);
     int (*share_setopt)(ccurl_share *, int, ...);
@@ -61,6 +71,8 @@ static struct {
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static int load_attempted;
 static char load_failure[512] = "libcurl was not loaded";
+// errno as the load failed: a limit reached (EMFILE, ENOMEM) rather than no libcurl.
+static int load_errno;
 
 static const char *const library_names[] = {
 #if defined(__APPLE__)
@@ -81,23 +93,92 @@ static const char *const library_names[] = {
         }                                                                                        \
     } while (0)
 
+#if defined(__linux__)
+// The folders the loader searches for a library `handle` loads, in order (malloc'd; NULL when unknown).
+static Dl_serinfo *search_folders(void *handle) {
+    Dl_serinfo counts;
+    if (!handle || dlinfo(handle, RTLD_DI_SERINFOSIZE, &counts) != 0) return NULL;
+    Dl_serinfo *folders = malloc(counts.dls_size);
+    if (!folders) return NULL;
+    memcpy(folders, &counts, sizeof counts);
+    if (dlinfo(handle, RTLD_DI_SERINFO, folders) == 0) return folders;
+    free(folders);
+    return NULL;
+}
+
+static int listed(const Dl_serinfo *folders, const char *folder) {
+    for (unsigned i = 0; i < folders->dls_cnt; i++) {
+        if (strcmp(folders->dls_serpath[i].dls_name, folder) == 0) return 1;
+    }
+    return 0;
+}
+
+// dlopen(name) from the system's folders only, never from one of this program's RUNPATH:
+// SwiftPM links $ORIGIN in (the program's own folder), where anyone who may write there could
+// plant a libcurl whose constructor would run as soon as it is loaded. The program's own folders
+// are those the loader searches for it but not for libc (LD_LIBRARY_PATH's and the system's).
+// When none of them holds `name`, the loader's own search finds it (its cache included); when one
+// does, `*planted` is set and libc's folders are tried by path.
+static void *open_library(const char *name, int *planted) {
+    Dl_serinfo *own = search_folders(dlopen(NULL, RTLD_LAZY));
+    Dl_serinfo *system = search_folders(dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD));
+    void *library = NULL;
+    char path[PATH_MAX];
+    *planted = 0;
+    for (unsigned i = 0; own && system && i < own->dls_cnt && !*planted; i++) {
+        snprintf(path, sizeof path, "%s/%s", own->dls_serpath[i].dls_name, name);
+        *planted = !listed(system, own->dls_serpath[i].dls_name) && access(path, F_OK) == 0;
+    }
+    for (unsigned i = 0; *planted && i < system->dls_cnt && !library; i++) {
+        snprintf(path, sizeof path, "%s/%s", system->dls_serpath[i].dls_name, name);
+        if (access(path, F_OK) == 0) library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    }
+    int known = own && system;
+    free(own);
+    free(system);
+    // Folders that cannot be listed (out of memory): nothing is loaded by name.
+    if (!known) return NULL;
+    return *planted ? library : dlopen(name, RTLD_NOW | RTLD_LOCAL);
+}
+#else
+static void *open_library(const char *name, int *planted) {
+    *planted = 0;
+    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+}
+#endif
+
+// dlerror()'s text after its "NAME: " (glibc's is "libcurl.so.4: cannot open shared object file: …").
+static const char *load_error(const char *name) {
+    const char *text = dlerror();
+    if (!text) return "unknown error";
+    size_t length = strlen(name);
+    return strncmp(text, name, length) == 0 && strncmp(text + length, ": ", 2) == 0 ? text + length + 2 : text;
+}
+
 static void load(const char *preferred_library) {
     void *library = NULL;
     const char *found = NULL;
     if (preferred_library) {
         library = dlopen(preferred_library, RTLD_NOW | RTLD_LOCAL);
         if (!library) {
-            snprintf(load_failure, sizeof load_failure, "%s could not be loaded", preferred_library);
+            load_errno = errno;
+            snprintf(load_failure, sizeof load_failure, "%s could not be loaded (%s)", preferred_library, load_error(preferred_library));
             return;
         }
         found = preferred_library;
     }
-    for (int i = 0; library_names[i] && !library; i++) {
-        library = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
+    int planted = 0;
+    for (int i = 0; library_names[i] && !library && !planted; i++) {
+        library = open_library(library_names[i], &planted);
         found = library_names[i];
     }
     if (!library) {
-        snprintf(load_failure, sizeof load_failure, "%s could not be loaded", library_names[0]);
+        load_errno = errno;
+        if (planted) {
+            snprintf(load_failure, sizeof load_failure, "%s beside movies is not loaded, and the system has none", found);
+        } else {
+            snprintf(load_failure, sizeof load_failure, "%s could not be loaded (%s)", library_names[0], load_error(found));
+        }
         return;
     }
     RESOLVE(global_init, "curl_global_init");
@@ -117,7 +198,7 @@ static void load(const char *preferred_library) {
     RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
     RESOLVE(multi_perform, "curl_multi_perform");
     RESOLVE(multi_poll, "curl_multi_poll");
-    RESOLVE(multi_wakeup, "curl_multi_wakeup");
+    RESOLVE(multi_socket_action, "curl_multi_socket_action");
     RESOLVE(multi_info_read, "curl_multi_info_read");
     RESOLVE(share_init, "curl_share_init");
     RESOLVE(share_setopt, "curl_share_setopt");
@@ -130,7 +211,7 @@ static void load(const char *preferred_library) {
     load_failure[0] = '\0';
 }
 
-int ccurl_load(const char *path, char *reason, size_t size) {
+int ccurl_load(const char *path, char *reason, size_t size, int *error) {
     pthread_mutex_lock(&load_lock);
     if (!load_attempted) {
         load_attempted = 1;
@@ -138,6 +219,7 @@ int ccurl_load(const char *path, char *reason, size_t size) {
     }
     int failed = load_failure[0] != '\0';
     if (failed && reason && size) snprintf(reason, size, "%s", load_failure);
+    if (error) *error = failed ? load_errno : 0;
     pthread_mutex_unlock(&load_lock);
     return failed;
 }
@@ -160,6 +242,31 @@ int ccurl_easy_setopt_prereq(ccurl_easy *easy, ccurl_prereq_callback callback, v
     int result = curl.easy_setopt(easy, 20312, callback); /* CURLOPT_PREREQFUNCTION */
     return result != 0 ? result : curl.easy_setopt(easy, 10313, context); /* CURLOPT_PREREQDATA */
 }
+// libcurl's struct curl_sockaddr, as laid out since libcurl 7.16.1.
+struct ccurl_sockaddr {
+    int family;
+    int socktype;
+    int protocol;
+    unsigned int addrlen;
+    struct sockaddr addr;
+};
+
+static int open_socket(void *error, int purpose, struct ccurl_sockaddr *address) {
+    (void)purpose;
+#if defined(SOCK_CLOEXEC)
+    int fd = socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+#else
+    int fd = socket(address->family, address->socktype, address->protocol);
+    if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
+#endif
+    if (fd < 0) *(int *)error = errno;
+    return fd; // -1 is CURL_SOCKET_BAD
+}
+
+int ccurl_easy_setopt_socket_errors(ccurl_easy *easy, int *error) {
+    int result = curl.easy_setopt(easy, 20163, open_socket); /* CURLOPT_OPENSOCKETFUNCTION */
+    return result != 0 ? result : curl.easy_setopt(easy, 10164, error); /* CURLOPT_OPENSOCKETDATA */
+}
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) { return curl.easy_getinfo(easy, info, value); }
 int ccurl_easy_getinfo_off(ccurl_easy *easy, int info, int64_t *value) { return curl.easy_getinfo(easy, info, value); }
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value) { return curl.easy_getinfo(easy, info, value); }
@@ -176,7 +283,15 @@ int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy) { return curl.m
 int ccurl_multi_remove_handle(ccurl_multi *multi, ccurl_easy *easy) { return curl.multi_remove_handle(multi, easy); }
 int ccurl_multi_perform(ccurl_multi *multi, int *running) { return curl.multi_perform(multi, running); }
 int ccurl_multi_poll(ccurl_multi *multi, int timeout_ms, int *ready) { return curl.multi_poll(multi, NULL, 0, timeout_ms, ready); }
-int ccurl_multi_wakeup(ccurl_multi *multi) { return curl.multi_wakeup(multi); }
+int ccurl_multi_setopt_callbacks(ccurl_multi *multi, ccurl_socket_callback sockets, ccurl_timer_callback timer, void *context) {
+    int result = curl.multi_setopt(multi, 20001, sockets); /* CURLMOPT_SOCKETFUNCTION */
+    if (result == 0) result = curl.multi_setopt(multi, 10002, context); /* CURLMOPT_SOCKETDATA */
+    if (result == 0) result = curl.multi_setopt(multi, 20004, timer); /* CURLMOPT_TIMERFUNCTION */
+    return result != 0 ? result : curl.multi_setopt(multi, 10005, context); /* CURLMOPT_TIMERDATA */
+}
+int ccurl_multi_socket_action(ccurl_multi *multi, int socket, int events, int *running) {
+    return curl.multi_socket_action(multi, socket, events, running);
+}
 
 int ccurl_multi_next_done(ccurl_multi *multi, ccurl_easy **easy, int *result) {
     int left = 0;

@@ -8,10 +8,8 @@ import Darwin
 // MARK: - The lock, and the folders the files are kept in
 
 extension AtomicFile {
-    /// Runs `body` holding an exclusive `flock(2)` on ``lockFile``: a read-change-write of the file
-    /// by two processes at once loses neither's change. The lock file is made 0600 in its folder
-    /// as opened and checked (``OpenFolder``), never followed through a symlink, and one someone
-    /// else planted where others may plant files is refused (``FileTrust``).
+    /// Runs `body` holding an exclusive `flock(2)` on ``lockFile``, so two processes' read-change-writes
+    /// lose neither's change. The lock file (0600) is opened in its checked folder, never through a symlink.
     public func withLock<T>(_ body: () throws(Problem) -> T) throws(Problem) -> T {
         let folder = try OpenFolder(lockFile.deletingLastPathComponent())
         let name = lockFile.lastPathComponent
@@ -31,20 +29,16 @@ extension AtomicFile {
         return try body()
     }
 
-    /// Makes `folder` (mode 0700, with any folders above it) when missing, each through the one
-    /// above it as opened and checked (``OpenFolder/openOrCreate(_:mode:user:tighten:willMake:)``);
-    /// refuses one it may not trust, and tightens one of the user's own that others may write in
-    /// to 0700 (told by ``OpenFolder/takeTightened(among:)``).
-    /// - Throws: ``Problem/unsafeFolder(path:owner:)`` or ``Problem/untrusted(path:reason:advice:)``
-    ///   (see ``FileTrust``), or why it could not be made.
+    /// Makes `folder` (0700) and any missing folders above it, each through the checked one above
+    /// (``OpenFolder/openOrCreate(_:mode:user:tighten:willMake:)``). One of the user's own that others
+    /// may write in is tightened to 0700; one that cannot be trusted is refused.
+    /// - Throws: ``Problem/unsafeFolder(path:owner:)``, ``Problem/untrusted(path:reason:advice:)``, or why it could not be made.
     public static func prepareFolder(_ folder: URL, user: uid_t = geteuid()) throws(Problem) {
         _ = try OpenFolder.openOrCreate(folder, user: user, tighten: true)
     }
 
-    /// Why files in `folder` cannot be trusted (``FileTrust``): it is not a folder, it is someone
-    /// else's, or others may write in it and it is not sticky (`/tmp`) and the user's or root's.
-    /// `nil` for a folder that can be trusted, or none at all. With `tighten`, a folder of the
-    /// user's own that others may write in is made 0700 first rather than refused.
+    /// Why files in `folder` cannot be trusted (``FileTrust``); `nil` when they can or there is no folder.
+    /// With `tighten`, a folder of the user's own that others may write in is made 0700 rather than refused.
     public static func folderProblem(_ folder: URL, user: uid_t = geteuid(), tighten: Bool = false) -> Problem? {
         var info = stat()
         guard stat(folder.path, &info) == 0 else { return nil }

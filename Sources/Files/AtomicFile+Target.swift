@@ -18,13 +18,10 @@ extension AtomicFile {
         package var url: URL { folder.url.appendingPathComponent(name) }
     }
 
-    /// The file ``url`` names, followed through symlinks only as ``FileTrust`` allows, as `cp`
-    /// would: a link the user (or root) owns, outside a folder others may plant links in, that
-    /// names a file that is there. A link someone else owns, or one that names nothing (it would
-    /// make a new file wherever its owner chose), is refused, never followed. Every folder on the
-    /// way is opened and checked; `nil` when ``url``'s folder does not exist.
-    /// - Parameter replacing: only written over, never read: its mode and owner matter only
-    ///   where others may plant files.
+    /// The file ``url`` names, following only symlinks ``FileTrust`` allows: the user's or root's, outside
+    /// a folder others may plant links in, naming a file that is there (a dangling link would create a
+    /// file wherever its owner chose). Every folder on the way is checked; `nil` when ``url``'s folder is missing.
+    /// - Parameter replacing: only written over, never read: its mode and owner matter only where others may plant files.
     package func target(replacing: Bool, user: uid_t = geteuid()) throws(Problem) -> Target? {
         var current = url
         var link: URL?
@@ -42,7 +39,7 @@ extension AtomicFile {
                 return Target(folder: folder, name: name, info: nil)
             }
             let isLink = info.st_mode & S_IFMT == S_IFLNK
-            // A device or a FIFO is told as what it is first: whose it is matters only for a file.
+            // A device or FIFO is named as such first: ownership matters only for a file.
             if !isLink, let kind = Self.kindIfNotRegular(info.st_mode) { throw .notARegularFile(path: current.path, kind: kind) }
             if let problem = FileTrust.fileProblem(current.path, info, in: folder.info, user: user, replacing: replacing) {
                 throw problem

@@ -5,18 +5,14 @@ import Glibc
 import Darwin
 #endif
 
-/// A file this tool replaces whole, never writes in place: the history, the daily count, cache
-/// entries and files written by `save`.
+/// A file replaced whole, never written in place: the history, the daily count, cache entries, `save`'s files.
 ///
-/// A write goes to a temporary file created exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, under a name
-/// no one can guess) in the target's folder, is synced, then renamed over the target, all through
-/// the folder's descriptor (``OpenFolder``): readers see the old file or the new, and a symlink
-/// planted where the temporary file goes is never written through. A symlink at the target itself
-/// (a history kept with one's dotfiles) is followed only as ``FileTrust`` allows: the user's own,
-/// naming a file that is there; its target is replaced and the link stays. Anything at the target
-/// that is not a regular file (a device such as `/dev/null`, a FIFO, a folder) is refused, never
-/// replaced. Reads check whose the file is, its kind and its size before reading, and never read
-/// more than they were told to.
+/// A write goes to an exclusively created temporary file (`O_CREAT|O_EXCL|O_NOFOLLOW`, an unguessable
+/// name) in the target's folder, is synced and renamed over the target, all through the folder's
+/// descriptor (``OpenFolder``): readers see the old file or the new, and a planted symlink is never
+/// written through. A symlink at the target (a history kept with one's dotfiles) is followed only as
+/// ``FileTrust`` allows; the link stays. A target that is not a regular file (`/dev/null`, a FIFO, a
+/// folder) is refused. Reads check owner, kind and size first and never read past their limit.
 public struct AtomicFile: Sendable {
     /// The path as given (perhaps a symlink).
     public let url: URL
@@ -30,11 +26,11 @@ public struct AtomicFile: Sendable {
 
     /// Why a file or folder was not used, described for a person.
     public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
-        /// Something other than a regular file is there: `kind` is "a FIFO", "a device", "a folder"….
+        /// Not a regular file: `kind` is "a FIFO", "a device", "a folder"….
         case notARegularFile(path: String, kind: String)
-        /// The file is larger than the reader takes.
+        /// Larger than the reader takes.
         case tooLarge(path: String, bytes: Int, limit: Int)
-        /// A folder anyone else may write in, owned by someone else: files in it could be planted or swapped.
+        /// A folder others may write in, owned by someone else: its files could be planted or swapped.
         case unsafeFolder(path: String, owner: UInt32)
         /// A system call failed: `reason` is its `strerror`.
         case failed(path: String, reason: String)
@@ -52,7 +48,7 @@ public struct AtomicFile: Sendable {
             }
         }
 
-        /// What is wrong with it, for a sentence that names it: `it is a FIFO, not a file`.
+        /// What is wrong, for a sentence that names it: `it is a FIFO, not a file`.
         public var reason: String {
             switch self {
             case let .notARegularFile(_, kind): "it is \(kind), not a file"
@@ -63,7 +59,7 @@ public struct AtomicFile: Sendable {
             }
         }
 
-        /// What to do about it, when a person can: `chmod go-w /srv/x`; `nil` otherwise.
+        /// What a person can do about it (`chmod go-w /srv/x`); `nil` when nothing.
         public var advice: String? {
             switch self {
             case let .untrusted(_, _, advice): advice
@@ -79,17 +75,17 @@ public struct AtomicFile: Sendable {
 
     // MARK: Writing
 
-    /// Replaces the file (the symlink's target when it is one) with `bytes`.
+    /// Replaces the file (a symlink's target) with `bytes`.
     /// - Parameters:
-    ///   - permissions: the mode of a new file (the umask applies); a file replaced keeps its own.
+    ///   - permissions: the mode of a new file (umask applies); a replaced file keeps its own.
     ///   - modified: the modification time to give it (the cache orders eviction by its own clock).
-    ///   - sync: `fsync` before the rename, so a crash leaves the old content or the new, never an
-    ///     empty file. The cache skips it: an entry lost in a crash is only a request again.
+    ///   - sync: `fsync` before the rename, so a crash leaves old or new content, never an empty file.
+    ///     The cache skips it: a lost entry is only a request again.
     public func write(_ bytes: Data, permissions: mode_t = 0o600, modified: Date? = nil, sync: Bool = true) throws(Problem) {
         try write(bytes, permissions: permissions, modified: modified, sync: sync, names: randomNames())
     }
 
-    /// ``write(_:permissions:modified:sync:)`` with the temporary files' names given (tests plant files there).
+    /// ``write(_:permissions:modified:sync:)`` with the temporary names given (tests plant files there).
     package func write(_ bytes: Data, permissions: mode_t, modified: Date?, sync: Bool, names: some Sequence<String>) throws(Problem) {
         guard let target = try target(replacing: true) else { throw .system(url.deletingLastPathComponent().path, ENOENT) }
         let folder = target.folder
@@ -117,21 +113,28 @@ public struct AtomicFile: Sendable {
         }
     }
 
-    /// `.NAME.RANDOM.tmp`, a new random part each time: the first is taken unless planted there.
+    /// `.NAME.OWNER-RANDOM.tmp`: the writer's tag (``WriterProcess``) tells a dead run's leftover from a
+    /// live write; the random part is new for each try.
     private func randomNames() -> some Sequence<String> {
         let stem = String(url.lastPathComponent.prefix(100))
-        return (0..<16).lazy.map { _ in ".\(stem).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp" }
+        let owner = WriterProcess.current.tag
+        return (0..<16).lazy.map { _ in ".\(stem).\(owner)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp" }
     }
 
-    /// Removes the temporary files that writes of this file left behind: a process that ended in
-    /// the middle of one (killed, or ended by a signal while it wrote) could not remove its own.
-    /// Only with the lock held (``withLock(_:)``), where no other write of this file is under way;
-    /// other files' temporaries, and anything but a regular file, are left alone.
-    package func removeLeftTemporaries() {
+    /// Removes temporary files that killed writers left in this file's folder; a live writer's, and
+    /// anything but a regular file, stay.
+    /// - Parameter everyFile: every file's leftovers (a folder `save` writes into), known by their tag;
+    ///   else this file's only, untagged ones included (then call with ``withLock(_:)`` held).
+    package func removeLeftTemporaries(everyFile: Bool = false) {
         guard let target = try? target(replacing: true) else { return }
         let prefix = ".\(String(url.lastPathComponent.prefix(100)))."
-        for name in target.folder.names() where name.count > prefix.count + 4 && name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            guard let info = target.folder.status(name), info.st_mode & S_IFMT == S_IFREG else { continue }
+        for name in target.folder.names() where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let ours = name.count > prefix.count + 4 && name.hasPrefix(prefix)
+            guard ours || everyFile else { continue }
+            // `.NAME.pid-start-random.tmp`: the tag follows the last dot but one.
+            let owner = name.dropLast(4).split(separator: ".").last.flatMap { $0.split(separator: "-").count == 3 ? WriterProcess(tag: $0) : nil }
+            if let owner, owner.isAlive { continue }
+            guard owner != nil || ours, let info = target.folder.status(name), info.st_mode & S_IFMT == S_IFREG else { continue }
             _ = target.folder.remove(name)
         }
     }
@@ -158,19 +161,19 @@ public struct AtomicFile: Sendable {
     // MARK: Reading
 
     /// The whole file, or `nil` when there is none. Never blocks on a FIFO, never reads past `limit`.
-    /// - Throws: ``Problem/notARegularFile(path:kind:)``, ``Problem/tooLarge(path:bytes:limit:)``.
+    /// - Throws: ``Problem/notARegularFile(path:kind:)``, ``Problem/tooLarge(path:bytes:limit:)``, a trust problem.
     public func contents(upTo limit: Int) throws(Problem) -> Data? {
         guard let (fd, size) = try openForReading() else { return nil }
         defer { close(fd) }
         guard size <= limit else { throw .tooLarge(path: url.path, bytes: size, limit: limit) }
-        let data = try Self.read(fd, from: 0, count: limit + 1, path: url.path)
-        // Grown since it was measured: the writer is not this tool.
+        // The measured size plus a byte to see it grow, not `limit` bytes for every read (a tight `ulimit -v`).
+        var data = try Self.read(fd, from: 0, count: size + 1, path: url.path)
+        if data.count > size { data = try Self.read(fd, from: 0, count: limit + 1, path: url.path) }
         guard data.count <= limit else { throw .tooLarge(path: url.path, bytes: data.count, limit: limit) }
         return data
     }
 
-    /// The file's last `count` bytes (all of it when smaller), and whether it holds more before
-    /// them; `nil` when there is no file.
+    /// The file's last `count` bytes, and whether it holds more before them; `nil` when there is no file.
     public func tail(_ count: Int) throws(Problem) -> (data: Data, isCut: Bool)? {
         guard let (fd, size) = try openForReading() else { return nil }
         defer { close(fd) }
@@ -178,8 +181,7 @@ public struct AtomicFile: Sendable {
         return (try Self.read(fd, from: start, count: count, path: url.path), start > 0)
     }
 
-    /// Opened without blocking (a FIFO would wait for a writer) and never through a symlink the
-    /// rule refuses, then checked as what it is, not as what its name says, and whose it is: the
+    /// The file opened without blocking (a FIFO would wait for a writer), then checked as opened: the
     /// descriptor (the caller closes it) and the size, or `nil` when there is no file.
     package func openForReading() throws(Problem) -> (Int32, Int)? {
         guard let target = try target(replacing: false), target.info != nil else { return nil }
@@ -218,15 +220,12 @@ public struct AtomicFile: Sendable {
 
     // MARK: What is there
 
-    /// Why ``url`` would not be read (`replacing`: replaced) as ``FileTrust`` and its kind decide:
-    /// a link someone else owns or that names nothing, a file not the user's, or no regular file.
-    /// `nil` for a file that can be used, or nothing at all.
+    /// Why ``url`` would not be read (or, `replacing`, replaced); `nil` for a usable file or none.
     public func problem(replacing: Bool) -> Problem? {
         do throws(Problem) { _ = try target(replacing: replacing); return nil } catch { return error }
     }
 
-    /// The file a read or write of ``url`` really reaches, symlinks followed as ``target(replacing:user:)`` does;
-    /// `nil` when there is none yet. Asked before a file is replaced, so the question names it.
+    /// The file a write of ``url`` really reaches (symlinks followed as allowed); `nil` when there is none yet.
     public func existingFile() throws(Problem) -> URL? {
         guard let target = try target(replacing: true), target.info != nil else { return nil }
         return target.url

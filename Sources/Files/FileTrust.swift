@@ -5,13 +5,12 @@ import Glibc
 import Darwin
 #endif
 
-/// The one rule for what on disk may steer the tool (`.env`, cache entries, the daily count, the
-/// history, the posters-host file, the offline catalogue) and which folders it writes into, as
-/// OpenSSH's `StrictModes` and git's `safe.directory` decide.
+/// The one rule for which files may steer the tool (`.env`, cache, daily count, history, catalogue)
+/// and which folders it writes into, after OpenSSH's `StrictModes` and git's `safe.directory`.
 ///
-/// Trusted means: owned by the user or by root, not writable by group or others, in a folder
-/// that is trusted too, unless that folder is sticky (`/tmp`) and the file is the user's own.
-/// Ownership is checked here, never left to the kernel (`fs.protected_symlinks` is often off).
+/// Trusted: owned by the user or root, not writable by group or others, in a trusted folder, or the
+/// user's own file in a sticky folder (`/tmp`). Checked here, not left to the kernel
+/// (`fs.protected_symlinks` is often off).
 package enum FileTrust {
     static func ownerIsTrusted(_ owner: uid_t, user: uid_t) -> Bool { owner == user || owner == 0 }
 
@@ -20,9 +19,8 @@ package enum FileTrust {
     /// Others may write in it, but only remove what is theirs: a file of the user's own there is safe.
     static func isStickyOpen(_ info: stat) -> Bool { openToOthers(info) && info.st_mode & S_ISVTX != 0 }
 
-    /// Why the folder `info` describes cannot be trusted with files, `nil` when it can.
-    /// A folder of the user's own open to others is refused here: ``AtomicFile/prepareFolder(_:user:)``
-    /// tightens the tool's own folders before asking.
+    /// Why the folder `info` describes cannot be trusted with files, `nil` when it can. The user's own
+    /// folder open to others is refused here; ``AtomicFile/prepareFolder(_:user:)`` tightens it first.
     static func folderProblem(_ path: String, _ info: stat, user: uid_t) -> AtomicFile.Problem? {
         if info.st_mode & S_IFMT != S_IFDIR {
             return .failed(path: path, reason: "it is \(AtomicFile.kindIfNotRegular(info.st_mode) ?? "a file"), not a folder")
@@ -40,11 +38,9 @@ package enum FileTrust {
         return nil
     }
 
-    /// Why a folder above a trusted one (described by `info`) lets someone swap `folder`
-    /// for one of theirs, as OpenSSH's `StrictModes` walks up to `/`: it is someone else's (not
-    /// root's), or anyone may write in it and it is not sticky (`/tmp` is). A folder above that only
-    /// its group may write in passes: Debian's `/usr/local/share` is `root:staff 2775`, and homes
-    /// with a group of their own are often 0775; the folder itself is held to the whole rule.
+    /// Why a folder above `folder` (described by `info`) lets someone swap it, as `StrictModes` walks up:
+    /// it is someone else's (not root's), or anyone may write in it and it is not sticky. Group-writable
+    /// passes (Debian's `/usr/local/share` is `root:staff 2775`, many homes are 0775).
     /// - Parameter name: the ancestor's path, worked out only when it is refused.
     static func ancestorProblem(_ name: () -> String, _ info: stat, below folder: String, user: uid_t) -> AtomicFile.Problem? {
         if !ownerIsTrusted(info.st_uid, user: user) {
@@ -60,10 +56,8 @@ package enum FileTrust {
         return nil
     }
 
-    /// Why the symlink `link` (in a folder `folder` describes) may not be followed as a folder on
-    /// a path, `nil` when it may: as the kernel's `fs.protected_symlinks` rules, whether or not it
-    /// is on, a link is followed when it is the user's or root's, or its folder's owner's; any
-    /// other is refused (in a folder anyone may write in, as ``fileProblem(_:_:in:user:replacing:)`` says).
+    /// Why the symlink `link` (in `folder`) may not be followed on a path, `nil` when it may: as
+    /// `fs.protected_symlinks` rules, whether it is on or not, only the user's, root's or the folder owner's.
     static func linkProblem(_ path: String, _ link: stat, in folder: stat, user: uid_t) -> AtomicFile.Problem? {
         let owner = link.st_uid
         if ownerIsTrusted(owner, user: user) || owner == folder.st_uid { return nil }
@@ -71,9 +65,8 @@ package enum FileTrust {
             ?? .untrusted(path: path, reason: "it belongs to someone else (user \(owner))", advice: "remove it, or use a file of your own")
     }
 
-    /// Why the file or symlink `info` describes (in a folder `folder` describes, already trusted)
-    /// cannot be trusted, `nil` when it can. `replacing`: it is only to be replaced, never read,
-    /// so its mode does not matter, only whose it is where others may plant it.
+    /// Why the file or symlink `info` describes (in the trusted `folder`) cannot be trusted, `nil` when it
+    /// can. `replacing`: never read, so only its owner matters, and only where others may plant it.
     static func fileProblem(_ path: String, _ info: stat, in folder: stat, user: uid_t, replacing: Bool = false) -> AtomicFile.Problem? {
         let owner = info.st_uid
         let isLink = info.st_mode & S_IFMT == S_IFLNK

@@ -1,25 +1,20 @@
 import Dispatch
 import Synchronization
 
-/// The one executor for blocking file work: the disk cache's writes, the quota ledger's locked
-/// updates, poster writes (`write`, `fsync`, `rename`) and folder listings.
+/// The one executor for blocking file work: cache writes, the ledger's locked updates, poster writes,
+/// folder listings.
 ///
-/// Such work blocks its thread (on the disk, on another process's `flock`). On the cooperative
-/// pool, a thread per core, it stalls every task, the requests among them; on the main actor, the
-/// prompt. Here it runs on Dispatch threads while the task that asked for it is suspended.
-///
-/// Work runs on serial queues, which Dispatch runs on its overcommitting pool: a thread is started
-/// whenever none is idle, and idle ones are reused. A concurrent queue would share the pool that
-/// has a thread per core, where one item blocked on a lock stalls the rest.
+/// Such work blocks its thread (on the disk, on another process's `flock`): on the cooperative pool it
+/// would stall every task, on the main actor the prompt. Serial queues run on Dispatch's overcommitting
+/// pool, which starts a thread when none is idle; a concurrent queue would share the one-per-core pool.
 package enum FileWork {
     /// Starts `work` on a thread that may block, and returns at once.
     package static func start(_ work: @escaping @Sendable () -> Void) {
         DispatchQueue(label: "movies.file-work", qos: .userInitiated).async(execute: work)
     }
 
-    /// The value of `work`, run on a thread that may block (or on `lane`, after what it already
-    /// holds); the calling task suspends meanwhile, holding no thread. Not cancellable: file work
-    /// is short and must finish.
+    /// The value of `work`, run on a thread that may block (or on `lane`, in order); the caller
+    /// suspends meanwhile. Not cancellable: file work is short and must finish.
     package static func run<T: Sendable>(on lane: DispatchQueue? = nil, _ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             let item: @Sendable () -> Void = { continuation.resume(returning: work()) }
@@ -27,9 +22,8 @@ package enum FileWork {
         }
     }
 
-    /// The value of `work`, run on `lane`; a caller cancelled meanwhile leaves at once with
-    /// `CancellationError`, and the work runs to its end without it: for work whose caller must
-    /// not wait for a disk once it has given up (a poster's write).
+    /// The value of `work`, run on `lane`; a cancelled caller leaves at once with `CancellationError`
+    /// while the work runs on to its end (a poster's write).
     package static func runUnlessCancelled<T: Sendable>(on lane: DispatchQueue, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         let caller = Caller<T>()
         return try await withTaskCancellationHandler {
@@ -42,8 +36,7 @@ package enum FileWork {
         }
     }
 
-    /// A lane: work that must happen in order (one item at a time, in the order asked) on a
-    /// thread that may block.
+    /// A lane: work done one item at a time, in order, on a thread that may block.
     package static func lane(_ label: String) -> DispatchQueue {
         DispatchQueue(label: label, qos: .userInitiated)
     }

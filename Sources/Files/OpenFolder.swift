@@ -6,10 +6,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A folder opened once and checked by ``FileTrust``, it and every folder above it up to `/`:
-/// every file in it is then created, opened,
-/// renamed and removed through its descriptor (`openat`, `renameat`, `unlinkat`), so a folder
-/// renamed or swapped for a symlink meanwhile leaves nothing behind and nothing lands elsewhere.
+/// A folder opened once and checked by ``FileTrust`` with every folder above it; its files are then
+/// reached through its descriptor (`openat`, `renameat`, `unlinkat`), so a folder renamed or swapped
+/// for a symlink meanwhile sends nothing elsewhere.
 package final class OpenFolder: Sendable {
     /// The path it was opened by, for messages.
     package let url: URL
@@ -17,19 +16,15 @@ package final class OpenFolder: Sendable {
     /// What `fstat` said when it was opened.
     package let info: stat
 
-    /// Opens `url` and checks it and the folders above it; a folder of the user's own open to
-    /// others is tightened to 0700 first when `tighten` is set (the tool's own folders; see
-    /// ``takeTightened(among:)``), refused otherwise.
+    /// Opens `url` and checks it and the folders above. With `tighten` (the tool's own folders), one of
+    /// the user's own open to others is made 0700 (``takeTightened(among:)``) rather than refused.
     package convenience init(_ url: URL, user: uid_t = geteuid(), tighten: Bool = false) throws(AtomicFile.Problem) {
         let fd = try Self.walk(url, user: user)
         try self.init(adopting: fd, url: url, user: user, tighten: tighten)
     }
 
-    /// Opens the folder `url` names one component at a time from `/` (or the working folder),
-    /// each with `openat(O_NOFOLLOW|O_DIRECTORY)` in the one before: a component that is a symlink
-    /// is followed only as ``FileTrust/linkProblem(_:_:in:user:)`` allows (the user's, root's, or
-    /// its folder's owner's), so another user's link in a folder anyone may write in, anywhere on
-    /// the path, is refused with the link named. The descriptor is the caller's to close.
+    /// Opens `url` one component at a time with `openat(O_NOFOLLOW|O_DIRECTORY)`, following a symlink
+    /// only as ``FileTrust/linkProblem(_:_:in:user:)`` allows. The caller closes the descriptor.
     private static func walk(_ url: URL, user: uid_t) throws(AtomicFile.Problem) -> Int32 {
         var path = url.path
         var pending: [Substring] = []
@@ -86,9 +81,8 @@ package final class OpenFolder: Sendable {
         return opened
     }
 
-    /// Takes `fd`, a folder just opened (closed here when refused), and checks it: as the folder
-    /// itself, or, given `below`, as a folder above that one (``FileTrust/ancestorProblem(_:_:below:user:)``).
-    /// `ancestorsChecked`: it was opened through a folder checked already, with all above it.
+    /// Takes `fd` (closed here when refused) and checks it as the folder itself or, given `below`, as a
+    /// folder above that one. `ancestorsChecked`: opened through a folder already checked.
     private init(adopting fd: Int32, url: URL, user: uid_t, tighten: Bool, below: URL? = nil,
                  ancestorsChecked: Bool = false) throws(AtomicFile.Problem) {
         var info = stat()
@@ -110,13 +104,10 @@ package final class OpenFolder: Sendable {
         self.info = info
     }
 
-    /// Opens `url` as ``init(_:user:tighten:)`` does, making it first (mode `mode`, the umask
-    /// applying) with any folders missing above it, each through the one above it as opened and
-    /// checked: `mkdirat`, then opened with `O_NOFOLLOW` and checked. A symlink put on the path
-    /// meanwhile is never followed, so nothing is made where it points; the folder the making
-    /// starts from, and any link above it, is followed only as ``FileTrust`` allows a link to be
-    /// (the user's, root's or its folder owner's, not another user's in a folder anyone may write in).
-    /// - Parameter willMake: called with each folder just before it is made; a seam for tests.
+    /// Opens `url` as ``init(_:user:tighten:)`` does, first making it and any missing folders above
+    /// (`mode`, umask applying), each with `mkdirat` in the checked one above, then opened with
+    /// `O_NOFOLLOW`: a symlink planted meanwhile is never followed.
+    /// - Parameter willMake: called with each folder just before it is made (for tests).
     package static func openOrCreate(_ url: URL, mode: mode_t = 0o700, user: uid_t = geteuid(), tighten: Bool = false,
                                      willMake: (URL) -> Void = { _ in }) throws(AtomicFile.Problem) -> OpenFolder {
         let wanted = url.standardizedFileURL
@@ -132,8 +123,6 @@ package final class OpenFolder: Sendable {
             existing = parent
         }
         var folder: OpenFolder
-        // Walked to as every folder is (``walk(_:user:)``): a link on the way, the folder the
-        // making starts from included, is followed only as the rule allows a link.
         if missing.isEmpty {
             folder = try OpenFolder(existing, user: user, tighten: tighten)
         } else {
@@ -159,7 +148,7 @@ package final class OpenFolder: Sendable {
         try self.init(adopting: fd, url: url, user: user, tighten: false, below: folder)
     }
 
-    /// Why `name` in this folder could not be opened as a folder (`code`): what is there instead.
+    /// Why `name` could not be opened as a folder (`code`): what is there instead.
     private func notAFolder(_ name: String, _ code: Int32, user: uid_t = geteuid()) -> AtomicFile.Problem {
         let path = url.appendingPathComponent(name).path
         guard let info = status(name) else { return .system(path, code) }
@@ -176,8 +165,8 @@ package final class OpenFolder: Sendable {
     /// The folders tightened to 0700 and not yet asked about.
     private static let tightened = Mutex<[String]>([])
 
-    /// Which of `folders` were open to others and were tightened to 0700 since last asked: each
-    /// is told once, for the tool to say so. Only these are taken (tests share the process).
+    /// Which of `folders` were tightened to 0700 since last asked, each told once (only these are
+    /// taken: tests share the process).
     package static func takeTightened(among folders: [URL]) -> [URL] {
         let wanted = Set(folders.map(\.standardizedFileURL.path))
         return tightened.withLock { all in
@@ -187,8 +176,7 @@ package final class OpenFolder: Sendable {
         }
     }
 
-    /// Why a folder above `fd` (up to `/`, by `..`: the folders it really is in, whatever
-    /// symlinks `url` went through) lets someone else swap it; `nil` when none does.
+    /// Why a folder above `fd` (by `..`, up to `/`) lets someone else swap it; `nil` when none does.
     private static func ancestorProblem(_ fd: Int32, _ info: stat, url: URL, user: uid_t) -> AtomicFile.Problem? {
         var below = info
         var relative = ".."
@@ -216,8 +204,7 @@ package final class OpenFolder: Sendable {
         return String(cString: resolved)
     }
 
-    /// Calls `visit` with each name in the folder but `.` and `..`, as the disk gives them: the
-    /// folder as opened, not whatever its path names now. The pointer is valid during the call only.
+    /// Calls `visit` with each name in the folder as opened but `.` and `..`; the pointer is valid during the call only.
     package func names(_ visit: (UnsafePointer<CChar>) -> Void) {
         let fd = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
@@ -245,9 +232,8 @@ package final class OpenFolder: Sendable {
         return fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
     }
 
-    /// Whether `name` in this folder, as it is now, may be read as the user's own file: a regular
-    /// file (or a link the rule follows) that ``FileTrust`` passes for reading, as
-    /// ``AtomicFile/openForReading()`` decides; `false` when nothing is there.
+    /// Whether `name` may be read as a trusted file (a regular file or a link ``FileTrust`` follows);
+    /// `false` when nothing is there.
     package func holdsTrustedFile(_ name: String, user: uid_t = geteuid()) -> Bool {
         guard let info = status(name) else { return false }
         if info.st_mode & S_IFMT != S_IFLNK, AtomicFile.kindIfNotRegular(info.st_mode) != nil { return false }

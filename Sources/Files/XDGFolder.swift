@@ -7,8 +7,8 @@ public enum XDGFolder: Sendable {
     /// `$XDG_STATE_HOME` (default `~/.local/state`): the daily request count.
     case state
 
-    /// `$XDG_…_HOME/movies` when the variable holds an absolute path (the specification ignores
-    /// relative ones), else `HOME/.cache/movies` or `HOME/.local/state/movies`.
+    /// `$XDG_…_HOME/movies` when the variable is an absolute path (the specification ignores relative
+    /// ones), else `HOME/.cache/movies` or `HOME/.local/state/movies`.
     public func url(environment: [String: String]) -> URL {
         let (variable, fallback) = switch self {
         case .cache: ("XDG_CACHE_HOME", ".cache")

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The image formats a poster may be saved as, told from the bytes, never from the URL. Shared
-/// by OMDbKit (which saves posters) and TerminalImages (which draws them): neither needs the other.
+/// The image formats a poster may be saved as, told from the bytes, never the URL. Shared by OMDbKit
+/// (which saves posters) and TerminalImages (which draws them).
 public enum ImageFormat: String, Sendable, CaseIterable {
     /// The formats OMDb's poster hosts serve.
     case jpeg, png, gif, webp
@@ -9,8 +9,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// How many leading bytes ``init(sniffing:)`` needs to tell every format.
     public static let signatureLength = 12
 
-    /// The format whose signature starts `data`, or `nil` when the bytes are not one of these images
-    /// (an HTML error page served with status 200, say).
+    /// The format whose signature starts `data`; `nil` for anything else (an HTML error page served with 200).
     public init?(sniffing data: Data) {
         let bytes = [UInt8](data.prefix(Self.signatureLength))
         func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {

@@ -1,10 +1,8 @@
 import Foundation
 
-/// What Tab offers: the tool gives the completions of the word that ends the text left of the
-/// cursor (its commands, their values, folders), the editor inserts or lists them.
+/// What Tab offers: the tool completes the word left of the cursor; the editor inserts or lists the choices.
 public struct Completer: Sendable {
-    /// Where that word starts (in characters), and the full replacements for it, each with the
-    /// space or slash that follows.
+    /// Where that word starts (in characters), and its full replacements, each with the space or slash that follows.
     public typealias Complete = @Sendable (_ before: String) -> (start: Int, choices: [String])
 
     private let completions: Complete
@@ -16,10 +14,12 @@ public struct Completer: Sendable {
 
     func complete(_ before: String) -> (start: Int, choices: [String]) { completions(before) }
 
-    /// A choice as listed under the line: a folder's own name (with its slash), a word without its space.
+    /// A choice as listed under the line, as shells list paths: the last component (a folder with
+    /// its slash), a word without its space.
     static func shown(_ choice: String) -> String {
-        if choice.hasSuffix(" ") { return String(choice.dropLast()) }
-        let name = choice.dropLast().split(separator: "/").last.map(String.init) ?? ""
-        return name + "/"
+        let word = choice.hasSuffix(" ") ? choice.dropLast() : Substring(choice)
+        let isFolder = word.hasSuffix("/")
+        let name = (isFolder ? word.dropLast() : word).split(separator: "/").last.map(String.init) ?? ""
+        return isFolder ? name + "/" : name
     }
 }

@@ -1,13 +1,65 @@
 import Foundation
 
-/// Terminal columns `text` takes: the one measure of width the renderer uses (wrapping,
-/// clipping, the line editor's cursor). Counted per character as a person sees it (a grapheme
-/// cluster): 2 for East Asian Wide and Fullwidth characters and emoji, 0 for a character made
-/// only of zero-width scalars (combining marks, U+200B, joiners, variation selectors), 1 otherwise.
-/// A cluster is as wide as its widest scalar, not the sum: `e` + U+0301 is one column, and an
-/// emoji sequence joined by U+200D is the one emoji it draws.
+/// Terminal columns `text` takes: the one width measure for wrapping, clipping and the editor's cursor.
+/// Per grapheme cluster, as wide as its widest scalar: 2 for East Asian Wide/Fullwidth and emoji, 0 for
+/// zero-width scalars only (combining marks, U+200B, joiners, variation selectors), else 1. Escape
+/// sequences take none (``terminalRuns(_:)``).
 public func displayWidth(_ text: some StringProtocol) -> Int {
-    text.reduce(0) { $0 + displayWidth($1) }
+    terminalRuns(Substring(text)).reduce(0) { total, run in
+        run.isEscape ? total : run.text.reduce(total) { $0 + displayWidth($1) }
+    }
+}
+
+/// `text` as runs of text and the escape sequences between them, which take no column and must never
+/// be split (a break inside `ESC [ 0 m` prints `[0m`). A sequence is CSI (`ESC [` to its final byte),
+/// OSC/DCS/APC (`ESC ]`, `ESC P`, `ESC _` to BEL or `ESC \`), or `ESC` and one character.
+public func terminalRuns(_ text: Substring) -> [(text: Substring, isEscape: Bool)] {
+    guard text.unicodeScalars.contains("\u{1B}") else { return [(text, false)] }
+    var runs: [(text: Substring, isEscape: Bool)] = []
+    let scalars = text.unicodeScalars
+    var start = scalars.startIndex
+    var index = start
+    while index < scalars.endIndex {
+        guard scalars[index] == "\u{1B}" else {
+            index = scalars.index(after: index)
+            continue
+        }
+        if start < index { runs.append((Substring(scalars[start..<index]), false)) }
+        let end = escapeEnd(scalars, from: index)
+        runs.append((Substring(scalars[index..<end]), true))
+        start = end
+        index = end
+    }
+    if start < scalars.endIndex { runs.append((Substring(scalars[start...]), false)) }
+    return runs
+}
+
+/// Where the escape sequence at `start` ends, or the text's end when it is cut short.
+private func escapeEnd(_ scalars: Substring.UnicodeScalarView, from start: Substring.UnicodeScalarView.Index) -> Substring.UnicodeScalarView.Index {
+    var index = scalars.index(after: start)
+    guard index < scalars.endIndex else { return index }
+    let kind = scalars[index]
+    index = scalars.index(after: index)
+    switch kind {
+    case "[":
+        while index < scalars.endIndex {
+            let value = scalars[index].value
+            index = scalars.index(after: index)
+            if (0x40...0x7E).contains(value) { break }
+        }
+    case "]", "P", "_":
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            index = scalars.index(after: index)
+            if scalar == "\u{07}" { break }
+            if scalar == "\u{1B}", index < scalars.endIndex, scalars[index] == "\\" {
+                index = scalars.index(after: index)
+                break
+            }
+        }
+    default: break
+    }
+    return index
 }
 
 public func displayWidth(_ character: Character) -> Int {

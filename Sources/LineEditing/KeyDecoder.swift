@@ -27,31 +27,23 @@ enum Key: Equatable, Sendable {
     case ignored
 }
 
-/// Turns the bytes a terminal sends into ``Key``s. A value: feed it bytes, get keys back; bytes
-/// of a sequence split across reads are kept until the rest comes.
+/// Turns the bytes a terminal sends into ``Key``s; a sequence split across reads waits for its rest.
 ///
-/// A lone Escape cannot be told from the start of a sequence until a little time has passed, so
-/// the reader calls ``flush()`` when no byte followed within a short wait.
-///
-/// A paste ends at its real end marker, not at the first one: a terminal that does not filter
-/// pasted text sends an `ESC [ 201 ~` pasted inside it as it is, and its own end marker after the
-/// whole paste. So an end marker only ends the paste when the input then pauses (the same wait as
-/// for a lone Escape): everything up to the last end marker before the pause is the paste, line
-/// breaks, start markers and stray end markers included, and runs nothing; the bytes after it were
-/// typed. An end marker outside a paste is ignored.
+/// A lone Escape is known only when no byte follows within a short wait: the reader then calls
+/// ``flush()``. A paste ends at the last end marker before such a pause, not the first: a terminal
+/// that does not filter pastes sends a pasted `ESC [ 201 ~` as it is. All up to that marker is the
+/// paste and runs nothing; the bytes after it were typed.
 struct KeyDecoder {
     private var pending: [UInt8] = []
-    /// Inside a bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`): the bytes since its start
-    /// marker, end markers included.
+    /// Inside a bracketed paste: the bytes since its start marker, end markers included.
     private var pasted: [UInt8]?
-    /// Where the last end marker seen in `pasted` is: the paste's end if the input pauses now.
+    /// The last end marker in `pasted`: the paste's end if the input pauses now.
     private var lastPasteEnd: Range<Int>?
 
     static let pasteStart: [UInt8] = Array("\u{1B}[200~".utf8)
     static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
 
-    /// True when bytes are held back waiting for the rest of a sequence, or for the pause that
-    /// makes a paste's last end marker its real end.
+    /// True when bytes wait for the rest of a sequence, or for the pause that ends a paste.
     var isWaiting: Bool { pasted == nil ? !pending.isEmpty : lastPasteEnd != nil }
 
     mutating func feed(_ bytes: some Sequence<UInt8>) -> [Key] {
@@ -61,16 +53,15 @@ struct KeyDecoder {
         return merged(keys)
     }
 
-    /// What is held back, taken as typed: a lone Escape is `cancel`; a paste whose end marker
-    /// came ends there (the bytes after it are keys). A paste with no end marker yet goes on.
+    /// What is held back, taken as typed: a lone Escape is `cancel`; a paste ends at its last end
+    /// marker (the bytes after it are keys); one with no end marker yet goes on.
     mutating func flush() -> [Key] {
         var keys: [Key] = []
         if pasted != nil {
             guard let paste = endPaste() else { return [] }
             keys.append(paste)
             while let key = next() { keys.append(key) }
-            // A new paste started after the end, and has no end marker yet (the bytes after the
-            // last end marker hold none): it goes on.
+            // A new paste started after the end, with no end marker yet: it goes on.
             if pasted != nil { return merged(keys) }
         }
         if pending.first == 0x1B {
@@ -201,8 +192,7 @@ struct KeyDecoder {
         }
     }
 
-    /// Gathers pasted bytes, noting the last end marker among them: the paste ends there only
-    /// when the input pauses (``flush()``), so this never gives a key.
+    /// Gathers pasted bytes, noting the last end marker; never gives a key (``flush()`` ends the paste).
     private mutating func pasteBytes() -> Key? {
         guard !pending.isEmpty, var bytes = pasted.take() else { return nil }
         // A marker may straddle the bytes kept and those just read.

@@ -1,8 +1,5 @@
-/// The line being typed and the cursor in it, with Emacs-style edits. A value with no I/O:
-/// tests feed it edits and check the text and the cursor.
-///
-/// The cursor counts characters (grapheme clusters), so a combining accent or an emoji with
-/// modifiers moves as one; ``cursorColumns`` turns it into terminal columns.
+/// The line being typed and its cursor, with Emacs-style edits. The cursor counts grapheme clusters,
+/// so an accented letter or an emoji with modifiers moves as one.
 struct LineBuffer: Equatable {
     private(set) var characters: [Character] = []
     /// Characters before the cursor: 0 is the start, `characters.count` the end.
@@ -29,7 +26,7 @@ struct LineBuffer: Equatable {
         characters = joined
     }
 
-    /// Replaces the whole line, cursor at the end (history, search).
+    /// Replaces the whole line, cursor at the end, keeping what was last killed (for Ctrl-Y).
     mutating func replace(with text: String) {
         characters = Array(text)
         cursor = characters.count
@@ -64,11 +61,7 @@ struct LineBuffer: Equatable {
     }
     mutating func killWordForward() { kill(cursor..<wordEnd(after: cursor)) }
 
-    mutating func yank() {
-        guard !killed.isEmpty else { return }
-        let text = killed
-        insert(text)
-    }
+    mutating func yank() { insert(killed) }
 
     private mutating func kill(_ range: Range<Int>) {
         guard !range.isEmpty else { return }

@@ -1,5 +1,5 @@
-/// The line editor's logic as a value: keys in, what to do out. History walking, Ctrl-R
-/// search and Tab completion live here; the terminal I/O is ``TerminalLineReader``'s.
+/// The line editor's logic as a value, keys in, outcomes out: history, Ctrl-R search, Tab completion.
+/// The terminal I/O is ``TerminalLineReader``'s.
 struct LineEditor {
     /// What a key asks the reader to do.
     enum Outcome: Equatable {
@@ -60,7 +60,7 @@ struct LineEditor {
 
     /// Starts a fresh line (after a submit or Ctrl-C).
     mutating func reset() {
-        buffer = LineBuffer(killedFrom: buffer)
+        buffer.replace(with: "")
         historyIndex = nil
         draft = LineBuffer()
         search = nil
@@ -69,8 +69,7 @@ struct LineEditor {
     mutating func handle(_ key: Key) -> Outcome {
         if search != nil, let outcome = handleSearch(key) { return outcome }
         switch key {
-        case .insert(let text): buffer.insert(Self.typeable(text))
-        case .paste(let text): buffer.insert(Self.typeable(text))
+        case .insert(let text), .paste(let text): buffer.insert(Self.typeable(text))
         case .enter: return .submit(buffer.text)
         case .tab: return complete()
         case .backspace: buffer.backspace()
@@ -117,7 +116,7 @@ struct LineEditor {
             self.search = nil
             return .redraw
         default:
-            if let match = search.match { buffer = LineBuffer(history[match], keeping: buffer) }
+            if let match = search.match { buffer.replace(with: history[match]) }
             self.search = nil
             historyIndex = nil
             return key == .enter ? .submit(buffer.text) : nil
@@ -141,10 +140,10 @@ struct LineEditor {
         if historyIndex == nil { draft = buffer }
         if next == history.count {
             historyIndex = nil
-            buffer = LineBuffer(draft.text, keeping: buffer)
+            buffer.replace(with: draft.text)
         } else {
             historyIndex = next
-            buffer = LineBuffer(history[next], keeping: buffer)
+            buffer.replace(with: history[next])
         }
     }
 
@@ -162,8 +161,7 @@ struct LineEditor {
         return result.choices.count > 1 ? .list(result.choices.map(Completer.shown)) : .nothing
     }
 
-    /// Pasted or typed text as one line: line breaks and tabs become spaces, other control
-    /// characters are dropped (they would move the cursor or colour the terminal).
+    /// Text as one line: line breaks and tabs become spaces, other control characters are dropped.
     static func typeable(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -174,19 +172,5 @@ struct LineEditor {
             }
         }
         return String(scalars)
-    }
-}
-
-extension LineBuffer {
-    /// `text` with the cursor at its end, keeping the kill ring of `other`.
-    init(_ text: String, keeping other: LineBuffer) {
-        self = other
-        replace(with: text)
-    }
-
-    /// An empty line that keeps what `other` last killed, for Ctrl-Y on the next line.
-    init(killedFrom other: LineBuffer) {
-        self = other
-        replace(with: "")
     }
 }

@@ -1,6 +1,5 @@
-/// Where a prompt and its line land on a terminal `width` columns wide, and the bytes that
-/// redraw them. A value with no I/O, after linenoise's multi-line mode: the whole line is
-/// redrawn from its first row on every change, so wrapping never drifts.
+/// Where a prompt and its line land on a terminal `width` columns wide, and the bytes that redraw them.
+/// As linenoise's multi-line mode, the whole line is redrawn from its first row, so wrapping never drifts.
 struct LineLayout: Equatable {
     /// Row (from the prompt's row) and column of the cursor.
     var cursorRow = 0
@@ -8,8 +7,7 @@ struct LineLayout: Equatable {
     /// Rows the prompt and line take.
     var rows = 1
 
-    /// Places `text` after `prompt`; wide characters that do not fit at the end of a row go to
-    /// the next one, as terminals do.
+    /// Places `line` after `prompt`; a wide character that does not fit a row's end goes to the next, as terminals do.
     static func place(prompt: String, line: LineBuffer, width: Int) -> (layout: LineLayout, endRow: Int, endColumn: Int) {
         let width = max(1, width)
         var row = 0
@@ -37,16 +35,14 @@ struct LineLayout: Equatable {
         column >= width ? (row + 1, 0) : (row, column)
     }
 
-    /// The bytes that erase the line drawn with `previous` (the cursor being where that put it)
-    /// and draw `prompt` + `line`, leaving the cursor at the line's cursor.
+    /// The bytes that erase the line drawn with `previous` and draw `prompt` + `line`, cursor in place.
     static func redraw(prompt: String, styledPrompt: String? = nil, line: LineBuffer, width: Int, previous: LineLayout?) -> (bytes: String, layout: LineLayout) {
         var out = ""
         if let previous, previous.cursorRow > 0 { out += "\u{1B}[\(previous.cursorRow)A" }
         out += "\r\u{1B}[J"
         out += (styledPrompt ?? prompt) + line.text
         let (layout, endRow, endColumn) = place(prompt: prompt, line: line, width: width)
-        // Text that fills its last row exactly leaves the terminal's cursor in limbo at the
-        // right edge: a line break makes the next row real.
+        // Text that fills its last row leaves the cursor in limbo at the right edge: a line break makes the next row real.
         if endColumn == 0, endRow > 0 { out += "\r\n" }
         if endRow > layout.cursorRow { out += "\u{1B}[\(endRow - layout.cursorRow)A" }
         out += "\r"

@@ -1,7 +1,6 @@
 import Foundation
 
-/// Piped or typed lines, read by one consumer at a time: the command loop, or a question asked
-/// while a command runs (`save` asking before it replaces a file), through one shared iterator.
+/// Piped lines, read through one shared iterator by the command loop or a question asked while a command runs.
 @MainActor
 public final class LineSource {
     private var iterator: AsyncStream<String>.Iterator

@@ -7,13 +7,9 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The terminal the prompt runs on: its modes, its size, and the signals of job control.
-///
-/// Every way out gives the terminal back as it was found: ``restore()`` is called by
-/// ``Runtime/exit(_:)`` (quit, Ctrl-D, SIGTERM, SIGHUP, a closed stdout), and Ctrl-Z
-/// restores before stopping and puts the mode back on `fg` (SIGCONT).
+/// The terminal the prompt runs on: its modes, its size, and job-control signals. Every way out
+/// calls ``restore()``; Ctrl-Z restores before stopping and sets the mode again on `fg`.
 public final class Terminal: Sendable {
-
     public enum Mode: Sendable {
         /// As found.
         case original
@@ -46,22 +42,20 @@ public final class Terminal: Sendable {
     private let sources = Mutex<[Int32: any DispatchSourceSignal]>([:])
     /// Signalled by SIGCONT after ``suspend()``.
     private let continued = DispatchSemaphore(value: 0)
-    /// Where escape codes and the line editor write: the tool passes the writer of its results,
-    /// so a code never lands inside a line being written.
+    /// The writer of the tool's results, so an escape code never lands inside a line being written.
     private let output: @Sendable (String) -> Void
 
     public init(write: @escaping @Sendable (String) -> Void) { output = write }
 
-    /// Columns and rows of the terminal on stdout, read now (it can change at any time);
-    /// nil when stdout is not a terminal.
-    public static func size() -> (columns: Int, rows: Int)? {
+    /// Columns and rows of the terminal on `descriptor` (stdout), read now; nil when it is not a terminal.
+    public static func size(of descriptor: Int32 = STDOUT_FILENO) -> (columns: Int, rows: Int)? {
         var size = winsize()
-        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
-    /// Remembers stdin's settings and takes over SIGTSTP, SIGCONT and SIGWINCH. False when
-    /// stdin is not a terminal. Later calls do nothing.
+    /// Remembers stdin's settings and takes over SIGTSTP, SIGCONT and SIGWINCH; false when stdin is
+    /// not a terminal. Later calls do nothing.
     @discardableResult
     public func start() -> Bool {
         var settings = termios()
@@ -81,7 +75,7 @@ public final class Terminal: Sendable {
     private func watchSignals(_ numbers: [Int32]) {
         sources.withLock { sources in
             for number in numbers where sources[number] == nil {
-                // The handlers must be @Sendable: without it the first signal traps (runtime isolation check).
+                // @Sendable, or the first signal traps (runtime isolation check).
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 switch number {
                 case SIGTSTP:
@@ -146,9 +140,8 @@ public final class Terminal: Sendable {
         tcsetattr(STDIN_FILENO, TCSADRAIN, &settings)
     }
 
-    /// Ctrl-Z: the terminal back as found, then stop until `fg`; then the mode we were in.
-    /// Blocks the calling thread until then: the stop can take effect a moment after `kill`
-    /// returns, so nothing may be drawn or set before SIGCONT says we run again.
+    /// Ctrl-Z: restores the terminal, stops until `fg`, then sets the mode again. Blocks until SIGCONT:
+    /// the stop may take effect after `kill` returns, and nothing may be drawn before.
     public func suspend() {
         state.withLock { state in state.suspendedIn = (state.mode, state.cursorHidden) }
         restore()
@@ -186,8 +179,7 @@ public final class Terminal: Sendable {
         for handler in state.withLock({ Array($0.listeners.values) }) { handler(event) }
     }
 
-    /// Writes escape codes or the line being edited to stdout. A failure is not reported here:
-    /// the next result written says it, through ``Console``.
+    /// Writes escape codes or the edited line to stdout; a failure is reported by the next result's write.
     public func write(_ text: String) { output(text) }
 }
 

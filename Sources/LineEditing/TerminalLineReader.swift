@@ -6,11 +6,9 @@
 import Foundation
 import Synchronization
 
-/// Lines typed at a terminal, edited with ``LineEditor``: the thin I/O layer around it.
-///
-/// Reads stdin on a thread of its own (never the cooperative pool), one line per
-/// ``nextLine()``: the prompt is drawn only when asked for, so it never lands in the middle of
-/// a command's output. Raw mode only while a line is typed; ``Terminal/Mode/quiet`` between.
+/// Lines typed at a terminal, edited with ``LineEditor``: the I/O layer around it. Reads stdin on a
+/// thread of its own, one line per ``nextLine()``, so the prompt never lands inside a command's output.
+/// Raw mode only while a line is typed; ``Terminal/Mode/quiet`` between.
 public final class TerminalLineReader: Sendable {
     public let prompt: String
     private let terminal: Terminal
@@ -43,8 +41,7 @@ public final class TerminalLineReader: Sendable {
         let wakeWrite = wake.write
         _ = terminal.listen { event in writeAll(wakeWrite, event == .resized ? "r" : "c") }
         let thread = Thread { [self] in
-            // The line being edited and the keys read are the reading thread's alone: made here,
-            // never handed elsewhere (``Reading`` is not `Sendable`).
+            // The reading thread's alone (``Reading`` is not `Sendable`).
             let reading = Reading(owner: self, editor: LineEditor(history: remembered, completer: completer))
             while true {
                 requests.wait()
@@ -60,13 +57,11 @@ public final class TerminalLineReader: Sendable {
     /// The next line, or nil after Ctrl-D on an empty line (or the end of input).
     public func nextLine() async -> String? { await request(question: nil) }
 
-    /// The answer to `question`, typed on a line of its own whose prompt is the question (not the
-    /// command prompt); kept out of history, and with no history or completion to recall. `nil`
-    /// for Ctrl-C, Ctrl-D or the end of input.
+    /// The answer to `question`, typed after it as the prompt, without history or completion;
+    /// `nil` for Ctrl-C, Ctrl-D or the end of input.
     public func answer(_ question: String) async -> String? { await request(question: question) }
 
-    /// Ctrl-C: lines typed ahead (read from the terminal, not yet started) are dropped, not run
-    /// one after another once the command stops.
+    /// Ctrl-C: lines typed ahead are dropped, not run once the command stops.
     public func interrupted() { dropTypedAhead.store(true, ordering: .sequentiallyConsistent) }
 
     private func request(question: String?) async -> String? {
@@ -101,7 +96,6 @@ public final class TerminalLineReader: Sendable {
         private var history: History? { owner.history }
         private var typing: (@Sendable () -> Void)? { owner.typing }
         private var wake: (read: Int32, write: Int32) { owner.wake }
-
 
         func readAnswer(_ question: String) -> String? {
             let commands = editor
@@ -170,14 +164,10 @@ public final class TerminalLineReader: Sendable {
             }
         }
 
-        /// Keys typed ahead start the line, unless a Ctrl-C came since they were typed: one that came
-        /// as a signal (while a command ran), or one typed in raw mode behind them, which would
-        /// otherwise be read only after all of them had run.
+        /// Keys typed ahead start the line, unless a Ctrl-C came after them (as a signal, or typed in raw mode).
         private func takeTypedAhead() {
-            // A Ctrl-C that came as a signal drops only what was read before it: the terminal
-            // emptied its own queue when it sent the signal, and what is there now was typed since
-            // and belongs to this line. (Read first, as before, a `quit` typed right after the
-            // Ctrl-C was dropped with the rest, and the prompt waited for ever.)
+            // A Ctrl-C signal drops only what was read before it: the terminal emptied its queue when
+            // it sent the signal, so what is there now was typed since and belongs to this line.
             if owner.dropTypedAhead.exchange(false, ordering: .sequentiallyConsistent) {
                 queued = []
                 decoder = KeyDecoder()
@@ -196,7 +186,7 @@ public final class TerminalLineReader: Sendable {
         }
 
         private func finish(_ line: String?) -> String? {
-            // A Ctrl-C delivered late, after this line began, is not about the keys typed from now on.
+            // A Ctrl-C delivered after this line began is not about the keys typed from now on.
             owner.dropTypedAhead.store(false, ordering: .sequentiallyConsistent)
             terminal.write(layout?.leave() ?? "\r\n")
             layout = nil

@@ -2,12 +2,13 @@ import Files
 import Foundation
 import OMDbKit
 
-/// An OMDb-shaped catalogue read from `Fixtures/`, answering requests with OMDb's own semantics:
+/// An OMDb-shaped catalogue read from a folder, answering requests with OMDb's own semantics:
 /// word matching, 10 results a page, `totalResults`, the `type` and `y` filters, `plot=short|full`,
 /// and the error envelopes (`Movie not found!`, `Too many results.`, `Incorrect IMDb ID.`…).
 ///
-/// It backs the offline mode (through ``CatalogueTransport``) and the fake OMDb server in tests,
-/// so both behave alike.
+/// The library ships one, with 245 titles, their posters and a few series' seasons
+/// (``bundled()``). It backs the offline mode (through ``CatalogueTransport``) and the fake OMDb
+/// server in tests, so both behave alike.
 public struct Catalogue: Sendable {
     /// One title: OMDb's by-ID fields as strings, plus `FullPlot`, and its `Ratings` when it has them.
     struct Entry: Sendable {
@@ -72,33 +73,11 @@ public struct Catalogue: Sendable {
         entries.filter { !seasons.listedSeasons(of: $0.imdbID).isEmpty }.map(\.title)
     }
 
-    /// The folder shipped with the package: `$MOVIES_CATALOGUE`, else `<bin>/../share/movies`
-    /// beside the running executable (where `make install` puts it), else `./Fixtures`, else the
-    /// `Fixtures/` beside the sources this was built from (for `swift run`).
-    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                     currentDirectory: String = FileManager.default.currentDirectoryPath,
-                                     executable: URL? = Bundle.main.executableURL) -> URL? {
-        var candidates: [URL] = []
-        if let custom = environment["MOVIES_CATALOGUE"], !custom.isEmpty { candidates.append(URL(fileURLWithPath: custom)) }
-        if let executable {
-            // Through a symbolic link (`~/bin/movies -> …/prefix/bin/movies`) the real place counts.
-            for binary in [executable, executable.resolvingSymlinksInPath()] {
-                candidates.append(binary.deletingLastPathComponent().deletingLastPathComponent()
-                    .appendingPathComponent("share/movies", isDirectory: true))
-            }
-        }
-        candidates.append(URL(fileURLWithPath: currentDirectory).appendingPathComponent("Fixtures"))
-        // This file is Sources/OMDbCatalogue/Catalogue.swift: three levels below the checkout.
-        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures"))
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("catalogue.json").path) }
-    }
-
     // MARK: Answering
 
     /// The answer to a request for `path`: a poster file under `posters/` (404 when there is none),
     /// else OMDb's answer to `query`. The offline transport and the fake server both route here.
-    public func answer(path: String, query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
+    package func answer(path: String, query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
         let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
         guard relative.hasPrefix("posters/") else { return answer(query, posterBase: posterBase, acceptsKey: acceptsKey) }
         guard let data = posterData(atPath: relative) else {
@@ -109,7 +88,7 @@ public struct Catalogue: Sendable {
 
     /// OMDb's answer to a request with these query items. Posters are announced under `posterBase`.
     /// - Parameter acceptsKey: which `apikey` values are valid; OMDb answers 401 to the others.
-    public func answer(_ query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
+    package func answer(_ query: [URLQueryItem], posterBase: URL, acceptsKey: (String) -> Bool = { _ in true }) -> HTTPResponse {
         func value(_ name: String) -> String? { query.last { $0.name.lowercased() == name }?.value }
         guard let key = value("apikey"), !key.isEmpty else { return Self.error("No API key provided.", status: 401) }
         guard acceptsKey(key) else { return Self.error("Invalid API key!", status: 401) }
@@ -255,22 +234,22 @@ private struct CatalogueRecord: Decodable {
 /// Answers from a ``Catalogue`` with no network: the offline mode's transport.
 ///
 /// Requests to its ``baseURL`` get OMDb's answers; `posters/…` under it get the poster files.
-public struct CatalogueTransport: InMemoryTransport {
+public struct CatalogueTransport: OMDbTransport {
     /// The catalogue that answers.
     public let catalogue: Catalogue
     /// The base URL the client should use with this transport.
     public static let baseURL = URL(string: "offline://catalogue/")!
     /// The key the client sends to the catalogue, which accepts any.
-    public static let apiKey = "no-key-needed"
+    public static let apiKey: APIKey = "no-key-needed"
 
     /// A transport answering from `catalogue`.
     public init(catalogue: Catalogue) { self.catalogue = catalogue }
 
-    /// The catalogue's whole answer to `url`.
-    public func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+    /// The catalogue's answer to `request`, as OMDb (or its posters host) would give it.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        return catalogue.answer(path: url.path, query: items, posterBase: Self.baseURL)
+        let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        return TransportResponse(catalogue.answer(path: request.url.path, query: items, posterBase: Self.baseURL))
     }
 }
 

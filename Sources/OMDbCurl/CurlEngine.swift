@@ -1,4 +1,5 @@
 import CCurl
+import Files
 import Foundation
 import OMDbKit
 import Synchronization
@@ -9,8 +10,8 @@ import Synchronization
 /// cache, one TLS session cache and (libcurl 7.87 and later) one parsed CA store for all of them,
 /// so a page's requests share their host's connection (HTTP/2 multiplexes them), and the next
 /// page finds it open. Other threads never touch a libcurl handle: they post a ``Command`` and
-/// wake the thread (`curl_multi_wakeup`), which otherwise sleeps in `curl_multi_poll` until a
-/// socket is ready: no busy polling, whatever the latency.
+/// wake the thread, which otherwise sleeps (``EngineSleep``) until a socket libcurl watches is
+/// ready or libcurl's timer is due (its multi socket interface): no busy polling, whatever the latency.
 ///
 /// What the thread touches (the multi and share handles, the transfers in libcurl's hands, their
 /// easy handles) is an ``EngineLoop``, made on the thread and reachable from nowhere else: it is
@@ -24,16 +25,16 @@ final class CurlEngine: Sendable {
         case stop
     }
 
-    /// What other threads hand over; `closed` once the multi handle is gone, so that no wakeup
-    /// ever reaches a freed handle (a wakeup is sent under this lock).
+    /// What other threads hand over; `closed` once the engine's thread has ended, so that no wakeup
+    /// ever reaches a closed descriptor (a wakeup is sent under this lock).
     private struct Inbox {
         var commands: [Command] = []
         var closed = false
     }
 
     private let inbox = Mutex(Inbox())
-    /// The multi handle, for `curl_multi_wakeup` only (see ``CurlHandleAddress``).
-    private let multi: CurlHandleAddress
+    /// Written to wake the engine's thread (``EngineSleep/wake(_:)``).
+    private let wakeDescriptor: Int32
     /// Transfers paused for a reader behind (for tests).
     let pauses = Atomic<Int>(0)
 
@@ -45,6 +46,11 @@ final class CurlEngine: Sendable {
         guard let multi = ccurl_multi_init(), let share = ccurl_share_init() else {
             throw CurlUnavailable(reason: "libcurl could not make a multi handle")
         }
+        guard let descriptors = EngineSleep.Descriptors() else {
+            ccurl_multi_cleanup(multi)
+            ccurl_share_cleanup(share)
+            throw CurlUnavailable(reason: "no file descriptor was left for the transport's event loop", advice: "Raise the limit of open files (ulimit -n).")
+        }
         ccurl_multi_setopt_long(multi, CCURLMOPT_PIPELINING, Int(CCURLPIPE_MULTIPLEX))
         ccurl_multi_setopt_long(multi, CCURLMOPT_MAX_HOST_CONNECTIONS, max(1, maxConnectionsPerHost))
         // Room in the cache for every connection a page may open, so none is closed between pages.
@@ -52,14 +58,19 @@ final class CurlEngine: Sendable {
         // Easy handles are made per request: the share keeps DNS answers and TLS sessions for them.
         ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_DNS)
         ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_SSL_SESSION)
-        self.multi = CurlHandleAddress(multi)
-        // Handed to the thread, which owns both from its start (Thread.start orders the setting up above before it).
+        wakeDescriptor = descriptors.wake
+        // Handed to the thread, which owns them from its start (pthread_create orders the setting up above before it).
         let handles = (multi: CurlHandleAddress(multi), share: CurlHandleAddress(share))
-        let thread = Thread { [self] in
-            EngineLoop(engine: self, multi: handles.multi.handle, share: handles.share.handle, now: now).run()
+        if let failure = startThread(name: "movies.curl", { [self] in
+            EngineSleep.blockSignals()
+            EngineLoop(engine: self, multi: handles.multi.handle, share: handles.share.handle, sleep: EngineSleep(descriptors), now: now).run()
+        }) {
+            ccurl_multi_cleanup(multi)
+            ccurl_share_cleanup(share)
+            _ = EngineSleep(descriptors)
+            throw CurlUnavailable(reason: "libcurl's thread could not start (\(String(cString: strerror(failure))))",
+                                  advice: ProcessLimit.reached(by: failure)?.advice ?? "Try again.")
         }
-        thread.name = "movies.curl"
-        thread.start()
     }
 
     /// Hands `command` to the engine's thread. Ignored once the engine has stopped.
@@ -67,7 +78,7 @@ final class CurlEngine: Sendable {
         inbox.withLock { inbox in
             guard !inbox.closed else { return }
             inbox.commands.append(command)
-            ccurl_multi_wakeup(multi.handle)
+            EngineSleep.wake(wakeDescriptor)
         }
     }
 
@@ -79,17 +90,15 @@ final class CurlEngine: Sendable {
         }
     }
 
-    /// No wakeup is sent from now on: the multi handle is about to be freed (the engine's thread).
+    /// No wakeup is sent from now on: the engine's thread is ending (the engine's thread).
     fileprivate func close() {
         inbox.withLock { $0.closed = true }
     }
 }
 
 /// The address of a libcurl handle, as a value that may cross threads (a pointer is not
-/// `Sendable`). It crosses in two ways only, both safe: the multi and share handles go once from
-/// ``CurlEngine``'s initializer to the engine's thread, which owns them from then on; and the
-/// multi handle's is used by other threads for `curl_multi_wakeup`, which libcurl makes safe to
-/// call from any thread, under the inbox's lock, and never once the handle is freed.
+/// `Sendable`). It crosses once: the multi and share handles go from ``CurlEngine``'s initializer
+/// to the engine's thread, which owns them from then on.
 struct CurlHandleAddress: Sendable {
     private let bits: UInt
 
@@ -112,24 +121,37 @@ private final class EngineLoop {
     /// The transfers in libcurl's hands, by easy handle, and by transfer.
     private var active: [OpaquePointer: CurlEasy] = [:]
     private var byTransfer: [ObjectIdentifier: CurlEasy] = [:]
+    private let sleep: EngineSleep
     /// The engine's running time, which a stopped process does not add to.
     private var clock: EngineClock
-    /// How long the last turn meant to sleep: a turn much longer was a stop.
-    private var planned = EngineClock.backstop
+    /// When libcurl wants its timer run (CURLMOPT_TIMERFUNCTION); nil: not at all.
+    private var curlTimer: ContinuousClock.Instant?
     private var stopping = false
 
-    init(engine: CurlEngine, multi: OpaquePointer, share: OpaquePointer, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+    init(engine: CurlEngine, multi: OpaquePointer, share: OpaquePointer, sleep: EngineSleep,
+         now: @escaping @Sendable () -> ContinuousClock.Instant) {
         self.engine = engine
         self.multi = multi
         self.share = share
+        self.sleep = sleep
         clock = EngineClock(now: now)
+        // libcurl calls both on this thread, inside its own calls, while this loop runs.
+        ccurl_multi_setopt_callbacks(multi, { _, socket, what, context, _ in
+            Unmanaged<EngineLoop>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue().sleep.watch(socket, for: what)
+            return 0
+        }, { _, timeout, context in
+            Unmanaged<EngineLoop>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue().curlTimer = timeout < 0 ? nil : .now + .milliseconds(timeout)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     func run() {
+        var ready: [EngineSleep.Ready] = []
+        var stopped = false
         while true {
             // The running time of the turn that ended (its sleep included), read before this
             // turn's transfers start: one started now was not running then, and is not charged it.
-            let (elapsed, stopped) = clock.tick(planned: planned)
+            let elapsed = clock.tick(stopped: stopped)
             var started: Set<ObjectIdentifier> = []
             for command in engine.takeCommands() {
                 switch command {
@@ -148,7 +170,11 @@ private final class EngineLoop {
             }
             if stopping, active.isEmpty { break }
             var running: Int32 = 0
-            ccurl_multi_perform(multi, &running)
+            for (socket, events) in ready { ccurl_multi_socket_action(multi, socket, events, &running) }
+            if let due = curlTimer, due <= .now {
+                curlTimer = nil
+                ccurl_multi_socket_action(multi, CCURL_SOCKET_TIMEOUT, 0, &running)
+            }
             var handle: OpaquePointer?
             var result: Int32 = 0
             while ccurl_multi_next_done(multi, &handle, &result) == 1 {
@@ -156,12 +182,10 @@ private final class EngineLoop {
             }
             // After reading the sockets: an answer that came while the process was stopped is taken
             // before any deadline is looked at.
-            let wait = chargeDeadlines(elapsed, afterAStop: stopped, sparing: started)
-            planned = wait
-            var ready: Int32 = 0
-            // Woken by a socket, a timer of libcurl's, or a command; the timeout is only a backstop,
-            // or the next deadline.
-            ccurl_multi_poll(multi, Int32(wait.milliseconds), &ready)
+            var wait = chargeDeadlines(elapsed, sparing: started)
+            if let due = curlTimer { wait = min(wait, max(due - .now, .zero)) }
+            // Woken by a socket, libcurl's timer, or a command; else at the next deadline, or the backstop.
+            (ready, stopped) = sleep.wait(upTo: wait)
         }
         engine.close()
         ccurl_multi_cleanup(multi)
@@ -172,12 +196,10 @@ private final class EngineLoop {
     /// paused for its reader and not `sparing` (started this turn, after that time ran), and ends
     /// those past their deadline with libcurl's timeout. Returns how long the engine may sleep:
     /// until the nearest deadline, at most the poll's backstop.
-    private func chargeDeadlines(_ elapsed: Duration, afterAStop stopped: Bool, sparing started: Set<ObjectIdentifier>) -> Duration {
+    private func chargeDeadlines(_ elapsed: Duration, sparing started: Set<ObjectIdentifier>) -> Duration {
         var wait = EngineClock.backstop
         for easy in Array(active.values) {
-            // One started this turn was not running in the stop: it keeps its grace for a stop of its own.
-            let spared = started.contains(ObjectIdentifier(easy.transfer))
-            switch easy.transfer.charge(spared ? .zero : elapsed, afterAStop: stopped && !spared) {
+            switch easy.transfer.charge(started.contains(ObjectIdentifier(easy.transfer)) ? .zero : elapsed) {
             case .overdue: remove(easy.transfer, result: CCURLE_OPERATION_TIMEDOUT)
             case .left(let left): wait = min(wait, left)
             case .paused: break
@@ -217,7 +239,7 @@ private final class EngineLoop {
         }
         active[easy.handle] = nil
         ccurl_multi_remove_handle(multi, easy.handle)
-        if let result { transfer.complete(result) } else { transfer.abandon() }
+        if let result { transfer.complete(result, systemError: easy.systemError) } else { transfer.abandon() }
         // The handle is freed with `easy`, now that libcurl no longer holds it.
     }
 }
@@ -247,8 +269,12 @@ enum CurlLibrary {
     /// - Parameter path: a libcurl of the person's choosing (`MOVIES_LIBCURL`); nil for the system's.
     static func load(_ path: String? = nil) throws(CurlUnavailable) {
         var reason = [CChar](repeating: 0, count: 512)
-        guard ccurl_load(path, &reason, reason.count) == 0 else {
-            throw CurlUnavailable(reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        var code: Int32 = 0
+        guard ccurl_load(path, &reason, reason.count, &code) == 0 else {
+            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // A limit reached is no missing libcurl: installing one would not help.
+            guard let limit = ProcessLimit.reached(by: code) else { throw CurlUnavailable(reason: text) }
+            throw CurlUnavailable(reason: text, advice: limit.advice)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CCurl
+import Files
 import Foundation
 import OMDbKit
 import Synchronization
@@ -23,7 +24,7 @@ final class CurlTransfer: Sendable {
         let userAgent: String
     }
 
-    typealias Machine = CurlTransferStateMachine<CheckedContinuation<StreamedResponse, any Error>, BodyFeed>
+    typealias Machine = CurlTransferStateMachine<CheckedContinuation<TransportResponse, any Error>, BodyFeed>
 
     let engine: CurlEngine
     let setup: Setup
@@ -50,7 +51,7 @@ final class CurlTransfer: Sendable {
     /// Starts the transfer and returns once the headers are in.
     /// - Parameter afterPosting: run once the transfer is posted to the engine (not when it was
     ///   cancelled before): what it posts, the engine starts after this transfer.
-    func send(afterPosting: () -> Void = {}) async throws -> StreamedResponse {
+    func send(afterPosting: () -> Void = {}) async throws -> TransportResponse {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 switch state.withLock({ $0.send(continuation) }) {
@@ -131,7 +132,7 @@ final class CurlTransfer: Sendable {
         case .proceed:
             return true
         case let .answer(continuation, head, feed):
-            continuation.resume(returning: StreamedResponse(statusCode: head.status, headers: head.headers,
+            continuation.resume(returning: TransportResponse(statusCode: head.status, headers: head.headers,
                                                             body: HTTPBody(feed: feed, length: head.length)))
             return true
         case let .fail(continuation, error):
@@ -161,8 +162,8 @@ final class CurlTransfer: Sendable {
     }
 
     /// Charges `elapsed` of the engine's running time (see ``CurlTransferStateMachine/charge(_:)``).
-    func charge(_ elapsed: Duration, afterAStop: Bool) -> Machine.Deadline {
-        state.withLock { $0.charge(elapsed, afterAStop: afterAStop) }
+    func charge(_ elapsed: Duration) -> Machine.Deadline {
+        state.withLock { $0.charge(elapsed) }
     }
 
     /// The reader caught up: true when the handle is to be continued.
@@ -175,19 +176,23 @@ final class CurlTransfer: Sendable {
         state.withLock { $0.follow(after: result) }
     }
 
-    /// libcurl finished the transfer with `result`.
-    func complete(_ result: Int32) {
+    /// libcurl finished the transfer with `result`; `systemError` is the `errno` of a socket that could not be opened (0: none).
+    func complete(_ result: Int32, systemError: Int32 = 0) {
         switch state.withLock({ $0.complete(result) }) {
-        case let .fail(continuation, error): continuation.resume(throwing: explained(error, result: result))
+        case let .fail(continuation, error): continuation.resume(throwing: explained(error, result: result, systemError: systemError))
         case let .finish(feed, error): feed.finish(throwing: error)
         case .nothing: break
         }
     }
 
-    /// A certificate refused under a CA file trusted alone (see ``Setup``) says so, and how to
-    /// trust the system's certificates too: OpenSSL's programs add the default folder to such a file.
-    /// Under the system's folder read alone (``SystemCA``), it says so, and how to trust a bundle.
-    private func explained(_ error: TransportError, result: Int32) -> TransportError {
+    /// A connection that failed for want of a descriptor (EMFILE: `ulimit -n`) says so, not
+    /// "connection refused". A certificate refused under a CA file trusted alone (see ``Setup``)
+    /// says so, and how to trust the system's certificates too: OpenSSL's programs add the default
+    /// folder to such a file. Under the system's folder read alone (``SystemCA``), it says so, and how to trust a bundle.
+    private func explained(_ error: TransportError, result: Int32, systemError: Int32) -> TransportError {
+        if error.isNotSent, systemError == EMFILE || systemError == ENFILE, let shortage = ProcessLimit.shortage(systemError) {
+            return .notSent(reason: shortage)
+        }
         guard result == CCURLE_PEER_FAILED_VERIFICATION else { return error }
         if let system = setup.systemCA {
             return .notSent(reason: "the server's TLS certificate was refused by the system's CA folder \(system.folder), read alone; "
@@ -212,16 +217,21 @@ final class CurlTransfer: Sendable {
 final class CurlEasy {
     let handle: OpaquePointer
     let transfer: CurlTransfer
+    /// Why a socket of the handle's could not be opened (`errno`; 0: none did fail), written by libcurl's callback.
+    private let socketError: UnsafeMutablePointer<Int32>
 
     /// A handle for `transfer`, set up for `url`; nil when libcurl cannot make one.
     init?(for transfer: CurlTransfer, url: URL, share: OpaquePointer) {
         guard let handle = ccurl_easy_init() else { return nil }
         self.handle = handle
         self.transfer = transfer
+        socketError = .allocate(capacity: 1)
         let setup = transfer.setup
         // The context the callbacks get: this object, which the engine's table keeps alive for as
         // long as libcurl holds the handle.
         let context = Unmanaged.passUnretained(self).toOpaque()
+        socketError.initialize(to: 0)
+        ccurl_easy_setopt_socket_errors(handle, socketError)
         ccurl_easy_setopt_long(handle, CCURLOPT_NOSIGNAL, 1)
         ccurl_easy_setopt_long(handle, CCURLOPT_HTTP_VERSION, Int(CCURL_HTTP_VERSION_2TLS))
         ccurl_easy_setopt_long(handle, CCURLOPT_PROTOCOLS, Int(CCURLPROTO_HTTP | CCURLPROTO_HTTPS))
@@ -275,7 +285,11 @@ final class CurlEasy {
 
     deinit {
         ccurl_easy_cleanup(handle)
+        socketError.deallocate()
     }
+
+    /// The `errno` of a socket the handle could not open (0: none).
+    var systemError: Int32 { socketError.pointee }
 
     /// The status of the answer being read.
     private var responseCode: Int {

@@ -128,11 +128,6 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     let limit: Duration
     /// The running time charged so far.
     private(set) var spent: Duration = .zero
-    /// A turn the process was stopped in was charged with ``graceAfterStop`` left: once only.
-    private(set) var sparedAStop = false
-    /// What a transfer keeps, at least, after the first stop of the process it meets: enough for
-    /// a connection in the making to finish once the process runs again.
-    static var graceAfterStop: Duration { .milliseconds(500) }
     /// Redirects followed before the transfer fails with "too many redirects".
     static var maxRedirects: Int { 10 }
 
@@ -303,18 +298,9 @@ struct CurlTransferStateMachine<Continuation, Feed> {
 
     /// Charges `elapsed` of the engine's running time, unless the transfer is paused for its
     /// reader: the time a reader takes is not the server's. Past the limit, the engine ends it
-    /// with libcurl's timeout.
-    /// - Parameter afterAStop: the turn charged took far longer than the engine slept: the process
-    ///   was stopped (Ctrl-Z, `kill -STOP`) and nothing could move meanwhile. The first such turn
-    ///   leaves the transfer ``graceAfterStop`` (or what it had left, when less), so a stop never ends a request by itself
-    ///   (with `--timeout 1`, a 5 s stop failed posters as "not made in time" and asked them again).
-    mutating func charge(_ elapsed: Duration, afterAStop: Bool = false) -> Deadline {
+    /// with libcurl's timeout. The time the process was stopped never reaches here (``EngineClock``).
+    mutating func charge(_ elapsed: Duration) -> Deadline {
         if case .paused = state { return .paused }
-        var elapsed = elapsed
-        if afterAStop, !sparedAStop {
-            sparedAStop = true
-            elapsed = min(elapsed, max(.zero, limit - spent - Self.graceAfterStop))
-        }
         spent += elapsed
         return spent >= limit ? .overdue : .left(limit - spent)
     }

@@ -19,8 +19,9 @@ import Synchronization
 public final class CurlTransport: OMDbTransport {
     private let engine: CurlEngine
     private let setup: CurlTransfer.Setup
-    /// When each origin last had a connection opened or used, for ``preconnect(_:)``.
-    private let warmed = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// `warmed`: when each origin last had a connection opened or used, for ``preconnect(_:)``;
+    /// `afterNext`: origins to open behind the next request (``preconnect(_:afterNextRequest:)``).
+    private let origins = Mutex((warmed: [String: ContinuousClock.Instant](), afterNext: [URL]()))
     /// libcurl closes a connection idle for 118 s; one used more recently than this is still open.
     static let connectionFreshness: Duration = .seconds(60)
 
@@ -31,7 +32,7 @@ public final class CurlTransport: OMDbTransport {
     ///   - environment: where `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR` are read, and
     ///     `MOVIES_LIBCURL`, a libcurl to load instead of the system's (the first transport of a
     ///     process loads it for all).
-    public init(maxConnectionsPerHost: Int = OMDbClient.Configuration.defaultMaxConcurrentRequests, timeout: Int = 30,
+    public init(maxConnectionsPerHost: Int = 20, timeout: Int = 30,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(CurlUnavailable) {
         let library = environment["MOVIES_LIBCURL"].flatMap { $0.isEmpty ? nil : $0 }
         do {
@@ -57,26 +58,28 @@ public final class CurlTransport: OMDbTransport {
         engine.post(.stop)
     }
 
-    /// Sends a GET for `url`, none of whose query items is secret: see ``send(_:)``.
-    public func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
-        try await send(TransportRequest(url: url, timeout: timeout))
-    }
-
-    /// Sends `request`. One that carries a secret query item goes direct when it is plain http
-    /// (a proxy would read it whole), and follows a redirect only within its origin.
-    public func send(_ request: TransportRequest) async throws -> StreamedResponse {
+    /// Sends `request`, bounded by its timeout in the engine's running time (see ``EngineClock``:
+    /// the time the process was stopped, or a reader behind held the transfer paused, is not
+    /// charged). One that carries a secret query item goes direct when it is plain http (a proxy
+    /// would read it whole), and follows a redirect only within its origin.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         noteUse(of: request.url)
+        let behind = origins.withLock { origins in defer { origins.afterNext = [] }; return origins.afterNext }
         // The engine starts transfers in the order they are posted: these open behind this request.
         return try await CurlTransfer(url: request.url, setup: setup, engine: engine, timeout: request.timeout,
                                       secretQueryItems: request.secretQueryItems).send { [self] in
-            for origin in request.preconnectAfter { preconnect(origin) }
+            for origin in behind { preconnect(origin) }
         }
     }
 
-    /// Each exchange is bounded by the engine, by its running time (see ``EngineClock``): the
-    /// time the process was stopped, or waited for a reader behind, is not charged.
-    public var boundsExchanges: Bool { true }
+    /// Opens a connection to `origin` behind the next request (whichever it is), so that opening it
+    /// never holds that request up: a one-shot search opens OMDb's connection first, and the
+    /// posters host's behind it. When no request follows, nothing opens.
+    public func preconnect(_ origin: URL, afterNextRequest: Bool) {
+        guard afterNextRequest else { return preconnect(origin) }
+        origins.withLock { $0.afterNext.append(origin) }
+    }
 
     /// Opens a connection to `url`'s origin with a `HEAD /` that carries nothing of the caller's
     /// (no key, no query), unless one was opened or used there lately. Never retried; its answer
@@ -84,10 +87,10 @@ public final class CurlTransport: OMDbTransport {
     public func preconnect(_ url: URL) {
         guard let root = url.httpOrigin else { return }
         let origin = root.absoluteString
-        let stale = warmed.withLock { warmed -> Bool in
+        let stale = origins.withLock { origins -> Bool in
             let now = ContinuousClock.now
-            if let last = warmed[origin], now - last < Self.connectionFreshness { return false }
-            warmed[origin] = now
+            if let last = origins.warmed[origin], now - last < Self.connectionFreshness { return false }
+            origins.warmed[origin] = now
             return true
         }
         guard stale else { return }
@@ -99,7 +102,7 @@ public final class CurlTransport: OMDbTransport {
 
     private func noteUse(of url: URL) {
         guard let origin = url.httpOrigin?.absoluteString else { return }
-        warmed.withLock { $0[origin] = .now }
+        origins.withLock { $0.warmed[origin] = .now }
     }
 
     /// What `path` is when it exists and is not a regular file (after links): "a FIFO", "a folder"…

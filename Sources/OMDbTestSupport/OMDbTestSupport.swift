@@ -5,18 +5,24 @@ import OMDbKit
 // What the test suites of OMDbKit, OMDbCurl, OMDbCatalogue and MoviesCLI share: the repository's fixtures,
 // the offline catalogue, quick retries, and a client's updates gathered by row.
 
-/// The repository's Fixtures folder.
-public let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Fixtures")
+private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The repository's Fixtures folder: recorded OMDb answers (`omdb-samples/`).
+public let fixtures = repository.appendingPathComponent("Fixtures")
+
+/// The offline catalogue's folder in the sources (`catalogue.json`, `episodes.json`, `posters/`):
+/// the library's resource, read where it is written.
+public let catalogueFolder = repository.appendingPathComponent("Sources/OMDbCatalogue/Catalogue")
 
 /// The offline catalogue, loaded once.
-public let catalogue: Catalogue = try! Catalogue(folder: fixtures)
+public let catalogue: Catalogue = try! Catalogue(folder: catalogueFolder)
 
 /// Retries without real waiting, so tests of transient failures stay fast.
-public let quickRetries = RetryPolicy(baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), maxRetryAfter: .milliseconds(5))
+package let quickRetries = RetryPolicy(baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), maxRetryAfter: .milliseconds(5))
 
 /// Collects a details stream.
-public func collect(_ stream: MovieUpdates) async -> [MovieUpdate] {
+public func collect(_ stream: some AsyncSequence<MovieUpdate, Never>) async -> [MovieUpdate] {
     var updates: [MovieUpdate] = []
     for await update in stream { updates.append(update) }
     return updates

@@ -1,15 +1,13 @@
 import Foundation
 
-/// A picture drawn with text, for terminals with 24-bit colour and no image protocol: each
-/// character cell is an upper half block (▀) whose foreground is the upper pixel and whose
-/// background is the lower one, so a cell holds two square-ish pixels. Pure.
+/// A picture drawn with text, for terminals with 24-bit colour and no image protocol: each cell is an
+/// upper half block (▀), its foreground the upper pixel and its background the lower.
 enum HalfBlocks {
     /// `image` scaled (box average) to `columns` cells wide, as lines ending in a colour reset.
     static func lines(_ image: RGBImage, columns: Int) -> [String] {
         let columns = max(1, min(columns, image.width))
         var rows = Int((Double(image.height) * Double(columns) / Double(image.width)).rounded())
-        // At least one line, and at most twice as many lines as columns: a picture a few pixels
-        // wide and thousands high would otherwise fill the scrollback.
+        // One line at least, twice as many lines as columns at most: a very tall picture would fill the scrollback.
         rows = min(max(rows, 2), 4 * columns)
         rows += rows % 2   // whole cells
         var lines: [String] = []

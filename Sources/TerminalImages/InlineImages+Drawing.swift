@@ -11,16 +11,14 @@ extension InlineImages {
         /// The command was cancelled (Ctrl-C) while the poster was being decoded.
         case cancelled
 
-        /// The note that says a refused poster was not drawn and where it is; `nil` for the others.
-        /// - Parameter saved: the poster's file as shown.
+        /// For a refusal, the note that says so and where the poster is (`saved`, as shown); else `nil`.
         public func note(saved: String) -> String? {
             guard case .refused(let why) = self else { return nil }
             return "poster not drawn: \(why); saved as \(saved)"
         }
     }
 
-    /// Draws `image` with `kind`: the bytes, or why it cannot be drawn. Decoding a JPEG for half
-    /// blocks stops when the calling task is cancelled.
+    /// Draws `image` with `kind`: the bytes, or why not. Decoding for half blocks stops when the task is cancelled.
     /// - Parameter columns: how wide half blocks draw (the other protocols let the terminal size the image).
     public static func draw(_ image: Data, using kind: Kind, columns: Int = 24) -> Drawing {
         guard kind == .blocks, ImageFormat(sniffing: image) == .jpeg else {

@@ -1,8 +1,8 @@
 import Foundation
 import ImageFormats
 
-/// Posters drawn in the terminal by `show N`, where the terminal has a protocol for it. Pure:
-/// detection reads only the environment it is given, and the escape sequences are built from bytes.
+/// Posters drawn in the terminal by `show N`, where the terminal has a protocol for it. Pure: detection
+/// reads only the environment given.
 public enum InlineImages {
     /// The setting: `auto` detects the terminal, the others force a protocol or turn drawing off.
     public enum Setting: String, Sendable, CaseIterable {
@@ -19,8 +19,7 @@ public enum InlineImages {
         case blocks
     }
 
-    /// The protocol to draw with, or `nil` for none. Never one when stdout is not a terminal,
-    /// whatever the setting: escape sequences in a file or a pipe are garbage.
+    /// The protocol to draw with, or `nil`: always `nil` when stdout is not a terminal, whatever the setting.
     public static func detect(_ setting: Setting, environment: [String: String], outputIsTerminal: Bool) -> Kind? {
         guard outputIsTerminal else { return nil }
         switch setting {
@@ -42,8 +41,7 @@ public enum InlineImages {
         return nil
     }
 
-    /// The bytes that draw `image` with `kind`, or `nil` when that kind cannot take the
-    /// image's format (kitty takes PNG only).
+    /// The bytes that draw `image` with `kind`, or `nil` when that kind cannot take its format.
     /// - Parameter columns: how wide half blocks draw (the other protocols let the terminal size the image).
     public static func sequence(for image: Data, using kind: Kind, columns: Int = 24) -> String? {
         switch kind {
@@ -71,9 +69,8 @@ public enum InlineImages {
 
     static let kittyChunk = 4096
 
-    /// Why a poster was not drawn, in a person's words, and where it is: `poster not drawn: only
-    /// JPEG posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`.
-    /// - Parameter saved: the poster's file as shown.
+    /// Why a poster was not drawn and where it is (`saved`, as shown): `poster not drawn: only JPEG
+    /// posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`.
     public static func refusal(for image: Data, using kind: Kind, saved: String) -> String {
         "poster not drawn: \(reason(for: image, using: kind)); saved as \(saved)"
     }

@@ -13,10 +13,9 @@ struct RGBImage: Equatable {
     }
 }
 
-/// A small baseline JPEG decoder: Huffman-coded sequential DCT, 8-bit samples, one (grey) or
-/// three (YCbCr) components, any sampling factors, restart intervals. Enough for posters, which
-/// are baseline JPEGs; progressive and arithmetic-coded files are refused. Chroma is upsampled
-/// by nearest neighbour, so edges differ slightly from libjpeg's smoother upsampling.
+/// A small baseline JPEG decoder (Huffman-coded sequential DCT, 8-bit samples, grey or YCbCr, any
+/// sampling factors, restart intervals): enough for posters. Progressive and arithmetic coding are
+/// refused. Chroma is upsampled by nearest neighbour.
 enum JPEGDecoder {
     enum Failure: Error, Equatable {
         case notJPEG
@@ -41,8 +40,7 @@ enum JPEGDecoder {
         var planeWidth = 0
     }
 
-    /// The picture `data` holds, at the scale its plan chooses (full size up to
-    /// ``JPEGPlan/enoughSide`` pixels on a side).
+    /// The picture `data` holds, at the scale its ``JPEGPlan`` chooses.
     /// - Parameters:
     ///   - enoughSide: the decoded side that is enough; tests ask for less to force a scale.
     ///   - isCancelled: asked between MCU rows; `true` stops the decode (Ctrl-C cancels the command's task).

@@ -2,11 +2,9 @@ import Foundation
 
 /// How big a decode may get, decided from the frame header before anything is allocated.
 ///
-/// A terminal draws a poster a few dozen cells wide, so a picture of thousands of pixels is
-/// decoded at a reduced scale (1/2, 1/4 or 1/8: each 8×8 block gives 4×4, 2×2 or 1 pixel; at
-/// 1/8 only the block's DC coefficient is used, no inverse transform). A header that claims more
-/// than ``maxPixels`` is refused: even at 1/8 its planes would not fit the memory ceiling, and
-/// any poster host can write one in a few bytes.
+/// A terminal draws a poster a few dozen cells wide, so a large picture is decoded at 1/2, 1/4 or 1/8
+/// scale (each 8×8 block gives 4×4, 2×2 or 1 pixel; at 1/8 only the DC coefficient is used). A header
+/// claiming more than ``maxPixels`` is refused: a few bytes could otherwise ask for gigabytes.
 struct JPEGPlan: Equatable {
     /// The frame's size, as its header says.
     let width: Int
@@ -14,13 +12,12 @@ struct JPEGPlan: Equatable {
     /// 1, 2, 4 or 8: the decoded picture is `width / scale` by `height / scale`, rounded up.
     let scale: Int
 
-    /// A decoded side of at most this many pixels is enough for any terminal: larger pictures
-    /// are decoded at the smallest scale that brings them within it (1/8 at the most).
+    /// A decoded side this long is enough for any terminal: larger pictures are scaled down to it (1/8 at most).
     static let enoughSide = 512
     /// 16384 × 16384: at 1/8, 2048 × 2048. Beyond this a header is refused.
     static let maxPixels = 16_384 * 16_384
 
-    /// The plan for a frame of `width` × `height` whose largest sampling factors are `maxH` × `maxV`.
+    /// The plan for a frame of `width` × `height`.
     /// - Parameter enoughSide: the decoded side that is enough (tests ask for less to force a scale).
     /// - Throws: ``JPEGDecoder/Failure/tooLarge(width:height:)`` past ``maxPixels``.
     init(width: Int, height: Int, enoughSide: Int = JPEGPlan.enoughSide) throws(JPEGDecoder.Failure) {
@@ -39,22 +36,22 @@ struct JPEGPlan: Equatable {
     /// Pixels each 8×8 block gives on a side.
     var blockSide: Int { 8 / scale }
 
-    /// The bytes a decode allocates for `components` (their planes, padded to whole MCUs, and the
-    /// RGB picture): the allocation accounting the ceiling is checked against. The compressed
-    /// bytes come on top (a poster is at most `PosterStore.defaultMaxBytes`).
-    func bytesAllocated(for components: [JPEGDecoder.Component]) -> Int {
-        let maxH = components.map(\.h).max() ?? 1, maxV = components.map(\.v).max() ?? 1
+    /// The grid of MCUs, and each component's blocks per MCU (a single-component scan is not
+    /// interleaved: its MCU is one block).
+    func mcus(for components: [JPEGDecoder.Component]) -> (columns: Int, rows: Int, blocks: [(h: Int, v: Int)]) {
         let single = components.count == 1
-        let mcuWidth = single ? 8 : 8 * maxH, mcuHeight = single ? 8 : 8 * maxV
-        let columns = (width + mcuWidth - 1) / mcuWidth, rows = (height + mcuHeight - 1) / mcuHeight
-        let planes = components.reduce(0) { total, component in
-            let (h, v) = single ? (1, 1) : (component.h, component.v)
-            return total + columns * h * blockSide * rows * v * blockSide
-        }
+        let mcuWidth = single ? 8 : 8 * (components.map(\.h).max() ?? 1)
+        let mcuHeight = single ? 8 : 8 * (components.map(\.v).max() ?? 1)
+        return ((width + mcuWidth - 1) / mcuWidth, (height + mcuHeight - 1) / mcuHeight, components.map { single ? (1, 1) : ($0.h, $0.v) })
+    }
+
+    /// The bytes a decode allocates for `components`: their planes, padded to whole MCUs, and the RGB picture.
+    func bytesAllocated(for components: [JPEGDecoder.Component]) -> Int {
+        let (columns, rows, blocks) = mcus(for: components)
+        let planes = blocks.reduce(0) { $0 + columns * $1.h * blockSide * rows * $1.v * blockSide }
         return planes + decodedWidth * decodedHeight * 3
     }
 
-    /// What any accepted header may make a decode allocate: 3 components sampled 4×4, the worst
-    /// padding, at ``maxPixels``. Well under the 100 MB a poster may cost.
+    /// The most any accepted header may make a decode allocate (3 components sampled 4×4 at ``maxPixels``).
     static let memoryCeiling = 48 << 20
 }

@@ -37,9 +37,8 @@ struct BitReader {
     var offset: Int
     private var buffer = 0
     private var count = 0
-    /// Zero bytes given in place of a marker since the last restart. A sound scan needs at most
-    /// one; a header that claims a large picture over a few bytes of data would otherwise be
-    /// decoded from zeros for as long as its size says.
+    /// Zero bytes given in place of a marker since the last restart: a sound scan needs one at most,
+    /// and a large picture over a few bytes of data must not be decoded from zeros.
     private var padded = 0
     static let maxPadding = 64
 
@@ -85,8 +84,7 @@ struct BitReader {
     }
 }
 
-/// One baseline scan: every MCU of every component, dequantized and inverse-transformed into
-/// the planes at the plan's scale.
+/// One baseline scan: every MCU of every component, decoded into the planes at the plan's scale.
 struct Scan {
     let bytes: [UInt8]
     let offset: Int
@@ -98,14 +96,9 @@ struct Scan {
 
     /// - Parameter isCancelled: asked once per row of MCUs.
     mutating func decode(_ components: inout [JPEGDecoder.Component], isCancelled: () -> Bool) throws(JPEGDecoder.Failure) {
-        let maxH = components.map(\.h).max() ?? 1, maxV = components.map(\.v).max() ?? 1
-        let single = components.count == 1
-        // A single-component scan is not interleaved: its MCU is one block.
-        let mcuWidth = single ? 8 : 8 * maxH, mcuHeight = single ? 8 : 8 * maxV
-        let columns = (plan.width + mcuWidth - 1) / mcuWidth, rows = (plan.height + mcuHeight - 1) / mcuHeight
+        let (columns, rows, blocks) = plan.mcus(for: components)
         let side = plan.blockSide
-        for index in components.indices {
-            let (h, v) = single ? (1, 1) : (components[index].h, components[index].v)
+        for (index, (h, v)) in blocks.enumerated() {
             components[index].planeWidth = columns * h * side
             components[index].plane = [UInt8](repeating: 0, count: columns * h * side * rows * v * side)
         }
@@ -118,8 +111,7 @@ struct Scan {
                 for index in components.indices { components[index].previousDC = 0 }
             }
             let (mcuX, mcuY) = (mcu % columns, mcu / columns)
-            for index in components.indices {
-                let (h, v) = single ? (1, 1) : (components[index].h, components[index].v)
+            for (index, (h, v)) in blocks.enumerated() {
                 for blockY in 0..<v {
                     for blockX in 0..<h {
                         try decodeBlock(&components[index], &reader, into: &block, dcOnly: side == 1)
@@ -138,8 +130,7 @@ struct Scan {
         }
     }
 
-    /// Reads one block's coefficients into `block`, dequantized; with `dcOnly`, the AC
-    /// coefficients are read past but not kept.
+    /// Reads one block's coefficients into `block`, dequantized; with `dcOnly`, AC coefficients are skipped.
     private func decodeBlock(_ component: inout JPEGDecoder.Component, _ reader: inout BitReader, into block: inout [Int],
                              dcOnly: Bool) throws(JPEGDecoder.Failure) {
         guard let dc = dcTables[component.dcTable], let ac = acTables[component.acTable] else { throw .corrupt("missing Huffman table") }
@@ -179,8 +170,8 @@ struct Scan {
         return (u == 0 ? 1 / 2.0.squareRoot() : 1) * cos(Double((2 * x + 1) * u) * .pi / 16) / 2
     }
 
-    /// The block's samples, `side` × `side` of them into `plane` at `origin`: each the mean of
-    /// the (8 / `side`)² samples of the full inverse transform it covers.
+    /// The block's `side` × `side` samples into `plane` at `origin`, each the mean of the full
+    /// transform's samples it covers.
     static func inverseDCT(_ block: [Int], into plane: inout [UInt8], at origin: Int, stride: Int, side: Int = 8) {
         var rows = [Double](repeating: 0, count: 64)
         for y in 0..<8 {

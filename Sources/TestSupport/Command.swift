@@ -32,3 +32,14 @@ extension Process {
         return exited
     }
 }
+
+/// The pid of a process that has exited: free now, or reused by another process (which started
+/// later). For leftovers planted as a dead run's.
+public func exitedProcessID() throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "exit 0"]
+    try process.run()
+    process.waitUntilExit()
+    return process.processIdentifier
+}

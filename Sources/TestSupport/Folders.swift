@@ -18,6 +18,16 @@ public func removeFolder(_ url: URL) {
     try? FileManager.default.removeItem(at: url)
 }
 
+/// A stand-in for the system's opener (`MOVIES_OPENER`) in `folder`: a script that adds the
+/// addresses it is given to `record`, a line each.
+public func makeRecordingOpener(in folder: URL) throws -> (script: URL, record: URL) {
+    let record = folder.appendingPathComponent("opened.txt")
+    let script = folder.appendingPathComponent("fake-opener")
+    try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(record.path)'\n".write(to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    return (script, record)
+}
+
 /// Names of every file in a folder, sorted.
 public func files(in folder: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()

@@ -5,7 +5,7 @@ import Testing
 @testable import OMDbCatalogue
 import TestSupport
 
-let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures"))
+let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.catalogueFolder)
 
 /// Runs the built `movies` in its own process with piped stdin, over the offline catalogue or the
 /// fake OMDb server on 127.0.0.1.
@@ -237,7 +237,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.repositoryRoot.a
             #expect(err.contains("Too many results for \"the\""))
             #expect(err.contains("Cannot use \"/dev/null/x\" for posters"))
             #expect(err.contains("No results for \"show\""))
-            #expect(outcome.stdout.contains("more, next        load the next page"))
+            #expect(outcome.stdout.contains("  more, next, n     the next page\n"))
         }
     }
 

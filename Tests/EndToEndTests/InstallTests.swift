@@ -41,7 +41,7 @@ extension Tag {
                          "share/zsh/site-functions/_movies", "share/fish/vendor_completions.d/movies.fish"] {
                 #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path), "\(path) not installed")
             }
-            #expect(tree(prefix).count(where: { $0.hasPrefix("share/movies/posters/") }) == files(in: MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures/posters")).count)
+            #expect(tree(prefix).count(where: { $0.hasPrefix("share/movies/posters/") }) == files(in: MoviesProcess.catalogueFolder.appendingPathComponent("posters")).count)
 
             // The manual page reads cleanly, without a troff warning.
             let man = URL(fileURLWithPath: "/usr/bin/man")
@@ -74,6 +74,13 @@ extension Tag {
             let trimmed = try await MoviesProcess.run([], lines: ["quit"], directory: elsewhere,
                                                       environment: ["MOVIES_CATALOGUE": ""], executable: installed)
             #expect(trimmed.stderr.contains("Offline catalogue (no API key): 3 titles"), "\(trimmed.stderr)")
+            // Without it, no other copy is taken (the build's resource bundle, which SwiftPM's
+            // Bundle.module would find by its path): one line says how to get it back.
+            try FileManager.default.removeItem(at: installedCatalogue)
+            let missing = try await MoviesProcess.run(["search", "alien"], directory: elsewhere,
+                                                      environment: ["MOVIES_CATALOGUE": ""], executable: installed)
+            #expect(missing.status != 0 && missing.stdout.isEmpty, "\(missing.stdout)")
+            #expect(missing.stderr.contains("was not found beside movies (../share/movies): reinstall with make install"), "\(missing.stderr)")
 
             let uninstall = try await make("uninstall", prefix: prefix)
             #expect(uninstall.status == 0, "make uninstall failed: \(uninstall.stderr)")

@@ -99,4 +99,32 @@ struct LayoutTerminalTests {
             #expect(rowNumbers(end) == Array(1...10), "\(outcome.shown("end"))")
         }
     }
+
+    /// A page taller than the screen (printed row by row) and a page that fits (drawn live), at
+    /// 200 columns where a plot takes one line: no empty line between a plot and its poster's
+    /// state (before, each row had one). At 50 columns a saved poster's path cut to fit shows
+    /// `…` where it was cut and keeps its end (before: `poster saved: shots/Toxic (2008) [tt045356`).
+    @Test func rowsHaveNoEmptyLineAndACutPathSaysSo() async throws {
+        try await withTemporaryFolder { folder in
+            var pages: [String: [String]] = [:]
+            for (name, columns, rows, search) in [("tall", 200, 15, "toxic"), ("live", 200, 30, "alien"), ("narrow", 50, 60, "toxic")] {
+                let outcome = try await TerminalDriver.run(["--offline", "--posters", "shots"], directory: folder, columns: columns, rows: rows, steps: [
+                    .wait("movies>"), .send(search + Keys.enter), .wait("Showing "), .snapshot("end"),
+                ])
+                #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+                let end = outcome.snapshot("end")
+                let top = end.firstIndex { $0.hasPrefix("✓ ") && $0.contains(". ") } ?? 0
+                pages[name] = Array(end[top...].prefix { !$0.hasPrefix("✓ plots") })
+            }
+            for name in ["tall", "live"] {
+                let page = pages[name] ?? []
+                #expect(page.count > 10 && !page.contains(""), "\(name):\n\(page.joined(separator: "\n"))")
+            }
+            let saved = (pages["narrow"] ?? []).filter { $0.contains("poster ") && $0.contains("saved: ") }
+            #expect(saved.count >= 5, "\(pages["narrow"] ?? [])")
+            for line in saved {
+                #expect(line.count < 50 && line.contains(": …") && line.range(of: #"\.(jpg|png|gif|webp)$"#, options: .regularExpression) != nil, "\(line)")
+            }
+        }
+    }
 }

@@ -65,12 +65,24 @@ import TestSupport
         }
     }
 
+    /// Over a pipe, `open` of more than five rows asks, and the next line answers: `n` opens
+    /// nothing (and is not searched for), `y` opens them.
+    @Test func openOfManyRowsOverAPipeIsAnsweredByTheNextLine() async throws {
+        try await withTemporaryFolder { folder in
+            let (opener, record) = try makeRecordingOpener(in: folder)
+            let outcome = try await MoviesProcess.run(["--offline"], lines: ["star trek", "open 1-6", "n", "open 2-7", "y", "quit"],
+                                                      directory: folder, environment: ["MOVIES_OPENER": opener.path])
+            #expect(outcome.status == 0)
+            #expect(outcome.stderr.contains("Open 6 pages in the browser? (y/N) n\nNothing opened: answer y to open 6 pages"), "\(outcome.stderr)")
+            #expect(!outcome.stderr.contains("Too many results"), "\(outcome.stderr)")
+            let opened = try String(contentsOf: record, encoding: .utf8).split(separator: "\n")
+            #expect(opened.count == 6 && opened.first == "https://www.imdb.com/title/tt0084726/", "\(opened)")
+        }
+    }
+
     @Test func sessionSavesOpensAndNeverDrawsIntoAPipe() async throws {
         try await withTemporaryFolder { folder in
-            let record = folder.appendingPathComponent("opened.txt")
-            let opener = folder.appendingPathComponent("fake-opener")
-            try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+            let (opener, record) = try makeRecordingOpener(in: folder)
             try Data("old".utf8).write(to: folder.appendingPathComponent("taken.csv"))
             let outcome = try await MoviesProcess.run(
                 ["--posters", "p", "--inline-images", "iterm"],

@@ -30,6 +30,9 @@ struct MoviesProcess {
 
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The offline catalogue in the sources (the library's resource), which every run answers from.
+    static let catalogueFolder = repositoryRoot.appendingPathComponent("Sources/OMDbCatalogue/Catalogue")
+
     let process = Process()
     /// Opens when the process exits.
     let exited: Latch
@@ -56,7 +59,7 @@ struct MoviesProcess {
         }
         process.currentDirectoryURL = directory
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
-                   "MOVIES_CATALOGUE": Self.repositoryRoot.appendingPathComponent("Fixtures").path]
+                   "MOVIES_CATALOGUE": Self.catalogueFolder.path]
         env.merge(environment) { _, new in new }
         process.environment = env
         process.standardInput = input

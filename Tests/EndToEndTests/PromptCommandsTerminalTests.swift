@@ -26,6 +26,39 @@ struct PromptCommandsTerminalTests {
         }
     }
 
+    /// `help` on a screen of 24 rows shows every command with the line typed still above it
+    /// (it was 36 lines at 80 columns); `help save` says all about one.
+    @Test(arguments: [50, 80])
+    func helpFitsAScreenOfTwentyFourRows(columns: Int) async throws {
+        try await withTemporaryFolder { folder in
+            let outcome = try await TerminalDriver.run(["--offline"], directory: folder, columns: columns, rows: 24, steps: [
+                .wait("movies>"), .send(Keys.ctrlL), .send("help" + Keys.enter), .wait("quit, exit"), .snapshot("help"),
+                .send(Keys.ctrlL), .send("help save" + Keys.enter), .wait("replaces it"), .snapshot("save"),
+                .send("quit" + Keys.enter), .exit(),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            let screen = outcome.snapshot("help")
+            #expect(screen.first == "movies> help" && screen.contains { $0.hasPrefix("  TEXT ") }, "\(outcome.shown("help"))")
+            #expect(screen.contains { $0.hasPrefix("  quit, exit ") } && screen.contains("movies>"), "\(outcome.shown("help"))")
+            #expect(outcome.snapshot("save").contains { $0.hasPrefix("  save FILE         save the current search's rows") },
+                    "\(outcome.shown("save"))")
+        }
+    }
+
+    /// Tab after `save` completes a folder, then a file save writes inside it (it completed nothing).
+    @Test func tabAfterSaveCompletesAPath() async throws {
+        try await withTemporaryFolder { folder in
+            let shots = folder.appendingPathComponent("shots")
+            try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+            for name in ["old.csv", "notes.txt"] { try Data().write(to: shots.appendingPathComponent(name)) }
+            let outcome = try await TerminalDriver.run(["--offline"], directory: folder, steps: [
+                .wait("movies>"), .send("save sh" + Keys.tab), .wait("movies> save shots/"), .send(Keys.tab),
+                .wait("movies> save shots/old.csv"), .send(Keys.ctrlU + "quit" + Keys.enter), .exit(),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+        }
+    }
+
     /// The lines of snapshot `name` between the line typed (`movies> shown`) and the next prompt.
     private func output(_ name: String, typed shown: String? = nil, _ outcome: TerminalDriver.Outcome) -> [String] {
         let lines = outcome.snapshot(name)
@@ -51,12 +84,15 @@ struct PromptCommandsTerminalTests {
                 ("show 1-2", "show 1-2", "show 1-2", "https://www.imdb.com/title/tt0103644/"),
                 ("poster", "poster 1 sh" + Keys.tab, "poster 1 shots/", "poster saved"),
                 ("star", "star", "star", "Showing 10 of 38"),
-                ("star page 3", "page 3", "page 3", "Showing 20 of 38"),
-                ("star prev", "prev", "prev", "Showing 30 of 38"),
-                // Pages shown again from memory count every result seen by now.
+                // A page away from the end of the pages seen in order names its own rows.
+                ("star page 3", "page 3", "page 3", "Showing 21–30 of 38"),
+                ("star prev", "prev", "prev", "Showing 11–20 of 38"),
                 ("star next", "next", "next", "Showing 30 of 38"),
-                ("star first", "first", "first", "Showing 30 of 38"),
-                ("catalogue", "catalogue", "catalogue", "Type catalogue 2"),
+                ("star first", "first", "first", "Showing 1–10 of 38"),
+                ("catalogue", "catalogue", "catalogue", "Type next for the next page"),
+                // The listing's rows are numbered: a number alone shows one, n turns the page.
+                ("catalogue 3", "3", "3", "IMDb: https://www.imdb.com/title/"),
+                ("catalogue n", "n", "n", "page 2 of 13"),
             ]
             var steps: [TerminalDriver.Step] = [.wait("movies>")]
             var previous: String?
@@ -91,7 +127,7 @@ struct PromptCommandsTerminalTests {
             #expect(poster.count == 1 && poster[0].contains("1. Alien (1979)") && poster[0].contains("shots/Alien (1979) [tt0078748]"), "\(poster)")
             let saved = try FileManager.default.contentsOfDirectory(atPath: shots.path)
             #expect(saved.count == 1 && saved[0].hasPrefix("Alien (1979) [tt0078748]."), "\(saved)")
-            let catalogued = MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures/posters/tt0078748.jpg")
+            let catalogued = MoviesProcess.catalogueFolder.appendingPathComponent("posters/tt0078748.jpg")
             #expect(try Data(contentsOf: shots.appendingPathComponent(saved[0])) == Data(contentsOf: catalogued))
 
             // star's pages, jumped through: page 3 before page 2 is still 21–30, page 2 after it 11–20.
@@ -104,8 +140,14 @@ struct PromptCommandsTerminalTests {
 
             let catalogue = output("catalogue", outcome)
             #expect(catalogue.first == "The offline catalogue: page 1 of 13, 245 titles", "\(catalogue)")
-            #expect(catalogue.contains("  Alien (1979)  movie  tt0078748"), "\(catalogue)")
+            let numbers = { (lines: [String]) in lines.compactMap { $0.firstMatch(of: #/^ *(\d+)\. /#).flatMap { Int($0.1) } } }
+            #expect(numbers(catalogue) == Array(1...20), "\(catalogue)")
+            #expect(catalogue.contains { $0.hasSuffix(". Alien (1979)  movie  tt0078748") }, "\(catalogue)")
             #expect(catalogue.count == 22)
+            let third = try #require(catalogue.dropFirst(3).first?.firstMatch(of: #/\. (.*)  \w+  tt\d+$/#)?.1)
+            #expect(output("catalogue 3", typed: "3", outcome).first?.hasPrefix(String(third)) == true, "\(outcome.shown("catalogue 3"))")
+            let turned = output("catalogue n", typed: "n", outcome)
+            #expect(turned.first == "The offline catalogue: page 2 of 13, 245 titles" && numbers(turned) == Array(21...40), "\(turned)")
         }
     }
 }

@@ -119,7 +119,7 @@ struct TerminalDriver {
     static func run(_ arguments: [String] = [], directory: URL, environment: [String: String] = [:],
                     columns: Int = 100, rows: Int = 30, steps: [Step]) async throws -> Outcome {
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
-                   "MOVIES_CATALOGUE": MoviesProcess.repositoryRoot.appendingPathComponent("Fixtures").path,
+                   "MOVIES_CATALOGUE": MoviesProcess.catalogueFolder.path,
                    "XDG_STATE_HOME": directory.appendingPathComponent("state").path]
         env.merge(environment) { _, new in new }
         let spec: [String: Any] = ["argv": [MoviesProcess.executable.path] + arguments, "cwd": directory.path, "env": env,

@@ -264,7 +264,7 @@ int main(int argc, char **argv) {
     }
     if (!base || !key || !posters) fail("usage: lab_floor [search QUERY] --base-url URL --api-key KEY --posters DIR");
     char reason[512];
-    if (ccurl_load(getenv("MOVIES_LIBCURL"), reason, sizeof reason) != 0) fail(reason);
+    if (ccurl_load(getenv("MOVIES_LIBCURL"), reason, sizeof reason, NULL) != 0) fail(reason);
     ca_file = getenv("CURL_CA_BUNDLE");
     if (!ca_file || !*ca_file) ca_file = getenv("SSL_CERT_FILE");
     if (ca_file && !*ca_file) ca_file = NULL;

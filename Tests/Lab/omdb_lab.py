@@ -577,8 +577,8 @@ def main():
     parser.add_argument("--sequels", type=int, default=100, help="titles matching 'sequel'")
     parser.add_argument("--poster-bytes", type=int, default=30_000, help="size of every poster (30000)")
     parser.add_argument("--extra-headers", type=int, default=0, help="header lines of 30 bytes added to every answer (0)")
-    parser.add_argument("--poster-file", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "posters", "tt1375666.jpg"),
-                        help="a JPEG the posters are made from, padded to --poster-bytes (default: one of Fixtures/posters)")
+    parser.add_argument("--poster-file", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Sources", "OMDbCatalogue", "Catalogue", "posters", "tt1375666.jpg"),
+                        help="a JPEG the posters are made from, padded to --poster-bytes (default: one of the offline catalogue's posters)")
     parser.add_argument("--python-client", action="store_true", help="be the Python client instead (see --api)")
     parser.add_argument("--api", help="with --python-client: the API host's address")
     parser.add_argument("--query", default="bench", help="with --python-client: the search")

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import TestSupport
 @testable import LineEditing
 @testable import MoviesCLI
 
@@ -24,5 +26,21 @@ import Testing
         #expect(type("posters shots/\t", completer: folders).0.buffer.text == "posters shots/inner/")
         #expect(type("s\t").1 == .list(["save", "save!", "search", "show"]))
         #expect(type("alien\t").1 == .nothing)
+    }
+
+    /// After `save`, Tab completes folders and the files save writes (.json, .csv, .md) on disk,
+    /// as it completes folders after `poster LIST`; a completed file name takes its space.
+    @Test func tabAfterSaveCompletesFoldersAndTheFilesItWrites() throws {
+        let base = try makeTemporaryFolder()
+        defer { removeFolder(base) }
+        let shots = base.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: shots.appendingPathComponent("inner"), withIntermediateDirectories: true)
+        for name in ["old.csv", "notes.txt", "movies.json"] { try Data().write(to: shots.appendingPathComponent(name)) }
+        let disk = CommandCompletion.fileSystem(base: base, home: nil)
+        #expect(type("save sh\t", completer: disk).0.buffer.text == "save shots/")
+        #expect(type("save shots/\t", completer: disk).1 == .list(["inner/", "movies.json", "old.csv"]))
+        #expect(type("save shots/o\t", completer: disk).0.buffer.text == "save shots/old.csv ")
+        #expect(type("save! shots/m\t", completer: disk).0.buffer.text == "save! shots/movies.json ")
+        #expect(type("help sa\t").0.buffer.text == "help save ")
     }
 }

@@ -39,8 +39,9 @@ import TestSupport
         ("year any", .year(nil)),
         ("plot full", .plot(.full)),
         ("plot short", .plot(.short)),
-        ("help", .help),
-        ("?", .help),
+        ("help", .help(nil)),
+        ("?", .help(nil)),
+        ("help save", .help("save")),
         ("quit", .quit),
         ("exit", .quit),
         ("EXIT", .quit),
@@ -68,7 +69,7 @@ import TestSupport
         ("plot long", ["short or full", "\"long\"", "search plot long"]),
         ("exit now", ["exit takes nothing", "search exit now"]),
         ("quit it", ["quit takes nothing", "search quit it"]),
-        ("help me", ["help takes nothing", "search help me"]),
+        ("help me", ["help takes a command word", "search help me"]),
         ("search", ["search needs text"]),
         ("/foo", ["unknown command", "\"/foo\"", "help"]),
         (":q", ["unknown command", "\":q\""]),
@@ -92,9 +93,9 @@ import TestSupport
             == .invalid(hint: "show takes a result number, such as show 3, or several, such as show 1-3; to search for that text, type: search show me the money"))
     }
 
-    @Test func helpTextNamesEveryCommandWord() {
+    @Test func helpOfEachCommandWordNamesIt() {
         for word in Command.words {
-            #expect(Command.helpText.contains(word), "help does not mention \(word)")
+            #expect(PromptHelp.detail(word, width: 200)?.contains(word) == true, "help \(word) does not mention \(word)")
         }
     }
 }
@@ -211,15 +212,31 @@ import TestSupport
 }
 
 @Suite struct HelpTextTests {
-    @Test(arguments: [60, 80, 100])
-    func helpFitsTheTerminalAndKeepsEveryWord(width: Int) {
-        let text = Command.help(width: width)
-        #expect(text.split(separator: "\n").allSatisfy { displayWidth($0) <= width })
+    /// `help` lists every command on one line of its own at 50 columns and more: 21 lines at
+    /// most, so that with the line typed, the key's count of the day and the prompt it fits a
+    /// screen of 24 rows (it was 36 lines at 80 columns, 50 at 50).
+    @Test(arguments: [50, 80, 100])
+    func helpFitsAScreenOfTwentyFourRows(width: Int) {
+        let lines = PromptHelp.overview(width: width).split(separator: "\n")
+        #expect(lines.count <= 21 && lines.count == PromptCommand.all.count { $0.summary != nil }, "\(lines.count) lines")
+        #expect(lines.allSatisfy { displayWidth($0) < width }, "\(lines)")
+    }
+
+    /// `help WORD` wraps between words, each description under itself, at any width.
+    @Test(arguments: [40, 60, 80, 100])
+    func helpOfACommandFitsTheTerminalAndKeepsEveryWord(width: Int) throws {
         let words = { (text: String) in text.split(whereSeparator: \.isWhitespace) }
-        #expect(words(text) == words(Command.helpText))
-        // Descriptions go on under themselves, not at the left edge.
-        for line in text.split(separator: "\n") where line.hasPrefix("  ") {
-            #expect(line.hasPrefix("    ") == false || line.hasPrefix(String(repeating: " ", count: 20)))
+        for entry in PromptCommand.all where !entry.words.isEmpty {
+            let text = try #require(PromptHelp.detail(entry.words[0], width: width))
+            #expect(text.split(separator: "\n").allSatisfy { displayWidth($0) <= width })
+            let start = try #require(PromptCommand.all.firstIndex { $0.words == entry.words })
+            let shown = [entry] + PromptCommand.all[(start + 1)...].prefix { $0.words.isEmpty }
+            #expect(words(text) == words(shown.map { $0.usage + " " + $0.help }.joined(separator: " ")))
+            for line in text.split(separator: "\n") where line.hasPrefix("    ") {
+                #expect(line.hasPrefix(String(repeating: " ", count: PromptHelp.column)), "\(line)")
+            }
         }
+        #expect(PromptHelp.detail("keys", width: width)?.contains("Ctrl-R") == true)
+        #expect(PromptHelp.detail("nothing", width: width) == nil)
     }
 }

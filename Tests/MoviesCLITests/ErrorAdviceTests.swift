@@ -29,7 +29,7 @@ import Testing
             configuration.cache = DiskCache(folder: folder, now: { kept })
             func message() async -> String? {
                 let client = OMDbClient(configuration: configuration, transport: CatalogueTransport(catalogue: catalogue))
-                do { _ = try await client.search("qqqzzzxx") } catch let error as OMDbError { return error.forPerson } catch {}
+                do { _ = try await client.search("qqqzzzxx").next() } catch let error as OMDbError { return error.forPerson } catch {}
                 return nil
             }
             let fresh = try #require(await message())

@@ -88,7 +88,7 @@ import TestSupport
         presenter.pageArrived(page, first: 1)
         presenter.rowUpdated(.at(0, item: Self.item("tt0000001", "One"), part: .poster(.success(saved))), number: 1)
         presenter.rowUpdated(.at(1, item: Self.item("tt0000002", "Two"), part: .poster(.failure(.posterUnavailable))), number: 2)
-        presenter.pageFinished(page)
+        presenter.pageFinished(page, pagesShown: [1])
         let lines = try capture.outLines.map(Self.object)
         #expect(lines.map { Self.values($0, ["imdbID", "poster", "plotError", "rank"]) }
             == [["tt0000001", saved.file.path, JSONPresenter.stoppedPlot, "1"]])

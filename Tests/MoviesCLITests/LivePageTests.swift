@@ -105,4 +105,28 @@ import Testing
         let first = row(title).rowLines(0, width: 80, frame: 0, style: .plain)[0]
         #expect(displayWidth(first) == 79, "\(first)")
     }
+
+    /// A path cut to fit keeps its end after `…`, from a folder's boundary when the name fits.
+    @Test func aPathCutToFitSaysWhereAndKeepsItsEnd() {
+        let path = "/home/someone/posters/Toxic Tales 11 (2011) [tt0000011].jpg"
+        #expect(LivePage.clipPath(path, width: 80) == path)
+        #expect(LivePage.clipPath(path, width: 45) == "…/Toxic Tales 11 (2011) [tt0000011].jpg")
+        #expect(LivePage.clipPath(path, width: 20) == "…11) [tt0000011].jpg")
+    }
+
+    /// While a page loads, a one-line plot keeps its row two lines high (the layout chosen for
+    /// the screen stays true); once it is done, or a row is printed for good, no empty line is left.
+    @Test func aFinishedPageLeavesNoEmptyLineUnderAShortPlot() async throws {
+        let item = SearchItem(imdbID: "tt0000001", title: "One", year: ReleaseYear("2000"), type: .movie, posterURL: nil)
+        var page = LivePage(heading: "h", first: 1, items: [item], postersOn: true)
+        let movie = try await StubTransport(records: ["tt0000001": ["Title": "One", "imdbID": "tt0000001", "Plot": "Short."]])
+            .client().movie(imdbID: "tt0000001")
+        page.update(.at(0, item: item, part: .record(.success(movie))), number: 1)
+        page.update(.at(0, item: item, part: .poster(.failure(.posterUnavailable))), number: 1)
+        #expect(page.rowLines(0, width: 100, frame: 0, style: .plain).count == 4)
+        #expect(page.rowLines(0, width: 100, frame: 0, style: .plain, padded: false).map { $0.trimmingCharacters(in: .whitespaces) }
+                == [page.rowLines(0, width: 100, frame: 0, style: .plain)[0].trimmingCharacters(in: .whitespaces), "Short.", "no poster"])
+        page.finish(stopped: false)
+        #expect(page.lines(width: 100, screenRows: 24, frame: 0, style: .plain)?.contains("") == false)
+    }
 }

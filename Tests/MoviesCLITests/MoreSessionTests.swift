@@ -1,6 +1,7 @@
 import Foundation
 import OMDbKit
 import TerminalImages
+import Synchronization
 import Testing
 @testable import MoviesCLI
 @testable import OMDbCatalogue
@@ -170,21 +171,53 @@ import TestSupport
 
     // MARK: Open
 
+    /// A session over the catalogue whose opener records what it opens in `folder` (the file returned).
+    private func openerSession(_ capture: Capture, in folder: URL) throws -> (Session, URL) {
+        let (script, record) = try makeRecordingOpener(in: folder)
+        let session = try catalogueSession(capture)
+        session.opener = Opener.find(environment: ["MOVIES_OPENER": script.path])
+        return (session, record)
+    }
+
     @Test func openRunsTheOpenerWithTheIMDbAddress() async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
-        let record = folder.appendingPathComponent("opened.txt")
-        let script = folder.appendingPathComponent("fake-opener")
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path)'\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let capture = Capture()
-        let session = try catalogueSession(capture)
-        session.opener = Opener.find(environment: ["MOVIES_OPENER": script.path])
+        let (session, record) = try openerSession(capture, in: folder)
         await session.handle(.search("toxic avenger"))
         capture.clear()
         await session.handle(.open(1))
         #expect([try String(contentsOf: record, encoding: .utf8), capture.out]
             == ["https://www.imdb.com/title/tt0090190/\n", "Opened https://www.imdb.com/title/tt0090190/\n"])
+    }
+
+    /// More than five pages are opened only when the answer is yes (`open 1-50` started 50
+    /// browsers); five are opened without a question, and with no opener nothing is asked.
+    @Test func openingMoreThanFivePagesAsksFirst() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        let (session, record) = try openerSession(capture, in: folder)
+        let asked = Mutex<[String]>([]), answers = Mutex(["n", "y"])
+        session.ask = { question in
+            asked.withLock { $0.append(question) }
+            return answers.withLock { $0.removeFirst() }
+        }
+        await session.handle(.search("star trek"))
+        capture.clear()
+        await session.handle(Command(parsing: "open 1-6"))
+        #expect(capture.err == "Nothing opened: answer y to open 6 pages, or open fewer at a time (open 1-5).\n")
+        #expect(!FileManager.default.fileExists(atPath: record.path))
+        await session.handle(Command(parsing: "open 1-6"))
+        await session.handle(Command(parsing: "open 1-5"))
+        #expect(asked.withLock { $0 } == ["Open 6 pages in the browser? (y/N) ", "Open 6 pages in the browser? (y/N) "])
+        let opened = try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map(String.init)
+        let wanted = (Array(0..<6) + Array(0..<5)).map { "https://www.imdb.com/title/\(session.rows[$0].item.imdbID)/" }
+        #expect(opened == wanted)
+        session.opener = Opener(executable: nil)
+        capture.clear()
+        await session.handle(Command(parsing: "open 1-10"))
+        #expect(capture.outLines.count == 10 && asked.withLock { $0.count } == 2)
     }
 
     /// A failing opener (cannot start, or exits non-zero at once) is reported in one line.

@@ -8,6 +8,10 @@ import Testing
     @Test(arguments: [
         ("moer", "more"), ("mroe", "more"), ("shwo 2", "show"), ("qiut", "quit"), ("hlep", "help"),
         ("opne 1-3", "open"), ("epsiodes 2", "episodes"), ("nxet", "next"), ("psoter 2", "poster"), ("quot", "quota"),
+        // Commands that take arguments, followed by what they take.
+        ("postr 1 shots", "poster"), ("svae x.csv", "save"), ("svae \"my movies.md\" --force", "save"), ("tpye movie", "type"),
+        ("yaer 1999", "year"), ("plto full", "plot"), ("cahce clear", "cache"), ("serach alien", "search"), ("hlep save", "help"),
+        ("catalgoue 2", "catalogue"), ("postesr shots/", "posters"), ("pgae 3", "page"), ("epsiodes 1 2", "episodes"),
     ])
     func aTypoOfACommandRunsNothingAndSaysWhichItResembles(line: String, command: String) throws {
         guard case .invalid(let hint) = Command(parsing: line) else {
@@ -18,8 +22,11 @@ import Testing
     }
 
     /// Titles that are words near a command are still searched for: too short to be a typo,
-    /// too far from every command, or followed by other words.
-    @Test(arguments: ["heat", "up", "her", "alien", "seven", "mother", "shown up", "quiz show", "tt12", "saw", "seven 2"])
+    /// more than one slip of the hand from every command (a letter whose key is not beside the
+    /// command's is no slip: `prey` is not `prev`), or followed by what that command does not take.
+    @Test(arguments: ["heat", "up", "her", "alien", "seven", "mother", "shown up", "quiz show", "tt12", "saw", "seven 2",
+                      "prey", "quiz", "tape", "lore", "hello", "opera 2", "bear 2019", "fear 2011", "starch wars",
+                      "seance on a wet afternoon", "pastor 2 blue", "postman pat", "sage advice", "plots 2 tell", "shot 2 kill"])
     func aTitleNearACommandIsStillSearchedFor(line: String) {
         #expect(Command(parsing: line) == .search(line))
     }
@@ -30,6 +37,10 @@ import Testing
         #expect(DidYouMean.distance("", "abc") == 3)
         #expect(DidYouMean.closest(to: "josn", among: ["json", "jobs"]) == "json")
         #expect(DidYouMean.closest(to: "heat", among: ["help"]) == nil)
+        // A slip counts a key beside the right one as one edit, any other as two.
+        #expect(DidYouMean.distance("prey", "prev", slips: true) == 2 && DidYouMean.distance("mode", "more", slips: true) == 1)
+        #expect([("s", "w"), ("s", "e"), ("x", "d"), ("l", "p"), ("q", "w")].allSatisfy { DidYouMean.areNeighbours(Character($0), Character($1)) })
+        #expect(![("q", "p"), ("a", "o"), ("z", "t"), ("x", "w"), ("1", "2")].contains { DidYouMean.areNeighbours(Character($0), Character($1)) })
     }
 
     @Test(arguments: [
@@ -58,9 +69,21 @@ import Testing
         #expect(Command(parsing: line) == command)
     }
 
+    /// ddgr's keys: `n` and `p` alone, `o LIST`, a number alone (a row's, or a title: the session decides).
+    @Test(arguments: [
+        ("n", Command.more), ("N", .more), ("p", .previousPage), ("o 1-3", .open(RowList([1, 2, 3]))), ("o 2 5", .open(RowList([2, 5]))),
+        ("3", .number(3)), (" 1917 ", .number(1917)), ("search 3", .search("3")),
+        // Followed by other words, a key begins a title; digits with a leading zero are one too.
+        ("O Brother, Where Art Thou?", .search("O Brother, Where Art Thou?")), ("n sync", .search("n sync")), ("p 2", .search("p 2")),
+        ("007", .search("007")), ("99999999999999999999", .search("99999999999999999999")),
+    ])
+    func ddgrsKeysAreParsed(line: String, command: Command) {
+        #expect(Command(parsing: line) == command)
+    }
+
     @Test(arguments: [("page", "page takes a page number"), ("page 0", "page takes a page number"), ("prev 2", "prev takes nothing"),
                       ("poster", "poster takes a result number"), ("poster shots", "poster takes a result number"),
-                      ("catalogue x", "catalogue takes a page number")])
+                      ("catalogue x", "catalogue takes a page number"), ("o", "o takes a result number")])
     func misusedPageAndListCommandsSayHowToUseThem(line: String, start: String) throws {
         guard case .invalid(let hint) = Command(parsing: line) else {
             Issue.record("\"\(line)\" parsed as \(Command(parsing: line))")

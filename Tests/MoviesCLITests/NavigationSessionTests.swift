@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import OMDbTestSupport
 import Testing
 @testable import MoviesCLI
 @testable import OMDbCatalogue
@@ -42,10 +43,10 @@ import TestSupport
         let capture = Capture()
         let session = try session(capture)
         await session.handle(.search("star trek"))
-        let sent = await session.client.apiRequestCount
+        let sent = session.client.apiRequestCount
         capture.clear()
         let status = await session.search(text)
-        return (status, capture.err, await session.client.apiRequestCount != sent, session)
+        return (status, capture.err, session.client.apiRequestCount != sent, session)
     }
 
     @Test func aSearchOverFiveHundredCharactersIsRefusedInOneLineWithNoRequest() async throws {
@@ -73,13 +74,13 @@ import TestSupport
         let capture = Capture()
         let session = try session(capture)
         await session.handle(.search("star wars"))
-        let sent = await session.client.apiRequestCount
+        let sent = session.client.apiRequestCount
         let shown = capture.outLines.first
         capture.clear()
         // The same search as typed, so the same answer from memory: no second request.
         await session.handle(.search("star\u{00A0}\u{200B}wars"))
         #expect(capture.outLines.first == shown)
-        #expect(await session.client.apiRequestCount == sent)
+        #expect(session.client.apiRequestCount == sent)
         capture.clear()
         await session.handle(.search("\u{200B}\u{FEFF}"))
         #expect(capture.err == "search needs text: search TEXT\n")
@@ -99,6 +100,20 @@ import TestSupport
         await session.handle(Command(parsing: "show 2"))
         #expect(capture.err == "")
         #expect(capture.out.contains(session.rows[1].item.title))
+    }
+
+    /// A typo of a command that takes arguments, followed by them, sends nothing: it was searched
+    /// for (twice, the second time without its punctuation).
+    @Test func aTypoOfACommandWithItsArgumentsSendsNoRequest() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star wars"))
+        let sent = session.client.apiRequestCount
+        capture.clear()
+        for line in ["postr 1 shots", "svae x.csv"] { await session.handle(Command(parsing: line)) }
+        #expect(capture.errLines == ["\"postr 1 shots\" is not a command: did you mean poster? To search for it, type: search postr 1 shots",
+                                     "\"svae x.csv\" is not a command: did you mean save? To search for it, type: search svae x.csv"])
+        #expect(session.client.apiRequestCount == sent)
     }
 
     @Test func aSearchThatFindsNothingKeepsTheRowsAndTheWayOn() async throws {
@@ -126,9 +141,9 @@ import TestSupport
         let pageOne = capture.outLines
         await session.handle(Command(parsing: "next"))
         #expect(session.rows.count == 20)
-        let sent = await session.client.apiRequestCount
-        // Page 1 as it was, but for the count under it: every result seen by now.
-        let pageOneAgain = pageOne.map { $0.hasPrefix("Showing 10 of 22") ? $0.replacingOccurrences(of: "Showing 10 of 22", with: "Showing 20 of 22") : $0 }
+        let sent = session.client.apiRequestCount
+        // Page 1 as it was, but for the line under it, which names its rows: page 2 was seen since.
+        let pageOneAgain = pageOne.map { $0.hasPrefix("Showing 10 of 22") ? $0.replacingOccurrences(of: "Showing 10 of 22", with: "Showing 1–10 of 22") : $0 }
         #expect(pageOneAgain != pageOne)
         capture.clear()
         await session.handle(Command(parsing: "prev"))
@@ -140,23 +155,106 @@ import TestSupport
         capture.clear()
         await session.handle(Command(parsing: "first"))
         #expect(capture.outLines.sorted() == pageOneAgain.sorted())
-        #expect(await session.client.apiRequestCount == sent)
+        #expect(session.client.apiRequestCount == sent)
         #expect(session.rows.count == 20)
         capture.clear()
         await session.handle(Command(parsing: "prev"))
         #expect(capture.err == "This is the first page of \"star trek\": type next for the page after it.\n")
     }
 
+    /// ddgr's keys at the prompt: `n` and `p` walk the pages, a number alone shows the row that
+    /// has it (no search), a number no row has is searched for as a title, and `search N`
+    /// searches whatever the rows; `o LIST` opens those rows.
+    @Test func ddgrsKeysWalkThePagesShowRowsAndOpenThem() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(Command(parsing: "star trek"))
+        await session.handle(Command(parsing: "n"))
+        #expect(capture.outLines.contains("Results for \"star trek\": page 2 of 3, 22 in all"))
+        capture.clear()
+        await session.handle(Command(parsing: "p"))
+        #expect(capture.outLines.first == "Results for \"star trek\": page 1 of 3, 22 in all")
+        capture.clear()
+        await session.handle(Command(parsing: "13"))
+        #expect(capture.err == "")
+        #expect(capture.outLines.first?.hasPrefix(session.rows[12].item.title) == true, "\(capture.outLines)")
+        #expect(!capture.out.contains("Results for"))
+        capture.clear()
+        await session.handle(Command(parsing: "o 1-2"))
+        #expect(capture.outLines == [session.rows[0], session.rows[1]].map { "https://www.imdb.com/title/\($0.item.imdbID)/" })
+        capture.clear()
+        await session.handle(Command(parsing: "2001"))
+        #expect(capture.outLines.first == "Results for \"2001\": page 1 of 1, 1 in all")
+        capture.clear()
+        await session.handle(Command(parsing: "search 1"))
+        #expect(capture.err.hasPrefix("Too many results for \"1\""))
+    }
+
+    /// The catalogue's rows are numbered as a search's: a number alone shows one (with the poster
+    /// its record names, saved), `poster N` saves a row's poster though the listing has no address
+    /// for it, `n` and `p` walk the listing, and a search takes its place.
+    @Test func theCataloguesRowsAreNumberedAndTakeTheRowCommands() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        let session = try session(capture, directory: folder)
+        session.offlineCatalogue = catalogue
+        await session.handle(Command(parsing: "catalogue"))
+        #expect(capture.outLines.count == 22 && capture.outLines[11] == " 11. Alien (1979)  movie  tt0078748", "\(capture.outLines)")
+        session.setPosters(folder.appendingPathComponent("p").path)
+        capture.clear()
+        await session.handle(Command(parsing: "11"))
+        #expect(capture.outLines.first == "Alien (1979)  movie  tt0078748")
+        #expect(capture.outLines.contains("  Poster: p/Alien (1979) [tt0078748].webp"), "\(capture.outLines)")
+        capture.clear()
+        await session.handle(Command(parsing: "poster 12 shots"))
+        #expect(capture.outLines == [" 12. Alien 3 (1992): poster saved: shots/Alien 3 (1992) [tt0103644].png"])
+        capture.clear()
+        await session.handle(Command(parsing: "p"))
+        #expect(capture.err == "This is the first page of the catalogue: type next for the page after it.\n")
+        await session.handle(Command(parsing: "n"))
+        #expect(capture.outLines.first == "The offline catalogue: page 2 of 13, 245 titles")
+        #expect(session.rows.map(\.number) == Array(21...40))
+        capture.clear()
+        await session.handle(Command(parsing: "alien"))
+        await session.handle(Command(parsing: "n"))
+        #expect(session.rows.map(\.item.title).first == "Alien" && capture.err.hasPrefix("No more results for \"alien\""), "\(capture.err)")
+    }
+
+    /// The line under a page says what that page shows and what comes after it: `first` after the
+    /// last page names page 1's rows (it said "Showing 22 of 22" and to type more), the last page
+    /// shown again says that is all, and `prev` on a search of one page offers no page after it.
+    @Test func theLineUnderAPageDescribesThePageShownAndWhatComesNext() async throws {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search("star trek"))
+        await session.handle(.more)
+        await session.handle(.more)
+        #expect(capture.outLines.last == "Showing 22 of 22: that is all.")
+        var footers: [String] = []
+        for command in [Command.firstPage, .more, .more, .previousPage] {
+            capture.clear()
+            await session.handle(command)
+            footers.append(capture.outLines.last ?? "")
+        }
+        #expect(footers == ["Showing 1–10 of 22. Type more for the next page.", "Showing 11–20 of 22. Type more for the next page.",
+                            "Showing 22 of 22: that is all.", "Showing 11–20 of 22. Type more for the next page."])
+        capture.clear()
+        await session.handle(.search("alien"))
+        await session.handle(.previousPage)
+        #expect(capture.err == "This is the first page of \"alien\", and its only one.\n")
+    }
+
     @Test func pageNLoadsJustThatPageAndNextGoesOnFromIt() async throws {
         let capture = Capture()
         let session = try session(capture)
         await session.handle(.search("star trek"))
-        let sent = await session.client.apiRequestCount
+        let sent = session.client.apiRequestCount
         capture.clear()
         await session.handle(.page(3))
         #expect(capture.outLines.first == "Results for \"star trek\": page 3 of 3, 22 in all")
         // One search for page 3 and one record for each of its two rows: page 2 was never asked for.
-        #expect(await session.client.apiRequestCount == sent + 1 + 2)
+        #expect(session.client.apiRequestCount == sent + 1 + 2)
         #expect(session.rows.count == 12)
         capture.clear()
         await session.handle(.page(4))
@@ -196,7 +294,7 @@ import TestSupport
         await session.handle(.page(3))
         #expect(capture.outLines.first == "Results for \"star\": page 3 of 4, 38 in all")
         #expect(numbersShown(capture.outLines) == Array(21...30))
-        #expect(capture.outLines.contains { $0.hasPrefix("Showing 20 of 38.") })
+        #expect(capture.outLines.contains { $0.hasPrefix("Showing 21–30 of 38.") })
         capture.clear()
         await session.handle(.show(15))
         #expect(capture.err == "There is no result 15: pages 1 and 3 are loaded (1–10, 21–30); type page 2 to load it.\n")
@@ -216,7 +314,7 @@ import TestSupport
         await session.handle(.previousPage)
         #expect(capture.outLines.first == "Results for \"star\": page 2 of 4, 38 in all")
         #expect(numbersShown(capture.outLines) == Array(11...20))
-        #expect(capture.outLines.contains { $0.hasPrefix("Showing 38 of 38") })
+        #expect(capture.outLines.contains { $0.hasPrefix("Showing 11–20 of 38.") })
         #expect(session.rows.map(\.item.imdbID) == inOrder.map(\.imdbID))
         capture.clear()
         await session.handle(.save("x.json", force: false))

@@ -67,7 +67,7 @@ import Testing
 
     @Test func manualPageListsThePromptCommands() {
         let commands = Manual.promptCommands.map(\.0)
-        #expect(commands.contains("more, next") && commands.contains("show LIST") && commands.contains("quit, exit") && Manual.manPage.contains(".SH PROMPT COMMANDS"))
+        #expect(commands.contains("more, next, n") && commands.contains("show LIST") && commands.contains("quit, exit") && Manual.manPage.contains(".SH PROMPT COMMANDS"))
     }
 
     @Test func manualPageSynopsisHasNoBlankLines() throws {

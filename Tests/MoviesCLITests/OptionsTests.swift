@@ -21,7 +21,7 @@ import Testing
         var expected = Options()
         expected.mode = .search(query: "alien", pages: 1, lines: nil)
         switch name {
-        case "--api-key": expected.apiKey = value
+        case "--api-key": expected.apiKey = APIKey(value)
         case "--base-url": expected.baseURL = URL(string: value)
         case "--posters": expected.posters = value
         case "--type": expected.type = .some(.series)

@@ -6,7 +6,7 @@ import TestSupport
 
 /// One output model (issue 23): `search --json`, `show --json`, `save .json` write the same
 /// ``RecordOutput`` (same names, numbers as numbers, N/A as null), `episodes --json` its
-/// ``EpisodeOutput``, and the README's table of fields names exactly those.
+/// ``EpisodeOutput``, and the table of fields in docs/scripting.md names exactly those.
 @MainActor
 @Suite struct OutputModelTests {
     static let stub = StubTransport(
@@ -68,13 +68,13 @@ import TestSupport
         #expect(try JSONDecoder().decode(EpisodeOutput.self, from: Data(lines[0].utf8)) == EpisodeOutput(season.episodes[0], in: season))
     }
 
-    /// The README's "Output fields" tables name every field the outputs write, and no other.
-    @Test func readmeDocumentsEveryField() throws {
+    /// The "Output fields" tables of docs/scripting.md name every field the outputs write, and no other.
+    @Test func scriptingDocumentsEveryField() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let page = try String(contentsOf: root.appendingPathComponent("docs/scripting.md"), encoding: .utf8)
         func documented(after marker: String) throws -> [String] {
-            let start = try #require(readme.range(of: marker), "README.md has no \(marker)")
-            let table = readme[start.upperBound...].split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
+            let start = try #require(page.range(of: marker), "docs/scripting.md has no \(marker)")
+            let table = page[start.upperBound...].split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
             return table.dropFirst(2).compactMap { $0.split(separator: "`").dropFirst().first.map(String.init) }
         }
         #expect(try documented(after: "<!-- fields: RecordOutput -->") == RecordOutput.CodingKeys.allCases.map(\.rawValue))

@@ -41,7 +41,7 @@ import Testing
             }
             after.append(capture.out)
         }
-        presenter.pageFinished(Self.page)
+        presenter.pageFinished(Self.page, pagesShown: [1])
         return (capture.out, after)
     }
 

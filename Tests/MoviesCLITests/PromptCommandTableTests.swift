@@ -3,7 +3,7 @@ import Testing
 @testable import MoviesCLI
 
 /// The prompt's commands come from one table (``PromptCommand/all``): every word of it is in
-/// `help`, the manual page, README's table of prompt commands and Tab's completions.
+/// `help` (each command's name in the list, every word in `help WORD`), the manual page, README's table of prompt commands and Tab's completions.
 @Suite struct PromptCommandTableTests {
     /// The words of `text` as a reader picks them out: letters, digits and `!` (`save!`).
     static func words(_ text: some StringProtocol) -> Set<String> {
@@ -30,7 +30,8 @@ import Testing
     func everyCommandWordIsInHelpTheManualTheReadmeAndTab(word: String) throws {
         let entry = try #require(PromptCommand.named(word))
         #expect(Self.words(entry.usage + " " + entry.help).contains(word), "its own entry in help does not name \(word)")
-        #expect(Self.words(Command.help(width: 80)).contains(word), "help does not name \(word)")
+        #expect(Self.words(PromptHelp.detail(word, width: 80) ?? "").contains(word), "help \(word) does not name \(word)")
+        #expect(Self.words(PromptHelp.overview(width: 80)).contains(entry.words[0]), "help does not name \(entry.words[0])")
         #expect(Self.words(Self.manualSection).contains(word), "the manual's PROMPT COMMANDS do not name \(word)")
         #expect(Self.words(try Self.readmeCommands()).contains(word), "README's prompt commands do not name \(word)")
         // Tab after its first two letters offers it, and the word alone is no search.
@@ -50,13 +51,8 @@ import Testing
     /// A usage longer than the column would run into its description.
     @Test func usagesFitTheHelpColumn() {
         for entry in PromptCommand.all {
-            #expect(entry.usage.count <= Command.helpColumn - 3, "\(entry.usage)")
+            #expect(entry.usage.count <= PromptHelp.column - 3, "\(entry.usage)")
         }
-    }
-
-    /// "Did you mean" suggests only words the table has.
-    @Test func suggestionsAreCommandWords() {
-        #expect(Set(Command.suggestedAlone + Command.suggestedWithRows).isSubset(of: PromptCommand.words))
     }
 
     /// Tab offers each command's values, and folders after `posters` and after `poster LIST`.

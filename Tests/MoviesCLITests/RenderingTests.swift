@@ -18,7 +18,7 @@ import Testing
         capture.clear()
         for page in 2...4 { goOn.append(await session.handle(.page(page))) }
         #expect(goOn == [true, true, true, true, true])
-        #expect(jumped == "Showing 18 of 38: this is the last page; type page N for the others.")
+        #expect(jumped == "Showing 31–38 of 38: this is the last page; pages 2 and 3 are not shown yet: type page 2.")
         #expect(capture.outLines.last?.hasSuffix(": that is all.") == true, "\(capture.outLines.last ?? "")")
     }
 
@@ -76,7 +76,7 @@ import Testing
         let presenter = TextPresenter(console: capture.console(), currentDirectory: URL(fileURLWithPath: "/"))
         let page = SearchPage(query: SearchQuery(text: "evil\u{1B}]0;x\u{07}"), number: 1, totalResults: 1, items: [item], shownSoFar: 1)
         presenter.pageArrived(page, first: 1)
-        presenter.pageFinished(page)
+        presenter.pageFinished(page, pagesShown: [1])
         #expect(capture.out.hasPrefix("Results for \"evil]0;x\": page 1 of 1, 1 in all\n  1. Evil[2JTitle (1999)  movie  tt0000001\n"))
     }
 

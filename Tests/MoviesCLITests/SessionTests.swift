@@ -216,9 +216,9 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture)
         var goOn: [Bool] = []
-        for command in [Command.quit, .nothing, .help, .invalid(hint: "a hint")] { goOn.append(await session.handle(command)) }
+        for command in [Command.quit, .nothing, .help(nil), .invalid(hint: "a hint")] { goOn.append(await session.handle(command)) }
         #expect(goOn == [false, true, true, true])
-        #expect(capture.said == Said(out: Command.help(width: session.console.width) + "\n", err: "a hint\n"))
+        #expect(capture.said == Said(out: PromptHelp.overview(width: session.console.width) + "\n", err: "a hint\n"))
     }
 
     @Test func aFailingServerSetsHadFailure() async throws {

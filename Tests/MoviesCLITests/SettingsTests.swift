@@ -13,7 +13,7 @@ import TestSupport
 
     /// The key, base URL and posters folder of each settings.
     func sources(_ all: [Settings]) -> [[String?]] {
-        all.map { [$0.apiKey, $0.baseURL.absoluteString, $0.posters?.path] }
+        all.map { [$0.apiKey?.value, $0.baseURL.absoluteString, $0.posters?.path] }
     }
 
     @Test func defaultsWhenNothingIsGiven() throws {

@@ -45,6 +45,30 @@ import TestSupport
         #expect(lines.map { Command(parsing: $0) } == expected)
     }
 
+    /// An ID typed in a new session with posters on names the poster an earlier session saved
+    /// (it showed none until a search of this session had saved it), and `show N` names a row's
+    /// poster when posters were turned on after the search.
+    @Test func theDetailsNameTheSavedPosterWhateverSavedIt() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        var settings = Settings()
+        settings.posters = folder.appendingPathComponent("shots")
+        let earlier = try catalogueSession(Capture(), settings: settings, directory: folder)
+        await earlier.handle(.search("star wars"))
+        let capture = Capture()
+        let session = try catalogueSession(capture, settings: settings, directory: folder)
+        await session.handle(Command(parsing: "tt0076759"))
+        #expect(capture.outLines.contains { $0.hasPrefix("  Poster: shots/Star Wars: Episode IV - A New Hope (1977) [tt0076759].") },
+                "\(capture.outLines)")
+        capture.clear()
+        let later = try catalogueSession(capture, directory: folder)
+        await later.handle(.search("alien"))
+        later.setPosters(folder.appendingPathComponent("later").path)
+        capture.clear()
+        await later.handle(.show(1))
+        #expect(capture.outLines.contains { $0.hasPrefix("  Poster: later/Alien (1979) [tt0078748].") }, "\(capture.outLines)")
+    }
+
     /// Before: `tt0076759` was searched as text and answered "No results".
     @Test func anIDAtThePromptShowsTheTitlesDetailsAndKeepsTheSearch() async throws {
         let capture = Capture()

@@ -109,7 +109,7 @@ import TestSupport
         let console = capture.console()
         let session = Session(client: try catalogueClient(), settings: Settings(), console: console,
                               presenter: TextPresenter(console: console, currentDirectory: folder), currentDirectory: folder, budget: budget)
-        await session.handle(.help)
+        await session.handle(.help(nil))
         #expect([capture.outLines.last, session.requestsToday] == ["requests today: 37 of 1,000 (UTC day)", "requests today: 37 of 1,000 (UTC day)"])
     }
 

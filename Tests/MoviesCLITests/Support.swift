@@ -47,7 +47,7 @@ func usageMessage<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: 
 }
 
 
-/// A client over the offline catalogue in `Fixtures/`.
+/// A client over the offline catalogue (the library's resource, `Sources/OMDbCatalogue/Catalogue/`).
 ///
 /// The catalogue is OMDbTestSupport's, read once for the whole run (a value no test can change):
 /// read again for each of the 45 clients, it took about 2 s of the suite's CPU.

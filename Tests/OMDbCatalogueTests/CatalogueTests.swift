@@ -28,7 +28,7 @@ import Testing
 
     @Test func holdsAtLeastTwoHundredTitlesWithUniqueIDs() throws {
         #expect(catalogue.count >= 200)
-        let raw = try Self.stringFields(of: Data(contentsOf: fixtures.appendingPathComponent("catalogue.json")))
+        let raw = try Self.stringFields(of: Data(contentsOf: catalogueFolder.appendingPathComponent("catalogue.json")))
         let ids = raw.compactMap { $0["imdbID"] }
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.wholeMatch(of: /tt\d{7,8}/) != nil })
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func fullPlotFallsBackToShort() throws {
-        let raw = try Self.stringFields(of: Data(contentsOf: fixtures.appendingPathComponent("catalogue.json")))
+        let raw = try Self.stringFields(of: Data(contentsOf: catalogueFolder.appendingPathComponent("catalogue.json")))
         let withFull = try #require(raw.first { $0["FullPlot"] != "N/A" })
         let withoutFull = try #require(raw.first { $0["FullPlot"] == "N/A" })
         #expect(answer(["apikey": "k", "i": withFull["imdbID"]!, "plot": "full"]).object["Plot"] as? String == withFull["FullPlot"])
@@ -98,8 +98,23 @@ import Testing
         #expect(catalogue.posterData(atPath: "posters/tt0090190.jpg") != nil)
     }
 
-    @Test func defaultFolderIsFoundFromTheSourceTree() {
-        #expect(Catalogue.defaultFolder(environment: [:], currentDirectory: "/") != nil)
+    /// The catalogue that ships with the library is found beside the program built with it (the
+    /// test runner here, as `swift build` puts the resource bundle beside every executable).
+    @Test func theBundledCatalogueIsFoundBesideTheProgram() async throws {
+        #expect(try Catalogue.bundled().titles.map(\.imdbID) == catalogue.titles.map(\.imdbID))
+        #expect(Catalogue.defaultFolder(environment: [:])?.lastPathComponent == "Catalogue")
+        let client = OMDbClient(configuration: CatalogueTransport.configuration, transport: try CatalogueTransport())
+        let movie = try await client.movie(imdbID: "tt0078748")
+        #expect([movie.title, movie.posterURL?.absoluteString] == ["Alien", "offline://catalogue/posters/tt0078748.jpg"])
+    }
+
+    /// A program copied elsewhere without its resource bundle finds no catalogue (and does not
+    /// stop, as SwiftPM's `Bundle.module` would).
+    @Test func aProgramWithoutItsResourceBundleFindsNoCatalogue() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-bare-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(Catalogue.defaultFolder(environment: [:], executable: folder.appendingPathComponent("program")) == nil)
     }
 
     /// An installed `movies` finds `<bin>/../share/movies` first, also through a symbolic link,
@@ -112,7 +127,7 @@ import Testing
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
         try Data("[]".utf8).write(to: share.appendingPathComponent("catalogue.json"))
         let binary = prefix.appendingPathComponent("bin/movies")
-        #expect(Catalogue.defaultFolder(environment: [:], currentDirectory: "/", executable: binary)?.standardizedFileURL.path
+        #expect(Catalogue.defaultFolder(environment: [:], executable: binary)?.standardizedFileURL.path
                 == share.standardizedFileURL.path)
 
         let elsewhere = prefix.appendingPathComponent("links")
@@ -120,15 +135,10 @@ import Testing
         try Data().write(to: binary)
         let link = elsewhere.appendingPathComponent("movies")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: binary)
-        #expect(Catalogue.defaultFolder(environment: [:], currentDirectory: "/", executable: link)?.resolvingSymlinksInPath().path
+        #expect(Catalogue.defaultFolder(environment: [:], executable: link)?.resolvingSymlinksInPath().path
                 == share.resolvingSymlinksInPath().path)
 
-        let custom = Catalogue.defaultFolder(environment: ["MOVIES_CATALOGUE": repositoryFixtures.path], currentDirectory: "/", executable: binary)
-        #expect(custom?.path == repositoryFixtures.path)
-    }
-
-    var repositoryFixtures: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures")
+        let custom = Catalogue.defaultFolder(environment: ["MOVIES_CATALOGUE": catalogueFolder.path], executable: binary)
+        #expect(custom?.path == catalogueFolder.path)
     }
 }

@@ -335,19 +335,6 @@ import Testing
         #expect(error.isNotSent)
     }
 
-    /// A turn the process was stopped in never ends a transfer by itself: the first leaves it
-    /// half a second to go on once the process runs again; a second is charged in full, so a
-    /// machine that only seems stopped (always late) cannot keep a request alive for ever.
-    @Test func aStopLeavesATransferItsGraceOnce() {
-        var machine = Self.machine(limit: .seconds(1))
-        _ = machine.send(1)
-        _ = machine.start()
-        #expect(machine.charge(.milliseconds(450)) == .left(.milliseconds(550)))
-        // Stopped for 5 s: the engine's turn is charged 1.25 s at most, which would end it.
-        #expect(machine.charge(.milliseconds(1_250), afterAStop: true) == .left(.milliseconds(500)))
-        #expect(machine.charge(.milliseconds(1_250), afterAStop: true) == .overdue)
-    }
-
     @Test func aBodyThatTimesOutIsCutShort() {
         var machine = Self.walked(to: "streaming")
         let deadline = machine.charge(.seconds(10))

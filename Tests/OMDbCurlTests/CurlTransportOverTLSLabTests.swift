@@ -15,10 +15,11 @@ struct CurlTransportOverTLSLabTests {
         let lab = try TLSLab()
         defer { lab.stop() }
         let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["CURL_CA_BUNDLE": lab.ca])
-        let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 10), transport: transport)
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(lab.key), baseURL: lab.api, timeout: 10), transport: transport)
         try await withTemporaryFolder { folder in
             let store = PosterStore(folder: folder)
-            let page = try await client.search("bench")
+            let search = client.search("bench")
+            let page = try await search.next()
             let updates = await collect(client.details(for: page.items, posters: store))
             #expect(rows(updates).values.allSatisfy { (try? $0.poster?.get()) != nil })
             var stats = try await lab.stats(through: transport)
@@ -26,7 +27,7 @@ struct CurlTransportOverTLSLabTests {
             #expect(stats.api.tcp == 1 && stats.api.tls == 1)
             #expect(stats.posters.tcp == 1 && stats.posters.tls == 1)
             #expect(stats.api.requestsH2 == 11 && stats.posters.requestsH2 == 10)
-            let next = try await client.nextPage()
+            let next = try await search.next()
             _ = await collect(client.details(for: next.items, posters: store))
             stats = try await lab.stats(through: transport)
             #expect(stats.api.tcp == 1 && stats.posters.tcp == 1, "the next page opened connections")
@@ -42,9 +43,9 @@ struct CurlTransportOverTLSLabTests {
         let lab = try TLSLab(extraArguments: ["--latency", "0", "--extra-headers", "600"])
         defer { lab.stop() }
         let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["CURL_CA_BUNDLE": lab.ca])
-        let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 5, retry: .init(maxAttempts: 1)),
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(lab.key), baseURL: lab.api, timeout: 5, retry: .init(maxAttempts: 1)),
                                 transport: transport)
-        let page = try await client.search("bench")
+        let page = try await client.search("bench").next()
         #expect(page.items.count == 10)
     }
 
@@ -106,8 +107,9 @@ struct CurlTransportOverTLSLabTests {
         let lab = try TLSLab()
         defer { lab.stop() }
         let transport = try CurlTransport(maxConnectionsPerHost: 20, timeout: 10, environment: ["CURL_CA_BUNDLE": lab.ca])
-        let client = OMDbClient(configuration: .init(apiKey: lab.key, baseURL: lab.api, timeout: 10), transport: transport)
-        client.preconnect(postersHost: lab.posters)
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(lab.key), baseURL: lab.api, timeout: 10), transport: transport)
+        transport.preconnect(lab.api)
+        transport.preconnect(lab.posters)
         // The lab tells its counts when asked, not when they change: ask until both warm-ups are in.
         try await waitUntil("both warm-ups to reach the lab", timeout: .seconds(30), every: .milliseconds(20)) {
             let stats = try await lab.stats(through: transport)
@@ -116,7 +118,7 @@ struct CurlTransportOverTLSLabTests {
         var stats = try await lab.stats(through: transport)
         #expect(stats.api.head == 1 && stats.posters.head == 1)
         #expect(stats.api.apikey == 0 && stats.posters.apikey == 0)
-        _ = try await client.search("bench")
+        _ = try await client.search("bench").next()
         stats = try await lab.stats(through: transport)
         #expect(stats.api.tcp == 1 && stats.api.tls == 1, "the search did not use the warm connection")
     }

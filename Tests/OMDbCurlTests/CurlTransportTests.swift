@@ -13,7 +13,7 @@ import TestSupport
 @Suite struct CurlTransportOverFakeServerTests {
     private static func configuration(_ server: FakeOMDbServer, concurrency: Int = 4,
                                       counted: (@Sendable () -> Void)? = nil) -> OMDbClient.Configuration {
-        .init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 10, maxConcurrentRequests: concurrency, onAPIRequestSent: counted)
+        .init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 10, maxConcurrentRequests: concurrency, retry: .standard, onAPIRequestSent: counted)
     }
 
     @Test func connectionsAreKeptAcrossPagesNeverMoreThanTheLimit() async throws {
@@ -22,10 +22,11 @@ import TestSupport
             defer { server.shutdown() }
             let client = OMDbClient.live(Self.configuration(server, concurrency: 4))
             let store = PosterStore(folder: folder)
-            var page = try await client.search("star")
+            let search = client.search("star")
+            var page = try await search.next()
             for _ in 1...3 {
                 _ = await collect(client.details(for: page.items, posters: store))
-                page = try await client.nextPage()
+                page = try await search.next()
             }
             // HTTP/1.1 here: a connection per request in flight, at most 4, and each kept for the
             // next page (URLSession closed them at the end of every page).
@@ -39,20 +40,22 @@ import TestSupport
         defer { server.shutdown() }
         let counted = RequestCounter()
         let client = OMDbClient.live(Self.configuration(server, concurrency: 1, counted: { counted.add() }))
+        let transport = try #require(client.transport as? CurlTransport)
         // OMDb's host and the posters host are one server here: one warm-up, not two.
-        client.preconnect(postersHost: server.baseURL.appendingPathComponent("posters/x.jpg"))
+        transport.preconnect(server.baseURL)
+        transport.preconnect(server.baseURL.appendingPathComponent("posters/x.jpg"))
         try await server.waitForRequests("the warm-up to reach the server") { $0.count { $0.method == "HEAD" } == 1 }
         let warmUp = try #require(server.warmUps.first)
         #expect(warmUp.target == "/")
         #expect(!warmUp.target.contains(FakeOMDbServer.validKey) && !warmUp.target.contains("apikey"))
         #expect(counted.value == 0)
-        #expect(await client.apiRequestCount == 0)
-        _ = try await client.search("star")
+        #expect(client.apiRequestCount == 0)
+        _ = try await client.search("star").next()
         #expect(server.connectionCount == 1, "the search opened its own connection instead of the warm one")
         #expect(counted.value == 1)
         // Fresh: asking again sends nothing.
-        client.preconnect(postersHost: nil)
-        _ = try await client.search("alien")
+        transport.preconnect(server.baseURL)
+        _ = try await client.search("alien").next()
         #expect(server.warmUps.count == 1)
     }
 
@@ -66,8 +69,8 @@ import TestSupport
         let client = OMDbClient.live(Self.configuration(server, concurrency: 1))
         var posters = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
         posters.scheme = "https"
-        client.preconnect(origin: try #require(posters.url), afterNextRequest: true)
-        _ = try await client.search("star")
+        try #require(client.transport as? CurlTransport).preconnect(try #require(posters.url), afterNextRequest: true)
+        _ = try await client.search("star").next()
         try await waitUntil("the posters host to be opened") { server.connectionCount == 2 }
         let search = try #require(server.apiRequests.first)
         #expect(search.connection == 1, "the posters host was opened ahead of the search")
@@ -78,7 +81,7 @@ import TestSupport
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(headers: ["Content-Type": "image/jpeg"], body: body) }
         defer { server.shutdown() }
         let transport = OMDbClient.liveTransport(for: Self.configuration(server))
-        let response = try await transport.send(server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10)
+        let response = try await transport.send(TransportRequest(url: server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10))
         // Nobody reads yet: the transfer must pause, not take 3 MB into memory.
         try await waitUntil("the transfer to pause") { transport.pauses >= 1 }
         #expect(try await response.body.collect(upTo: .max) == body)
@@ -92,16 +95,16 @@ import TestSupport
         let port = try SilentListener(listening: false)
         let closed = URL(string: "http://127.0.0.1:\(port.port)/")!
         let counted = RequestCounter()
-        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: closed, timeout: 5,
+        let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: closed, timeout: 5,
                                            retry: quickRetries, onAPIRequestSent: { counted.add() }))
         await #expect {
-            try await client.search("alien")
+            try await client.search("alien").next()
         } throws: { error in
             guard case OMDbError.unreachable(_, let reason) = error else { return false }
             return reason == "connection refused"
         }
         #expect(counted.value == 0)
-        #expect(await client.apiRequestCount == 0)
+        #expect(client.apiRequestCount == 0)
         withExtendedLifetime(port) {}
     }
 
@@ -110,10 +113,10 @@ import TestSupport
         let body = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(headers: ["Content-Type": "image/jpeg"], body: body) }
         defer { server.shutdown() }
-        let response: StreamedResponse
+        let response: TransportResponse
         do {
             let transport = OMDbClient.liveTransport(for: Self.configuration(server))
-            response = try await transport.send(server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10)
+            response = try await transport.send(TransportRequest(url: server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10))
         }
         #expect(try await response.body.collect(upTo: .max) == body)
     }
@@ -126,18 +129,18 @@ import TestSupport
         let url = server.baseURL.appendingPathComponent("posters/big.jpg")
         let reading = Latch()
         let doomed = Task {
-            let response = try await transport.send(url, timeout: 10)
+            let response = try await transport.send(TransportRequest(url: url, timeout: 10))
             var iterator = response.body.makeAsyncIterator()
             _ = try await iterator.next()
             reading.open()
             while try await iterator.next() != nil {}
         }
-        let neighbour = try await transport.send(url, timeout: 10)
+        let neighbour = try await transport.send(TransportRequest(url: url, timeout: 10))
         try await reading.wait(for: "the doomed transfer to start reading")
         doomed.cancel()
         _ = await doomed.result
         #expect(try await neighbour.body.collect(upTo: .max) == body)
-        let after = try await transport.send(url, timeout: 10)
+        let after = try await transport.send(TransportRequest(url: url, timeout: 10))
         #expect(try await after.body.collect(upTo: .max) == body)
     }
 }
@@ -160,7 +163,7 @@ extension CurlTransportOverFakeServerTests {
                 ServerResponse(headers: ["Content-Type": "image/jpeg", "Content-Encoding": "gzip"], body: bomb), where: FaultPlan.posters))
             defer { server.shutdown() }
             let client = OMDbClient.live(Self.configuration(server, concurrency: 20))
-            let page = try await client.search("star")
+            let page = try await client.search("star").next()
             let byID = rows(await collect(client.details(for: page.items, posters: PosterStore(folder: folder))))
             #expect(byID.count == page.items.count)
             #expect(byID.values.allSatisfy { (try? $0.movie?.get()) != nil }, "a record was lost")

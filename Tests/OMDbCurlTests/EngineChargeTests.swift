@@ -8,7 +8,8 @@ import Testing
 import TestSupport
 
 /// A request's deadline is charged with the engine's running time from when the request started:
-/// the time the engine slept before it, with nothing to do, is not the request's.
+/// all the time each turn took, however busy the machine, but none of a turn the process was
+/// stopped in. (The engine tests start a fake server.)
 @Suite struct EngineChargeTests {
     /// A clock the test moves by hand.
     final class HandClock: Sendable {
@@ -17,52 +18,77 @@ import TestSupport
         var now: ContinuousClock.Instant { instant.withLock { $0 } }
     }
 
+    @Test func aTurnIsChargedInFullUnlessTheProcessWasStoppedInIt() {
+        let clock = HandClock()
+        var engineClock = EngineClock(now: { clock.now })
+        clock.advance(.seconds(5))
+        let busy = engineClock.tick(stopped: false)
+        clock.advance(.seconds(5))
+        let stopped = engineClock.tick(stopped: true)
+        clock.advance(.milliseconds(300))
+        let after = engineClock.tick(stopped: false)
+        #expect([busy, stopped, after] == [.seconds(5), .zero, .milliseconds(300)])
+    }
+
+    /// A turn 5 s late with no stop (a busy machine) is the request's time: it ends the request.
+    @Test func aBusyTurnIsChargedInFull() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in .hang }
+        defer { server.shutdown() }
+        let clock = HandClock()
+        let (engine, sent) = try Self.send(to: server, clock: clock, timeout: 2)
+        defer { engine.post(.stop) }
+        try await server.waitForRequests("the request to be written") { !$0.isEmpty }
+        clock.advance(.seconds(5))
+        #expect(try await sent.error() == .timedOut)
+    }
+
     /// An engine idle for 1.2 s (by its clock) is handed a request with a 1 s deadline to a
     /// server that never answers: the request is written, and only the time after that ends it,
     /// as a timeout of the answer, not as a connection "not made in time" before it was sent.
     @Test func theSleepBeforeARequestIsNotChargedToIt() async throws {
-        let server = try FakeOMDbServer(catalogue: catalogue) { _ in .hang }
+        let server = try FakeOMDbServer(catalogue: catalogue) { request in request.path.contains("hang") ? .hang : nil }
         defer { server.shutdown() }
         let clock = HandClock()
-        let engine = try CurlEngine(maxConnectionsPerHost: 2, library: nil, now: { clock.now })
+        // A first request answered: the engine's thread runs and has read its clock.
+        let (engine, first) = try Self.send(to: server, path: "ok", clock: clock, timeout: 1)
         defer { engine.post(.stop) }
-        // The engine's thread reads its clock as it starts: the idle time is what comes after.
-        try await Task.sleep(for: .milliseconds(200))
+        _ = try await first.error()
         clock.advance(.milliseconds(1_200))
-        let setup = CurlTransfer.Setup(timeout: 1, caFile: nil, caFolder: nil, userAgent: "movies-test")
-        let transfer = CurlTransfer(url: server.baseURL.appendingPathComponent("x"), setup: setup, engine: engine, timeout: 1)
-        let ended = Mutex(false)
-        let sent = Task {
-            defer { ended.withLock { $0 = true } }
-            return try await transfer.send()
-        }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while server.requests.isEmpty, !ended.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(!server.requests.isEmpty, "the request was never written")
-        // The engine turns at least once more (its sleep is at most a second): its clock has not
-        // moved since the request started, so nothing may end it. Charged the sleep before it
-        // (1.2 s), it ended at its first turn.
-        try await Task.sleep(for: .milliseconds(1_500))
-        #expect(!ended.withLock { $0 }, "ended before any of its own time ran")
+        let sent = Sent(CurlTransfer(url: server.baseURL.appendingPathComponent("hang"), setup: Self.setup, engine: engine, timeout: 1))
+        try await waitUntil("the request to be written, or ended") { server.requests.count == 2 || sent.ended.isOpen }
+        #expect(server.requests.count == 2, "ended before it was sent")
         clock.advance(.milliseconds(1_100))
-        do {
-            _ = try await sent.value
-            Issue.record("answered")
-        } catch let error as TransportError {
-            #expect(error == .timedOut)
-        }
+        #expect(try await sent.error() == .timedOut)
     }
 
-    /// A turn that took far longer than the engine meant to sleep was a stop of the process; one
-    /// a little late (a busy machine) was not.
-    @Test func aTurnMuchLongerThanItsSleepIsAStop() {
-        let clock = HandClock()
-        var engineClock = EngineClock(now: { clock.now })
-        clock.advance(.milliseconds(1_200))
-        let late = engineClock.tick(planned: .seconds(1))
-        #expect(late.elapsed == .milliseconds(1_200) && !late.stopped)
-        clock.advance(.seconds(5))
-        let stopped = engineClock.tick(planned: .milliseconds(400))
-        #expect(stopped.elapsed == EngineClock.maxTurn && stopped.stopped)
+    private static let setup = CurlTransfer.Setup(timeout: 1, caFile: nil, caFolder: nil, userAgent: "movies-test")
+
+    /// A new engine on `clock`, and a request to `server` sent on it.
+    private static func send(to server: FakeOMDbServer, path: String = "x", clock: HandClock, timeout: Int) throws
+        -> (CurlEngine, Sent) {
+        let engine = try CurlEngine(maxConnectionsPerHost: 2, library: nil, now: { clock.now })
+        return (engine, Sent(CurlTransfer(url: server.baseURL.appendingPathComponent(path), setup: setup, engine: engine, timeout: timeout)))
+    }
+
+    /// A transfer sent: ``ended`` opens when the send ends.
+    final class Sent: Sendable {
+        let ended = Latch()
+        private let result = Mutex<TransportError??>(nil)
+
+        init(_ transfer: CurlTransfer) {
+            Task { [self] in
+                var failure: TransportError?
+                do { _ = try await transfer.send() } catch let error as TransportError { failure = error } catch { failure = .connectionLost }
+                result.withLock { $0 = .some(failure) }
+                ended.open()
+            }
+        }
+
+        /// How the send ended: nil when answered. Waits a minute at most: a request that no
+        /// deadline ends fails the test rather than hang it.
+        func error() async throws -> TransportError? {
+            try await ended.wait(for: "the request to end", timeout: .seconds(60))
+            return result.withLock { $0 } ?? nil
+        }
     }
 }

@@ -18,14 +18,14 @@ import Darwin
     private static func expectNothingCounted(clientTimeout: Int, transportTimeout: Int) async throws {
         try await withTemporaryFolder { folder in
             let host = try SilentListener()
-            let ledger = QuotaLedger(folder: folder, apiKey: FakeOMDbServer.validKey, dailyLimit: 100)
-            var configuration = OMDbClient.Configuration(apiKey: FakeOMDbServer.validKey, baseURL: host.baseURL,
+            let ledger = QuotaLedger(folder: folder, apiKey: APIKey(FakeOMDbServer.validKey), dailyLimit: 100)
+            var configuration = OMDbClient.Configuration(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: host.baseURL,
                                                          timeout: clientTimeout, retry: quickRetries)
             configuration.ledger = ledger
             let transport = try CurlTransport(maxConnectionsPerHost: 4, timeout: transportTimeout)
             let client = OMDbClient(configuration: configuration, transport: transport)
-            await #expect(throws: OMDbError.self) { try await client.search("alien") }
-            #expect(await client.apiRequestCount == 0)
+            await #expect(throws: OMDbError.self) { try await client.search("alien").next() }
+            #expect(client.apiRequestCount == 0)
             #expect(ledger.placesLeft() == 100)
             #expect(ledger.usage().sent == 0)
         }

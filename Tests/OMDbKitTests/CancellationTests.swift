@@ -39,7 +39,7 @@ import TestSupport
             let client = OMDbClient(configuration: .init(apiKey: "k"), transport: slowTransport(release: release, cancelled: cancelled) { id in
                 !["tt0000001", "tt0000002", "tt0000003"].contains(id)
             })
-            let page = try await client.search("film")
+            let page = try await client.search("film").next()
             let received = Watched<[MovieUpdate]>([])
             let consumer = Task {
                 for await update in client.details(for: page.items, posters: PosterStore(folder: folder)) {
@@ -73,16 +73,19 @@ import TestSupport
             try await Latch().wait(for: "the search to be cancelled")
             return json("{}")
         })
-        let task = Task { try await client.search("slow") }
+        let search = client.search("slow")
+        let task = Task { try await search.next() }
         try await sent.wait(for: "the search to reach the transport")
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        // The cursor did not move: there is still no search to continue.
-        await #expect(throws: OMDbError.noSearchYet) { try await client.nextPage() }
+        // The search did not move: it has no page yet, and its first is still to come.
+        let (last, more) = (search.lastPage, search.hasMore)
+        #expect(last == nil && more)
     }
 
-    @Test func aNewSearchSupersedesOneStillLoading() async throws {
-        // The old search is held at the transport until the test ends: only being superseded ends it.
+    /// Two searches of one client: cancelling one leaves the other, and neither waits for the other.
+    @Test func cancellingOneSearchLeavesAnother() async throws {
+        // The slow search is held at the transport until the test ends: only its cancellation ends it.
         let slowSent = Latch()
         let release = Latch()
         defer { release.open() }
@@ -98,15 +101,18 @@ import TestSupport
             let id = url.query("s") == "slow" ? "tt0000001" : "tt0000002"
             return json(#"{"Search":[{"Title":"\#(url.query("s")!)","imdbID":"\#(id)","Type":"movie"}],"totalResults":"1","Response":"True"}"#)
         })
-        let old = Task { try await client.search("slow") }
-        try await slowSent.wait(for: "the old search to reach the transport")
-        let fresh = try await client.search("fast")
-        #expect(fresh.items.map(\.title) == ["fast"])
-        await #expect(throws: CancellationError.self) { try await old.value }
-        // Its request, held until the end of the test, was cancelled: the new search did not wait for it.
-        try await slowCancelled.wait(for: "the old search's request to be cancelled")
-        // The cursor belongs to the new search.
-        await #expect(throws: OMDbError.noMorePages(query: "fast", shown: 1, total: 1)) { try await client.nextPage() }
+        let slow = client.search("slow")
+        let held = Task { try await slow.next() }
+        try await slowSent.wait(for: "the slow search to reach the transport")
+        let fast = client.search("fast")
+        #expect(try await fast.next().items.map(\.title) == ["fast"])
+        held.cancel()
+        await #expect(throws: CancellationError.self) { try await held.value }
+        try await slowCancelled.wait(for: "the slow search's request to be cancelled")
+        // The fast search is as it was: its one page shown, none after it.
+        #expect(fast.lastPage?.items.map(\.title) == ["fast"])
+        await #expect(throws: OMDbError.noMorePages(query: "fast", shown: 1, total: 1)) { try await fast.next() }
+        #expect(slow.lastPage == nil)
     }
 
     /// A page stopped while its posters are being put in place says the truth about each, by
@@ -117,7 +123,7 @@ import TestSupport
     @Test func aStoppedPageSaysWhichPostersArePlacedAndGivesUpTheRestWithoutWaitingForTheDisk() async throws {
         try await withTemporaryFolder { folder in
             let client = OMDbClient(configuration: .init(apiKey: "k"), transport: slowTransport(release: Latch(), cancelled: RequestLog()) { _ in false })
-            let items = Array(try await client.search("film").items.prefix(2))
+            let items = Array(try await client.search("film").next().items.prefix(2))
             var store = PosterStore(folder: folder.appendingPathComponent("posters"))
             // The second title's flush waits for `disk`, held until the end of the test.
             let held = items[1].imdbID, flushing = Latch(), disk = Latch()
@@ -163,8 +169,8 @@ import TestSupport
             arrived.update { $0 += 1 }
             return true
         })
-        let items = try await client.search("film").items
-        var updates: MovieUpdates? = client.details(for: items)
+        let items = try await client.search("film").next().items
+        var updates: MovieUpdates? = client.detailUpdates(for: items)
         try await arrived.wait("the ten records to be asked for") { $0 == 10 }
         if cancelled { updates?.cancel() } else { updates = nil }
         try await stopped.wait("the ten held records to be cancelled", timeout: .seconds(20), count: 10)
@@ -181,7 +187,7 @@ import TestSupport
             // The search takes one place of four: three rows get theirs.
             configuration.ledger = QuotaLedger(folder: folder.appendingPathComponent("state"), apiKey: "k", dailyLimit: 4)
             let client = OMDbClient(configuration: configuration, transport: slowTransport(release: Latch(), cancelled: RequestLog()) { _ in false })
-            let items = try await client.search("film").items
+            let items = try await client.search("film").next().items
             let posters = folder.appendingPathComponent("posters")
             let updates = await collect(client.details(for: items, posters: PosterStore(folder: posters)))
             let records: [Int] = updates.compactMap { if case .record(.success) = $0.part { $0.index } else { nil } }.sorted()

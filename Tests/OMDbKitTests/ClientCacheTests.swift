@@ -15,7 +15,7 @@ import TestSupport
     }
 
     static func client(_ server: FakeOMDbServer, cache: DiskCache?, sent: Counter? = nil) -> OMDbClient {
-        var configuration = OMDbClient.Configuration(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL)
+        var configuration = OMDbClient.Configuration(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL)
         configuration.cache = cache
         if let sent { configuration.onAPIRequestSent = { sent.add() } }
         return OMDbClient.live(configuration)
@@ -26,16 +26,18 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let sent = Counter()
-            let first = Self.client(server, cache: DiskCache(folder: folder), sent: sent)
-            let page = try await first.search("toxic")
+            let firstCache = DiskCache(folder: folder)
+            let first = Self.client(server, cache: firstCache, sent: sent)
+            let page = try await first.search("toxic").next()
             _ = await collect(first.details(for: page.items, posters: PosterStore(folder: folder.appendingPathComponent("p"))))
+            firstCache.waitForWrites()
             #expect(server.apiRequests.count == 11)
             #expect(sent.count == 11)
-            #expect(await first.apiRequestCount == 11)
+            #expect(first.apiRequestCount == 11)
 
             let cache = DiskCache(folder: folder)
             let second = Self.client(server, cache: cache, sent: sent)
-            let again = try await second.search("toxic")
+            let again = try await second.search("toxic").next()
             let updates = await collect(second.details(for: again.items))
             #expect(again.items == page.items)
             #expect(updates.count(where: \.isRecord) == 10)
@@ -52,9 +54,9 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let cache = DiskCache(folder: folder)
-            await #expect(throws: OMDbError.notFound(query: "qqqzzzxx")) { try await Self.client(server, cache: cache).search("qqqzzzxx") }
+            await #expect(throws: OMDbError.notFound(query: "qqqzzzxx")) { try await Self.client(server, cache: cache).search("qqqzzzxx").next() }
             // The same "no" again, said as kept: OMDb may answer otherwise now.
-            let again = await #expect(throws: OMDbError.self) { try await Self.client(server, cache: cache).search("qqqzzzxx") }
+            let again = await #expect(throws: OMDbError.self) { try await Self.client(server, cache: cache).search("qqqzzzxx").next() }
             #expect(again?.underlying == .notFound(query: "qqqzzzxx"))
             #expect(again?.isFromCache == true)
             #expect(again?.isNoResults == true)
@@ -62,7 +64,7 @@ import TestSupport
             var refused = OMDbClient.Configuration(apiKey: "wrong-key-1", baseURL: server.baseURL)
             refused.cache = cache
             for _ in 0..<2 {
-                await #expect(throws: OMDbError.invalidAPIKey) { try await OMDbClient.live(refused).search("alien") }
+                await #expect(throws: OMDbError.invalidAPIKey) { try await OMDbClient.live(refused).search("alien").next() }
             }
             #expect(server.apiRequests.count == 3)
         }
@@ -73,7 +75,7 @@ import TestSupport
         let server = try FakeOMDbServer(catalogue: catalogue)
         defer { server.shutdown() }
         let client = Self.client(server, cache: nil)
-        await #expect(throws: OMDbError.tooManyResults(query: title)) { try await client.search(title, type: type) }
+        await #expect(throws: OMDbError.tooManyResults(query: title)) { try await client.search(title, type: type).next() }
         let movie = try await client.movie(exactTitle: SearchQuery(text: title, type: type))
         #expect(movie.imdbID == id)
         #expect(server.apiRequests.last?.queryItems.contains { $0.name == "t" && $0.value == title } == true)
@@ -92,10 +94,12 @@ import TestSupport
             }
             defer { server.shutdown() }
             let cache = DiskCache(folder: folder)
-            await #expect(throws: OMDbError.self) { try await Self.client(server, cache: cache).search("toxic") }
+            await #expect(throws: OMDbError.self) { try await Self.client(server, cache: cache).search("toxic").next() }
+            cache.waitForWrites()
             #expect(cache.summary().entries == 0)
             isBroken.withLock { $0 = false }
-            let page = try await Self.client(server, cache: cache).search("toxic")
+            let page = try await Self.client(server, cache: cache).search("toxic").next()
+            cache.waitForWrites()
             #expect(!page.items.isEmpty)
             #expect(server.apiRequests.count == 2)
             #expect(cache.summary().entries == 1)
@@ -108,14 +112,15 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let cache = DiskCache(folder: folder)
-            let page = try await Self.client(server, cache: cache).search("toxic")
+            let page = try await Self.client(server, cache: cache).search("toxic").next()
+            cache.waitForWrites()
             #expect(server.apiRequests.count == 1)
             // Replace the kept answer with a broken one of the same request.
             let name = try #require(files(in: folder).first { $0.hasSuffix(".entry") })
             let key = try #require(CacheEntry(decoding: Data(contentsOf: folder.appendingPathComponent(name)))?.key)
             try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: Data(#"{"Response":"True"}"#.utf8))
                 .encoded().write(to: folder.appendingPathComponent(name))
-            let again = try await Self.client(server, cache: cache).search("toxic")
+            let again = try await Self.client(server, cache: cache).search("toxic").next()
             #expect(again.items == page.items)
             #expect(server.apiRequests.count == 2)
         }

@@ -27,17 +27,18 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
     @Test func pagesRunToTheLastAndNoFurther() async throws {
         let log = RequestLog()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: pagedTransport(total: 35, log: log))
-        var page = try await client.search("film")
+        let search = client.search("film")
+        var page = try await search.next()
         var numbers = [page.number]
         while page.hasMore {
-            page = try await client.nextPage()
+            page = try await search.next()
             numbers.append(page.number)
         }
         #expect(numbers == [1, 2, 3, 4])
         #expect(page.lastPage == 4)
         #expect(page.items.count == 5)
         #expect(page.shownSoFar == 35)
-        await #expect(throws: OMDbError.noMorePages(query: "film", shown: 35, total: 35)) { try await client.nextPage() }
+        await #expect(throws: OMDbError.noMorePages(query: "film", shown: 35, total: 35)) { try await search.next() }
         // The refused fifth page never reached the network.
         #expect(log.all.compactMap { $0.query("page") } == ["1", "2", "3", "4"])
     }
@@ -45,10 +46,11 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
     @Test func exactMultipleOfTenHasNoEmptyLastPage() async throws {
         let log = RequestLog()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: pagedTransport(total: 20, log: log))
-        _ = try await client.search("film")
-        let second = try await client.nextPage()
+        let search = client.search("film")
+        _ = try await search.next()
+        let second = try await search.next()
         #expect(!second.hasMore)
-        await #expect(throws: OMDbError.self) { try await client.nextPage() }
+        await #expect(throws: OMDbError.self) { try await search.next() }
         #expect(log.all.count == 2)
     }
 
@@ -56,8 +58,9 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
         let log = RequestLog()
         // Page 2's last row repeats page 1's first: OMDb does this.
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: pagedTransport(total: 20, duplicate: (2, "tt0000001"), log: log))
-        let first = try await client.search("film")
-        let second = try await client.nextPage()
+        let search = client.search("film")
+        let first = try await search.next()
+        let second = try await search.next()
         #expect(first.items.count == 10)
         #expect(second.items.count == 9)
         #expect(!second.items.contains { $0.imdbID == "tt0000001" })
@@ -67,14 +70,17 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
     @Test func duplicateWithinOnePageIsDropped() async throws {
         let body = #"{"Search":[{"Title":"A","imdbID":"tt0000001","Type":"movie"},{"Title":"A again","imdbID":"tt0000001","Type":"movie"}],"totalResults":"2","Response":"True"}"#
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in json(body) })
-        let page = try await client.search("a")
+        let page = try await client.search("a").next()
         #expect(page.items.map(\.title) == ["A"])
     }
 
-    @Test func nextPageBeforeAnySearchIsAClearError() async {
+    @Test func aSearchSendsNothingUntilAPageIsAskedFor() async {
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in Issue.record("no request expected"); return json("{}") })
-        await #expect(throws: OMDbError.noSearchYet) { try await client.nextPage() }
-        #expect(OMDbError.noSearchYet.description.contains("search for a title first"))
+        let search = client.search("  film ")
+        #expect(search.query == SearchQuery(text: "film"))
+        let (last, more) = (search.lastPage, search.hasMore)
+        #expect(last == nil && more)
+        search.prefetch(through: 3)
     }
 
     @Test func aFailedPageDoesNotMoveTheCursor() async throws {
@@ -85,30 +91,37 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             if failNext.withLock({ $0 }) { return HTTPResponse(statusCode: 503, body: Data()) }
             return try await inner.get(url, timeout: 1)
         })
-        _ = try await client.search("film")
+        let search = client.search("film")
+        _ = try await search.next()
         failNext.withLock { $0 = true }
-        await #expect(throws: OMDbError.self) { try await client.nextPage() }
+        await #expect(throws: OMDbError.self) { try await search.next() }
         failNext.withLock { $0 = false }
-        let retry = try await client.nextPage()
+        let retry = try await search.next()
         #expect(retry.number == 2)
     }
 
     @Test func aNewSearchStartsAgainFromPageOne() async throws {
         let log = RequestLog()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: pagedTransport(total: 30, log: log))
-        _ = try await client.search("film")
-        _ = try await client.nextPage()
-        let again = try await client.search("film")
+        let search = client.search("film")
+        _ = try await search.next()
+        _ = try await search.next()
+        let fresh = client.search("film")
+        let again = try await fresh.next()
         #expect(again.number == 1)
         #expect(again.items.count == 10)
-        #expect(try await client.nextPage().number == 2)
+        #expect(try await fresh.next().number == 2)
+        #expect(try await search.next().number == 3)
+        // Pages already answered are not asked again, whichever search asks.
+        #expect(log.all.count == 3)
     }
 
     @Test func filtersAreSentOnEveryPage() async throws {
         let log = RequestLog()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: pagedTransport(total: 30, log: log))
-        _ = try await client.search("  film ", type: .series, year: 1999)
-        _ = try await client.nextPage()
+        let search = client.search("  film ", type: .series, year: 1999)
+        _ = try await search.next()
+        _ = try await search.next()
         #expect(log.all.allSatisfy { $0.query("type") == "series" && $0.query("y") == "1999" && $0.query("s") == "film" })
     }
 }
@@ -125,7 +138,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
         case .incorrectIMDbID: .incorrectIMDbID("alien")
         default: row.1
         }
-        await #expect(throws: expected) { try await client.search("alien") }
+        await #expect(throws: expected) { try await client.search("alien").next() }
     }
 
     @Test func timeoutsNameTheSecondsAndNotTheKey() async {
@@ -142,7 +155,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
 
     @Test func transportCancellationPassesThroughAsCancellation() async {
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in throw CancellationError() })
-        await #expect(throws: CancellationError.self) { try await client.search("alien") }
+        await #expect(throws: CancellationError.self) { try await client.search("alien").next() }
     }
 }
 
@@ -154,7 +167,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             if url.query("i") == "tt0000004" { return HTTPResponse(statusCode: 500, body: Data("boom".utf8)) }
             return try await inner.get(url, timeout: 1)
         })
-        let page = try await client.search("film")
+        let page = try await client.search("film").next()
         let updates = await collect(client.details(for: page.items))
         #expect(updates.count == 10)
         #expect(Set(updates.map(\.index)) == Set(0..<10))
@@ -178,7 +191,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             try await allTen.wait(for: "ten records in flight at once", timeout: .seconds(30))
             return try await inner.get(url, timeout: 1)
         })
-        let page = try await client.search("film")
+        let page = try await client.search("film").next()
         let updates = await collect(client.details(for: page.items))
         #expect(inFlight.withLock { $0.peak } == 10)
         #expect(rows(updates).values.count(where: { (try? $0.movie?.get()) != nil }) == 10, "a record waited in vain for the others")
@@ -196,7 +209,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             }
             return try await inner.get(url, timeout: 1)
         })
-        let page = try await client.search("film")
+        let page = try await client.search("film").next()
         var updates: [MovieUpdate] = []
         for await update in client.details(for: page.items) {
             updates.append(update)
@@ -211,10 +224,10 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             let log = RequestLog()
             let client = catalogueClient(log: log)
             let store = PosterStore(folder: folder)
-            let page = try await client.search("star wars")
+            let page = try await client.search("star wars").next()
             _ = await collect(client.details(for: page.items, posters: store))
             let afterFirst = log.all.count
-            let again = try await client.search("star wars")
+            let again = try await client.search("star wars").next()
             let updates = await collect(client.details(for: again.items, posters: store))
             // Not even the search was asked again.
             #expect(log.all.count == afterFirst)
@@ -224,7 +237,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             _ = try await client.movie(imdbID: page.items[0].imdbID)
             #expect(log.all.count == afterFirst)
             let searchAndTenRecords: Int = 1 + 10   // summed outside #expect: slow to type-check inside
-            #expect(await client.apiRequestCount == searchAndTenRecords)
+            #expect(client.apiRequestCount == searchAndTenRecords)
         }
     }
 
@@ -233,7 +246,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
             try pngBytes.write(to: folder.appendingPathComponent("Whatever I named it [tt0090190].png"))
             let log = RequestLog()
             let client = catalogueClient(log: log)
-            let page = try await client.search("toxic avenger")
+            let page = try await client.search("toxic avenger").next()
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
             let toxie = try #require(rows(updates)["tt0090190"])
             #expect(try toxie.poster?.get().wasAlreadyThere == true)
@@ -245,7 +258,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
     @Test func posterOutcomesCoverMissingBrokenAndGood() async throws {
         try await withTemporaryFolder { folder in
             let client = catalogueClient()
-            let page = try await client.search("toxic")
+            let page = try await client.search("toxic").next()
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
             let byID = rows(updates)
             func poster(_ id: String) -> Result<SavedPoster, OMDbError>? { byID[id]?.poster }
@@ -264,7 +277,7 @@ private func pagedTransport(total: Int, duplicate: (page: Int, id: String)? = ni
     @Test func noPosterFolderMeansNoPosterRequests() async throws {
         let log = RequestLog()
         let client = catalogueClient(log: log)
-        let page = try await client.search("toxic")
+        let page = try await client.search("toxic").next()
         let updates = await collect(client.details(for: page.items))
         #expect(updates.count == 10)
         #expect(updates.allSatisfy { $0.isRecord })

@@ -55,8 +55,9 @@ import TestSupport
         }
     }
 
-    @Test func nextPageDoesNotCancelANewerSearch() async throws {
-        // The newer search's request is held at the transport until the test has called nextPage.
+    /// Two searches at once through one client both complete: neither cancels nor waits for the other.
+    @Test func twoSearchesAtOnceBothComplete() async throws {
+        // The newer search's request is held at the transport until the older has its page 2.
         let newSent = Latch()
         let release = Latch()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
@@ -68,14 +69,39 @@ import TestSupport
             let rows = (1...10).map { #"{"Title":"\#(text)","imdbID":"tt\#(text == "old" ? "1" : "2")00000\#($0 - 1)","Type":"movie"}"# }
             return json(#"{"Search":[\#(rows.joined(separator: ","))],"totalResults":"30","Response":"True"}"#)
         })
-        _ = try await client.search("old")
-        let newer = Task { try await client.search("new") }
+        let search = client.search("old")
+        _ = try await search.next()
+        let newer = Task { try await client.search("new").next() }
         try await newSent.wait(for: "the newer search to reach the transport")
-        // The cursor now belongs to the search in flight: there is nothing to continue.
-        await #expect(throws: OMDbError.noSearchYet) { try await client.nextPage() }
+        // The older search goes on while the newer one is in flight: neither is the other's.
+        #expect(try await search.next().number == 2)
         release.open()
         let page = try await newer.value
-        #expect(page.items.first?.title == "new")
+        #expect(page.items.first?.title == "new" && page.number == 1)
+    }
+
+    /// Two searches of one query share the request for a page both ask for at once, and each
+    /// keeps its own place.
+    @Test func onePageAskedByTwoSearchesIsOneRequest() async throws {
+        let log = RequestLog(), bothIn = Latch()
+        let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
+            log.record(url)
+            try await bothIn.wait(for: "both searches to ask for page 1")
+            let page = Int(url.query("page") ?? "1")!
+            let rows = (0..<10).map { #"{"Title":"t","imdbID":"tt\#(String(format: "%07d", page * 100 + $0))","Type":"movie"}"# }
+            return json(#"{"Search":[\#(rows.joined(separator: ","))],"totalResults":"30","Response":"True"}"#)
+        })
+        let (one, other) = (client.search("film"), client.search("film"))
+        async let first = one.next()
+        async let second = other.next()
+        let page1 = OMDbClient.PageKey(query: SearchQuery(text: "film"), number: 1)
+        try await waitUntil("both searches to wait on page 1") { client.pages.waiters(for: page1) == 2 }
+        bothIn.open()
+        let (a, b) = try await (first, second)
+        #expect(a.items.map(\.imdbID) == b.items.map(\.imdbID))
+        #expect(log.all.count == 1)
+        #expect(try await one.next().number == 2)
+        #expect(other.lastPage?.number == 1)
     }
 
     /// A search that finds nothing (a typo) leaves the earlier search to continue: the prompt
@@ -86,9 +112,10 @@ import TestSupport
             let rows = (1...10).map { #"{"Title":"t","imdbID":"tt000000\#($0 - 1)","Type":"movie"}"# }
             return json(#"{"Search":[\#(rows.joined(separator: ","))],"totalResults":"30","Response":"True"}"#)
         })
-        _ = try await client.search("toxic")
-        await #expect(throws: OMDbError.notFound(query: "nothing")) { try await client.search("nothing") }
-        let next = try await client.nextPage()
+        let search = client.search("toxic")
+        _ = try await search.next()
+        await #expect(throws: OMDbError.notFound(query: "nothing")) { try await client.search("nothing").next() }
+        let next = try await search.next()
         #expect(next.query.text == "toxic" && next.number == 2)
     }
 
@@ -139,11 +166,11 @@ import TestSupport
     static let key = "SECRETKEY123"
 
     @Test func serverTextThatEchoesTheKeyIsRedacted() async {
-        let client = OMDbClient(configuration: .init(apiKey: Self.key), transport: ClosureTransport { url in
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(Self.key)), transport: ClosureTransport { url in
             json(#"{"Response":"False","Error":"Bad key \#(Self.key) for \#(url.absoluteString)"}"#, status: 200)
         })
         await #expect {
-            try await client.search("alien")
+            try await client.search("alien").next()
         } throws: { error in
             guard case OMDbError.server(let message, _) = error else { return false }
             return !message.contains(Self.key) && !"\(error)".contains(Self.key) && message.contains("Bad key ***")
@@ -151,7 +178,7 @@ import TestSupport
     }
 
     @Test func configurationNeverPrintsTheKey() {
-        let configuration = OMDbClient.Configuration(apiKey: Self.key, baseURL: URL(string: "http://127.0.0.1:1/?apikey=\(Self.key)")!)
+        let configuration = OMDbClient.Configuration(apiKey: APIKey(Self.key), baseURL: URL(string: "http://127.0.0.1:1/?apikey=\(Self.key)")!)
         var dumped = ""
         dump(configuration, to: &dumped)
         for text in [String(describing: configuration), String(reflecting: configuration), dumped, "\(configuration)"] {

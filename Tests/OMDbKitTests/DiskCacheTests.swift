@@ -53,14 +53,14 @@ import TestSupport
         await withTemporaryFolder { folder in
             let clock = TestClock()
             let cache = DiskCache(folder: folder, now: clock.now)
-            await cache.store(Self.answer, for: Self.page)
-            let hit = await cache.answer(for: URL(string: "http://127.0.0.1:9/?page=1&s=alien&apikey=another")!)
+            cache.store(Self.answer, for: Self.page); cache.waitForWrites()
+            let hit = cache.answer(for: URL(string: "http://127.0.0.1:9/?page=1&s=alien&apikey=another")!)
             #expect(hit?.body == Self.answer.body)
             #expect(hit?.contentType == "application/json")
             clock.advance(86_399)
-            #expect(await cache.answer(for: Self.page) != nil)
+            #expect(cache.answer(for: Self.page) != nil)
             clock.advance(2)
-            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(cache.answer(for: Self.page) == nil)
             #expect(cache.hits == 2)
         }
     }
@@ -69,18 +69,18 @@ import TestSupport
         await withTemporaryFolder { folder in
             let clock = TestClock()
             let cache = DiskCache(folder: folder, now: clock.now)
-            await cache.store(Self.notFound, for: Self.page)
+            cache.store(Self.notFound, for: Self.page); cache.waitForWrites()
             clock.advance(3_590)
-            #expect(await cache.answer(for: Self.page)?.body == Self.notFound.body)
+            #expect(cache.answer(for: Self.page)?.body == Self.notFound.body)
             clock.advance(20)
-            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(cache.answer(for: Self.page) == nil)
         }
     }
 
     @Test func theKeyNeverReachesTheDisk() async throws {
         try await withTemporaryFolder { folder in
             let cache = DiskCache(folder: folder)
-            await cache.store(Self.answer, for: Self.page)
+            cache.store(Self.answer, for: Self.page); cache.waitForWrites()
             for name in files(in: folder) {
                 #expect(!name.contains("secret-key-42"))
                 let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
@@ -93,7 +93,7 @@ import TestSupport
     func aDamagedEntryIsAMissAndIsReplaced(damage: String) async throws {
         try await withTemporaryFolder { folder in
             let cache = DiskCache(folder: folder)
-            await cache.store(Self.answer, for: Self.page)
+            cache.store(Self.answer, for: Self.page); cache.waitForWrites()
             let file = cache.file(forKey: DiskCache.key(for: Self.page))
             let whole = try Data(contentsOf: file)
             switch damage {
@@ -107,10 +107,10 @@ import TestSupport
                 try FileManager.default.removeItem(at: file)
                 try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
             }
-            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(cache.answer(for: Self.page) == nil)
             if damage == "folder" { try FileManager.default.removeItem(at: file) }
-            await cache.store(Self.answer, for: Self.page)
-            #expect(await cache.answer(for: Self.page)?.body == Self.answer.body)
+            cache.store(Self.answer, for: Self.page); cache.waitForWrites()
+            #expect(cache.answer(for: Self.page)?.body == Self.answer.body)
         }
     }
 
@@ -120,15 +120,17 @@ import TestSupport
             let bodies = (0..<8).map { n in Data(#"{"Response":"True","n":"\#(n)","pad":"\#(String(repeating: "x", count: 3_000 * (n + 1)))"}"#.utf8) }
             let writers = (0..<4).map { _ in DiskCache(folder: folder) }
             let reader = DiskCache(folder: folder)
-            await reader.store(HTTPResponse(statusCode: 200, body: bodies[0]), for: Self.page)
+            reader.store(HTTPResponse(statusCode: 200, body: bodies[0]), for: Self.page); reader.waitForWrites()
             let reads = await withTaskGroup(of: [Data?].self) { group in
                 for round in 0..<40 {
                     group.addTask {
                         let body = bodies[round % bodies.count]
-                        await writers[round % writers.count].store(HTTPResponse(statusCode: 200, body: body), for: Self.page)
+                        let writer = writers[round % writers.count]
+                        writer.store(HTTPResponse(statusCode: 200, body: body), for: Self.page)
+                        writer.waitForWrites()
                         return []
                     }
-                    group.addTask { [await reader.answer(for: Self.page)?.body] }
+                    group.addTask { [reader.answer(for: Self.page)?.body] }
                 }
                 var all: [Data?] = []
                 for await batch in group { all += batch }
@@ -136,7 +138,7 @@ import TestSupport
             }
             #expect(reads.count == 40)
             for read in reads { #expect(read.map(bodies.contains) == true, "a read found no whole entry") }
-            #expect(await reader.answer(for: Self.page).map { bodies.contains($0.body) } == true)
+            #expect(reader.answer(for: Self.page).map { bodies.contains($0.body) } == true)
             #expect(files(in: folder).count == 1, "temporary files were left: \(files(in: folder))")
         }
     }
@@ -148,11 +150,11 @@ import TestSupport
             let entrySize = CacheEntry(key: DiskCache.key(for: Self.url(0)), expires: Date(), status: 200, contentType: nil, body: body).encoded().count
             let cache = DiskCache(folder: folder, maxBytes: entrySize * 5 + entrySize / 2, now: clock.now)
             for n in 0..<12 {
-                await cache.store(HTTPResponse(statusCode: 200, body: body), for: Self.url(n))
+                cache.store(HTTPResponse(statusCode: 200, body: body), for: Self.url(n)); cache.waitForWrites()
                 clock.advance(1)
                 #expect(cache.summary().bytes <= cache.maxBytes)
             }
-            let kept = await (0..<12).asyncFilter { await cache.answer(for: Self.url($0)) != nil }
+            let kept = (0..<12).filter { cache.answer(for: Self.url($0)) != nil }
             #expect(kept.count >= 3 && kept.count <= 5)
             #expect(kept == Array((12 - kept.count)..<12), "the newest should stay: \(kept)")
         }
@@ -161,12 +163,12 @@ import TestSupport
     @Test func clearEmptiesTheFolderAndSaysHowMuch() async {
         await withTemporaryFolder { folder in
             let cache = DiskCache(folder: folder)
-            for n in 0..<3 { await cache.store(Self.answer, for: Self.url(n)) }
+            for n in 0..<3 { cache.store(Self.answer, for: Self.url(n)); cache.waitForWrites() }
             let before = cache.summary()
             #expect(before.entries == 3 && before.bytes > 0)
             #expect(cache.clear() == before)
             #expect(cache.summary() == DiskCache.Summary(entries: 0, bytes: 0))
-            #expect(await cache.answer(for: Self.url(0)) == nil)
+            #expect(cache.answer(for: Self.url(0)) == nil)
         }
     }
 
@@ -182,13 +184,6 @@ import TestSupport
     static func url(_ n: Int) -> URL { URL(string: "http://127.0.0.1:9/?i=tt00000\(String(format: "%02d", n))&plot=short&apikey=k")! }
 }
 
-extension Sequence where Element: Sendable {
-    func asyncFilter(_ keep: (Element) async -> Bool) async -> [Element] {
-        var kept: [Element] = []
-        for element in self where await keep(element) { kept.append(element) }
-        return kept
-    }
-}
 
 /// Entries planted in the folder: no bigger than an answer, no older than ten years.
 @Suite struct DiskCachePlantedEntryTests {
@@ -202,7 +197,7 @@ extension Sequence where Element: Sendable {
             #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
             #expect(truncate(file.path, 4 << 30) == 0)
             let before = peakResidentBytes()
-            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(cache.answer(for: Self.page) == nil)
             // Unread: reading it would have raised the process's peak by gigabytes (8.4 GB before).
             #expect(peakResidentBytes() - before < 256 << 20)
         }
@@ -216,14 +211,14 @@ extension Sequence where Element: Sendable {
             let body = Data(#"{"Response":"True","Search":[],"pad":""#.utf8) + Data(repeating: UInt8(ascii: "x"), count: 2_000) + Data(#""}"#.utf8)
             try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: body).encoded()
                 .write(to: cache.file(forKey: key))
-            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(cache.answer(for: Self.page) == nil)
             let small = Data(#"{"Response":"True","Search":[]}"#.utf8)
             try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: small).encoded()
                 .write(to: cache.file(forKey: key))
-            #expect(await cache.answer(for: Self.page)?.body == small)
+            #expect(cache.answer(for: Self.page)?.body == small)
             // Nor is one kept.
-            await cache.store(HTTPResponse(statusCode: 200, body: body), for: Self.page)
-            #expect(await cache.answer(for: Self.page)?.body == small)
+            cache.store(HTTPResponse(statusCode: 200, body: body), for: Self.page); cache.waitForWrites()
+            #expect(cache.answer(for: Self.page)?.body == small)
         }
     }
 
@@ -241,7 +236,7 @@ extension Sequence where Element: Sendable {
             let body = DiskCacheTests.answer.body
             try CacheEntry(key: key, expires: Date(timeIntervalSince1970: 9.2e18), status: 200, contentType: nil, body: body).encoded()
                 .write(to: cache.file(forKey: key))
-            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(cache.answer(for: Self.page) == nil)
         }
     }
 
@@ -252,12 +247,12 @@ extension Sequence where Element: Sendable {
             try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
             #expect(chmod(shared.path, 0o777) == 0 && chown(shared.path, 65_534, 65_534) == 0)
             let cache = DiskCache(folder: shared)
-            await cache.store(DiskCacheTests.answer, for: Self.page)
+            cache.store(DiskCacheTests.answer, for: Self.page); cache.waitForWrites()
             #expect(files(in: shared).isEmpty)
             let key = DiskCache.key(for: Self.page)
             try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: DiskCacheTests.answer.body)
                 .encoded().write(to: cache.file(forKey: key))
-            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(cache.answer(for: Self.page) == nil)
         }
     }
 
@@ -272,14 +267,14 @@ extension Sequence where Element: Sendable {
             let key = DiskCache.key(for: Self.page)
             try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: DiskCacheTests.answer.body)
                 .encoded().write(to: cache.file(forKey: key))
-            #expect(await cache.answer(for: Self.page)?.body == DiskCacheTests.answer.body)
+            #expect(cache.answer(for: Self.page)?.body == DiskCacheTests.answer.body)
             OtherUser.give(theirs, to: stranger)
-            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(cache.answer(for: Self.page) == nil)
             #expect(AtomicFile.folderProblem(theirs)?.reason == "it belongs to someone else (user \(stranger))")
             // Our folder again, their entry in it.
             OtherUser.give(theirs, to: geteuid())
             OtherUser.give(cache.file(forKey: key), to: stranger)
-            #expect(await cache.answer(for: Self.page) == nil)
+            #expect(cache.answer(for: Self.page) == nil)
         }
     }
 
@@ -290,9 +285,9 @@ extension Sequence where Element: Sendable {
             try FileManager.default.createDirectory(at: ours, withIntermediateDirectories: false)
             #expect(chmod(ours.path, 0o777) == 0)
             let cache = DiskCache(folder: ours)
-            await cache.store(DiskCacheTests.answer, for: Self.page)
+            cache.store(DiskCacheTests.answer, for: Self.page); cache.waitForWrites()
             #expect(try FileManager.default.attributesOfItem(atPath: ours.path)[.posixPermissions] as? Int == 0o700)
-            #expect(await cache.answer(for: Self.page)?.body == DiskCacheTests.answer.body)
+            #expect(cache.answer(for: Self.page)?.body == DiskCacheTests.answer.body)
         }
     }
 
@@ -302,7 +297,7 @@ extension Sequence where Element: Sendable {
         try await withTemporaryFolder { root in
             let folder = root.appendingPathComponent("cache")
             let cache = DiskCache(folder: folder)
-            await cache.store(DiskCacheTests.answer, for: DiskCacheTests.page)
+            cache.store(DiskCacheTests.answer, for: DiskCacheTests.page); cache.waitForWrites()
             let name = cache.file(forKey: DiskCache.key(for: DiskCacheTests.page)).lastPathComponent
             let elsewhere = root.appendingPathComponent("elsewhere")
             try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)

@@ -5,7 +5,7 @@ import Testing
 /// commands (issue 23). The `movies` tool adds its advice in one place (MoviesCLI's `forPerson`).
 @Suite struct ErrorTermsTests {
     static let everyKind: [OMDbError] = [
-        .noSearchYet, .noMorePages(query: "q", shown: 10, total: 10), .notFound(query: "q"), .seasonNotFound(imdbID: "tt0000001", season: 7),
+        .noMorePages(query: "q", shown: 10, total: 10), .notFound(query: "q"), .seasonNotFound(imdbID: "tt0000001", season: 7),
         .tooManyResults(query: "q"), .incorrectIMDbID("tt1"), .dataUnavailable, .malformedRequest, .invalidAPIKey, .missingAPIKey,
         .quotaExhausted, .server(message: "m", status: 500), .httpStatus(503, url: "http://127.0.0.1/"),
         .timedOut(url: "http://127.0.0.1/", seconds: 10, tries: 3), .unreachable(url: "http://127.0.0.1/", reason: "refused"),

@@ -74,9 +74,9 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
         let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(row.answer()))
         defer { server.shutdown() }
         let sleeps = RecordedSleeps()
-        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 1, retry: sleeps.policy))
+        let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 1, retry: sleeps.policy))
         await #expect {
-            try await client.search("toxic")
+            try await client.search("toxic").next()
         } throws: { error in
             guard let error = error as? OMDbError else { return false }
             let matches = row.check(error) && error.description.contains(row.says) && !error.description.contains(FakeOMDbServer.validKey)
@@ -84,7 +84,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             return matches
         }
         #expect(server.requests.count == row.requests)
-        #expect(await client.apiRequestCount == row.requests)
+        #expect(client.apiRequestCount == row.requests)
         if row.fault.hasPrefix("429") { #expect(sleeps.all == [.seconds(1), .seconds(1)]) }
     }
 }
@@ -92,7 +92,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
 /// Faults met in the middle of a page: retried away, cut at the deadline, or stopping the page.
 @Suite struct FaultsDuringAPageOverFakeServerTests {
     private func client(_ server: FakeOMDbServer, timeout: Int = 5, retry: RetryPolicy = quickRetries) -> OMDbClient {
-        OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: timeout, retry: retry))
+        OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: timeout, retry: retry))
     }
 
     @Test func a503OnceOnEveryRequestCostsExactlyOneRetryEach() async throws {
@@ -100,8 +100,9 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.firstAttempts(1, .serviceUnavailable))
             defer { server.shutdown() }
             let client = client(server)
-            let first = try await client.search("star")
-            let second = try await client.nextPage()
+            let search = client.search("star")
+            let first = try await search.next()
+            let second = try await search.next()
             let items = first.items + second.items
             let byID = rows(await collect(client.details(for: items, posters: PosterStore(folder: folder))))
             #expect(items.count == 20)
@@ -114,7 +115,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             let counts = Dictionary(grouping: server.requests, by: \.target).mapValues(\.count)
             #expect(counts.count == 42)
             #expect(counts.values.allSatisfy { $0 == 2 })
-            #expect(await client.apiRequestCount == 44)
+            #expect(client.apiRequestCount == 44)
         }
     }
 
@@ -123,7 +124,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
         let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.firstAttempts(1, .tooManyRequests(retryAfter: seconds)))
         defer { server.shutdown() }
         let sleeps = RecordedSleeps()
-        let page = try await client(server, retry: sleeps.policy).search("toxic")
+        let page = try await client(server, retry: sleeps.policy).search("toxic").next()
         #expect(page.items.count == 10)
         #expect(sleeps.all == [wait])
         #expect(server.requests.count == 2)
@@ -135,7 +136,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(refusal) { $0.queryItems.contains { $0.name == "i" } })
             defer { server.shutdown() }
             let client = client(server)
-            let page = try await client.search("star")
+            let page = try await client.search("star").next()
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
             let records = updates.filter(\.isRecord)
             #expect(records.count == 1)
@@ -156,7 +157,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
         })
         defer { server.shutdown() }
         let client = client(server, timeout: 1, retry: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1)))
-        let page = try await client.search("toxic")
+        let page = try await client.search("toxic").next()
         let byID = rows(await collect(client.details(for: page.items)))
         // Cut at the one-second deadline (the trickle takes 10 s), on both attempts, and asked no more.
         #expect(server.requests.count(where: { $0.target.contains("i=\(slow)") }) == 2)
@@ -176,7 +177,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             }
             defer { server.shutdown() }
             let client = client(server)
-            let page = try await client.search("toxic")
+            let page = try await client.search("toxic").next()
             let store = PosterStore(folder: folder)
             for item in page.items where ["tt0090190", "tt0098503"].contains(item.imdbID) {
                 for _ in 0..<2 { _ = try? await client.poster(for: item, in: store) }
@@ -192,7 +193,7 @@ struct FaultRow: Sendable, CustomTestStringConvertible {
             let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(.reset, where: FaultPlan.posters))
             defer { server.shutdown() }
             let client = client(server)
-            let page = try await client.search("toxic")
+            let page = try await client.search("toxic").next()
             let item = try #require(page.items.first { $0.imdbID == "tt0090190" })
             await #expect {
                 try await client.poster(for: item, in: PosterStore(folder: folder))

@@ -9,7 +9,7 @@ import TestSupport
 /// The live libcurl transport against the fake OMDb on 127.0.0.1: real sockets, each test its own server.
 @Suite struct LiveTransportOverFakeServerTests {
     private func client(_ server: FakeOMDbServer, key: String = FakeOMDbServer.validKey, timeout: Int = 5) -> OMDbClient {
-        OMDbClient.live(.init(apiKey: key, baseURL: server.baseURL, timeout: timeout))
+        OMDbClient.live(.init(apiKey: APIKey(key), baseURL: server.baseURL, timeout: timeout))
     }
 
     @Test func searchDetailsAndPostersOverHTTP() async throws {
@@ -17,7 +17,7 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let client = client(server)
-            let page = try await client.search("toxic")
+            let page = try await client.search("toxic").next()
             #expect(page.items.count == 10)
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
             let byID = rows(updates)
@@ -35,7 +35,7 @@ import TestSupport
         let server = try FakeOMDbServer(catalogue: catalogue)
         defer { server.shutdown() }
         for text in ["tom & jerry", "Amélie", "千と千尋", "C++"] {
-            _ = try? await client(server).search(text)
+            _ = try? await client(server).search(text).next()
         }
         #expect(server.apiRequests.compactMap { $0.queryItems.first { $0.name == "s" }?.value } == ["tom & jerry", "Amélie", "千と千尋", "C++"])
     }
@@ -51,7 +51,7 @@ import TestSupport
         }
         defer { redirecting.shutdown() }
         do {
-            _ = try await client(redirecting).search("alien")
+            _ = try await client(redirecting).search("alien").next()
         } catch {
             #expect(sameOrigin || "\(error)".contains("HTTP 302 (a redirect to another host or port"))
         }
@@ -65,9 +65,9 @@ import TestSupport
         defer { server.shutdown() }
         var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
         if carrier == "user" { parts.user = "me"; parts.password = FakeOMDbServer.validKey } else { parts.percentEncodedQuery = String(carrier.dropFirst()) }
-        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
+        let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: parts.url!, timeout: 5))
         await #expect {
-            try await client.search("alien")
+            try await client.search("alien").next()
         } throws: { error in
             guard case OMDbError.httpStatus(404, let url) = error else { return false }
             return !url.contains(FakeOMDbServer.validKey) && !"\(error)".contains(FakeOMDbServer.validKey)
@@ -81,7 +81,7 @@ import TestSupport
         }
         defer { server.shutdown() }
         await #expect {
-            try await client(server).search("alien")
+            try await client(server).search("alien").next()
         } throws: { error in
             guard case OMDbError.unreachable(_, let reason) = error else { return false }
             return reason == "too many redirects"
@@ -95,9 +95,9 @@ import TestSupport
         defer { server.shutdown() }
         var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
         parts.scheme = "https"
-        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: parts.url!, timeout: 5))
+        let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: parts.url!, timeout: 5))
         await #expect {
-            try await client.search("alien")
+            try await client.search("alien").next()
         } throws: { error in
             guard case OMDbError.unreachable(let url, let reason) = error else { return false }
             return reason.contains("TLS") && !url.contains(FakeOMDbServer.validKey)
@@ -107,20 +107,20 @@ import TestSupport
     @Test func wrongKeyIs401InvalidKey() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue)
         defer { server.shutdown() }
-        await #expect(throws: OMDbError.invalidAPIKey) { try await client(server, key: "wrong-key-999").search("alien") }
+        await #expect(throws: OMDbError.invalidAPIKey) { try await client(server, key: "wrong-key-999").search("alien").next() }
     }
 
     @Test func quotaSpentIs401() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in .json(#"{"Response":"False","Error":"Request limit reached!"}"#, status: 401) }
         defer { server.shutdown() }
-        await #expect(throws: OMDbError.quotaExhausted) { try await client(server).search("alien") }
+        await #expect(throws: OMDbError.quotaExhausted) { try await client(server).search("alien").next() }
     }
 
     @Test func serverErrorIsAnHTTPStatusWithoutTheKey() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(status: 503, body: Data("<html>down</html>".utf8)) }
         defer { server.shutdown() }
         await #expect {
-            try await client(server).search("alien")
+            try await client(server).search("alien").next()
         } throws: { error in
             guard case OMDbError.httpStatus(503, let url) = error else { return false }
             return !url.contains(FakeOMDbServer.validKey) && url.hasPrefix("http://127.0.0.1:")
@@ -131,7 +131,7 @@ import TestSupport
         let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
         defer { server.shutdown() }
         await #expect {
-            try await client(server, timeout: 1).search("alien")
+            try await client(server, timeout: 1).search("alien").next()
         } throws: { error in
             if case OMDbError.timedOut(_, 1, 3) = error { true } else { false }
         }
@@ -141,7 +141,7 @@ import TestSupport
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in ServerResponse(closeWithoutAnswer: true) }
         defer { server.shutdown() }
         await #expect {
-            try await client(server).search("alien")
+            try await client(server).search("alien").next()
         } throws: { error in
             if case OMDbError.unreachable = error { true } else { false }
         }
@@ -155,7 +155,7 @@ import TestSupport
         let base = URL(string: "http://127.0.0.1:\(closed.port)/")!
         let client = OMDbClient.live(.init(apiKey: "leaky-key-42", baseURL: base, timeout: 2))
         await #expect {
-            try await client.search("alien")
+            try await client.search("alien").next()
         } throws: { error in
             guard case OMDbError.unreachable(let url, let reason) = error else { return false }
             let text = "\(error) \(url) \(reason)"
@@ -169,7 +169,7 @@ import TestSupport
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in hold.wait(timeout: .seconds(60)); return nil }
         defer { hold.open(); server.shutdown() }
         let client = client(server, timeout: 30)
-        let task = Task { try await client.search("alien") }
+        let task = Task { try await client.search("alien").next() }
         try await server.waitForRequests("the search to reach the server") { $0.count == 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -184,7 +184,7 @@ import TestSupport
             }
             defer { server.shutdown() }
             let client = client(server)
-            let page = try await client.search("alien")
+            let page = try await client.search("alien").next()
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder, maxBytes: 1_000_000)))
             let byID = rows(updates)
             #expect(byID.count == page.items.count)
@@ -201,8 +201,8 @@ import TestSupport
         defer { server.shutdown() }
         let transport = OMDbClient.liveTransport(for: .init(apiKey: "k", maxConcurrentRequests: 4))
         let url = server.baseURL.appendingPathComponent("posters/x.jpg")
-        await #expect(throws: TransportError.tooLarge(bytes: body.count)) { try await transport.send(url, timeout: 5).body.collect(upTo: 100_000) }
-        let whole = try await transport.send(url, timeout: 5)
+        await #expect(throws: TransportError.tooLarge(bytes: body.count)) { try await transport.send(TransportRequest(url: url, timeout: 5)).body.collect(upTo: 100_000) }
+        let whole = try await transport.send(TransportRequest(url: url, timeout: 5))
         #expect(try await whole.body.collect(upTo: 200_000) == body)
         #expect(whole.statusCode == 200)
     }
@@ -215,7 +215,7 @@ import TestSupport
         defer { hold.open(); server.shutdown() }
         let transport = OMDbClient.liveTransport(for: .init(apiKey: "k", maxConcurrentRequests: 4))
         // A deadline far past the hold: on a loaded machine 30 s ran out before the cancellation.
-        let task = Task { try await transport.send(server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 300) }
+        let task = Task { try await transport.send(TransportRequest(url: server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 300)) }
         try await server.waitForRequests("the download to reach the server") { $0.count == 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -231,7 +231,7 @@ import TestSupport
             }
             defer { server.shutdown() }
             let client = client(server)
-            let page = try await client.search("toxic avenger")
+            let page = try await client.search("toxic avenger").next()
             let updates = await collect(client.details(for: page.items, posters: PosterStore(folder: folder)))
             let byID = rows(updates)
             #expect(throws: OMDbError.posterNotAnImage(url: server.baseURL.absoluteString + "posters/tt0090190.jpg", contentType: "text/html")) {

@@ -70,21 +70,6 @@ private final class GatedLoad: Sendable {
         #expect(try await memo.value(for: "x") { Issue.record("loaded again"); return 0 } == 3)
     }
 
-    @Test func cancelAllEndsTheLoadsInFlightAndKeepsWhatWasRemembered() async throws {
-        let memo = Memo<Int, String>()
-        #expect(try await memo.value(for: 1) { "one" } == "one")
-        let load = GatedLoad()
-        let waiting = Task { try await memo.value(for: 2) { try await load.run { "late" } } }
-        try await waitUntil("the load of 2 to start") { memo.waiters(for: 2) == 1 }
-        memo.cancelAll()
-        await #expect(throws: CancellationError.self) { try await waiting.value }
-        try await waitUntil("the cancelled load to end") { memo.inFlight == 0 }
-        #expect(memo.remembered(2) == nil)
-        #expect(try await memo.value(for: 1) { Issue.record("loaded again"); return "" } == "one")
-        // A later caller starts afresh rather than join the cancelled load.
-        #expect(try await memo.value(for: 2) { "two" } == "two")
-    }
-
     @Test func rememberingByHandLoadsEveryTimeAndKeepsOnlyWhatTheOwnerSays() async throws {
         let memo = Memo<String, Int>(recall: .byHand, isFinal: { _ in true })
         let loads = Mutex(0)

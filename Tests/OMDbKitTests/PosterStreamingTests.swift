@@ -41,7 +41,7 @@ import Darwin
             return done == 0 ? jpegBytes + Data(count: size - jpegBytes.count) : Data(repeating: UInt8(done / chunk % 251), count: size)
         }
 
-        func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
             let body: HTTPBody
             switch delivery {
             case .pulled:
@@ -76,7 +76,7 @@ import Darwin
                 }
                 body = HTTPBody(feed: feed, length: total)
             }
-            return StreamedResponse(statusCode: 200, headers: ["Content-Type": "image/jpeg"], body: body)
+            return TransportResponse(statusCode: 200, headers: ["Content-Type": "image/jpeg"], body: body)
         }
     }
 
@@ -109,14 +109,14 @@ import Darwin
         await withTemporaryFolder { folder in
             // No length announced: only counting the bytes as they come can stop it.
             struct Unannounced: OMDbTransport {
-                func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
+                func send(_ request: TransportRequest) async throws -> TransportResponse {
                     let whole = HTTPBody(jpegBytes + Data(count: 3_000_000))
                     let (stream, feed) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
                     Task {
                         for try await chunk in whole { feed.yield(chunk) }
                         feed.finish()
                     }
-                    return StreamedResponse(statusCode: 200, body: HTTPBody(chunks: stream))
+                    return TransportResponse(statusCode: 200, body: HTTPBody(chunks: stream))
                 }
             }
             let client = OMDbClient(configuration: .init(apiKey: "k"), transport: Unannounced())
@@ -138,12 +138,7 @@ import Darwin
 
     /// A process that has exited: its pid is free (or reused, with another start time).
     private static func goneOwner() throws -> PosterOwner {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exit 0"]
-        try process.run()
-        process.waitUntilExit()
-        return PosterOwner(pid: process.processIdentifier, start: "1")
+        PosterOwner(pid: try exitedProcessID(), start: "1")
     }
 
     @Test func twoStoresSharingAFolderNeverRemoveEachOthersLiveFiles() async throws {

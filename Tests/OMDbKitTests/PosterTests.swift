@@ -106,7 +106,7 @@ import TestSupport
     }
 
     @Test func everyCataloguePosterIsARealImageExceptTheBrokenOne() {
-        let folder = fixtures.appendingPathComponent("posters")
+        let folder = catalogueFolder.appendingPathComponent("posters")
         let names = files(in: folder)
         let notImages = names.filter { ImageFormat(sniffing: FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) ?? Data()) == nil }
         #expect(names.count > 200)

@@ -40,7 +40,7 @@ import TestSupport
 
     @Test func pixelWidthIsReadFromEveryFixtureFormat() throws {
         for name in ["tt0090190.jpg", "tt0098503.jpg", "tt0076759.jpg"] {
-            let data = try #require(FileManager.default.contents(atPath: fixtures.appendingPathComponent("posters/\(name)").path))
+            let data = try #require(FileManager.default.contents(atPath: catalogueFolder.appendingPathComponent("posters/\(name)").path))
             if ImageFormat(sniffing: data) != nil { #expect(ImageWidth.pixels(of: data) == 80, "\(name)") }
         }
     }
@@ -67,7 +67,7 @@ import TestSupport
                 request.path.contains("_SX600") ? ServerResponse(status: 404, body: Data("<html>no</html>".utf8)) : nil
             }
             defer { server.shutdown() }
-            let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 5))
+            let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 5))
             let saved = try await client.poster(for: item(server), in: PosterStore(folder: folder, width: .pixels(600)))
             #expect(server.posterRequests.map(\.path) == ["/posters/tt0090190._V1_SX600.jpg", "/posters/tt0090190._V1_SX300.jpg"])
             #expect(saved.fallback?.contains("width 600 failed (HTTP 404)") == true)
@@ -80,7 +80,7 @@ import TestSupport
         try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: amazonCatalogue)
             defer { server.shutdown() }
-            let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 60))   // no retry for a deadline a loaded machine misses
+            let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 60))   // no retry for a deadline a loaded machine misses
             let saved = try await client.poster(for: item(server), in: PosterStore(folder: folder, width: .original))
             #expect(server.posterRequests.map(\.path) == ["/posters/tt0090190._V1_.jpg"])
             #expect(saved.fallback == nil)
@@ -93,11 +93,11 @@ import TestSupport
             defer { server.shutdown() }
             // Already there, 80 px wide, under another extension than the download will have.
             let old = folder.appendingPathComponent("The Toxic Avenger (1984) [tt0090190].gif")
-            try Data(contentsOf: fixtures.appendingPathComponent("posters/tt0090190.jpg")).write(to: old)
-            let standard = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 5))
+            try Data(contentsOf: catalogueFolder.appendingPathComponent("posters/tt0090190.jpg")).write(to: old)
+            let standard = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 5))
             #expect(try await standard.poster(for: item(server), in: PosterStore(folder: folder)).wasAlreadyThere)
             #expect(server.posterRequests.isEmpty)
-            let wide = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 5))
+            let wide = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 5))
             let saved = try await wide.poster(for: item(server), in: PosterStore(folder: folder, width: .pixels(600)))
             #expect(!saved.wasAlreadyThere)
             #expect(server.posterRequests.count == 1)

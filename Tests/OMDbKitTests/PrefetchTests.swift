@@ -53,14 +53,15 @@ private final class HeldPages: Sendable {
 
     func client() -> OMDbClient { OMDbClient(configuration: .init(apiKey: "k"), transport: transport) }
 
-    /// A client that searched `query` and whose prefetch of page 2 has reached the transport
+    /// A client and a search of `query` whose prefetch of page 2 has reached the transport
     /// (held there when page 2 is held); `nil`, with an issue recorded, if it never went out.
-    func clientPrefetchingPage2(of query: String) async throws -> OMDbClient? {
+    func searchPrefetchingPage2(of query: String) async throws -> (OMDbClient, Search)? {
         let client = client()
-        _ = try await client.search(query)
-        await client.prefetch(through: 2)
+        let search = client.search(query)
+        _ = try await search.next()
+        search.prefetch(through: 2)
         #expect(await waitForSearch(of: 2), "the prefetch never went out")
-        return searchedPages.contains(2) ? client : nil
+        return searchedPages.contains(2) ? (client, search) : nil
     }
 
     /// Waits until the search for `page` has reached the transport: true, or false after a minute.
@@ -73,25 +74,26 @@ private final class HeldPages: Sendable {
     /// `more` while the prefetched page is still on its way joins it: one request for page 2.
     @Test func thePrefetchedPageIsUsedAndNotAskedAgain() async throws {
         let pages = HeldPages(total: 35, held: [2])
-        guard let client = try await pages.clientPrefetchingPage2(of: "film") else { return }
-        async let second = client.nextPage()
-        await client.prefetch(through: 2)   // asked again while in flight: still one request
+        guard let (client, search) = try await pages.searchPrefetchingPage2(of: "film") else { return }
+        async let second = search.next()
+        search.prefetch(through: 2)   // asked again while in flight: still one request
         pages.release()
         let page = try await second
         #expect(page.number == 2)
         #expect(page.items.first?.imdbID == "tt0000011")
         #expect(pages.searchedPages == [1, 2])
-        #expect(await client.apiRequestCount == 2, "the prefetch is a request like any other: counted")
+        #expect(client.apiRequestCount == 2, "the prefetch is a request like any other: counted")
     }
 
     /// A prefetched page that already arrived is served from the session cache.
     @Test func aPrefetchedPageThatArrivedIsServedWithoutARequest() async throws {
         let pages = HeldPages(total: 35)
         let client = pages.client()
-        _ = try await client.search("film")
-        await client.prefetch(through: 4)
+        let search = client.search("film")
+        _ = try await search.next()
+        search.prefetch(through: 4)
         // The prefetches run in the background: nextPage joins whichever is still running.
-        for number in 2...4 { #expect(try await client.nextPage().number == number) }
+        for number in 2...4 { #expect(try await search.next().number == number) }
         #expect(pages.searchedPages.sorted() == [1, 2, 3, 4])
         #expect(Set(pages.searchedPages).count == pages.searchedPages.count, "a page was asked twice")
     }
@@ -99,34 +101,38 @@ private final class HeldPages: Sendable {
     @Test func prefetchNeverGoesPastTheLastPage() async throws {
         let pages = HeldPages(total: 25)
         let client = pages.client()
-        _ = try await client.search("film")
-        await client.prefetch(through: 50)
-        #expect(try await client.nextPage().number == 2)
-        #expect(try await client.nextPage().number == 3)
-        await #expect(throws: OMDbError.noMorePages(query: "film", shown: 25, total: 25)) { try await client.nextPage() }
-        await client.prefetch(through: 4)
+        let search = client.search("film")
+        _ = try await search.next()
+        search.prefetch(through: 50)
+        #expect(try await search.next().number == 2)
+        #expect(try await search.next().number == 3)
+        await #expect(throws: OMDbError.noMorePages(query: "film", shown: 25, total: 25)) { try await search.next() }
+        search.prefetch(through: 4)
         #expect(pages.searchedPages.sorted() == [1, 2, 3])
     }
 
     @Test func prefetchWithoutASearchOrOnTheLastPageSendsNothing() async throws {
         let pages = HeldPages(total: 8)
         let client = pages.client()
-        await client.prefetch(through: 2)
+        let search = client.search("film")
+        search.prefetch(through: 2)
         #expect(pages.searchedPages.isEmpty)
-        _ = try await client.search("film")
-        await client.prefetch(through: 2)
-        await #expect(throws: OMDbError.self) { try await client.nextPage() }
+        _ = try await search.next()
+        search.prefetch(through: 2)
+        await #expect(throws: OMDbError.self) { try await search.next() }
         #expect(pages.searchedPages == [1])
     }
 
-    /// A new search makes the old one's pages moot: a prefetch still in flight is cancelled,
-    /// and the new search's pages are its own.
-    @Test func aNewSearchCancelsThePrefetchOfTheOldOne() async throws {
+    /// A search dropped (the prompt's, when a new one takes its place) stops its prefetches;
+    /// the new search's pages are its own.
+    @Test func aSearchDroppedStopsItsPrefetches() async throws {
         let pages = HeldPages(total: 35, held: [2])
-        guard let client = try await pages.clientPrefetchingPage2(of: "old") else { return }
-        _ = try await client.search("new")
+        // Its search dropped as soon as it is made: only the client is kept.
+        guard let client = try await pages.searchPrefetchingPage2(of: "old")?.0 else { return }
+        let search = client.search("new")
+        _ = try await search.next()
         pages.release()
-        let second = try await client.nextPage()
+        let second = try await search.next()
         #expect(second.query.text == "new")
         let searched = pages.log.all.map { "\($0.query("s") ?? "")/\($0.query("page") ?? "")" }
         #expect(searched == ["old/1", "old/2", "new/1", "new/2"])

@@ -61,27 +61,26 @@ import Testing
 
     @Test func apiKeyParameterIsMasked() {
         let text = "Could not connect to https://www.omdbapi.com/?s=x&apikey=abc12345&page=1"
-        #expect(Redactor(apiKey: Self.key).redact(text) == "Could not connect to https://www.omdbapi.com/?s=x&apikey=***&page=1")
+        #expect(APIKey(Self.key).redact(text) == "Could not connect to https://www.omdbapi.com/?s=x&apikey=***&page=1")
     }
 
     @Test func anyKeyValueIsMaskedEvenAnUnknownOne() {
-        #expect(Redactor(apiKey: "zzz").redact("u?apikey=somethingelse") == "u?apikey=***")
-        #expect(Redactor(apiKey: "zzz").redact("u?APIKEY=q&x=1") == "u?APIKEY=***&x=1")
+        #expect(APIKey("zzz").redact("u?apikey=somethingelse") == "u?apikey=***")
+        #expect(APIKey("zzz").redact("u?APIKEY=q&x=1") == "u?APIKEY=***&x=1")
     }
 
     @Test func bareKeyIsMaskedAnywhere() {
-        #expect(Redactor(apiKey: Self.key).redact("the key abc12345 leaked") == "the key *** leaked")
+        #expect(APIKey(Self.key).redact("the key abc12345 leaked") == "the key *** leaked")
     }
 
     /// Every case, built the way the client builds them, from a URL that carries the key.
     static let everyError: [OMDbError] = {
-        let redactor = Redactor(apiKey: key)
-        let shown = redactor.redact("https://www.omdbapi.com/?s=x&apikey=\(key)")
+        let shown = APIKey(key).redact("https://www.omdbapi.com/?s=x&apikey=\(key)")
         return [
-            .noSearchYet, .noMorePages(query: "x", shown: 1, total: 1), .notFound(query: "x"), .tooManyResults(query: "x"),
+            .noMorePages(query: "x", shown: 1, total: 1), .notFound(query: "x"), .tooManyResults(query: "x"),
             .incorrectIMDbID("x"), .dataUnavailable, .malformedRequest, .invalidAPIKey, .missingAPIKey, .quotaExhausted,
             .server(message: "m", status: 500), .httpStatus(500, url: shown), .timedOut(url: shown, seconds: 1, tries: 3),
-            .unreachable(url: shown, reason: redactor.redact("URLError -1004 at https://www.omdbapi.com/?apikey=\(key)")),
+            .unreachable(url: shown, reason: APIKey(key).redact("URLError -1004 at https://www.omdbapi.com/?apikey=\(key)")),
             .invalidResponse(url: shown, reason: "r"), .posterUnavailable, .posterNotAnImage(url: shown, contentType: "text/html"),
             .posterTooLarge(bytes: 2, limit: 1), .posterNotWritten(path: "/p", reason: "r"),
             .answerTooLarge(url: shown, limit: 4_000_000), .posterDownloadFailed(url: shown, reason: "r"),
@@ -97,11 +96,11 @@ import Testing
     }
 
     @Test func failingTransportMessagesAreRedactedByTheClient() async {
-        let client = OMDbClient(configuration: .init(apiKey: Self.key), transport: ClosureTransport { url in
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(Self.key)), transport: ClosureTransport { url in
             throw TransportError.unreachable(reason: "could not connect to \(url.absoluteString)")
         })
         await #expect {
-            try await client.search("alien")
+            try await client.search("alien").next()
         } throws: { error in
             let text = "\(error) \(String(reflecting: error)) \((error as? OMDbError)?.description ?? "")"
             return error is OMDbError && !text.contains(Self.key) && text.contains("apikey=***")

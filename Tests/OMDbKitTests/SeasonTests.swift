@@ -88,7 +88,7 @@ import Testing
     @Test func fakeServerAnswersSeasonsOverHTTP() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue)
         defer { server.shutdown() }
-        let client = OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: 5))
+        let client = OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 5))
         let list = try await client.season(imdbID: "tt0098936", number: 1)
         #expect(list.episodes.first?.number == 0)
         #expect(list.episodes.first?.title == "Pilot")

@@ -113,21 +113,21 @@ import Testing
         #expect(second != first)
     }
 
-    @Test func cancelAllEndsEveryCallWhateverItsState() throws {
-        var machine = Machine()
-        let running = try #require(Self.start(&machine, "a", waiter: 1, load: "load a"))
-        _ = machine.join("a", waiterID: 2, waiter: 2, cancelled: false)
-        let starting = try #require(Self.start(&machine, "b", waiter: 3, load: nil))
-        let ended = machine.cancelAll().sorted { $0.waiters.first ?? 0 < $1.waiters.first ?? 0 }
-        #expect(ended.map { $0.load } == ["load a", nil])
-        #expect(ended.map { $0.waiters } == [[1, 2], [3]])
+    /// With `lastWaiterStays` (posters), the last cancelled waiter cancels the load and stays for
+    /// its outcome; a newcomer starts a fresh call instead of joining the cancelled one, and each
+    /// call's end resumes its own waiters only.
+    @Test func theLastCancelledWaiterStaysForTheOutcomeOfTheLoadItCancels() throws {
+        var machine = SingleFlightStateMachine<String, Int, String>(lastWaiterStays: true)
+        let first = try #require(Self.start(&machine, "a", waiter: 1, load: "first load"))
+        guard case .cancelLoad("first load") = machine.leave("a", waiterID: 1) else { Issue.record("did not stay"); return }
         #expect(machine.inFlight == 0)
-        // Then nothing is resumed twice: not by a load's end, nor by a waiter's cancellation.
-        #expect(machine.finished("a", callID: running) == [])
-        guard case .none = machine.leave("a", waiterID: 2) else { Issue.record("resumed twice"); return }
-        let wanted = machine.started("b", callID: starting, load: "load b")
-        #expect(!wanted)
-        #expect(machine.cancelAll().isEmpty)
+        let second = try #require(Self.start(&machine, "a", waiter: 2, load: "second load"))
+        #expect(second != first)
+        #expect(machine.finished("a", callID: first) == [1])
+        #expect(machine.finished("a", callID: second) == [2])
+        // Without a load started yet, there is nothing to wait for: it leaves at once.
+        _ = machine.join("b", waiterID: 3, waiter: 3, cancelled: false)
+        guard case .cancelLoadAndResume(nil, 3) = machine.leave("b", waiterID: 3) else { Issue.record("waited for no load"); return }
     }
 
     @Test func waiterNumbersAreNeverReused() {

@@ -156,9 +156,10 @@ func yieldTimes(_ count: Int) async {
             let rows = (0..<10).map { #"{"Title":"t","imdbID":"tt\#(String(format: "%07d", page * 100 + $0))","Type":"movie"}"# }
             return json(#"{"Search":[\#(rows.joined(separator: ","))],"totalResults":"30","Response":"True"}"#)
         })
-        _ = try await client.search("film")
-        async let first = client.nextPage()
-        async let second = client.nextPage()
+        let search = client.search("film")
+        _ = try await search.next()
+        async let first = search.next()
+        async let second = search.next()
         let page2 = OMDbClient.PageKey(query: SearchQuery(text: "film", type: nil, year: nil), number: 2)
         try await waitUntil("both nextPage calls to wait on page 2") { client.pages.waiters(for: page2) == 2 }
         bothIn.open()
@@ -166,6 +167,6 @@ func yieldTimes(_ count: Int) async {
         #expect(a.number == 2 && b.number == 2)
         #expect(a.items.map(\.imdbID) == b.items.map(\.imdbID))
         #expect(log.count { $0.query("page") == "2" } == 1)
-        #expect(try await client.nextPage().number == 3)
+        #expect(try await search.next().number == 3)
     }
 }

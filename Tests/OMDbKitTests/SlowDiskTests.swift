@@ -11,7 +11,7 @@ import TestSupport
 /// writes that block on a latch, a server that says what it was asked.
 @Suite struct SlowDiskTests {
     private static func client(_ server: FakeOMDbServer, timeout: Int = 10) -> OMDbClient {
-        OMDbClient.live(.init(apiKey: FakeOMDbServer.validKey, baseURL: server.baseURL, timeout: timeout))
+        OMDbClient.live(.init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: timeout))
     }
 
     /// A store whose writes, once `after` bytes are written, first wait for `disk` (a disk that
@@ -35,7 +35,7 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue, posterBytes: 2_000_000)
             defer { server.shutdown() }
             let client = Self.client(server)
-            let page = try await client.search("toxic")
+            let page = try await client.search("toxic").next()
             let item = try #require(page.items.first { $0.posterURL != nil })
             let disk = Latch(), writing = Latch()
             // Past what waits for a reader before the transfer pauses (256 KB): a write of what
@@ -65,7 +65,7 @@ import TestSupport
             }
             defer { server.shutdown() }
             let client = Self.client(server, timeout: 1)
-            let item = try #require(try await client.search("toxic").items.first { $0.posterURL != nil })
+            let item = try #require(try await client.search("toxic").next().items.first { $0.posterURL != nil })
             let saved = try await client.poster(for: item, in: Self.store(folder, disk: disk, slowness: .seconds(3)))
             #expect(FileManager.default.fileExists(atPath: saved.file.path))
             #expect(server.posterRequests.count == 1)
@@ -77,7 +77,7 @@ import TestSupport
             let server = try FakeOMDbServer(catalogue: catalogue)
             defer { server.shutdown() }
             let client = Self.client(server)
-            let item = try #require(try await client.search("toxic").items.first { $0.posterURL != nil })
+            let item = try #require(try await client.search("toxic").next().items.first { $0.posterURL != nil })
             var store = PosterStore(folder: folder)
             store.disk.append = { (file, _) throws(OMDbError) in
                 throw .posterNotWritten(path: file.destination.path, reason: String(cString: strerror(ENOSPC)))

@@ -15,8 +15,8 @@ struct ClosureTransport: OMDbTransport {
         self.handler = handler
     }
 
-    func send(_ url: URL, timeout: Int) async throws -> StreamedResponse {
-        StreamedResponse(try await handler(url), chunkSize: chunkSize)
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        TransportResponse(try await handler(request.url), chunkSize: chunkSize)
     }
 }
 
@@ -46,7 +46,7 @@ func json(_ text: String, status: Int = 200) -> HTTPResponse {
 
 
 /// A client over the offline catalogue, counting requests.
-func catalogueClient(log: RequestLog = RequestLog(), key: String = CatalogueTransport.apiKey) -> OMDbClient {
+func catalogueClient(log: RequestLog = RequestLog(), key: APIKey = CatalogueTransport.apiKey) -> OMDbClient {
     let transport = CatalogueTransport(catalogue: catalogue)
     return OMDbClient(configuration: .init(apiKey: key, baseURL: CatalogueTransport.baseURL),
                       transport: ClosureTransport { url in

@@ -5,13 +5,15 @@ import Testing
 
 /// Posters drawn by `show`: which terminal gets which protocol, and the exact escape sequences.
 @Suite struct InlineImagesTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/posters")
-    /// A PNG and a JPEG from the fixtures (the bytes decide, not the extension).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// The offline catalogue's posters: JPEG, PNG, GIF and WebP.
+    static let posters = repository.appendingPathComponent("Sources/OMDbCatalogue/Catalogue/posters")
+    /// A PNG and a JPEG from the catalogue's posters (the bytes decide, not the extension).
     static func fixture(_ format: ImageFormat) throws -> Data {
-        let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: posters.path).sorted()
         for name in names {
-            if let data = FileManager.default.contents(atPath: fixtures.appendingPathComponent(name).path), ImageFormat(sniffing: data) == format {
+            if let data = FileManager.default.contents(atPath: posters.appendingPathComponent(name).path), ImageFormat(sniffing: data) == format {
                 return data
             }
         }

@@ -71,7 +71,7 @@ import Testing
     /// (within the chroma upsampling's difference).
     @Test(arguments: [2, 4, 8])
     func reducedScalesGiveTheMeansOfTheFullPicture(scale: Int) throws {
-        let jpeg = try Data(contentsOf: JPEGDecoderTests.fixtures.appendingPathComponent("posters/tt0076759.jpg"))
+        let jpeg = try Data(contentsOf: JPEGDecoderTests.posters.appendingPathComponent("tt0076759.jpg"))
         let full = try JPEGDecoder.decode(jpeg)
         let reduced = try JPEGDecoder.decode(jpeg, enoughSide: 120 / scale)
         #expect(reduced.width == full.width / scale && reduced.height == full.height / scale)

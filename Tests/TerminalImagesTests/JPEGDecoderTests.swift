@@ -3,12 +3,14 @@ import OMDbKit
 import Testing
 @testable import TerminalImages
 
-/// The baseline JPEG decoder against libjpeg's decoding of the same fixtures (through Pillow,
+/// The baseline JPEG decoder against libjpeg's decoding of the same posters (through Pillow,
 /// `Fixtures/make-jpeg-reference.py`), within a tolerance: the IDCT and chroma upsampling differ.
 ///
 /// Serialized: decoding is CPU-bound; one fixture at a time leaves a core to the rest of the run.
 @Suite(.serialized) struct JPEGDecoderTests {
-    static let fixtures = InlineImagesTests.fixtures.deletingLastPathComponent()
+    static let posters = InlineImagesTests.posters
+    /// libjpeg's decodings of three of them.
+    static let references = InlineImagesTests.repository.appendingPathComponent("Fixtures/jpeg-reference")
 
     /// A binary PPM (P6, maxval 255).
     static func readPPM(_ url: URL) throws -> RGBImage {
@@ -28,8 +30,8 @@ import Testing
 
     @Test(arguments: ["tt0076759", "tt0112178", "tt0443453"])
     func decodingMatchesTheReferenceWithinATolerance(name: String) throws {
-        let jpeg = try Data(contentsOf: Self.fixtures.appendingPathComponent("posters/\(name).jpg"))
-        let reference = try Self.readPPM(Self.fixtures.appendingPathComponent("jpeg-reference/\(name).ppm"))
+        let jpeg = try Data(contentsOf: Self.posters.appendingPathComponent("\(name).jpg"))
+        let reference = try Self.readPPM(Self.references.appendingPathComponent("\(name).ppm"))
         let decoded = try JPEGDecoder.decode(jpeg)
         #expect(decoded.width == reference.width && decoded.height == reference.height)
         try #require(decoded.pixels.count == reference.pixels.count)
@@ -42,7 +44,7 @@ import Testing
 
     /// One in six of the JPEG fixtures (a debug build decodes slowly, and the suite shares two cores).
     @Test func jpegFixturesDecodeToTheirSize() throws {
-        let folder = Self.fixtures.appendingPathComponent("posters")
+        let folder = Self.posters
         var decoded = 0
         for (index, name) in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().enumerated() where index % 6 == 0 {
             let data = try Data(contentsOf: folder.appendingPathComponent(name))

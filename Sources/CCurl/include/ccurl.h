@@ -11,6 +11,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __linux__
+// For the engine's sleep (EngineSleep.swift): epoll and eventfd, which Swift's Glibc module leaves out.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#endif
 
 // Handles, opaque to Swift.
 typedef struct ccurl_easy ccurl_easy;
@@ -59,6 +64,16 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 #define CCURLMOPT_MAX_HOST_CONNECTIONS 7
 #define CCURLPIPE_MULTIPLEX 2
 
+// The multi socket interface: what a socket is watched for (CURL_POLL_*), what was seen on it
+// (CURL_CSELECT_*), and the socket that stands for libcurl's own timer.
+#define CCURL_POLL_IN 1
+#define CCURL_POLL_OUT 2
+#define CCURL_POLL_REMOVE 4
+#define CCURL_CSELECT_IN 1
+#define CCURL_CSELECT_OUT 2
+#define CCURL_CSELECT_ERR 4
+#define CCURL_SOCKET_TIMEOUT (-1)
+
 // Share options.
 #define CCURLSHOPT_SHARE 1
 #define CCURL_LOCK_DATA_DNS 3
@@ -98,9 +113,10 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 #define CCURLE_PROXY 97
 
 /// Loads libcurl once per process (later calls return the first outcome): `path` when given
-/// (NULL or empty: the system's libcurl). Returns 0 when every function was found; otherwise
-/// writes a one-line reason into `reason`.
-int ccurl_load(const char *path, char *reason, size_t size);
+/// (NULL or empty: the system's libcurl, never one from a folder of the program's RUNPATH, such as
+/// its own). Returns 0 when every function was found; otherwise writes a one-line reason into
+/// `reason`, and into `error` the errno the loading failed with (EMFILE, ENOMEM: a limit reached).
+int ccurl_load(const char *path, char *reason, size_t size, int *error);
 /// The TLS library libcurl uses, as `curl_version_info` names it ("OpenSSL/3.0.15"; with several
 /// built in, those not selected in parentheses; "" for none), after a successful load.
 const char *ccurl_ssl_version(void);
@@ -116,6 +132,10 @@ int ccurl_easy_setopt_header(ccurl_easy *easy, ccurl_data_callback callback);
 /// context too. Returns libcurl's error (unknown option before 7.80).
 typedef int (*ccurl_prereq_callback)(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port);
 int ccurl_easy_setopt_prereq(ccurl_easy *easy, ccurl_prereq_callback callback, void *context);
+/// Opens the handle's sockets itself (close-on-exec, so a program the tool starts never holds one),
+/// writing into `error` the errno of one that could not be opened (EMFILE: `ulimit -n`), which
+/// libcurl's own result does not tell ("could not connect"). `error` must outlive the handle.
+int ccurl_easy_setopt_socket_errors(ccurl_easy *easy, int *error);
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
 int ccurl_easy_getinfo_off(ccurl_easy *easy, int info, int64_t *value);
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value);
@@ -130,9 +150,18 @@ int ccurl_multi_cleanup(ccurl_multi *multi);
 int ccurl_multi_setopt_long(ccurl_multi *multi, int option, long value);
 int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy);
 int ccurl_multi_remove_handle(ccurl_multi *multi, ccurl_easy *easy);
+// curl_multi_perform and curl_multi_poll are for the bench's C floor (Tests/Lab/lab_floor.c); the
+// transport drives libcurl through its multi socket interface (below).
 int ccurl_multi_perform(ccurl_multi *multi, int *running);
 int ccurl_multi_poll(ccurl_multi *multi, int timeout_ms, int *ready);
-int ccurl_multi_wakeup(ccurl_multi *multi);
+/// CURLMOPT_SOCKETFUNCTION: watch `socket` for `what` (CCURL_POLL_IN, _OUT, both), or no longer (CCURL_POLL_REMOVE).
+typedef int (*ccurl_socket_callback)(ccurl_easy *easy, int socket, int what, void *context, void *socket_context);
+/// CURLMOPT_TIMERFUNCTION: call ccurl_multi_socket_action with CCURL_SOCKET_TIMEOUT in `timeout_ms` (-1: no longer).
+typedef int (*ccurl_timer_callback)(ccurl_multi *multi, long timeout_ms, void *context);
+/// Sets both callbacks of the multi socket interface, and the context each is given.
+int ccurl_multi_setopt_callbacks(ccurl_multi *multi, ccurl_socket_callback sockets, ccurl_timer_callback timer, void *context);
+/// What was seen on `socket` (CCURL_CSELECT_*), or libcurl's timer when `socket` is CCURL_SOCKET_TIMEOUT.
+int ccurl_multi_socket_action(ccurl_multi *multi, int socket, int events, int *running);
 /// The next finished transfer, if any: returns 1 and sets `easy` and `result`, else 0.
 int ccurl_multi_next_done(ccurl_multi *multi, ccurl_easy **easy, int *result);
 

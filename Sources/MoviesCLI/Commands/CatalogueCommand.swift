@@ -2,13 +2,13 @@ import Foundation
 import OMDbKit
 import OMDbCatalogue
 
-/// `catalogue [N]`: what the offline catalogue holds, a page at a time, so a search that
-/// finds nothing there can be told from a title it does not have; `movies catalogue` lists it whole.
+/// `catalogue [N]`: the offline catalogue a page at a time (`movies catalogue`: whole). At the prompt
+/// its rows, numbered by their places in it, take a search's place for `show N`, `next` and the rest.
 @MainActor
 struct CatalogueCommand: SessionPart {
     let context: SessionContext
+    let searchController: SearchController
 
-    /// Titles a page.
     static let pageSize = 20
 
     func list(page: Int) {
@@ -18,17 +18,35 @@ struct CatalogueCommand: SessionPart {
         }
         let titles = catalogue.titles
         let pages = max(1, (titles.count + Self.pageSize - 1) / Self.pageSize)
+        guard page >= 1 else {
+            console.err("This is the first page of the catalogue: type next for the page after it.")
+            return
+        }
         guard page <= pages else {
             console.err("There is no catalogue page \(page): it has \(pages) pages, catalogue 1 to catalogue \(pages).")
             return
         }
-        let shown = titles.dropFirst((page - 1) * Self.pageSize).prefix(Self.pageSize)
-        console.out(console.style.bold("The offline catalogue: page \(page) of \(pages), \(titles.count) titles"))
-        for title in shown { console.out(Self.row(title, style: console.style)) }
-        console.out(console.style.dim(page < pages ? "Type catalogue \(page + 1) for the next page." : "That is all of it."))
+        let first = (page - 1) * Self.pageSize + 1
+        let items = titles.dropFirst(first - 1).prefix(Self.pageSize).map(Self.item)
+        searchController.startNewResults()
+        searchController.insert(items.enumerated().map { SearchController.Row(number: first + $0.offset, item: $0.element) })
+        searchController.cataloguePage = page
+        console.out(Self.lines(items, first: first, page: page, pages: pages, total: titles.count, style: console.style))
     }
 
-    /// `movies catalogue`: every title, a line each for people, or as `lines` writes them for a script.
+    /// A title as a row's item, without a poster address (its record has it).
+    static func item(_ title: Catalogue.Title) -> SearchItem {
+        SearchItem(imdbID: title.imdbID, title: title.title, year: title.year.map(ReleaseYear.init), type: MediaType(omdb: title.type), posterURL: nil)
+    }
+
+    /// A page of the listing: heading, rows as a search's (`  21. Alien (1979)  movie  tt0078748`), what next.
+    static func lines(_ items: [SearchItem], first: Int, page: Int, pages: Int, total: Int, style: Style) -> [String] {
+        [style.bold("The offline catalogue: page \(page) of \(pages), \(total) titles")]
+            + items.enumerated().map { TextPresenter.rowLine($0.element, number: first + $0.offset, style: style) }
+            + [style.dim(page < pages ? "Type next for the next page, show N for a title." : "That is all of it; show N for a title.")]
+    }
+
+    /// `movies catalogue`: every title, a line each, for people or as `lines` writes them.
     static func listAll(_ catalogue: Catalogue, lines: LineFormat?, console: Console) {
         let titles = catalogue.titles
         guard let lines else {

@@ -10,7 +10,7 @@ struct EpisodesCommand: SessionPart {
 
     /// Lists season `season` (default 1) of result `number`, a series, as new numbered rows.
     func episodes(_ number: Int, season: Int?) async -> ExitStatus {
-        guard let row = searchController.row(number, for: "episodes") else { return .success }
+        guard let row = searchController.row(number) else { return .success }
         if row.item.type != .series {
             console.err("Result \(number) is \(Self.withArticle(safe(row.item.type.description))), not a series: episodes takes the number of a series.")
             return .success
@@ -18,15 +18,14 @@ struct EpisodesCommand: SessionPart {
         return await listSeason(of: row.item.imdbID, season: season ?? 1, title: row.item.title)
     }
 
-    /// `word` after "a" or "an" as it is said: "an episode", "a movie" (OMDb's types are lowercase English words).
+    /// `word` after "a" or "an": "an episode", "a movie".
     static func withArticle(_ word: String) -> String {
         guard let first = word.lowercased().first else { return word }
         return ("aeiou".contains(first) ? "an " : "a ") + word
     }
 
-    /// Asks OMDb for the season and shows its episodes, numbered after every place of the search
-    /// (``SearchController/nextEpisodeNumber``), so no page loaded later takes their numbers.
-    /// - Returns: `.failure` when that failed at run time (already reported).
+    /// Shows a season's episodes, numbered after every place of the search so no later page takes their numbers.
+    /// - Returns: `.failure` when that failed (already reported).
     @discardableResult
     func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> ExitStatus {
         do {
@@ -38,16 +37,14 @@ struct EpisodesCommand: SessionPart {
                 searchController.rows.append(SearchController.Row(number: first + offset, item: episode.searchItem, isEpisode: true))
                 context.exportLog.note(episode.searchItem, episode: episode)
             }
-            for line in EpisodeList.lines(list, first: first, style: console.style) { console.out(line) }
+            console.out(EpisodeList.lines(list, first: first, style: console.style))
             return .success
         } catch {
             return report(error)
         }
     }
 
-    /// Why the offline catalogue has no list of season `season` of `seriesID`: it lists the
-    /// episodes of a few series only. Said as it is (OMDb's own message sent the person to
-    /// `show N` for the number of seasons, which cannot help here).
+    /// Why the offline catalogue has no list of season `season` of `seriesID` (it lists a few series only).
     static func missingSeason(_ season: Int, of seriesID: String, in catalogue: Catalogue) -> String {
         let title = safe(catalogue.title(of: seriesID) ?? seriesID)
         let listed = catalogue.listedSeasons(of: seriesID)
@@ -58,9 +55,9 @@ struct EpisodesCommand: SessionPart {
             + "\(Self.inWords(listed.map(String.init))) only, not season \(season)."
     }
 
-    /// `A`, `A and B`, `A, B and C`.
-    static func inWords(_ items: [String]) -> String {
+    /// `A`, `A and B`, `A, B and C` (or another `conjunction`).
+    nonisolated static func inWords(_ items: [String], _ conjunction: String = "and") -> String {
         guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items[items.count - 1]
     }
 }

@@ -1,17 +1,16 @@
 import Foundation
 import OMDbKit
 
-/// `poster LIST [DIR]`: the posters of the rows picked (mps-youtube's `d 2,4-5`), and only
-/// those, saved into DIR, else the posters folder, else the working folder.
+/// `poster LIST [DIR]`: the posters of the rows picked (`2,4-5`), saved into DIR, else the posters
+/// folder, else the working folder.
 @MainActor
 struct PosterCommand: SessionPart {
     let context: SessionContext
     let searchController: SearchController
 
-    /// Saves the posters of rows `list` into `folder` (`nil`: the posters folder, else the
-    /// working folder), one line a row. `.failure` when a poster could not be written.
+    /// Saves the posters of rows `list`, one line a row; `.failure` when a poster could not be written.
     func save(_ list: RowList, into folder: String?) async -> ExitStatus {
-        guard let numbers = searchController.numbers(list, for: "poster") else { return .success }
+        guard let numbers = searchController.numbers(list) else { return .success }
         let url = folder.map { Settings.posterFolder($0, relativeTo: context.currentDirectory, home: settings.home) }
             ?? settings.posters ?? context.currentDirectory
         if let problem = SettingsCommands.posterFolderProblem(url) {
@@ -19,7 +18,6 @@ struct PosterCommand: SessionPart {
             return .failure
         }
         do throws(OMDbError) {
-            // Through the nearest folder above it that is there, as opened and checked.
             try PosterStore.makeFolder(url)
         } catch {
             console.error("Cannot save posters in \"\(safe(url.path))\": \(Self.reason(error)).")
@@ -31,7 +29,12 @@ struct PosterCommand: SessionPart {
         var status = ExitStatus.success
         for number in numbers where !Task.isCancelled {
             guard let index = searchController.index(of: number) else { continue }
-            let item = searchController.rows[index].item
+            let row = searchController.rows[index]
+            var item = row.item
+            // Listed without its poster's address (an episode, a catalogue title): its record has it.
+            if item.posterURL == nil {
+                if let movie = row.movie { item = SearchItem(movie) } else if let movie = try? await client.movie(imdbID: item.imdbID) { item = SearchItem(movie) }
+            }
             let label = TextPresenter.numberLabel(number) + " " + TextPresenter.titleAndYear(item) + ": "
             do {
                 let saved = try await presenter.waiting("Saving the poster of \(TextPresenter.titleAndYear(item))…") {

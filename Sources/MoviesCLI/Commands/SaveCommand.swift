@@ -2,8 +2,7 @@ import Foundation
 import OMDbKit
 import Files
 
-/// `save FILE`: the current search (or with `--session` every movie shown) to a JSON, CSV or
-/// Markdown file, written atomically.
+/// `save FILE`: the current search (with `--session`, every movie shown) to a JSON, CSV or Markdown file.
 @MainActor
 struct SaveCommand: SessionPart {
     let context: SessionContext
@@ -11,12 +10,10 @@ struct SaveCommand: SessionPart {
     /// Asks before an existing file is replaced; `nil` refuses without asking.
     let confirm: ((String) async -> Bool)?
 
-    /// Writes the current search's rows (every page of it loaded), or with `session` every movie
-    /// shown so far, to `file`, in the format its extension names, atomically. Rows whose record
-    /// never came (stopped by Ctrl-C) are left out, and said to be.
-    /// An existing file is replaced only when `force` is set or the person says yes at a terminal.
-    /// - Returns: `.failure` when the file could not be written; a refusal (no extension, a folder,
-    ///   an existing file kept) is an answer, not a failure.
+    /// Writes the current search's loaded rows (with `session`, every movie shown) to `file` atomically, in
+    /// the format its extension names; rows that never loaded are left out, and said to be. An existing
+    /// file is replaced only with `force` or a yes at a terminal.
+    /// - Returns: `.failure` when the file could not be written; a refusal is an answer, not a failure.
     func save(_ file: String, force: Bool, session wholeSession: Bool = false) async -> ExitStatus {
         let url = URL(fileURLWithPath: Settings.posterFolder(file, relativeTo: context.currentDirectory, home: settings.home).path)
         guard let format = ExportFormat(file: url) else {
@@ -35,8 +32,7 @@ struct SaveCommand: SessionPart {
                         : "No search on screen to save: search for a title first." + others)
             return .success
         }
-        // The file that will really be written: a symlink is followed only when it is the user's and
-        // names a file that is there (as cp would); one planted by someone else is refused, never followed.
+        // The file really written: a symlink is followed only as `cp` would (the user's, naming a file).
         let existing: URL?
         do throws(AtomicFile.Problem) {
             existing = try AtomicFile(url).existingFile()
@@ -45,7 +41,7 @@ struct SaveCommand: SessionPart {
                 if kind == "a folder", path == url.path {
                     console.err("\"\(safe(file))\" is a folder: give save a file name, such as save \(safe(file))/movies.\(url.pathExtension).")
                 } else {
-                    // A device or a FIFO is never replaced by a file (nor written to: a FIFO would hang the prompt).
+                    // A device or FIFO is never replaced nor written to (a FIFO would hang the prompt).
                     let reached = path == url.path ? "" : "\(safe(path)): "
                     console.err("\(safe(file)) is not a file (\(reached)\(safe(error.reason))), so nothing was saved: give save the name of a file.")
                 }
@@ -61,7 +57,7 @@ struct SaveCommand: SessionPart {
                 return .success
             }
         }
-        // The folder is named as typed: the temporary file's name (`nothere/.x.json.3fq….tmp`) means nothing to a person.
+        // The folder named as typed, not by the temporary file's name, which means nothing to a person.
         let folder = url.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -70,8 +66,10 @@ struct SaveCommand: SessionPart {
             return .failure
         }
         do throws(AtomicFile.Problem) {
-            // A temporary file of its own in the same folder, then renameat(2); the user's own link is written through.
-            try AtomicFile(url).write(format.render(entries), permissions: 0o666)
+            // What a killed save left there goes first.
+            let target = AtomicFile(url)
+            target.removeLeftTemporaries(everyFile: true)
+            try target.write(format.render(entries), permissions: 0o666)
             let left = leftOut == 0 ? "" : " \(leftOut) row\(leftOut == 1 ? "" : "s") that never loaded \(leftOut == 1 ? "was" : "were") left out."
             console.out("Saved \(entries.count) movie\(entries.count == 1 ? "" : "s") to \(safe(url.path))." + left)
             return .success
@@ -81,15 +79,13 @@ struct SaveCommand: SessionPart {
         }
     }
 
-    /// `Chmod go-w …` reads oddly: only a sentence of words gets a capital.
+    /// `advice` capitalised, unless it is a command (`chmod go-w …`).
     static func capitalized(_ advice: String) -> String {
         advice.hasPrefix("chmod") ? advice : advice.prefix(1).uppercased() + advice.dropFirst()
     }
 
-    /// The current search's rows whose record came (a failed lookup included: its title, year
-    /// and type are known), with what `show` added since, in number order with the page and rank
-    /// they have in this search (an earlier search may have shown the movie elsewhere); and how
-    /// many never loaded.
+    /// The current search's loaded rows (a failed lookup included), with what `show` added, in number
+    /// order with their page and rank in this search; and how many never loaded.
     func currentSearchEntries() -> (entries: [ExportLog.Entry], leftOut: Int) {
         var entries: [ExportLog.Entry] = []
         var seen: Set<String> = []

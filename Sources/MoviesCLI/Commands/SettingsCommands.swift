@@ -55,7 +55,6 @@ struct SettingsCommands: SessionPart {
             return
         }
         do throws(OMDbError) {
-            // Through the nearest folder above it that is there, as opened and checked.
             try PosterStore.makeFolder(url)
             context.settings.posters = url
             if let width { context.settings.posterWidth = width }
@@ -66,15 +65,13 @@ struct SettingsCommands: SessionPart {
         }
     }
 
-    /// Why `folder` cannot hold posters (a file, under a file, not writable), or `nil` when it can:
-    /// asked before any download, so a bad folder is refused up front and not after every poster failed.
+    /// Why `folder` cannot hold posters (a file, under a file, not writable), or `nil`: asked before any download.
     static func posterFolderProblem(_ folder: URL) -> String? {
         do {
             try PosterStore.checkFolder(folder)
             return nil
         } catch {
-            if case .posterNotWritten(_, let reason) = error { return safe(reason) }
-            return safe(error.forPerson)
+            return PosterCommand.reason(error)
         }
     }
 }

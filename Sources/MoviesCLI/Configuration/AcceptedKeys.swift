@@ -2,10 +2,9 @@ import Foundation
 import Files
 import OMDbKit
 
-/// The keys this machine has seen OMDb accept, one hash a line in the state folder (never the key
-/// itself). A key not among them is checked by its first request, sent past the disk cache
-/// (``OMDbClient/Configuration/onKeyAccepted``): a wrong key is refused at once, not answered from
-/// what another key kept. Failures to read or write only cost that check again.
+/// The keys this machine has seen OMDb accept, one hash a line in the state folder. A key not among them
+/// sends its first request past the disk cache, so a wrong key is refused at once, not answered from what
+/// another key kept. Failures to read or write only cost that check again.
 struct AcceptedKeys: Sendable {
     let file: URL
 
@@ -15,7 +14,7 @@ struct AcceptedKeys: Sendable {
     static let limit = 100
 
     /// The line that stands for `key`.
-    static func hash(of key: String) -> String { String(SHA256.hex("movies accepted key: " + key).prefix(32)) }
+    static func hash(of key: APIKey) -> String { String(SHA256.hex("movies accepted key: " + key.value).prefix(32)) }
 
     /// The hashes in the file, oldest first; none when it is missing, damaged or not to be trusted.
     var hashes: [String] {
@@ -23,7 +22,6 @@ struct AcceptedKeys: Sendable {
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// Remembers the key of `hash` (``hash(of:)``).
     func add(hash: String) {
         let kept = (hashes.filter { $0 != hash } + [hash]).suffix(Self.limit)
         guard (try? AtomicFile.prepareFolder(file.deletingLastPathComponent())) != nil else { return }

@@ -1,20 +1,16 @@
 import Files
 import Foundation
 
-/// Reads a `.env` file the way dotenv users expect: `KEY=VALUE` lines, `#` comments,
-/// `export` before a key (after any blanks), single quotes taken literally, double quotes with
-/// `\"`, `\\`, `\n`, `\t` and `\r` escapes, CR LF line ends and a UTF-8 byte order mark.
-///
-/// A line that cannot be read (no `=`, a bad key, an unclosed quote, not UTF-8) is skipped
-/// with a ``Warning`` that names its line number, never its text: it may hold the key.
+/// Reads a `.env` file as dotenv users expect: `KEY=VALUE` lines, `#` comments, `export`, single quotes
+/// literal, double quotes with `\"`, `\\`, `\n`, `\t`, `\r`, CR LF and a byte order mark. A line that
+/// cannot be read is skipped with a ``Warning`` that names its number, never its text (it may hold the key).
 enum DotEnv {
     /// The variables of a file, and what was skipped in it.
     struct Parsed: Equatable, Sendable {
         /// Later lines win over earlier ones with the same key.
         var values: [String: String] = [:]
         var warnings: [Warning] = []
-        /// Why the file was not read at all (``FileTrust``: someone else's, others can change it or
-        /// plant it, not a file): it may have been planted to steer the tool, so none of it is used.
+        /// Why the file was not read at all: one that may have been planted to steer the tool is not used.
         var refused: AtomicFile.Problem?
 
         /// The lines to say at the start: the refusal, then each line skipped.
@@ -24,13 +20,11 @@ enum DotEnv {
         }
     }
 
-    /// One line skipped, and why.
     struct Warning: Equatable, Sendable, CustomStringConvertible {
         /// 1-based.
         let line: Int
         let reason: String
 
-        /// `.env line 3 skipped: it has no "=".`
         var description: String { ".env line \(line) skipped: \(reason)." }
     }
 
@@ -43,8 +37,7 @@ enum DotEnv {
     /// No `.env` is larger: a larger file is not one.
     static let maximumBytes = 64 * 1_024
 
-    /// The variables in `directory/.env` and the lines skipped; nothing when there is no such file,
-    /// and nothing but why when it is one ``FileTrust`` refuses.
+    /// The variables in `directory/.env` and the lines skipped; nothing but why for a file not trusted.
     static func read(from directory: URL) -> Parsed {
         do throws(AtomicFile.Problem) {
             guard let data = try AtomicFile(directory.appendingPathComponent(".env")).contents(upTo: maximumBytes) else { return Parsed() }
@@ -54,7 +47,6 @@ enum DotEnv {
         }
     }
 
-    /// The variables in a file's bytes and the lines skipped.
     static func read(_ data: Data) -> Parsed {
         var body = [UInt8](data)
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body.removeFirst(3) }

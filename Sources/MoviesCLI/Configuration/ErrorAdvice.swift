@@ -1,8 +1,9 @@
+import Files
+import Foundation
 import OMDbKit
 
 extension OMDbError {
-    /// The library's description, with what a person can do about it with this tool (its
-    /// variables and options): the one place the tool adds that advice. One line.
+    /// The library's description, with what a person can do about it with this tool, on one line.
     var forPerson: String {
         guard let advice else { return description }
         return description + " " + advice
@@ -11,7 +12,7 @@ extension OMDbError {
     /// What to do next, in the tool's terms; `nil` when the description says enough.
     var advice: String? {
         switch self {
-        // OMDb may answer otherwise now: say how to ask it again, then what the error itself needs.
+        // OMDb may answer otherwise now: how to ask again, then the error's own advice.
         case .fromCache(let error, _): ["Run movies cache clear to ask OMDb again.", error.advice].compactMap { $0 }.joined(separator: " ")
         case .invalidAPIKey: "Check OMDB_API_KEY (or --api-key)."
         case .missingAPIKey: "Set OMDB_API_KEY (or --api-key)."
@@ -20,6 +21,8 @@ extension OMDbError {
         case .noReason: "Try again later."
         case .cdnRefused: "Try again later, or from another network."
         case .timedOut: "Try again, or raise --timeout."
+        // Out of descriptors, not of network: the reason says which limit to raise.
+        case .unreachable(_, let reason) where [EMFILE, ENFILE].contains(where: { ProcessLimit.shortage($0) == reason }): nil
         case .unreachable: "Check the network or --base-url."
         case .answerTooLarge: "Check --base-url."
         case .seasonNotFound: "Check the season number (show N says how many)."

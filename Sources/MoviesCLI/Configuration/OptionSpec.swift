@@ -1,9 +1,8 @@
 import Foundation
 import OMDbKit
 
-/// One command-line option, described once: the parser, `--help`, the manual page, the shell
-/// completions, README's table and the settings resolver all read this row, so they cannot
-/// disagree. The rows are in ``OptionSpec/all`` (OptionTable.swift).
+/// One command-line option, described once: the parser, `--help`, the manual page, the completions,
+/// README's table and the settings resolver all read its row in ``OptionSpec/all``.
 struct OptionSpec: Sendable {
     /// Where an option makes sense.
     enum Scope: Sendable, Equatable {
@@ -27,13 +26,10 @@ struct OptionSpec: Sendable {
         case directories
     }
 
-    /// Stores the value (`nil` for a flag) into the options; the `String` names where the value
-    /// came from (`--type`, `OMDB_BASE_URL in .env`) for error messages.
+    /// Stores the value (`nil` for a flag); the `String` names its source (`OMDB_BASE_URL in .env`) for messages.
     typealias Apply = @Sendable (inout Options, String?, String) throws(UsageError) -> Void
 
-    /// `--api-key`.
     let name: String
-    /// `-h`, or `nil`.
     var short: String?
     /// `KEY`, shown after the name; `nil` for a flag, which takes no value.
     var placeholder: String?
@@ -64,9 +60,8 @@ struct OptionSpec: Sendable {
         return placeholder.map { "\(names) \($0)" } ?? inlineValue.map { "\(names)[=\($0)]" } ?? names
     }
 
-    /// Reads `text` into `options` through ``apply``. A value that may be the key (the secret
-    /// row's, or any with the shape of one) is left out of the error message: a number is told by
-    /// its length (`a number of 8 digits`), anything else as `a value that looks like a key`.
+    /// Reads `text` into `options` through ``apply``. A value that may be the key is left out of the error
+    /// message: a number is told by its length (`a number of 8 digits`), anything else as looking like a key.
     func read(_ text: String?, into options: inout Options, source: String) throws(UsageError) {
         do {
             try apply(&options, text, source)
@@ -79,8 +74,7 @@ struct OptionSpec: Sendable {
         }
     }
 
-    /// `a number of 8 digits`, `a number of 8 digits and d`: what a value given as a number (and
-    /// its unit) is, without its digits; `nil` for any other value.
+    /// `a number of 8 digits`, `a number of 8 digits and d`: a number's shape without its digits; else `nil`.
     static func numberShape(_ text: String) -> String? {
         guard let match = text.wholeMatch(of: /([0-9]+)([A-Za-z]?)/) else { return nil }
         return "a number of \(match.1.count) digits" + (match.2.isEmpty ? "" : " and \(match.2)")

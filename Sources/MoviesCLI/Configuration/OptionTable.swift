@@ -1,15 +1,12 @@
 import Foundation
 import OMDbKit
 
-// The options of `movies`, one row each. Adding an option is one row here, a field in
-// `Options` (and `Settings` when it outlives the command line), and its use.
+// The options of `movies`. Adding one is a row here, a field in `Options` (and `Settings`), and its use.
 extension OptionSpec {
     static let all: [OptionSpec] = [
         .value("--api-key", "KEY", help: "your OMDb API key",
                default: "none: the offline catalogue answers",
-               environment: Settings.Variable.apiKey, dotEnv: true, secret: true, into: \.apiKey) { text, _ in
-            text.trimmingCharacters(in: .whitespacesAndNewlines)
-        },
+               environment: Settings.Variable.apiKey, dotEnv: true, secret: true, into: \.apiKey) { text, _ in APIKey(text) },
         .value("--base-url", "URL", help: "OMDb's address; the key goes in clear (http) only to this machine",
                default: OMDbClient.Configuration.defaultBaseURL.absoluteString,
                environment: Settings.Variable.baseURL, dotEnv: true, into: \.baseURL, parse: parseBaseURL),
@@ -25,18 +22,19 @@ extension OptionSpec {
                into: \.posterWidth, parse: parsePosterWidth),
         .value("--inline-images", "MODE", help: "draw posters in show N: auto, iterm, kitty, blocks or off (never when output is not a terminal)",
                default: "auto", completion: .values(["auto", "iterm", "kitty", "blocks", "off"]),
-               environment: Settings.Variable.inlineImages, dotEnv: true, into: \.inlineImages, parse: parseInlineImages),
+               environment: Settings.Variable.inlineImages, dotEnv: true, into: \.inlineImages,
+               parse: parseChoice("auto, iterm, kitty, blocks or off")),
         .value("--type", "TYPE", help: "only movie, series, episode, or any", default: "any",
                completion: .values(["movie", "series", "episode", "any"]), into: \.type, parse: parseType),
         .value("--year", "YYYY", help: "only titles of that year, or any", default: "any",
                completion: .values(["any"]), into: \.year, parse: parseYear),
         .value("--plot", "LENGTH", help: "plot length in results: short or full", default: "short",
-               completion: .values(["short", "full"]), into: \.plot, parse: parsePlot),
+               completion: .values(["short", "full"]), into: \.plot, parse: parseChoice("short or full")),
         .value("--timeout", "SECONDS", help: "limit for each try of a request, whole seconds from 1 to 600 (a request that times out is tried 3 times in all)", default: "10",
-               into: \.timeout, parse: parseTimeout),
+               into: \.timeout, parse: parseNumber(in: 1...600, "whole seconds from 1 to 600")),
         .value("--concurrency", "N", help: "requests in flight at once, 1 to 100: a whole page and the next page's search go out together",
                default: String(Settings.defaultConcurrency), environment: Settings.Variable.concurrency, dotEnv: true,
-               into: \.concurrency, parse: parseConcurrency),
+               into: \.concurrency, parse: parseNumber(in: 1...100, "a whole number of requests from 1 to 100")),
         .flag("--no-prefetch", help: "at the prompt, do not fetch the next page's search while a page is shown (also MOVIES_PREFETCH=off)",
               default: "prefetch on", into: \.noPrefetch),
         .flag("--offline", help: "use the offline catalogue installed with movies, no key needed",
@@ -47,7 +45,8 @@ extension OptionSpec {
                into: \.cacheLifetime, parse: parseLifetime),
         .value("--daily-limit", "N", help: "the key's requests a day, or unlimited", default: "1000",
                environment: Settings.Variable.dailyLimit, dotEnv: true, into: \.dailyLimit, parse: parseDailyLimit),
-        .value("--pages", "N", help: "load N pages, from 1 to 100", default: "1", scope: .commands(["search"]), into: \.pages, parse: parsePages),
+        .value("--pages", "N", help: "load N pages, from 1 to 100", default: "1", scope: .commands(["search"]), into: \.pages,
+               parse: parseNumber(in: 1...100, "a whole number from 1 to 100")),
         OptionSpec(name: "--json", inlineValue: "FIELDS", defaultText: "text", help: "one JSON object per line; --json=title,year for only those keys",
                    scope: lineCommands, apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
                        options.json = true
@@ -63,7 +62,9 @@ extension OptionSpec {
             guard !text.isEmpty else { throw UsageError("\(source) needs a template, such as '{imdbID}\\t{title} ({year})'") }
             return LineTemplate(text)
         },
-        .value("--season", "S", help: "the season to list", default: "1", scope: .commands(["episodes"]), into: \.season, parse: parseSeason),
+        // Some series have a season 0 of specials.
+        .value("--season", "S", help: "the season to list", default: "1", scope: .commands(["episodes"]), into: \.season,
+               parse: parseNumber(in: 0...Int.max, "a season number such as 2")),
         .flag("--quiet", short: "-q", help: "nothing on stderr but errors, and why nothing was found: no notes or warnings",
               default: "notes on", into: \.quiet),
         .flag("--no-color", help: "no colour (also when NO_COLOR is set or output is not a terminal)",
@@ -105,20 +106,4 @@ extension Options {
         guard fields == nil else { throw UsageError("give the fields once: --json=title,year, or --json --fields title,year") }
         fields = names
     }
-}
-
-/// `--pages`: 1 to 100.
-func parsePages(_ text: String, source: String) throws(UsageError) -> Int {
-    guard let number = Int(text), (1...100).contains(number) else {
-        throw UsageError("\(source) takes a whole number from 1 to 100, not \"\(text)\"")
-    }
-    return number
-}
-
-/// `--season`: 0 or more (some series have a season 0 of specials).
-func parseSeason(_ text: String, source: String) throws(UsageError) -> Int {
-    guard let number = Int(text), number >= 0 else {
-        throw UsageError("\(source) takes a season number such as 2, not \"\(text)\"")
-    }
-    return number
 }

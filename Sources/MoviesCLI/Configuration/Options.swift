@@ -26,23 +26,18 @@ struct Options: Equatable {
         case catalogue(lines: LineFormat?)
         case help
         case version
-        /// `movies completions SHELL`: the completion script.
         case completions(Shell)
-        /// `movies manpage`: movies(1) in roff.
         case manPage
         /// `movies --help-markdown` (hidden): README's table of options.
         case optionsMarkdown
-        /// `movies quota`: today's request count for the key.
         case quota
-        /// `movies cache`, `movies cache clear`.
         case cache(clear: Bool)
     }
 
-    /// The shells `movies completions` writes for.
     enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
     var mode: Mode = .interactive
-    var apiKey: String?
+    var apiKey: APIKey?
     var baseURL: URL?
     var posters: String?
     /// `.some(nil)` is `--type any`.
@@ -50,15 +45,12 @@ struct Options: Equatable {
     var year: Int??
     var plot: PlotLength?
     var timeout: Int?
-    /// Requests in flight at once (`--concurrency N`).
     var concurrency: Int?
     /// `--no-prefetch`: the prompt does not fetch the next page's search while a page is shown.
     var noPrefetch = false
     var offline = false
     var noColor = false
-    /// `--poster-width`: how wide posters are downloaded.
     var posterWidth: PosterWidth?
-    /// `--inline-images`: whether `show` draws posters.
     var inlineImages: InlineImages.Setting?
     // Read by their rows, then folded into the one-shot modes (`.search(query:pages:lines:)`…)
     // and reset: they only mean something there.
@@ -67,23 +59,18 @@ struct Options: Equatable {
     var season: Int?
     /// `--json=FIELDS` or `--fields FIELDS`: the keys of `--json`'s lines.
     var fields: [String]?
-    /// `--format TEMPLATE`.
     var format: LineTemplate?
-    /// `--no-cache`: neither read nor write the disk cache.
     var noCache = false
     /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
     var cacheLifetime: TimeInterval?
     /// `--daily-limit`: `.some(nil)` is `unlimited`.
     var dailyLimit: Int??
-    /// `--quiet`: stderr holds errors only (and why nothing was found).
     var quiet = false
 
     init() {}
 
-    /// Reads `arguments` (without the program name). Accepts `--name value` and `--name=value`.
-    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value. A message never
-    ///   shows a value that may be the key: not `--api-key`'s, not what follows `=` in an
-    ///   unknown option (`-apikey=KEY`), not a command word that looks like a key.
+    /// Reads `arguments` (without the program name), `--name value` or `--name=value`.
+    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value; never showing what may be the key.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var words: [String] = []
@@ -175,9 +162,8 @@ struct Options: Equatable {
         try Self.checkScope(of: given, command: first)
     }
 
-    /// How `command` writes its results: `nil` for people, else `--json`'s lines (every key, or
-    /// those of `--json=FIELDS` or `--fields`) or `--format`'s, their names checked against the
-    /// keys of `command`'s lines.
+    /// How `command` writes its results: `nil` for people, else `--json`'s or `--format`'s lines, their
+    /// names checked against `command`'s keys.
     private func lineFormat(for command: String) throws(UsageError) -> LineFormat? {
         let lines: LineFormat
         switch (json, fields, format) {
@@ -222,45 +208,10 @@ struct Options: Equatable {
         return "unknown option \(shown): see movies --help"
     }
 
-    /// Whether a word has the shape of an OMDb key (8 or more letters and digits, digits
-    /// included), so it is better left out of a message.
+    /// Whether a word has the shape of an OMDb key (8 or more letters and digits, with digits): left out of messages.
     static func mayBeAKey(_ word: String) -> Bool {
         word.count >= 8 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } && word.contains { $0.isNumber }
     }
-}
-
-// The key never shows in a description, a debug description or a dump.
-extension Options: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    var description: String { redactedDescription(of: self) }
-    var debugDescription: String { description }
-
-    var customMirror: Mirror {
-        Mirror(self, children: [
-            "mode": mode, "apiKey": redacted(apiKey) as Any, "baseURL": baseURL?.absoluteString as Any, "posters": posters as Any,
-            "type": type.map { $0?.rawValue ?? "any" } as Any, "year": year.map { $0.map(String.init) ?? "any" } as Any,
-            "plot": plot as Any, "timeout": timeout as Any, "concurrency": concurrency as Any, "noPrefetch": noPrefetch,
-            "offline": offline, "noColor": noColor, "posterWidth": posterWidth as Any, "inlineImages": inlineImages as Any, "noCache": noCache, "cacheLifetime": cacheLifetime as Any,
-            "dailyLimit": dailyLimit.map { $0.map(String.init) ?? "unlimited" } as Any, "quiet": quiet,
-        ], displayStyle: .struct)
-    }
-}
-
-/// `***` for a secret that is set, `nil` for one that is not.
-func redacted(_ secret: String?) -> String? { secret.map { _ in "***" } }
-
-/// `Name(field: value, …)` from `value`'s (redacting) custom mirror, optionals shown unwrapped.
-func redactedDescription(of value: some CustomReflectable) -> String {
-    func text(_ any: Any) -> String {
-        let mirror = Mirror(reflecting: any)
-        if mirror.displayStyle == .optional {
-            guard let wrapped = mirror.children.first?.value else { return "nil" }
-            return text(wrapped)
-        }
-        if let string = any as? String { return "\"\(string)\"" }
-        return String(describing: any)
-    }
-    let fields = value.customMirror.children.map { "\($0.label ?? "_"): \(text($0.value))" }
-    return "\(type(of: value))(\(fields.joined(separator: ", ")))"
 }
 
 // MARK: - Values shared by options, the environment and prompt commands
@@ -284,19 +235,20 @@ func parseYear(_ text: String, source: String) throws(UsageError) -> Int? {
     return year
 }
 
-func parsePlot(_ text: String, source: String) throws(UsageError) -> PlotLength {
-    guard let plot = PlotLength(rawValue: text.lowercased()) else {
-        throw UsageError("\(source) takes short or full, not \"\(text)\"")
+/// A parser of whole numbers in `range`; its error says the option `takes WHAT`.
+func parseNumber(in range: ClosedRange<Int>, _ what: String) -> @Sendable (String, String) throws(UsageError) -> Int {
+    { (text: String, source: String) throws(UsageError) -> Int in
+        guard let number = Int(text), range.contains(number) else { throw UsageError("\(source) takes \(what), not \"\(text)\"") }
+        return number
     }
-    return plot
 }
 
-/// Whole seconds, from 1 to 600: each try of a request gets this long.
-func parseTimeout(_ text: String, source: String) throws(UsageError) -> Int {
-    guard let seconds = Int(text), (1...600).contains(seconds) else {
-        throw UsageError("\(source) takes whole seconds from 1 to 600, not \"\(text)\"")
+/// A parser of `T`'s raw values, in any case; its error says the option `takes CHOICES`.
+func parseChoice<T: RawRepresentable<String> & Sendable>(_ choices: String) -> @Sendable (String, String) throws(UsageError) -> T {
+    { (text: String, source: String) throws(UsageError) -> T in
+        guard let value = T(rawValue: text.lowercased()) else { throw UsageError("\(source) takes \(choices), not \"\(text)\"") }
+        return value
     }
-    return seconds
 }
 
 /// `300`, `600`, `1000` or `original`.
@@ -305,22 +257,6 @@ func parsePosterWidth(_ text: String, source: String) throws(UsageError) -> Post
         throw UsageError("\(source) takes \(PosterWidth.choices.joined(separator: ", ")), not \"\(text)\"")
     }
     return width
-}
-
-/// `auto`, `iterm`, `kitty`, `blocks` or `off`.
-func parseInlineImages(_ text: String, source: String) throws(UsageError) -> InlineImages.Setting {
-    guard let setting = InlineImages.Setting(rawValue: text.lowercased()) else {
-        throw UsageError("\(source) takes auto, iterm, kitty, blocks or off, not \"\(text)\"")
-    }
-    return setting
-}
-
-/// Requests in flight at once: 1 (one after another) to 100.
-func parseConcurrency(_ text: String, source: String) throws(UsageError) -> Int {
-    guard let count = Int(text), (1...100).contains(count) else {
-        throw UsageError("\(source) takes a whole number of requests from 1 to 100, not \"\(text)\"")
-    }
-    return count
 }
 
 /// `title,year`: the keys `--json` writes (checked against the command's once it is known).

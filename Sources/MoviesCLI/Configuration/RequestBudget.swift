@@ -2,8 +2,7 @@ import Foundation
 import Files
 import OMDbKit
 
-/// What a run spends of the key's daily quota and what saves it: the disk cache and the daily
-/// count, with the sentences that speak of them (`cache`, `quota`, `help`, warnings).
+/// The disk cache and the daily count, with the sentences that speak of them (`cache`, `quota`, warnings).
 struct RequestBudget: Sendable {
     /// The cache folder: shown and cleared by `cache` even when this run does not use it.
     let cache: DiskCache
@@ -11,16 +10,12 @@ struct RequestBudget: Sendable {
     let cacheInUse: Bool
     /// The key's daily count; `nil` with no key or on the offline catalogue.
     let ledger: QuotaLedger?
-    /// One line for each folder refused (``FileTrust``: someone else's, or others may write in it): said
-    /// once, at the start. One of ours that others may write in is tightened to 0700 instead, and
-    /// ``tightenedNotes`` says so.
+    /// One line for each folder refused, said at the start (one of ours open to others is tightened instead).
     let notices: [String]
-    /// Remembers the key as accepted; set while the key is one this machine has never seen OMDb
-    /// accept and the cache is in use: until then the cache is not read (``AcceptedKeys``).
+    /// Remembers the key as accepted; set while the cache is in use and the key new (``AcceptedKeys``).
     let keyAccepted: (@Sendable () -> Void)?
 
-    /// From the settings: a ledger only for a live key, the cache only with a live key and not turned
-    /// off, and not in a folder where others could plant entries.
+    /// From the settings: a ledger and a cache only for a live key, the cache not where others could plant entries.
     init(settings: Settings) {
         let live = settings.apiKey != nil && !settings.offline
         cache = DiskCache(folder: settings.cacheFolder, maxBytes: settings.cacheMaxBytes, lifetime: settings.cacheLifetime)
@@ -53,6 +48,13 @@ struct RequestBudget: Sendable {
         keyAccepted = nil
     }
 
+    /// Writes what is on its way to the disk (answers for the cache, the day's count, requests in
+    /// flight counted as sent): the process is ending.
+    func finish() {
+        if cacheInUse { cache.waitForWrites() }
+        ledger?.finish()
+    }
+
     /// The client's configuration with the cache and the count plugged in.
     func configure(_ configuration: inout OMDbClient.Configuration) {
         configuration.cache = cacheInUse ? cache : nil
@@ -62,8 +64,7 @@ struct RequestBudget: Sendable {
 
     // MARK: What is said
 
-    /// `Note: FOLDER was open to other users; it is now 0700.`, for each of the cache and state
-    /// folders tightened since last asked (at the start, or by a write since): once a run each.
+    /// `Note: FOLDER was open to other users; it is now 0700.`, for the cache and state folders tightened since last asked.
     var tightenedNotes: [String] { Self.tightenedNotes([cache.folder] + (ledger.map { [$0.folder] } ?? [])) }
 
     /// ``tightenedNotes`` for any of the tool's own `folders` (the history's, too).
@@ -71,12 +72,10 @@ struct RequestBudget: Sendable {
         OpenFolder.takeTightened(among: folders).map { "Note: \(safe($0.path)) was open to other users; it is now 0700." }
     }
 
-    /// `requests today: 37 of 1,000 (UTC day)`; `nil` when nothing is counted (offline, no key).
-    /// Redrawn as a page fills, on the main actor: the estimate, which reads no file.
+    /// `requests today: 37 of 1,000 (UTC day)`, from the estimate (no file read); `nil` when nothing is counted.
     var statusLine: String? { ledger?.estimatedUsage().description }
 
-    /// `requests today: 37 of 1,000`, under a live page: the day's count in a few words (the
-    /// `quota` command says whose day it is); `nil` when nothing is counted (offline, no key).
+    /// `requests today: 37 of 1,000`, under a live page; `nil` when nothing is counted.
     var pageStatus: String? {
         guard let usage = ledger?.estimatedUsage() else { return nil }
         return "requests today: \(QuotaUsage.grouped(usage.sent))" + (usage.limit.map { " of \(QuotaUsage.grouped($0))" } ?? "")
@@ -112,30 +111,28 @@ struct RequestBudget: Sendable {
         return "Cache cleared: \(freed.entries) \(freed.entries == 1 ? "answer" : "answers"), \(Self.size(freed.bytes)) freed in \(safe(cache.folder.path))."
     }
 
-    /// The one-line warning when 90 % of the day's limit is reached, once a day; `nil` otherwise.
-    /// A damaged count set aside comes first, once.
+    /// The warning at 90 % of the day's limit, once a day, after any notice of a damaged count; else `nil`.
     func warningIfDue() -> String? {
         let notice = ledger?.takeNotice()
         guard let usage = ledger?.warningDue(), let limit = usage.limit else { return notice }
         return [notice, nearLimitWarning(usage, limit: limit)].compactMap { $0 }.joined(separator: "\n")
     }
 
-    /// ``warningIfDue()`` on ``FileWork``: asked after every command, it may write and read the
-    /// count file under its lock, which the main actor must not wait for.
+    /// ``warningIfDue()`` on ``FileWork``: it may wait for the count file's lock, which the main actor must not.
     func warningAfterCommand() async -> String? {
         await FileWork.run { [self] in warningIfDue() }
     }
 
     private func nearLimitWarning(_ usage: QuotaUsage, limit: Int) -> String {
         let left = limit - usage.sent
-        // Counted past the limit already (the first count of the day, or another program's): no "90 %", no "0 left".
+        // Past the limit already: no "90 %", no "0 left".
         guard left > 0 else {
             return "Warning: the key's daily limit is reached by this tool's count, \(usage): OMDb may refuse what is not cached; repeated searches come from the cache, and --offline costs nothing."
         }
         return "Warning: 90 % of the key's daily limit is reached, \(usage), \(QuotaUsage.grouped(left)) left: repeated searches come from the cache, and --offline costs nothing."
     }
 
-    /// `Request limit reached!`: the quota is spent, how much of it this tool sent, what still works.
+    /// The quota is spent: how much of it this tool sent, what still works.
     var limitMessage: String {
         let sent = ledger.map { "this tool sent \(QuotaUsage.grouped($0.usage().sent)) of them today, UTC" } ?? "OMDb does not say when it resets"
         return "OMDb's daily request limit for this key is spent (\(sent)): cached searches and --offline still work; the limit resets once a day, or use another key."

@@ -2,11 +2,10 @@ import Foundation
 import OMDbKit
 import TerminalImages
 
-/// Everything a run needs, resolved in order: command-line options, then the environment,
-/// then `.env` in the working directory, then defaults.
+/// Everything a run needs, resolved from the options, then the environment, then `.env`, then defaults.
 struct Settings: Equatable {
     /// `nil` when no key was given anywhere: the prompt then runs on the offline catalogue.
-    var apiKey: String?
+    var apiKey: APIKey?
     /// Where the key came from (`--api-key`, `OMDB_API_KEY`, `OMDB_API_KEY in .env`), for messages.
     var apiKeySource: String?
     var baseURL: URL = OMDbClient.Configuration.defaultBaseURL
@@ -15,8 +14,7 @@ struct Settings: Equatable {
     var year: Int?
     var plot: PlotLength = .short
     var timeout = 10
-    /// Requests in flight at once. The default lets a whole page (10 records and 10 posters)
-    /// and the next page's prefetched search go out together.
+    /// Requests in flight at once: by default a whole page and the next page's search together.
     var concurrency = Settings.defaultConcurrency
     /// Whether the prompt fetches the next page's search while a page is shown, so `more` only waits for the rows.
     var prefetch = true
@@ -37,11 +35,9 @@ struct Settings: Equatable {
     var cacheFolder = DiskCache.defaultFolder(environment: [:])
     /// `$XDG_STATE_HOME/movies`, by default `~/.local/state/movies`: the daily count.
     var stateFolder = QuotaLedger.defaultFolder(environment: [:])
-    /// `HOME` from the environment given to ``resolve(_:environment:dotEnv:currentDirectory:)``
-    /// (`nil` when it had none): what `~` means in poster folders, the prompt's included.
+    /// The environment's `HOME`: what `~` means in poster folders.
     var home: String?
-    /// One-line notices for stderr that resolving gave (a base URL that is not OMDb's, a
-    /// `.env` setting ignored). Never holds the key.
+    /// Notices for stderr (a base URL that is not OMDb's, a `.env` setting ignored); never the key.
     var notices: [String] = []
     /// The one of `notices` that says requests go to a base URL other than OMDb's, if any.
     var baseURLNotice: String?
@@ -64,14 +60,12 @@ struct Settings: Equatable {
 
     static let defaultConcurrency = 24
 
-    /// Merges options over `environment` over `dotEnv`, row by row of ``OptionSpec/all``:
-    /// an option not given takes its variable from the environment, else from `.env`, parsed
-    /// as the option would be. Then the key's safety rules apply (see ``guardKey(baseSource:keySource:)``).
-    /// - Throws: ``UsageError`` when a variable holds a bad value (it names the variable), or
-    ///   when the key would go in clear to a host that is not this machine.
+    /// Merges options over `environment` over `dotEnv`, row by row of ``OptionSpec/all``, then applies
+    /// ``guardKey(baseSource:keySource:)``.
+    /// - Throws: ``UsageError`` for a bad value (naming its variable), or a key that would go in clear.
     static func resolve(_ options: Options, environment: [String: String], dotEnv: [String: String],
                                currentDirectory: URL) throws(UsageError) -> Settings {
-        // For the variables that are no option's (MOVIES_CACHE, MOVIES_CACHE_SIZE).
+        // For the variables that are no option's.
         func lookup(_ name: String) -> (value: String, source: String)? {
             if let value = environment[name], !value.isEmpty { return (value, name) }
             if let value = dotEnv[name], !value.isEmpty { return (value, "\(name) in .env") }
@@ -79,7 +73,7 @@ struct Settings: Equatable {
         }
         var options = options
         var sources: [String: String] = [:]
-        // Only options with a value read their variable: a flag's (NO_COLOR) is Console's to check.
+        // Only options with a value: a flag's variable (NO_COLOR) is Console's.
         for spec in OptionSpec.all where spec.placeholder != nil {
             guard let variable = spec.environment else { continue }
             if spec.isSet(options) { sources[spec.name] = spec.name; continue }
@@ -120,14 +114,11 @@ struct Settings: Equatable {
     /// Whether the key will be sent to ``baseURL`` (not when offline, or with no key).
     var sendsKey: Bool { apiKey != nil && !offline }
 
-    /// Whether a base URL was chosen (`--base-url`, `OMDB_BASE_URL`, `.env`): then a one-shot
-    /// run with no key is a mistake to report, not a search of the offline catalogue.
+    /// Whether a base URL was chosen: then a one-shot run with no key is a mistake, not an offline search.
     var baseURLChosen = false
 
-    /// The rules that keep the key home. A base URL from `.env` is used only with the key of
-    /// that same `.env` (a cloned repository's `.env` must not redirect the user's own key);
-    /// a host other than OMDb's is named in a notice; the key never goes in clear (http) to a
-    /// host that is not this machine.
+    /// The rules that keep the key home: a base URL from `.env` only with that `.env`'s key (a cloned
+    /// repository must not redirect the user's key); another host is named; never in clear but to this machine.
     mutating func guardKey(baseSource: String?, keySource: String?) throws(UsageError) {
         guard sendsKey else { return }
         if let baseSource, baseSource.hasSuffix(" in .env"), keySource?.hasSuffix(" in .env") != true,
@@ -137,7 +128,7 @@ struct Settings: Equatable {
             return
         }
         let host = baseURL.host ?? ""
-        // Shown to the person: printable, whatever %-escapes the address held (ESC, BEL, NUL).
+        // Printable, whatever %-escapes the address held.
         let shownHost = PrintableText.clean(host)
         let source = baseSource ?? "--base-url"
         if baseURL.scheme?.lowercased() == "http", !Self.isLoopback(host) {
@@ -150,8 +141,7 @@ struct Settings: Equatable {
         }
     }
 
-    /// The notices worth printing before `mode` runs: `quota`, `cache` and `catalogue` send no
-    /// request, so where requests would go is only noise before them.
+    /// The notices worth printing before `mode`: where requests go is noise before one that sends none.
     func notices(before mode: Options.Mode) -> [String] {
         switch mode {
         case .quota, .cache, .catalogue: notices.filter { $0 != baseURLNotice }
@@ -169,9 +159,8 @@ struct Settings: Equatable {
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
-    /// `~` and `~/…` expanded from `home` (the environment's `HOME`; when `nil` or empty, the
-    /// process's `HOME`, then the account's home folder), `~user` from the account database,
-    /// relative paths taken from `directory`.
+    /// `~` and `~/…` expanded from `home` (else the process's), `~user` from the account database, relative
+    /// paths from `directory`.
     static func posterFolder(_ text: String, relativeTo directory: URL, home: String?) -> URL {
         var expanded = text
         if text == "~" || text.hasPrefix("~/") {
@@ -193,19 +182,3 @@ struct Settings: Equatable {
     }
 }
 
-// The key never shows in a description, a debug description or a dump.
-extension Settings: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    var description: String { redactedDescription(of: self) }
-    var debugDescription: String { description }
-
-    var customMirror: Mirror {
-        Mirror(self, children: [
-            "apiKey": redacted(apiKey) as Any, "baseURL": baseURL.absoluteString, "posters": posters?.path as Any, "type": type as Any,
-            "year": year as Any, "plot": plot, "timeout": timeout, "concurrency": concurrency, "prefetch": prefetch,
-            "offline": offline, "home": home as Any, "notices": notices,
-            "posterWidth": posterWidth, "inlineImages": inlineImages,
-            "cache": cache, "cacheLifetime": cacheLifetime as Any, "cacheMaxBytes": cacheMaxBytes, "dailyLimit": dailyLimit as Any,
-            "cacheFolder": cacheFolder.path, "stateFolder": stateFolder.path,
-        ], displayStyle: .struct)
-    }
-}

@@ -14,8 +14,7 @@ extension Settings {
         } else if let (text, source) = lookup(Variable.cache) {
             settings.cache = try parseSwitch(text, source: source)
         }
-        // MOVIES_CACHE_TTL and MOVIES_DAILY_LIMIT are their options' variables: the option table
-        // has read them into `options` already.
+        // MOVIES_CACHE_TTL and MOVIES_DAILY_LIMIT are options' variables, already in `options`.
         if let lifetime = options.cacheLifetime { settings.cacheLifetime = lifetime }
         if let (text, source) = lookup(Variable.cacheSize) {
             settings.cacheMaxBytes = try parseSize(text, source: source)

@@ -1,8 +1,6 @@
 import Foundation
 
-/// The completion scripts `movies completions bash|zsh|fish` prints, written from the
-/// options table: options, their values (`--type`, `--plot`), folders for `--posters`, and
-/// the commands.
+/// The scripts `movies completions bash|zsh|fish` prints, written from the options and commands tables.
 enum Completions {
     static func script(for shell: Options.Shell) -> String {
         switch shell {
@@ -14,7 +12,6 @@ enum Completions {
 
     private static var options: [OptionSpec] { OptionSpec.visible }
 
-    /// What the shell offers for a value: `nil` for nothing in particular.
     private static func values(of spec: OptionSpec) -> [String]? {
         if case .values(let values) = spec.completion { return values }
         return nil

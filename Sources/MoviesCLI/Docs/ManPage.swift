@@ -1,8 +1,7 @@
 import Foundation
 import OMDbKit
 
-/// movies(1) in roff (`movies manpage`; `make install` writes it to share/man/man1/movies.1),
-/// from the options table, the commands and the prompt's own `help`.
+/// movies(1) in roff (`movies manpage`), from the options, commands and prompt commands tables.
 extension Manual {
     static var manPage: String {
         var page: [String] = [
@@ -12,8 +11,7 @@ extension Manual {
             ".B movies", "[\\fIoptions\\fR]",
         ]
         for command in CommandSpec.all {
-            // A command with neither arguments nor options gets no line after its name: an empty
-            // line in roff is a blank line, and the synopsis should be one block.
+            // No empty line after a bare command: in roff it is a blank line inside the synopsis.
             let rest = (command.arguments.isEmpty ? "" : "\\fI\(roff(command.arguments))\\fR ")
                 + (OptionSpec.lineCommands.names.contains(command.name) ? "[\\fIoptions\\fR]" : "")
             page += [".br", ".B movies \(command.name)"] + (rest.isEmpty ? [] : [rest])

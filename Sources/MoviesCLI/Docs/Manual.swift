@@ -1,15 +1,14 @@
 import Foundation
 import OMDbKit
 
-/// The texts about `movies` written from the options table: `--help`, the manual page
-/// movies(1) and README's table of options. Nothing here lists an option by hand.
+/// The texts about `movies` written from the options table: `--help`, movies(1), README's options table.
 enum Manual {
     static let summary = "search the Open Movie Database (OMDb) from a prompt"
 
     /// Exit statuses and what they mean, for `--help` and the manual page.
     static let exitStatuses: [(status: String, meaning: String)] = [
         ("0", "success, including a search with no results, and leaving the prompt"),
-        ("1", "a failure at run time: key rejected, quota spent, server unreachable; movies show found no such title, movies episodes nothing to list"),
+        ("1", "a failure at run time: key rejected, quota spent, server unreachable, a limit (ulimit) too low for a run; movies show found no such title, movies episodes nothing to list"),
         ("2", "a usage error: unknown option, bad value, a field --json or --format does not have, movies search, show or episodes given a --base-url but no key, a key shorter than 8 characters"),
         ("130", "interrupted by Ctrl-C"),
         ("141", "stdout was closed by its reader (as by head)"),

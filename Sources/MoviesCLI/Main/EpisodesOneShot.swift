@@ -1,8 +1,8 @@
 import Foundation
 import OMDbKit
 
-/// `movies episodes IMDBID|QUERY [--season S] [--json|--format T]`: one season's episodes, then exit.
-/// A QUERY (anything that is not an imdbID) means the first series a search for it finds.
+/// `movies episodes IMDBID|QUERY [--season S]`: one season's episodes, then exit. A QUERY means the
+/// first series a search for it finds.
 @MainActor
 struct EpisodesOneShot {
     let session: Session
@@ -10,17 +10,15 @@ struct EpisodesOneShot {
     let interrupts: Interrupts
 
     func run(target: String, season: Int, lines: LineFormat?) async -> ExitStatus {
-        let session = self.session
-        let console = self.console
-        return await OneShot(session: session, console: console, interrupts: interrupts).run {
+        return await OneShot(session: session, console: console, interrupts: interrupts).run { [session, console] in
             var seriesID = target
             if target.wholeMatch(of: /tt\d{7,8}/) == nil {
                 do {
-                    let page = try await session.client.search(target, type: .series)
+                    let page = try await session.client.search(target, type: .series).next()
                     guard let first = page.items.first else { throw OMDbError.notFound(query: target) }
                     seriesID = first.imdbID
                 } catch {
-                    // No such series is nothing to list: a failure, said as at the prompt.
+                    // No such series: a failure, said as at the prompt.
                     let status = session.report(error)
                     if case .notFound? = (error as? OMDbError)?.underlying { return .failure }
                     return status
@@ -29,8 +27,7 @@ struct EpisodesOneShot {
             do {
                 // Asked once: listSeason below takes the same answer from the client's memo.
                 let list = try await session.client.season(imdbID: seriesID, number: season)
-                // Nothing to list is no success for a script (as `show` of a missing title):
-                // a movie, or a season past the last, answers an empty list.
+                // Nothing to list (a movie, a season past the last) is no success for a script.
                 guard !list.episodes.isEmpty else {
                     console.error(Self.nothingToList(list))
                     return .failure
@@ -48,7 +45,7 @@ struct EpisodesOneShot {
         }
     }
 
-    /// Why `season` lists no episode, and what to ask instead: one line.
+    /// Why `season` lists no episode, and what to ask instead.
     static func nothingToList(_ season: Season) -> String {
         let title = "\(safe(season.seriesTitle)) (\(safe(season.seriesID)))"
         guard let total = season.totalSeasons else {

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import OMDbCurl
 import OMDbKit
@@ -5,22 +6,23 @@ import TerminalImages
 import LineEditing
 import OMDbCatalogue
 
-/// The `movies` command: reads the command line, settles the configuration, and runs the
-/// prompt or the one-shot search. `main` calls ``run(arguments:environment:runtime:)`` and
-/// exits with its status through ``Runtime/exit(_:)``.
+/// The `movies` command: reads the command line, settles the configuration, and runs the prompt or a
+/// one-shot command. `main` calls ``run(arguments:environment:runtime:)`` and exits with ``Runtime/exit(_:)``.
 public enum Movies {
     /// Exit statuses, by the name README's table and the manual use.
     public typealias Status = ExitStatus
 
-    /// Runs the tool and returns how it ended. Takes over the process's signals first
-    /// (SIGPIPE ignored; SIGINT, SIGTERM, SIGHUP caught: see ``Interrupts``), so call it only
-    /// from `main`. A SIGTERM, SIGHUP or closed stdout ends the process from within, through
-    /// ``Runtime/exit(_:)``, with 128 + the signal; this then never returns.
+    /// Runs the tool and returns how it ended. Takes over the process's signals (``Interrupts``), so call
+    /// it only from `main`; a SIGTERM, SIGHUP or closed stdout ends the process from within instead.
     @MainActor
     public static func run(arguments: [String], environment: [String: String], runtime: Runtime) async -> ExitStatus {
         StandardOutput.holdClosedStandardStreams()
         let interrupts = runtime.interrupts
-        interrupts.start()
+        if let failure = interrupts.start() {
+            let reason = ProcessLimit.shortage(failure) ?? String(cString: strerror(failure))
+            Console.standard(environment: environment, runtime: runtime).error("movies cannot start: \(reason).")
+            return Status.failure
+        }
         // Until a command runs, Ctrl-C ends the tool as it would have without the handler.
         interrupts.whenIdle { @Sendable in interrupts.stop(status: Status.interrupted) }
         let status = await runCommand(arguments: arguments, environment: environment, runtime: runtime)
@@ -39,12 +41,12 @@ public enum Movies {
             Console.standard(environment: environment, runtime: runtime).error(error.message)
             return Status.usage
         }
-        // Texts about the tool need no settings: a broken .env must not stop `movies --help`.
+        // Texts about the tool need no settings: a broken .env must not stop `--help`.
         if let text = text(for: options.mode) {
             Console.standard(environment: environment, noColor: options.noColor, runtime: runtime).out(text)
             return Status.success
         }
-        let settings: Settings
+        var settings: Settings
         let dotEnv = DotEnv.read(from: directory)
         do {
             settings = try Settings.resolve(options, environment: environment, dotEnv: dotEnv.values, currentDirectory: directory)
@@ -59,8 +61,18 @@ public enum Movies {
             console.error(problem)
             return Status.usage
         }
+        do throws(RunLimits.Shortage) {
+            let limits = try RunLimits.check(concurrency: settings.concurrency)
+            if let limit = limits.lowering {
+                console.note("Sending \(limits.concurrency) request\(limits.concurrency == 1 ? "" : "s") at a time, not \(settings.concurrency): \(limit.option) is \(limit.value ?? 0).")
+            }
+            settings.concurrency = limits.concurrency
+        } catch {
+            console.error(error.message)
+            return Status.failure
+        }
         let budget = RequestBudget(settings: settings)
-        runtime.finishing(budget.ledger)
+        runtime.finishing(budget)
         // Line numbers only: a skipped line may hold the key.
         for notice in dotEnv.notices { console.note(notice) }
         for notice in settings.notices(before: options.mode) + budget.notices + budget.tightenedNotes { console.note(notice) }
@@ -80,9 +92,8 @@ public enum Movies {
             guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
             let presenter = self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget, moreHint: nil)
-            // At the prompt a poster may be wanted any time (`show N` draws it, `posters DIR` starts saving).
+            // At the prompt a poster may be wanted any time; the connections open while the first title is typed.
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: true) : nil
-            // While the person types the first title, the connections open.
             warmup?.openAll()
             let input: Prompt.Input = if let reader = lineEditor(settings: settings, environment: environment, directory: directory,
                                                                console: console, terminal: runtime.terminal, typing: { warmup?.openAll() }) {
@@ -95,12 +106,11 @@ public enum Movies {
                                   budget: budget, offlineCatalogue: catalogue, warmup: warmup,
                                   inlineImages: InlineImages.detect(settings.inlineImages, environment: environment,
                                                                     outputIsTerminal: isatty(STDOUT_FILENO) == 1),
-                                  opener: Opener.find(environment: environment), confirm: prompt.confirm)
+                                  opener: Opener.find(environment: environment), confirm: prompt.confirm, ask: prompt.ask)
             await prompt.run(session)
             return Status.success
         case let .search(query, pages, lines):
-            guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
-            guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
+            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
             let presenter: any Presenter = lines.map { JSONPresenter(console: console, format: $0) }
                 ?? self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,
@@ -108,7 +118,7 @@ public enum Movies {
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil) : nil
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget, offlineCatalogue: catalogue, warmup: warmup)
-            // The search opens OMDb's host; the posters host opens right behind it, not after the answer.
+            // The search opens OMDb's host; the posters host opens right behind it.
             warmup?.openPostersHostAfterSearch()
             let status = await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(query: query, pages: pages)
             // A damaged count found on the way, when no warning gave it already.
@@ -146,10 +156,8 @@ public enum Movies {
         }
     }
 
-    /// A page that fills in place on a terminal that can show it (stdout a terminal, not
-    /// `TERM=dumb`; `NO_COLOR` and `--no-color` take only its colour); plain lines otherwise.
-    /// - Parameter quietInput: keys typed while the page fills are not echoed into it (one-shot
-    ///   mode; the prompt's line editor sets the terminal's modes itself). Restored on exit.
+    /// A page that fills in place where stdout is a terminal (not `TERM=dumb`); plain lines otherwise.
+    /// - Parameter quietInput: keys typed while the page fills are not echoed (one-shot mode).
     @MainActor
     static func presenter(console: Console, directory: URL, terminal: Terminal, budget: RequestBudget?,
                           moreHint: ((SearchPage) -> String?)?, quietInput: Bool = false) -> any Presenter {
@@ -161,14 +169,13 @@ public enum Movies {
         return LivePresenter(plain: plain, terminal: terminal, budget: budget)
     }
 
-    /// The line editor when a person types at a terminal (stdin and stdout both terminals,
-    /// and a terminal that understands cursor codes); nil for pipes, files and `TERM=dumb`.
-    /// History is off, with one line, when its file is not a regular file or its folder is not to be trusted.
+    /// The line editor when stdin and stdout are terminals (not `TERM=dumb`); nil otherwise. History is
+    /// off, said in one line, when its file or folder cannot be used.
     /// - Parameter typing: called as the person starts each line (connections that aged out reopen).
     static func lineEditor(settings: Settings, environment: [String: String], directory: URL, console: Console,
                            terminal: Terminal, typing: (@Sendable () -> Void)? = nil) -> TerminalLineReader? {
         guard isatty(STDOUT_FILENO) == 1, environment["TERM"] != "dumb", terminal.start() else { return nil }
-        var history = HistoryFile.url(environment: environment).map { History(file: $0, secret: settings.apiKey) }
+        var history = HistoryFile.url(environment: environment).map { History(file: $0, secret: settings.apiKey?.value) }
         if let problem = history.flatMap(HistoryFile.problem(of:)) {
             console.note(problem)
             history = nil
@@ -178,8 +185,7 @@ public enum Movies {
                                   typing: typing)
     }
 
-    /// False, with one line on stderr, when the poster folder is a file, under a file, or not
-    /// writable: said before any download, not after every poster failed.
+    /// False, with one line on stderr, when the poster folder cannot be used: said before any download.
     @MainActor
     static func postersFolderIsUsable(_ settings: Settings, console: Console) -> Bool {
         guard let folder = settings.posters, let problem = SettingsCommands.posterFolderProblem(folder) else { return true }
@@ -187,16 +193,13 @@ public enum Movies {
         return false
     }
 
-    /// One-shot mode's way to more results: as many pages as were shown, plus one; said under the
-    /// last of the `asked` pages only (`nil` before it: the next page follows).
+    /// One-shot mode's way to more results, under the last of the `asked` pages only.
     static func pagesHint(after page: SearchPage, asked: Int) -> String? {
         page.number < asked ? nil : "Use --pages \(page.number + 1) to see more."
     }
 
-    /// The read commands (search, show, episodes) answer from OMDb, or from the offline catalogue
-    /// when asked (`--offline`). With no key they answer from the catalogue as the prompt does,
-    /// saying so on stderr, unless a base URL was chosen: a script pointed at a server that forgot
-    /// its key must not get the catalogue's answer. False (and why, on stderr) then.
+    /// With no key, the read commands answer from the offline catalogue, saying so, unless a base URL was
+    /// chosen: a script pointed at a server without its key must not get the catalogue's answer. False then.
     private static func hasKeyOrOffline(_ settings: Settings, console: Console) -> Bool {
         guard settings.apiKey == nil, !settings.offline else { return true }
         if !settings.baseURLChosen {
@@ -207,19 +210,16 @@ public enum Movies {
         return false
     }
 
-    /// OMDb's keys are 8 characters: a shorter one is a mistake (a placeholder, a truncated
-    /// paste), refused like a missing key before any request. It would also turn every one of
-    /// its letters into `***` in messages, since the key is masked wherever it appears.
-    /// `nil` when the key will not be sent (offline) or looks like OMDb's.
+    /// Why a key shorter than OMDb's 8 characters (a placeholder, a cut paste) is refused before any
+    /// request; `nil` when the key will not be sent or looks like OMDb's.
     static func keyProblem(_ settings: Settings) -> String? {
-        guard settings.sendsKey, let key = settings.apiKey, key.count < minimumKeyLength else { return nil }
-        return "The OMDb API key given is \(key.count) character\(key.count == 1 ? "" : "s") long; OMDb's keys are \(minimumKeyLength) (such as 1a2b3c4d): check OMDB_API_KEY, .env or --api-key, or use --offline for the offline catalogue."
+        guard settings.sendsKey, let length = settings.apiKey?.value.count, length < minimumKeyLength else { return nil }
+        return "The OMDb API key given is \(length) character\(length == 1 ? "" : "s") long; OMDb's keys are \(minimumKeyLength) (such as 1a2b3c4d): check OMDB_API_KEY, .env or --api-key, or use --offline for the offline catalogue."
     }
 
     static let minimumKeyLength = 8
 
-    /// What the prompt says first offline: how to search OMDb itself when there is no key; when
-    /// there is one (and `--offline`), that it is not used (not to set the key it already has).
+    /// What the prompt says first offline: how to search OMDb, or (`--offline`) that the key is not used.
     static func offlineNotice(_ settings: Settings, titles: Int) -> String {
         guard settings.apiKey != nil else {
             return "Offline catalogue (\(settings.offline ? "--offline" : "no API key")): \(titles) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env."
@@ -259,10 +259,10 @@ public enum Movies {
     /// The offline catalogue installed with movies; `nil` after saying where it was looked for.
     static func offlineCatalogue(_ settings: Settings, console: Console) -> Catalogue? {
         guard let folder = Catalogue.defaultFolder(), var catalogue = try? Catalogue(folder: folder) else {
-            console.error("The offline catalogue (catalogue.json) was not found beside movies (../share/movies) nor in ./Fixtures: reinstall with make install, or set MOVIES_CATALOGUE to its folder.")
+            console.error("The offline catalogue (catalogue.json) was not found beside movies (../share/movies): reinstall with make install, or set MOVIES_CATALOGUE to its folder.")
             return nil
         }
-        // Amazon-style poster names only when a width needs them; otherwise the catalogue's URLs as they are.
+        // Amazon-style poster names only when a width needs them.
         catalogue.amazonStylePosters = settings.posterWidth != .standard
         return catalogue
     }

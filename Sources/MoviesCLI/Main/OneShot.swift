@@ -10,14 +10,10 @@ struct OneShot {
     /// The runtime's, which catches the signals; tests leave the default, which catches none.
     var interrupts = Interrupts()
 
-    /// One search, then `pages - 1` more pages.
     func run(query: String, pages: Int) async -> ExitStatus {
-        let session = self.session
         // Exactly the pages asked for: no page past them is fetched in the background.
         session.prefetchesNextPage = false
-        return await run {
-            await session.search(query, pages: pages)
-        }
+        return await run { [session] in await session.search(query, pages: pages) }
     }
 
     /// Runs `work` in a task Ctrl-C cancels: `.interrupted` when it was, else what `work` returned.

@@ -5,7 +5,6 @@ extension Movies {
     static var version: String { OMDbKit.version }
 
     /// What `movies --version` prints: `movies 0.2.0 (OMDbKit 0.2.0, Swift 6.3.1, Linux x86_64)`.
-    /// All of it is known when compiling, so printing it costs nothing.
     static var versionLine: String {
         "movies \(version) (OMDbKit \(OMDbKit.version), Swift \(swiftVersion), \(platform))"
     }

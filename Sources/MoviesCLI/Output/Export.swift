@@ -1,10 +1,9 @@
 import Foundation
 import OMDbKit
 
-/// Every movie shown in this session, in the order first shown, for `save FILE --session`.
-/// One entry per imdbID; later news (a record, a poster, `show`'s full plot) updates it in place.
+/// Every movie shown in this session, in the order first shown, for `save FILE --session`: one entry
+/// per imdbID, updated in place by later news (a record, a poster, `show`'s full plot).
 struct ExportLog {
-    /// One movie as saved.
     struct Entry: Equatable {
         var item: SearchItem
         var movie: Movie?
@@ -32,8 +31,7 @@ struct ExportLog {
     /// What is known of `imdbID`, when it was shown.
     func entry(for imdbID: String) -> Entry? { index[imdbID].map { entries[$0] } }
 
-    /// Adds `item`, or updates what is known of it; `nil` arguments keep what was known.
-    /// `page` and `rank` are kept from where it was first shown.
+    /// Adds `item`, or updates what is known of it (`nil` keeps it; `page` and `rank` stay from the first showing).
     mutating func note(_ item: SearchItem, movie: Movie? = nil, poster: URL? = nil, episode: Episode? = nil, page: Int? = nil, rank: Int? = nil) {
         guard let position = index[item.imdbID] else {
             index[item.imdbID] = entries.count
@@ -60,14 +58,12 @@ enum ExportFormat: String, CaseIterable {
         }
     }
 
-    /// The CSV and Markdown columns, in order: fields of ``RecordOutput`` under its names, what a
-    /// person wants in a list of films (plot and poster path included). `ratings` reads
+    /// The CSV and Markdown columns: fields of ``RecordOutput`` under its names. `ratings` reads
     /// `Internet Movie Database 8.6/10; Rotten Tomatoes 93%`.
     static let columns: [RecordOutput.CodingKeys] = [.imdbID, .title, .year, .type, .released, .runtimeMinutes, .genre, .director,
                                                      .imdbRating, .plot, .poster, .metascore, .ratings, .page, .rank]
 
-    /// The entry's cells for ``columns``, read from its ``RecordOutput`` as JSON has it: null is
-    /// an empty cell, a number its JSON text.
+    /// The entry's cells for ``columns``, as its JSON has them: null is an empty cell, a number its JSON text.
     static func values(_ entry: ExportLog.Entry) -> [String?] {
         let json = OutputJSON.line(entry.output)
         let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
@@ -83,7 +79,6 @@ enum ExportFormat: String, CaseIterable {
         }
     }
 
-    /// The file's bytes for `entries`.
     func render(_ entries: [ExportLog.Entry]) -> Data {
         let rows = entries.map(Self.values)
         let header = Self.columns.map(\.rawValue)

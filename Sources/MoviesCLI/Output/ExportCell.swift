@@ -1,17 +1,11 @@
 import OMDbKit
 
-/// One cell of a `save`d CSV or Markdown file, made safe to open: the text comes from the
-/// network, and the file will be opened by spreadsheets and Markdown viewers that act on it.
-/// Pure: text in, cell out.
+/// One cell of a `save`d CSV or Markdown file, made safe for the spreadsheets and viewers that open it:
+/// its text comes from the network.
 enum ExportCell {
-    /// A CSV field (RFC 4180): printable text only (a file that is `cat` must not drive the
-    /// terminal), line breaks kept, quoted when it holds a comma, quote or line break, its quotes
-    /// doubled (by scalar: "\r\n" is one Character, equal to neither "\r" nor "\n").
-    ///
-    /// A cell a spreadsheet would run as a formula is neutralised as OWASP's CSV-injection guidance
-    /// says: prefixed with a single quote, and quoted. Checked after control characters are
-    /// dropped (a title `\u{1}=1+1` must not become a bare `=1+1`), and past leading spaces and
-    /// line breaks, which spreadsheets skip.
+    /// A CSV field (RFC 4180): printable text and line breaks, quoted when it holds a comma, quote or line
+    /// break (checked by scalar: "\r\n" is one Character), quotes doubled. A would-be formula is prefixed
+    /// with a quote, as OWASP advises, checked after control characters are dropped (`\u{1}=1+1`).
     static func csv(_ text: String) -> String {
         var field = PrintableText.clean(text, keepingLineBreaks: true)
         let isFormula = isFormulaLike(field)
@@ -20,8 +14,8 @@ enum ExportCell {
         return needsQuotes ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
     }
 
-    /// True when a spreadsheet would take `field` as a formula: its first scalar is a tab or a
-    /// CR, or the first past spaces and line breaks is `=`, `+`, `-` or `@`.
+    /// True when a spreadsheet would take `field` as a formula: it starts with a tab or CR, or its first
+    /// scalar past spaces and line breaks is `=`, `+`, `-` or `@`.
     static func isFormulaLike(_ field: String) -> Bool {
         guard let first = field.unicodeScalars.first else { return false }
         if first == "\t" || first == "\r" { return true }
@@ -30,10 +24,8 @@ enum ExportCell {
         return ["=", "+", "-", "@"].contains(lead)
     }
 
-    /// A Markdown table cell: one line of printable text, with what Markdown and HTML would act
-    /// on escaped. HTML (`<script>`, `<img onerror=…>`) is written as text (`&lt;`), and brackets
-    /// are escaped, so no cell is ever a link (`[x](javascript:…)`); `<…>` autolinks are
-    /// escaped with the rest of HTML.
+    /// A Markdown table cell: one line of printable text, HTML written as text (`&lt;`) and brackets
+    /// escaped, so no cell is ever markup or a link (`[x](javascript:…)`).
     static func markdown(_ text: String?) -> String {
         var cell = ""
         for character in PrintableText.clean((text ?? "").components(separatedBy: .newlines).joined(separator: " ")) {

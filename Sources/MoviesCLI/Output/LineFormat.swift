@@ -1,8 +1,7 @@
 import Foundation
 
-/// How a one-shot writes each result for a script, as gh does: `--json` (every key, or only those
-/// of `--json=FIELDS` or `--fields`) or `--format TEMPLATE`. It works on the JSON object a result
-/// encodes to, so any key of that object can be named, whatever its type.
+/// How a one-shot writes each result for a script, as gh does: `--json[=FIELDS]` or `--format TEMPLATE`,
+/// both over the JSON object a result encodes to.
 enum LineFormat: Equatable, Sendable {
     /// One JSON object a line: every key (`nil`), or only these, in every line even when null.
     case json(fields: [String]?)
@@ -46,8 +45,7 @@ enum LineFormat: Equatable, Sendable {
         }
     }
 
-    /// Refuses a name that is not a key of `command`'s lines (`valid`), listing those that are.
-    /// A name that may be the key (`--json=KEY`) is not repeated.
+    /// Refuses a name not in `valid`, listing those that are; a name that may be the API key is not shown.
     func check(against valid: [String], command: String) throws(UsageError) {
         let unknown = fields.filter { !valid.contains($0) }
         guard !unknown.isEmpty else { return }
@@ -58,8 +56,8 @@ enum LineFormat: Equatable, Sendable {
     }
 }
 
-/// `--format`'s template: text with `{field}` for a key of each line's JSON object, and `\t`, `\n`
-/// and `\\` for a tab, a line break and a backslash. A brace around anything but a name is text.
+/// `--format`'s template: text with `{field}` for a key of each line's JSON object, and `\t`, `\n`, `\\`.
+/// A brace around anything but a name is text.
 struct LineTemplate: Equatable, Sendable {
     enum Part: Equatable, Sendable {
         case text(String)
@@ -105,8 +103,7 @@ struct LineTemplate: Equatable, Sendable {
     }
 }
 
-/// A value of an output line's JSON object, read back from its encoding to pick keys from and
-/// fill templates with.
+/// A value of an output line's JSON object, read back to pick keys from and fill templates with.
 enum JSONValue: Codable, Equatable {
     case null
     case bool(Bool)
@@ -146,8 +143,7 @@ enum JSONValue: Codable, Equatable {
         return (try? JSONDecoder().decode([String: JSONValue].self, from: data)) ?? [:]
     }
 
-    /// As a template shows it: text on one line without control characters, numbers and `true`
-    /// or `false` as JSON writes them, nothing for null, lists and objects as one line of JSON.
+    /// As a template shows it: printable text, nothing for null, anything else as one line of JSON.
     var text: String {
         switch self {
         case .null: ""

@@ -1,7 +1,6 @@
 import Foundation
 
-/// The one JSON encoder of every output (`search`, `show` and `episodes --json`, `save FILE.json`):
-/// keys sorted, slashes as they are, and no character that could drive a terminal.
+/// The one JSON encoder of every output: keys sorted, slashes as they are, nothing that could drive a terminal.
 enum OutputJSON {
     /// `value` on one line (a line of `--json` output).
     static func line(_ value: some Encodable) -> String {
@@ -12,14 +11,13 @@ enum OutputJSON {
     static func text(_ value: some Encodable, pretty: Bool) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
-        // Every output type is plain strings, numbers and lists: encoding them cannot fail.
+        // Plain strings, numbers and lists: encoding cannot fail.
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
         return escapingTerminalControls(String(decoding: data, as: UTF8.self))
     }
 
-    /// JSON escapes C0 controls but not C1 (U+0080–U+009F, such as CSI), DEL or the line and
-    /// paragraph separators: escaped too, so a line shown on a terminal never carries a control
-    /// sequence. They can only be inside strings, so the whole text is safe to rewrite.
+    /// Also escapes what JSON leaves as it is (DEL, C1 controls such as CSI, U+2028, U+2029), so no line
+    /// carries a control sequence; they can only be inside strings.
     static func escapingTerminalControls(_ json: String) -> String {
         var escaped = ""
         for scalar in json.unicodeScalars {

@@ -1,11 +1,9 @@
 import Foundation
 import OMDbKit
 
-/// One title as every output writes it: a `search --json` line, `show --json`, an object of
-/// `save FILE.json`, and the fields `save`'s CSV and Markdown read. One set of names and types
-/// (README, "Output fields"), read from the typed record: OMDb's `N/A` is null, numbers are
-/// numbers, dates are ISO 8601 (`1986-04-11`), lists are text (`Action, Comedy`), `year` stays
-/// text (`2011–`). Written by ``OutputJSON``.
+/// One title as every output writes it (`--json` lines, `save`'s files; docs/scripting.md lists the
+/// fields): OMDb's `N/A` is null, numbers are numbers, dates ISO 8601 (`1986-04-11`), lists text
+/// (`Action, Comedy`), `year` text (`2011–`).
 struct RecordOutput: Codable, Equatable {
     /// One of OMDb's ratings, as it gives it (`8.6/10`, `93%`).
     struct RatingOutput: Codable, Equatable {
@@ -36,8 +34,7 @@ struct RecordOutput: Codable, Equatable {
     /// US dollars.
     var boxOffice: Int?
     var production, website: String?
-    /// Where the title was in its search: its page, and its number in the list. Only for a title
-    /// that came from a search (not `show ID`).
+    /// Where the title was in its search: its page and number (not for `show ID`).
     var page, rank: Int?
     /// Why the record or the poster could not be had, and why a wider poster gave way. Written only when set.
     var plotError, posterError, posterFallback: String?
@@ -89,28 +86,21 @@ struct RecordOutput: Codable, Equatable {
     /// Every field, null when unknown; `page`, `rank` and the three error fields only when set.
     func encode(to encoder: any Encoder) throws {
         var out = encoder.container(keyedBy: CodingKeys.self)
-        try out.encode(imdbID, forKey: .imdbID)
-        try out.encode(title, forKey: .title)
-        try out.encode(year, forKey: .year)
-        try out.encode(type, forKey: .type)
-        try out.encode(plot, forKey: .plot)
-        try out.encode(poster, forKey: .poster)
-        for (key, value) in [(CodingKeys.rated, rated), (.released, released), (.genre, genre), (.director, director),
-                             (.writer, writer), (.actors, actors), (.language, language), (.country, country), (.awards, awards),
-                             (.posterURL, posterURL), (.dvd, dvd), (.production, production), (.website, website)] {
-            try out.encode(value, forKey: key)
-        }
-        for (key, value) in [(CodingKeys.runtimeMinutes, runtimeMinutes), (.metascore, metascore), (.imdbVotes, imdbVotes),
-                             (.totalSeasons, totalSeasons), (.boxOffice, boxOffice)] {
-            try out.encode(value, forKey: key)
-        }
+        let texts: [(CodingKeys, String?)] = [
+            (.imdbID, imdbID), (.title, title), (.year, year), (.type, type), (.plot, plot), (.poster, poster), (.rated, rated),
+            (.released, released), (.genre, genre), (.director, director), (.writer, writer), (.actors, actors), (.language, language),
+            (.country, country), (.awards, awards), (.posterURL, posterURL), (.dvd, dvd), (.production, production), (.website, website),
+        ]
+        for (key, value) in texts { try out.encode(value, forKey: key) }
+        let numbers: [(CodingKeys, Int?)] = [(.runtimeMinutes, runtimeMinutes), (.metascore, metascore), (.imdbVotes, imdbVotes),
+                                             (.totalSeasons, totalSeasons), (.boxOffice, boxOffice)]
+        for (key, value) in numbers { try out.encode(value, forKey: key) }
         try out.encode(ratings, forKey: .ratings)
         try out.encode(imdbRating, forKey: .imdbRating)
-        try out.encodeIfPresent(page, forKey: .page)
-        try out.encodeIfPresent(rank, forKey: .rank)
-        try out.encodeIfPresent(plotError, forKey: .plotError)
-        try out.encodeIfPresent(posterError, forKey: .posterError)
-        try out.encodeIfPresent(posterFallback, forKey: .posterFallback)
+        for (key, value) in [(CodingKeys.page, page), (.rank, rank)] { try out.encodeIfPresent(value, forKey: key) }
+        for (key, value) in [(CodingKeys.plotError, plotError), (.posterError, posterError), (.posterFallback, posterFallback)] {
+            try out.encodeIfPresent(value, forKey: key)
+        }
     }
 }
 

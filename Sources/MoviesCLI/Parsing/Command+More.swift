@@ -7,8 +7,7 @@ extension Command {
     static func parseMore(_ word: String, _ rest: String, searchInstead: String) -> Command? {
         switch word {
         case "episodes":
-            // `episodes 3 2` is season 2 of result 3, as it always was: a last word after a
-            // space is the season; a list of results is written with commas and dashes (`episodes 1,3 2`).
+            // A last word after a space is the season (`episodes 3 2`); the list has commas and dashes (`episodes 1,3 2`).
             var parts = rest.split(separator: " ").map(String.init)
             let usage = "episodes takes a result number and a season, such as episodes 3 or episodes 3 2 (several: episodes 1,3 2)"
             var season: Int?

@@ -14,8 +14,9 @@ enum Command: Equatable, Sendable {
     case page(Int)
     /// `show LIST`: everything about each of those results.
     case show(RowList)
-    /// An IMDb ID or an IMDb title link (`tt0076759`, `https://www.imdb.com/title/tt0076759/`), alone
-    /// or after `show`: that title's details, looked up by its ID.
+    /// A number alone: that row, as `show N`, when one has that number; else a search (`1917`, `300`).
+    case number(Int)
+    /// An IMDb ID or title link, alone or after `show`: that title's details.
     case showTitle(imdbID: String)
     /// `posters DIR`; `nil` is `posters off`.
     case posters(String?)
@@ -25,13 +26,12 @@ enum Command: Equatable, Sendable {
     case postersAt(String, width: PosterWidth)
     /// `episodes LIST [SEASON]`: the episodes of each of those results' season (`nil`: season 1).
     case episodes(RowList, season: Int?)
-    /// `poster LIST [DIR]`: the posters of those rows only, saved into DIR (`nil`: the posters
-    /// folder, else the working folder).
+    /// `poster LIST [DIR]`: the posters of those rows only, saved into DIR (`nil`: the posters folder, else here).
     case poster(RowList, folder: String?)
     /// `catalogue [N]`: page N of the titles the offline catalogue holds.
     case catalogue(page: Int)
-    /// `save FILE`: the current search's rows; `session` (`save FILE --session`): every movie this
-    /// session showed. `force` (`save! FILE`, `save FILE --force`) replaces an existing file.
+    /// `save FILE`: the current search's rows; `session` (`--session`): every movie shown. `force`
+    /// (`save!`, `--force`) replaces an existing file.
     case save(String, force: Bool, session: Bool = false)
     /// `open LIST`: those results' IMDb pages in the browser.
     case open(RowList)
@@ -42,11 +42,10 @@ enum Command: Equatable, Sendable {
     case plot(PlotLength)
     /// `type`, `year` or `plot` typed alone: say what it is now and how to change it.
     case settingStatus(SettingName)
-    /// `quota`: requests sent today with the key.
     case quota
-    /// `cache`, `cache clear`.
     case cache(clear: Bool)
-    case help
+    /// `help`, or with a word `help WORD`: all about that command (`help keys`: the keys).
+    case help(String?)
     case quit
     /// An empty line: nothing happens.
     case nothing
@@ -55,13 +54,6 @@ enum Command: Equatable, Sendable {
 
     /// The words that are commands (``PromptCommand/all``'s); any other text is a search.
     static let words: Set<String> = PromptCommand.words
-
-    /// The commands a mistyped word alone is compared with: those that work alone, most used
-    /// first (a tie goes to the first). `seven` is not taken for `save`, which needs a file.
-    static let suggestedAlone = ["more", "next", "prev", "first", "quota", "quit", "exit", "help", "posters", "type", "year", "plot",
-                                 "cache", "catalogue"]
-    /// The commands a mistyped word before a row list (`shwo 2`) is compared with.
-    static let suggestedWithRows = ["show", "open", "page", "episodes", "poster"]
 
     /// Reads one line. Never fails: a malformed command becomes ``invalid(hint:)``.
     init(parsing line: String) {
@@ -75,6 +67,11 @@ enum Command: Equatable, Sendable {
             self = .invalid(hint: "unknown command \"\(trimmed)\": type help for the commands, or search TEXT to search for it")
             return
         }
+        // Digits as typed, with no leading zero (`007` is a title, never row 7).
+        if trimmed.first != "0", trimmed.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(trimmed) {
+            self = .number(number)
+            return
+        }
         // Pasted from a browser: a title's ID or link is looked up, never searched for as text.
         switch IMDbReference(trimmed) {
         case .title(let id)?: self = .showTitle(imdbID: id); return
@@ -82,18 +79,16 @@ enum Command: Equatable, Sendable {
         case nil: break
         }
         guard Command.words.contains(word) || word == "?" else {
-            // `moer`, `shwo 2`, `qiut`: a typo of a command runs nothing rather than a search that
-            // would replace the page on screen. A longer line, or other words after it, is a search.
-            // Commands are plain ASCII: an accent (`caché`) was typed on purpose.
+            // A slip of the hand on a command word followed by what it takes (`moer`, `shwo 2`) runs
+            // nothing, rather than a search that would replace the page. An accent (`caché`) is on purpose.
             let candidates = !word.allSatisfy({ $0.isASCII && $0.isLetter }) ? []
-                : rest.isEmpty ? Command.suggestedAlone : RowList.looksLikeOne(rest) ? Command.suggestedWithRows : []
-            if let command = DidYouMean.closest(to: word, among: candidates) {
+                : PromptCommand.all.filter { $0.argument.accepts(rest) }.flatMap(\.words)
+            if let command = DidYouMean.closest(to: word, among: candidates, slips: true) {
                 let shown = PrintableText.clean(trimmed)
                 self = .invalid(hint: "\"\(shown)\" is not a command: did you mean \(command)? To search for it, type: search \(shown)")
                 return
             }
-            // Search for what will be shown: a NUL or an Escape (arrow keys where there is no
-            // line editing) made "No results for "matrix"" about a search for something else.
+            // Search for what will be shown: no NUL or Escape (arrow keys without line editing).
             let text = PrintableText.clean(trimmed)
             self = text.isEmpty ? .nothing : .search(text)
             return
@@ -108,9 +103,21 @@ enum Command: Equatable, Sendable {
             let text = PrintableText.clean(rest)
             self = text.isEmpty ? .invalid(hint: "search needs text: search TEXT") : .search(text)
         case "more", "next": self = noArguments(.more)
+        // ddgr's one-letter keys, alone or before a row list (`o 1-3`); before other words they begin a title (`n sync`).
+        case "n" where rest.isEmpty: self = .more
+        case "p" where rest.isEmpty: self = .previousPage
+        case "o" where rest.isEmpty: self = .invalid(hint: "o takes a result number, as open does: o 3, or several, such as o 1-3")
+        case "o" where RowList(rest) != nil: self = .open(RowList(rest)!)
         case "prev", "previous": self = noArguments(.previousPage)
         case "first": self = noArguments(.firstPage)
-        case "help", "?": self = noArguments(.help)
+        case "help", "?":
+            if rest.isEmpty {
+                self = .help(nil)
+            } else if PromptCommand.named(rest) != nil || rest.lowercased() == "keys" {
+                self = .help(rest)
+            } else {
+                self = .invalid(hint: "help takes a command word (help save), keys, or nothing" + searchInstead)
+            }
         case "quit", "exit": self = noArguments(.quit)
         case "quota": self = noArguments(.quota)
         case "cache":
@@ -151,9 +158,9 @@ enum Command: Equatable, Sendable {
         case "year":
             do { self = .year(try parseYear(rest, source: "year")) } catch { self = .invalid(hint: error.message + searchInstead) }
         case "plot":
-            do { self = .plot(try parsePlot(rest, source: "plot")) } catch { self = .invalid(hint: error.message + searchInstead) }
+            do { self = .plot(try parseChoice("short or full")(rest, "plot")) } catch { self = .invalid(hint: error.message + searchInstead) }
         default:
-            self = Command.parseMore(word, rest, searchInstead: searchInstead) ?? .search(trimmed)
+            self = Command.parseMore(word, rest, searchInstead: searchInstead) ?? .search(PrintableText.clean(trimmed))
         }
     }
 
@@ -162,37 +169,5 @@ enum Command: Equatable, Sendable {
             return String(text.dropFirst().dropLast())
         }
         return text
-    }
-
-    /// The `help` text wrapped to `width` columns: each description goes on under itself, so a
-    /// narrow terminal never breaks a line in the middle of a word.
-    static func help(width: Int) -> String {
-        let column = String(repeating: " ", count: helpColumn)
-        var lines = wrap(helpIntro, width: width, indent: "")
-        for command in PromptCommand.all {
-            let wrapped = wrap(command.help, width: width, indent: column)
-            lines += [helpHead(command) + wrapped[0].dropFirst(column.count)] + wrapped.dropFirst()
-        }
-        return (lines + wrap(helpKeys, width: width, indent: "")).joined(separator: "\n")
-    }
-
-    /// Where descriptions start in `help`.
-    static let helpColumn = 20
-
-    /// `  show LIST` padded to the descriptions' column.
-    private static func helpHead(_ command: PromptCommand) -> String {
-        ("  " + command.usage).padding(toLength: helpColumn, withPad: " ", startingAt: 0)
-    }
-
-    private static let helpIntro = "Type a title to search OMDb. Commands:"
-    private static let helpKeys = """
-        At a terminal: arrows, Home/End and Ctrl-A/E/K/U/W/Y edit the line; Up/Down walk the history \
-        and Ctrl-R searches it; Tab completes commands, the values of type, year, plot and cache, and \
-        folders after posters and poster LIST.
-        """
-
-    /// The `help` text, one line a command (``help(width:)`` wraps it).
-    static var helpText: String {
-        ([helpIntro] + PromptCommand.all.map { helpHead($0) + $0.help } + [helpKeys]).joined(separator: "\n")
     }
 }

@@ -1,8 +1,7 @@
 import Foundation
 
-/// One title named the way IMDb names it: an ID (`tt0076759`) or a link to its page, as people
-/// paste them from a browser (`https://www.imdb.com/title/tt0076759/`, `m.imdb.com/title/tt0076759/reviews?ref_=…`).
-/// Pure: text in, the ID or why there is none out.
+/// A title as IMDb names it: an ID (`tt0076759`) or a link as pasted from a browser
+/// (`https://www.imdb.com/title/tt0076759/`, `m.imdb.com/title/tt0076759/reviews?ref_=…`).
 enum IMDbReference: Equatable {
     /// A title's ID, lower-cased: `tt0076759`.
     case title(String)
@@ -45,8 +44,7 @@ enum IMDbReference: Equatable {
         text.wholeMatch(of: /[tT][tT][0-9]{7,8}/) == nil ? nil : text.lowercased()
     }
 
-    /// The host and path of a link to IMDb (`imdb.com` or any of its subdomains: `www.`, `m.`),
-    /// with or without `http(s)://`; `nil` for anything that is not one.
+    /// The host and path of a link to `imdb.com` or a subdomain, with or without `http(s)://`; else `nil`.
     private static func imdbLink(_ text: String) -> (host: String, path: String)? {
         guard !text.contains(where: \.isWhitespace) else { return nil }
         let lowered = text.lowercased()

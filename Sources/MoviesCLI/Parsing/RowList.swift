@@ -1,13 +1,11 @@
 import Foundation
 
-/// The rows a command is about, as typed: `2`, `1-3`, `1,3-4` or `2 5` (ddgr's `o 1-3 5`,
-/// mps-youtube's `d 2,4-5`), in the order typed, each once.
+/// The rows a command is about, as typed (`2`, `1-3`, `1,3-4`, `2 5`), in that order, each once.
 struct RowList: Equatable, Sendable, ExpressibleByIntegerLiteral {
     /// The row numbers, from 1.
     let numbers: [Int]
 
-    /// The most rows one list may name: enough for every row of many pages, and no more, so
-    /// `show 1-99999999` is refused at once rather than building a list that long.
+    /// The most rows one list may name, so `show 1-99999999` is refused at once.
     static let limit = 1000
 
     init(_ numbers: [Int]) { self.numbers = numbers }
@@ -31,7 +29,4 @@ struct RowList: Equatable, Sendable, ExpressibleByIntegerLiteral {
         }
         self.numbers = numbers
     }
-
-    /// Whether `text` reads as a row list, for "did you mean" (`shwo 2`).
-    static func looksLikeOne(_ text: String) -> Bool { RowList(text) != nil }
 }

@@ -2,8 +2,7 @@ import Files
 import Foundation
 import LineEditing
 
-/// Where the prompt's history lives for this tool: `$XDG_STATE_HOME/movies/history` (by default
-/// `~/.local/state/movies/history`); `MOVIES_HISTORY=off` turns it off, any other value is the file.
+/// Where the prompt's history lives: `$XDG_STATE_HOME/movies/history`, or `MOVIES_HISTORY` (`off` for none).
 enum HistoryFile {
     /// The file for `environment`, or nil when turned off (or no home is known).
     static func url(environment: [String: String]) -> URL? {

@@ -7,12 +7,10 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Reads stdin on a thread of its own (a blocking `readLine` must never sit on the
-/// cooperative pool) and hands the lines over. Ends at end of input.
+/// Reads stdin on a thread of its own (a blocking `readLine` must not sit on the cooperative pool).
 enum LineReader {
-    /// Lines as they come from a pipe or a file (read ahead: a script runs on after a Ctrl-C);
-    /// from a terminal, one line each time one is asked for, so lines typed ahead stay in the
-    /// terminal's queue, which the terminal empties when Ctrl-C sends its signal.
+    /// Lines from a pipe or file, read ahead; from a terminal, one when asked, so lines typed ahead stay
+    /// in the terminal's queue, which Ctrl-C empties.
     static func lines() -> AsyncStream<String> {
         isatty(STDIN_FILENO) == 1 ? linesOnDemand() : linesReadAhead()
     }

@@ -5,7 +5,6 @@ import LineEditing
 /// The interactive loop: a line at a time, each command in a task Ctrl-C can cancel.
 @MainActor
 struct Prompt {
-    /// Where the lines come from.
     enum Input {
         /// A person at a terminal, through the line editor, which draws the prompt itself.
         case editor(TerminalLineReader)
@@ -18,9 +17,8 @@ struct Prompt {
     /// The runtime's, which catches the signals; tests leave the default, which catches none.
     var interrupts = Interrupts()
 
-    /// Asks a yes/no question (`save` before it replaces a file) and reads the answer: the next
-    /// line typed, read while the loop waits for that command, so it is never taken for a
-    /// command. `nil` when no one is there to answer (stdin is not a terminal).
+    /// Asks a yes/no question and reads the next line typed as the answer, never as a command;
+    /// `nil` when stdin is not a terminal.
     var confirm: ((String) async -> Bool)? {
         guard console.isInteractive else { return nil }
         let ask = self.ask
@@ -41,8 +39,8 @@ struct Prompt {
         }
     }
 
-    /// Asks a question and reads its answer (`nil`: none).
-    private var ask: (String) async -> String? {
+    /// Asks a question and reads its answer, the next line typed or read (`nil`: none), over a pipe too.
+    var ask: (String) async -> String? {
         switch input {
         case .editor(let reader):
             return { await reader.answer($0) }
@@ -50,7 +48,10 @@ struct Prompt {
             let console = self.console
             return { question in
                 console.writeErr(question)
-                return await source.next()
+                let answer = await source.next()
+                // Read from a pipe, the answer was not echoed: it ends the question's line.
+                if !console.isInteractive { console.writeErr(safe(answer ?? "") + "\n") }
+                return answer
             }
         }
     }
@@ -61,6 +62,7 @@ struct Prompt {
         interrupts.whenIdle {
             console.writeErr("\n" + console.errorStyle.dim("(Ctrl-C: type quit or press Ctrl-D to leave)") + "\n")
             if console.isInteractive, !drawsPrompt { console.writeErr(Prompt.text) }
+            interrupts.carryOn()
         }
         if console.isInteractive { console.err(console.errorStyle.dim("Type a title to search, help for the commands.")) }
         if !drawsPrompt { showPrompt() }
@@ -72,6 +74,7 @@ struct Prompt {
             interrupts.running(task)
             let keepGoing = await task.value
             interrupts.finished()
+            interrupts.carryOn()
             guard keepGoing else { return }
             if !drawsPrompt { showPrompt() }
         }

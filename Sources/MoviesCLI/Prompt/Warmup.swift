@@ -1,21 +1,19 @@
 import Foundation
 import Files
+import OMDbCurl
 import OMDbKit
 
-/// Opens the connections a search needs before it needs them, so that a page costs its round
-/// trips and not a TCP and TLS handshake too: OMDb's host and, when posters are to be saved, the
-/// posters host.
+/// Opens OMDb's host (and, when posters will be fetched, the posters host) before a search needs them,
+/// so a page does not wait for TCP and TLS handshakes.
 ///
-/// The posters host is known before the first answer: `m.media-amazon.com` for OMDb itself; with
-/// another `--base-url`, the host of the posters that base URL's last search showed, kept in the
-/// state folder (`posters-host`, one `BASE-URL POSTERS-ORIGIN` line per base URL), so that one
-/// server never decides which host is opened for another. Never offline, and never with a key:
-/// the transport sends a bare `HEAD /`, which OMDb does not count.
+/// The posters host is `m.media-amazon.com` for OMDb; for another `--base-url`, the one its last search
+/// showed, kept per base URL in the state folder (`posters-host`). The transport sends a bare `HEAD /`
+/// with no key, which OMDb does not count.
 struct Warmup: Sendable {
     let client: OMDbClient
     /// Where the posters hosts are kept.
     let file: URL
-    /// False when no poster will be fetched (no posters folder, no inline images): the posters host stays shut.
+    /// False when no poster will be fetched: the posters host stays shut.
     let postersToo: Bool
 
     /// The most base URLs remembered.
@@ -38,16 +36,19 @@ struct Warmup: Sendable {
         return entries()[baseURL].flatMap { URL(string: $0)?.httpOrigin }
     }
 
+    /// The live transport, which opens connections; `nil` for any other (nothing to open).
+    private var transport: CurlTransport? { client.transport as? CurlTransport }
+
     /// Opens OMDb's host and the posters host (at the prompt, as it starts and as a line is begun).
     func openAll() {
-        client.preconnect(postersHost: postersHost)
+        transport?.preconnect(client.configuration.baseURL)
+        if let postersHost { transport?.preconnect(postersHost) }
     }
 
-    /// Opens the posters host behind the search's first request (one-shot: the search itself
-    /// opens OMDb's, and its handshake, on the page's path, goes first).
+    /// Opens the posters host behind the search's first request (one-shot: the search opens OMDb's first).
     func openPostersHostAfterSearch() {
         guard let host = postersHost else { return }
-        client.preconnect(origin: host, afterNextRequest: true)
+        transport?.preconnect(host, afterNextRequest: true)
     }
 
     /// Keeps the origin of `page`'s posters for this base URL's next run, when it is not OMDb's.
@@ -60,7 +61,7 @@ struct Warmup: Sendable {
         // This base URL's line first, then the others, at most `remembered` in all.
         let others = entries.filter { $0.key != baseURL }.sorted { $0.key < $1.key }.prefix(Self.remembered - 1)
         let text = ([(key: baseURL, value: origin.absoluteString)] + others).map { "\($0.key) \($0.value)\n" }.joined()
-        // A hint, not a record: a folder that cannot be trusted or written only costs the next run a round trip.
+        // A hint: failing to write it only costs the next run a round trip.
         guard (try? AtomicFile.prepareFolder(file.deletingLastPathComponent())) != nil else { return }
         try? AtomicFile(file).write(Data(text.utf8), sync: false)
     }

@@ -1,8 +1,7 @@
 import Foundation
 import OMDbKit
 
-/// How a season's episodes read: a heading, then one numbered row per episode that OMDb
-/// listed, in episode order, and a word about the numbers it skipped (never filled in).
+/// How a season's episodes read: a heading, a numbered row per episode OMDb listed, and the numbers it skipped.
 @MainActor
 enum EpisodeList {
     static func lines(_ season: Season, first: Int, style: Style) -> [String] {

@@ -2,8 +2,7 @@ import Foundation
 import OMDbKit
 import LineEditing
 
-/// What a live page shows: every row's state and the lines that draw it at a given width.
-/// A value with no I/O, so tests can check the lines a page gives at each step.
+/// What a live page shows: every row's state and the lines that draw it at a given width (no I/O).
 @MainActor
 struct LivePage {
     struct Row {
@@ -39,10 +38,7 @@ struct LivePage {
 
     mutating func update(_ update: MovieUpdate, number: Int) {
         guard let index = rows.firstIndex(where: { $0.number == number }) else { return }
-        switch update.part {
-        case .record(let record): rows[index].record = record
-        case .poster(let poster): rows[index].poster = poster
-        }
+        rows[index].apply(update.part)
     }
 
     /// The page is over; rows still loading were `stopped` (Ctrl-C).
@@ -59,8 +55,7 @@ struct LivePage {
 
     /// How much of a row is shown: the roomiest layout that fits the screen is used.
     struct Layout: Equatable {
-        /// Plot lines a row shows, the last cut after a word; `nil`: the whole plot, on as many
-        /// lines as it takes (two at least, so a row still loading takes as many as one cut to two).
+        /// Plot lines a row shows, the last cut after a word; `nil`: the whole plot (two lines at least).
         var plotLines: Int?
         /// The poster's state as a short tag on the title line instead of a line of its own.
         var posterInline = false
@@ -79,13 +74,12 @@ struct LivePage {
     /// The layout of rows printed for good when the page is taller than the screen: the roomiest.
     var printedLayout: Layout { layouts[0] }
 
-    /// The page at `width`, or nil when it cannot fit in `screenRows` even in the tightest
-    /// layout (then it is printed row by row instead). Rows may differ in height (whole plots,
-    /// a poster state that went to a line of its own), so each layout's lines are counted.
+    /// The page at `width` in the roomiest layout that fits `screenRows`; nil when none does (then it is
+    /// printed row by row).
     func lines(width: Int, screenRows: Int, frame: Int, style: Style) -> [String]? {
         for layout in layouts {
             var lines = [Self.clip(style.bold(heading), plain: heading, width: width)]
-            for index in rows.indices { lines += rowLines(index, width: width, layout: layout, frame: frame, style: style) }
+            for index in rows.indices { lines += rowLines(index, width: width, layout: layout, frame: frame, style: style, padded: !isFinished) }
             // The heading, the rows, the status line, and the line the cursor waits on.
             guard lines.count + 2 <= screenRows else { continue }
             return lines
@@ -93,10 +87,10 @@ struct LivePage {
         return nil
     }
 
-    /// One row: marker, number, title, year, type and ID; its plot in the layout's lines
-    /// (padded, so the page does not jump); its poster's state, on a line of its own, or on the
-    /// title line in the tightest layout when the title keeps its columns there (else below it).
-    func rowLines(_ index: Int, width: Int, layout: Layout = .full, frame: Int, style: Style) -> [String] {
+    /// One row: marker, number, title, year, type and ID; its plot in the layout's lines; its poster's
+    /// state on a line of its own, or a tag on the title line in the tightest layout.
+    /// - Parameter padded: a short plot is padded to the layout's lines, so a loading page does not jump.
+    func rowLines(_ index: Int, width: Int, layout: Layout = .full, frame: Int, style: Style, padded: Bool = true) -> [String] {
         let row = rows[index]
         let room = max(10, width - 1)
         let marker: String
@@ -130,27 +124,27 @@ struct LivePage {
             plot = [Self.indent + style.dim(row.stopped ? "(stopped)" : "…")]
         }
         let height = layout.plotLines ?? max(2, plot.count)
-        lines += (plot + Array(repeating: "", count: height)).prefix(height)
+        lines += (plot + Array(repeating: "", count: padded ? height : 0)).prefix(height)
 
         if postersOn, !tagShown {
             let text: String
             switch (row.poster, row.stopped) {
-            case (.success(let saved)?, _): text = (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + display(saved.file)
-            // OMDb has none (`N/A`): said once, not `no poster: no poster (N/A)`.
+            case (.success(let saved)?, _):
+                let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
+                text = verb + Self.clipPath(display(saved.file), width: room - Self.indent.count - verb.count)
             case (.failure(.posterUnavailable)?, _): text = "no poster"
             case (.failure(let error)?, _): text = "no poster: " + safe(error.forPerson)
             case (nil, true): text = "poster: stopped"
             case (nil, false): text = "poster: loading…"
             }
-            let clipped = Self.clip(text, plain: text, width: room - Self.indent.count)
+            let clipped = Self.clip(text, plain: text, width: room - Self.indent.count, ellipsis: true)
             let styled = row.poster.map { (try? $0.get()) != nil ? style.green(clipped) : style.dim(clipped) } ?? style.dim(clipped)
             lines.append(Self.indent + styled)
         }
         return lines
     }
 
-    /// The poster's state for the title line of the tightest layout, roomiest first: in a few
-    /// words, then as one symbol (`▣` saved, `□` none, `…` loading, `–` stopped).
+    /// The poster's state as title-line tags, roomiest first: words, then a symbol (`▣` saved, `□` none).
     private func posterTags(_ row: Row) -> [String] {
         switch (row.poster, row.stopped) {
         case (.success?, _): ["  · poster saved", "  ▣"]
@@ -160,12 +154,8 @@ struct LivePage {
         }
     }
 
-    /// Under the page: how far it has come, and the key's count of the day when one is kept.
-    ///
-    /// Fitted to `width` by dropping whole parts from the end (a part cut mid-phrase says
-    /// something else), and cut only when even the first does not fit: a status line that
-    /// wrapped made each redraw start one line lower, stacking copies of the heading.
-    /// - Parameter today: `requests today: 37 of 1,000`, when the key's requests are counted (not offline).
+    /// Under the page: how far it has come, and `today`'s count (`requests today: 37 of 1,000`) when kept.
+    /// Fitted to `width` by dropping whole parts from the end: a line that wrapped would break the redraw.
     func statusLine(width: Int, frame: Int, today: String? = nil, style: Style) -> String {
         var parts = ["plots \(plotsDone)/\(rows.count)"]
         if postersOn { parts.append("posters \(postersDone)/\(rows.count)") }
@@ -181,24 +171,17 @@ struct LivePage {
     }
 
     /// A row's first line in `width` columns: `  3. Title (1984)  movie  tt0090190`, its ratings
-    /// once its record is in (`  IMDb 8.6 · RT 93% · MC 90`), and the tag.
-    /// The title gives way first (shortened, with an ellipsis): the year, the type and the ID
-    /// are what tell two rows apart, so they stay whole. The ratings come after the ID and give
-    /// way before it and before the title: Metacritic and Rotten Tomatoes show only beside the whole
-    /// title, IMDb's as long as the title keeps 20 columns. On a screen too narrow even for the rest, the tag goes, then the
-    /// type, and only then is the line cut.
+    /// (`  IMDb 8.6 · RT 93% · MC 90`), and the tag. The year, type and ID tell rows apart and stay whole;
+    /// the ratings and the tag give way before the title keeps fewer than ``titleKeeps`` columns.
     static func titleLine(_ item: SearchItem, number: Int, tag: String, ratings: RatingsSummary? = nil, width: Int, style: Style) -> String {
         titleLine(item, number: number, tags: tag.isEmpty ? [] : [tag], ratings: ratings, width: width, style: style).line
     }
 
-    /// The title keeps this many columns (or all of itself) before the ratings or the poster's
-    /// state take any: shorter, `Galaxy Vo…` no longer tells ten rows apart.
+    /// The title keeps this many columns (or all of itself) before the ratings or the poster's state take any.
     static let titleKeeps = 20
 
-    /// A row's first line, as above, with the poster's state as the first of `tags` that fits
-    /// (its roomiest form first, and that only beside the whole title): the poster's state gives way first, to a shorter tag, then
-    /// to a line of its own (`tagShown` false), and only then do the ratings, from the end.
-    /// Neither takes a column the title needs to keep ``titleKeeps`` (or all of itself).
+    /// A row's first line, as above, with the first of `tags` that fits: the tag shrinks first, then goes
+    /// to a line of its own (`tagShown` false), and only then do the ratings go, from the end.
     static func titleLine(_ item: SearchItem, number: Int, tags: [String], ratings: RatingsSummary?,
                           width: Int, style: Style) -> (line: String, tagShown: Bool) {
         let label = TextPresenter.numberLabel(number) + " "
@@ -209,15 +192,12 @@ struct LivePage {
         let titleWidth = displayWidth(title)
         let keeps = min(titleWidth, titleKeeps)
         let parts = ratings?.parts.count ?? 0
-        // Rotten Tomatoes and Metacritic only beside the whole title: a title cut to
-        // "Star Wars: Episode…" no longer tells rows apart; IMDb's while the title keeps its columns.
+        // RT and MC only beside the whole title; IMDb's while the title keeps its columns.
         func rated(_ count: Int) -> (text: String, room: Int) {
             count == 0 ? ("", keeps) : ("  " + (ratings?.text(parts: count) ?? ""), count > 1 ? titleWidth : keeps)
         }
         var candidates: [(type: String, tag: String, rated: String, room: Int)] = []
-        // Every rating with the roomiest tag, only beside the whole title: words that cut the title
-        // short would say less than the symbol beside more of it (and one page mixed the two);
-        // then the tag shrinks, then the ratings go one by one.
+        // The roomiest tag only beside the whole title; then the tag shrinks, then the ratings go one by one.
         if let roomiest = tags.first { candidates.append((type, roomiest, rated(parts).text, titleWidth)) }
         for tag in tags.dropFirst() {
             for count in stride(from: parts, through: 0, by: -1) { candidates.append((type, tag, rated(count).text, rated(count).room)) }
@@ -237,8 +217,7 @@ struct LivePage {
         return (clip(style.bold(plain), plain: plain, width: width), false)
     }
 
-    /// `line`, more of whose text follows, ended with ` …` in `width` columns: cut after a whole
-    /// word when the last space is near (`kille…` read as a word of its own), else mid-word.
+    /// `line`, ended with ` …` in `width` columns: cut after a whole word when the last space is near, else mid-word.
     static func cutAtWord(_ line: String, width: Int) -> String {
         let marked = line + " …"
         guard displayWidth(marked) > width else { return marked }
@@ -252,8 +231,22 @@ struct LivePage {
         return clip(line, plain: line, width: width, ellipsis: true)
     }
 
-    /// `styled` when `plain` fits in `width` columns, else `plain` cut to fit (a line that
-    /// wraps would break the count of lines the redraw moves up over).
+    /// `path` in `width` columns: whole, else its end after `…`, from a folder boundary where it can
+    /// (`…/Toxic (2008) [tt0453560].jpg`): the end names the poster.
+    static func clipPath(_ path: String, width: Int) -> String {
+        guard displayWidth(path) > width else { return path }
+        var tail = ""
+        var used = 1
+        for character in path.reversed() {
+            used += displayWidth(character)
+            if used > width { break }
+            tail.insert(character, at: tail.startIndex)
+        }
+        if let slash = tail.firstIndex(of: "/") { tail = String(tail[slash...]) }
+        return "…" + tail
+    }
+
+    /// `styled` when `plain` fits in `width` columns, else `plain` cut to fit (a wrapped line breaks the redraw).
     static func clip(_ styled: String, plain: String, width: Int, ellipsis: Bool = false) -> String {
         guard displayWidth(plain) > width else { return styled }
         var out = ""
@@ -274,4 +267,11 @@ struct LivePage {
 extension LivePage.Row {
     /// The record is in, and the poster too when posters are on.
     func isFinished(postersOn: Bool) -> Bool { record != nil && (!postersOn || poster != nil) }
+
+    mutating func apply(_ part: MovieUpdate.Part) {
+        switch part {
+        case .record(let result): record = result
+        case .poster(let result): poster = result
+        }
+    }
 }

@@ -2,31 +2,24 @@ import Foundation
 import OMDbKit
 import LineEditing
 
-/// A page on a terminal that fills in place: the rows at once, each with a marker (a spinner
-/// while it loads), then its plot and poster state as they come, and a status line under the
-/// page. Used only when stdout is a terminal that takes cursor codes (not `TERM=dumb`), with
-/// colour or without (`NO_COLOR`, `--no-color`: the same page, unstyled); otherwise
-/// ``TextPresenter`` prints plain lines.
+/// A page that fills in place on a terminal that takes cursor codes: the rows at once, each with a
+/// spinner, then its plot and poster state as they come, and a status line under the page.
 ///
-/// The page is redrawn from its top, which the cursor finds by moving up over the lines drawn
-/// last time: that only works while the whole page is on the screen, so a page taller than
-/// the screen is printed instead, each row once it is finished, in order (``LivePage``).
+/// It is redrawn from its top, found by moving up over the lines drawn last time: that works only while
+/// the whole page is on screen, so a taller page is printed instead, each row once finished, in order.
 @MainActor
 final class LivePresenter: Presenter {
     let plain: TextPresenter
     let terminal: Terminal
-    /// The key's daily count for the status line (`requests today: 61 of 1,000`: the ledger's
-    /// estimate, which reads no file, at every tick); `nil` when nothing is counted (offline).
-    /// The one number a person can act on, so this session's own count is not shown beside it.
+    /// The key's daily count for the status line (the ledger's estimate, which reads no file); `nil` offline.
     private let budget: RequestBudget?
     private var today: String?
 
     private var page: LivePage?
     /// Lines drawn last time; the cursor sits at the start of the line below them.
     private var drawnLines: Int { drawnWidths.count }
-    /// The columns each line drawn last time takes: after the window narrows, a terminal that
-    /// rewraps its lines (most do: VTE, iTerm2, kitty, tmux…) shows a long one on two rows or
-    /// more, and the redraw must go up over all of them, or the top of the old page stays above.
+    /// The columns each line drawn last time takes: after the window narrows, most terminals rewrap a
+    /// long line onto more rows, which the redraw must go up over too.
     private var drawnWidths: [Int] = []
     /// Rows already printed for good when the page does not fit on the screen.
     private var printedRows: Int?
@@ -74,7 +67,7 @@ final class LivePresenter: Presenter {
         }
         ticker = Task { @MainActor [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await Task.sleep(for: .milliseconds(100))  // timer: the spinner's tick
                 guard let self else { return }
                 self.frame += 1
                 self.today = self.budget?.pageStatus
@@ -89,8 +82,8 @@ final class LivePresenter: Presenter {
         requestDraw()
     }
 
-    func pageFinished(_ page: SearchPage, everyPageShown: Bool) async {
-        guard self.page != nil else { plain.pageFinished(page, everyPageShown: everyPageShown); return }
+    func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) async {
+        guard self.page != nil else { plain.pageFinished(page, pagesShown: pagesShown); return }
         ticker?.cancel()
         ticker = nil
         if let listener { terminal.ignore(listener) }
@@ -100,7 +93,7 @@ final class LivePresenter: Presenter {
         draw()
         terminal.showCursor(true)
         self.page = nil
-        plain.pageFinished(page, everyPageShown: everyPageShown)
+        plain.pageFinished(page, pagesShown: pagesShown)
     }
 
     // MARK: Drawing
@@ -112,7 +105,7 @@ final class LivePresenter: Presenter {
         guard !drawPending else { return }
         drawPending = true
         Task { @MainActor [weak self] in
-            try? await Task.sleep(for: wait)
+            try? await Task.sleep(for: wait)  // timer: at most one drawing a frame
             self?.drawPending = false
             self?.draw()
         }
@@ -129,7 +122,7 @@ final class LivePresenter: Presenter {
             var out = up > 0 ? "\r\u{1B}[\(up)A" : "\r"
             for line in lines + [status] { out += "\u{1B}[2K" + line + "\r\n" }
             if lines.count + 1 < up { out += "\u{1B}[J" }
-            drawnWidths = (lines + [status]).map(Self.visibleWidth)
+            drawnWidths = (lines + [status]).map { displayWidth($0) }
             console.writeOut(out)
             return
         }
@@ -142,38 +135,19 @@ final class LivePresenter: Presenter {
             printedRows = 0
         }
         while let done = printedRows, done < page.rows.count, page.isDone(done) {
-            for line in page.rowLines(done, width: size.columns, layout: page.printedLayout, frame: frame, style: console.style) { out += line + "\r\n" }
+            for line in page.rowLines(done, width: size.columns, layout: page.printedLayout, frame: frame, style: console.style,
+                                      padded: false) { out += line + "\r\n" }
             printedRows = done + 1
         }
         out += status + "\r\n"
-        // Until the page is over, the status line is drawn afresh under the rows printed so far
-        // (each tick, and when a row is finished): its spinner and counts say the page is alive
-        // while the next row in order is still awaited.
-        if !page.isFinished { drawnWidths = [Self.visibleWidth(status)] }
+        // Until the page is over, the status line is redrawn under the rows printed so far.
+        if !page.isFinished { drawnWidths = [displayWidth(status)] }
         console.writeOut(out)
     }
 
-    /// Screen rows the lines drawn last time take now, at `columns`: one each, or more for a
-    /// line wider than the window has become (rewrapped by the terminal). On a terminal that
-    /// cuts such lines instead (xterm), this goes up a few rows too far and clears them: a few
-    /// earlier lines lost from the screen, rather than a copy of the old page left on it.
+    /// Screen rows the lines drawn last time take now at `columns`, counting rewrapped lines. On a terminal
+    /// that cuts lines instead (xterm) this clears a few rows too many, rather than leave an old page.
     private func rowsDrawn(columns: Int) -> Int {
         drawnWidths.reduce(0) { $0 + max(1, ($1 + columns - 1) / max(1, columns)) }
-    }
-
-    /// Columns `line` takes on the screen: its styling (`ESC [ … m`) takes none.
-    static func visibleWidth(_ line: String) -> Int {
-        var plain = ""
-        var inEscape = false
-        for scalar in line.unicodeScalars {
-            if inEscape {
-                if (0x40...0x7E).contains(scalar.value), scalar != "[" { inEscape = false }
-            } else if scalar == "\u{1B}" {
-                inEscape = true
-            } else {
-                plain.unicodeScalars.append(scalar)
-            }
-        }
-        return displayWidth(plain)
     }
 }

@@ -4,19 +4,17 @@ import OMDbKit
 /// How a page of results reaches the person: rows at once, then each row's details as they come.
 @MainActor
 protocol Presenter {
-    /// The page's results arrived; `first` is the number of its first row. `savingPosters`:
-    /// whether posters are being saved for it (each row then gets a poster state). `wholePlots`:
-    /// `plot full`, so a live page shows whole plots where the screen has room.
+    /// The page's results arrived; `first` is its first row's number. `savingPosters`: rows get a poster
+    /// state. `wholePlots`: `plot full`, whole plots where the screen has room.
     func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool, wholePlots: Bool)
     /// One row's record, or its poster, is in.
     func rowUpdated(_ update: MovieUpdate, number: Int)
-    /// Every row of the page is in, or the load was stopped (Ctrl-C). `everyPageShown`: every
-    /// page of the search has been shown in this session (not so after `page 4` from page 1).
-    func pageFinished(_ page: SearchPage, everyPageShown: Bool) async
-    /// How a saved file is named to the person (`show`'s Poster line as well as the rows).
+    /// Every row of the page is in, or the load was stopped (Ctrl-C). `pagesShown`: the numbers of
+    /// the search's pages shown so far, this one included.
+    func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) async
+    /// How a saved file is named to the person.
     func display(_ file: URL) -> String
-    /// An answer is awaited: say so (`Searching OMDb for "alien"…`) until ``stopWaiting()``.
-    /// Only a live page does; plain and JSON output show nothing while they wait.
+    /// Says an answer is awaited (`Searching OMDb for "alien"…`) until ``stopWaiting()``; only a live page does.
     func startWaiting(_ text: String)
     /// The answer came (or failed): nothing of the waiting line is left.
     func stopWaiting()
@@ -34,16 +32,14 @@ extension Presenter {
     }
 }
 
-/// Text for a script or a pipe (and `NO_COLOR` where no live page can be drawn): each row once,
-/// whole (its title line, plot and poster state), in rank order, as soon as it and every row
-/// above it are done. Rows finish in whatever order the network answers; holding each back until
-/// those above it are printed makes two runs print the same, whatever that order.
+/// Plain text where no live page can be drawn: each row once, whole, in rank order, as soon as it and
+/// every row above it are done, so two runs print the same whatever order the network answers in.
 @MainActor
 final class TextPresenter: Presenter {
     let console: Console
     let currentDirectory: URL
-    /// How to get the page after the one given: a prompt command, or an option in one-shot mode;
-    /// `nil` when the next page follows anyway (`--pages N` before its last page).
+    /// How to get the page after the one given (a command, or an option in one-shot mode); `nil` when
+    /// it follows anyway.
     let moreHint: (SearchPage) -> String?
 
     /// The page being filled in: its rows, and how many of them are printed.
@@ -60,8 +56,7 @@ final class TextPresenter: Presenter {
         self.moreHint = moreHint
     }
 
-    /// The heading now; the rows as they are done. `wholePlots` changes nothing here: a plot is
-    /// always printed whole.
+    /// The heading now; the rows as they are done (plots always whole).
     func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false, wholePlots: Bool = false) {
         let style = console.style
         console.out(style.bold(Self.heading(for: page)))
@@ -73,31 +68,36 @@ final class TextPresenter: Presenter {
 
     func rowUpdated(_ update: MovieUpdate, number: Int) {
         guard var page = pending, let index = page.rows.firstIndex(where: { $0.number == number }) else { return }
-        switch update.part {
-        case .record(let record): page.rows[index].record = record
-        case .poster(let poster): page.rows[index].poster = poster
-        }
+        page.rows[index].apply(update.part)
         pending = page
         printDone()
     }
 
     /// Rows that never finished (Ctrl-C, the day's limit) are printed as they are, marked.
-    func pageFinished(_ page: SearchPage, everyPageShown: Bool = true) {
+    func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) {
         if var rows = pending {
             for index in rows.rows.indices where !rows.rows[index].isFinished(postersOn: rows.postersOn) { rows.rows[index].stopped = true }
             pending = rows
             printDone()
         }
         pending = nil
-        let style = console.style
-        if page.hasMore {
-            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults)." + (moreHint(page).map { " " + $0 } ?? "")))
-        } else if !everyPageShown {
-            // The last page, jumped to (`page 4` after page 1): "that is all" would be untrue.
-            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): this is the last page; type page N for the others."))
-        } else {
-            console.out(style.dim("Showing \(page.shownSoFar) of \(page.totalResults): that is all."))
+        console.out(console.style.dim(Self.footer(page, pagesShown: pagesShown, hint: moreHint(page))))
+    }
+
+    /// The line under a page: what of the search it shows (`Showing 20 of 22` when it ends the pages shown
+    /// in order from the first, else its own rows, `Showing 1–10 of 22`), and what comes next.
+    static func footer(_ page: SearchPage, pagesShown: Set<Int>, hint: String?) -> String {
+        let inOrder = pagesShown.max() == page.number && (1...page.number).allSatisfy(pagesShown.contains)
+        let first = SearchController.firstNumber(ofPage: page.number), last = first + page.items.count - 1
+        let shown = inOrder || page.items.isEmpty ? "\(page.shownSoFar)" : first == last ? "\(first)" : "\(first)–\(last)"
+        let showing = "Showing \(shown) of \(page.totalResults)"
+        if page.hasMore { return showing + "." + (hint.map { " " + $0 } ?? "") }
+        // The last page, jumped to: "that is all" would be untrue.
+        let missing = (1..<page.number).filter { !pagesShown.contains($0) }
+        guard missing.isEmpty else {
+            return showing + ": this is the last page; \(SearchController.pagesAre(missing)) not shown yet: type page \(missing[0])."
         }
+        return showing + ": that is all."
     }
 
     /// Prints the rows, from the first not printed yet, that are done.
@@ -106,14 +106,13 @@ final class TextPresenter: Presenter {
         while page.printed < page.rows.count {
             let row = page.rows[page.printed]
             guard row.stopped || row.isFinished(postersOn: page.postersOn) else { break }
-            for line in rowLines(row, postersOn: page.postersOn) { console.out(line) }
+            console.out(rowLines(row, postersOn: page.postersOn))
             page.printed += 1
         }
         pending = page
     }
 
-    /// A row whole: `  3. Title (1984)  movie  tt0090190  IMDb 8.6 · RT 93%`, its plot wrapped
-    /// under it, and what became of its poster when posters are saved.
+    /// A row whole: `  3. Title (1984)  movie  tt0090190  IMDb 8.6 · RT 93%`, its plot, its poster's fate.
     func rowLines(_ row: LivePage.Row, postersOn: Bool) -> [String] {
         let style = console.style
         let indent = String(repeating: " ", count: Self.numberWidth + 2)
@@ -175,8 +174,7 @@ final class TextPresenter: Presenter {
     }
 }
 
-/// One line per movie for scripts (a JSON object, or `--format`'s line), in result order once a
-/// page is complete.
+/// One line per movie for scripts (`--json` or `--format`), in result order once a page is complete.
 @MainActor
 final class JSONPresenter: Presenter {
     /// Everything known of one row so far.
@@ -209,9 +207,8 @@ final class JSONPresenter: Presenter {
         pending[number] = row
     }
 
-    /// Rows whose record never arrived (Ctrl-C) are left out, unless their poster was saved: a
-    /// file in the folder has its line, which says the plot was stopped.
-    func pageFinished(_ page: SearchPage, everyPageShown: Bool = true) {
+    /// Rows whose record never arrived (Ctrl-C) are left out, unless their poster was saved.
+    func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) {
         for (number, row) in pending.sorted(by: { $0.key < $1.key }) where row.record != nil || row.posterSaved {
             console.out(Self.line(row, number: number, page: page.number, format: format))
         }
@@ -240,7 +237,6 @@ final class JSONPresenter: Presenter {
                                   page: page, rank: rank)
         switch row.record {
         case .failure(let error)?: output.plotError = error.forPerson
-        // Its poster came, then a stop (Ctrl-C, a signal) cut its record off.
         case nil where row.posterSaved: output.plotError = stoppedPlot
         case .success?, nil: break
         }

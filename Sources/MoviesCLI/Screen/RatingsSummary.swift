@@ -1,8 +1,8 @@
 import Foundation
 import OMDbKit
 
-/// A record's ratings in a few columns, for a row's title line and `save`: IMDb's out of 10,
-/// Rotten Tomatoes' percentage, Metacritic's out of 100. Pure.
+/// A record's ratings in a few columns for a row's title line: IMDb's out of 10, Rotten Tomatoes' percentage,
+/// Metacritic's out of 100.
 struct RatingsSummary: Equatable {
     /// `8.6` (from `imdbRating`, else the `Internet Movie Database` rating).
     var imdb: String?
@@ -31,8 +31,7 @@ struct RatingsSummary: Equatable {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// The parts a title line shows, most telling first: `IMDb 8.6`, `RT 93%`, `MC 90`.
-    /// A line short of room drops them from the end.
+    /// The parts a title line shows, most telling first (`IMDb 8.6`, `RT 93%`, `MC 90`).
     var parts: [String] {
         [imdb.map { "IMDb \(safe($0))" }, rottenTomatoes.map { "RT \(safe($0))" }, metacritic.map { "MC \(safe($0))" }].compactMap { $0 }
     }

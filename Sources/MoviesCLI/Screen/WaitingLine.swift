@@ -1,10 +1,8 @@
 import Foundation
 import LineEditing
 
-/// One line that says what is awaited, with a spinner, from Enter until the answer comes, so a
-/// search, `more`, `show` or `episodes` never leaves the screen still for as long as OMDb takes.
-/// Drawn on stdout's terminal on the line the answer will start on, and wiped before anything
-/// else is written there; only a live page (a terminal not `TERM=dumb`, coloured or not) has one.
+/// A line with a spinner that says what is awaited, from Enter until the answer comes, drawn where the
+/// answer will start and wiped before it; only on a live page.
 @MainActor
 final class WaitingLine {
     let console: Console
@@ -27,7 +25,7 @@ final class WaitingLine {
         draw()
         ticker = Task { @MainActor [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await Task.sleep(for: .milliseconds(100))  // timer: the spinner's tick
                 guard let self, !Task.isCancelled else { return }
                 self.frame += 1
                 self.draw()
@@ -48,7 +46,7 @@ final class WaitingLine {
     private func draw() {
         guard let text else { return }
         let plain = "\(LivePage.spinner[frame % LivePage.spinner.count]) \(text)"
-        // Never wider than the window: a line that wrapped would leave its second row behind.
+        // Never wider than the window: a wrapped line would leave its second row behind.
         let width = max(10, (Terminal.size()?.columns ?? console.width) - 1)
         console.writeOut("\r\u{1B}[2K" + LivePage.clip(console.style.dim(plain), plain: plain, width: width, ellipsis: true))
     }

@@ -4,24 +4,21 @@ import Synchronization
 
 /// `--pages N`: pages 2…N loaded together, shown in order.
 extension SearchController {
-    /// Page 1 is in: pages 2…`count` are loaded together, each page's rows start as soon as it
-    /// arrives (within ``pagesLoadingAhead``), and the pages are shown one after another as they complete.
+    /// Page 1 is in: pages 2…`count` load together, each page's rows start as it arrives (within
+    /// ``pagesLoadingAhead(concurrency:)``), and the pages are shown in order.
     func showPages(_ first: SearchPage, through count: Int) async -> ExitStatus {
         let (plot, store, window) = (settings.plot, posterStore, Self.pagesLoadingAhead(concurrency: settings.concurrency))
-        // Page 1's rows take their places in the day's count first, then the searches of the
-        // pages after it, only as many as the places left could fill (a page and its ten records):
-        // near the daily limit, 99 searches must not take the places of page 1's records.
-        let firstUpdates = client.details(for: first.items, plot: plot, posters: store)
+        // Page 1's rows take their places in the day's count first, then only as many page searches
+        // as the places left could fill: near the limit, searches must not crowd out page 1's records.
+        let firstUpdates = client.detailUpdates(for: first.items, plot: plot, posters: store)
         let affordable = context.budget?.ledger?.placesLeft().map { first.number + $0 / (first.items.count + 1) } ?? count
-        await client.prefetch(through: min(count, affordable))
-        // A page's updates wait in its stream until the pages before it are shown. Dropping the
-        // streams (Ctrl-C, a failed page) cancels the work they stand for.
+        guard let search = current else { return .success }
+        search.prefetch(through: min(count, affordable))
+        // A page's updates wait until the pages before it are shown; dropping them cancels their work.
         let (later, feed) = AsyncStream.makeStream(of: Result<(SearchPage, MovieUpdates), any Error>.self)
-        // One token each time a page is shown: the producer starts a page's rows only while fewer
-        // than `window` pages are loading, so `--pages 30` does not hold 600 tasks waiting at the gate.
+        // A token each time a page is shown: rows start only while fewer than `window` pages are loading.
         let (shown, shownFeed) = AsyncStream.makeStream(of: Void.self)
-        // The pages loading ahead are stopped the moment this one is (Ctrl-C, a signal), not once
-        // the page shown has ended: their posters are for rows that will never be shown.
+        // Pages loading ahead stop the moment this one is stopped: their rows will never be shown.
         let ahead = PagesAhead()
         let producer = Task { [client] in
             var page = first
@@ -29,13 +26,13 @@ extension SearchController {
             var tokens = shown.makeAsyncIterator()
             while page.number < count, page.hasMore, !Task.isCancelled {
                 do {
-                    page = try await client.nextPage()
+                    page = try await search.next()
                     while page.number - 1 - pagesShown >= window {
                         guard await tokens.next() != nil else { break }
                         pagesShown += 1
                     }
                     guard !Task.isCancelled else { break }
-                    let updates = client.details(for: page.items, plot: plot, posters: store)
+                    let updates = client.detailUpdates(for: page.items, plot: plot, posters: store)
                     ahead.add(updates)
                     feed.yield(.success((page, updates)))
                 } catch {
@@ -74,9 +71,7 @@ extension SearchController {
             case .failure(let error):
                 lastLoadFailed = true
                 status = status.combined(with: report(error))
-                // The pages before it were shown without the hint, as more were to follow:
-                // `--pages` counts from the first, so the way on is the page that failed. Not when
-                // the daily limit stopped it (no more today), and never on the JSON lines' stdout.
+                // The way on is the page that failed; not at the daily limit, nor on JSON's stdout.
                 let limit = (error as? OMDbError)?.isDailyLimit == true
                 if let shown = lastPage, shown.hasMore, !quotaSpent, !limit, !(presenter is JSONPresenter) {
                     console.out(console.style.dim("Use --pages \(shown.number + 1) to see more."))
@@ -91,8 +86,7 @@ extension SearchController {
     private final class PagesAhead: Sendable {
         private let state = Mutex((started: [MovieUpdates](), stopped: false))
 
-        /// A page's rows started; stopped at once when the pages were stopped already (a producer
-        /// that got past its check as Ctrl-C came).
+        /// A page's rows started; stopped at once when the pages were stopped already.
         func add(_ updates: MovieUpdates) {
             let stopped = state.withLock { state in
                 state.started.append(updates)
@@ -107,8 +101,8 @@ extension SearchController {
         }
     }
 
-    /// How many pages' rows may load at once in `--pages N`: enough to keep `concurrency`
-    /// requests busy (a page is 20: 10 records, 10 posters), plus the one being shown.
+    /// How many pages' rows may load at once: enough to keep `concurrency` requests busy (20 a page),
+    /// plus the one being shown.
     static func pagesLoadingAhead(concurrency: Int) -> Int {
         max(2, (concurrency + 19) / 20 + 1)
     }

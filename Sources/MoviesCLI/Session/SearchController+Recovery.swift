@@ -3,10 +3,8 @@ import OMDbKit
 
 /// When OMDb says no to a search: the one request that may still help.
 extension SearchController {
-    /// Answers OMDb's "no" to a search with one more request when one can help: the exact title
-    /// for `Too many results.`, the query without punctuation for `Movie not found!`.
-    /// Returns how that went when it showed something (results, or the second search's own
-    /// error); `nil` when it did not try.
+    /// One more request when it can help: the exact title for `Too many results.`, the query without
+    /// punctuation for `Movie not found!`. How that went; `nil` when it did not try.
     func recover(from error: OMDbError, query: SearchQuery) async -> ExitStatus? {
         switch error.underlying {
         case .tooManyResults:
@@ -14,14 +12,14 @@ extension SearchController {
         case .notFound:
             guard let plain = Self.withoutPunctuation(query.text) else { return nil }
             console.note("No results for \"\(safe(query.text))\": searching for \"\(safe(plain))\" instead, without the punctuation (one more request).")
-            return await load(startsNewResults: true) { [client] in try await client.search(plain, type: query.type, year: query.year) }
+            let search = client.search(plain, type: query.type, year: query.year)
+            return await load(search, startsNewResults: true) { try await search.next() }
         default:
             return nil
         }
     }
 
-    /// OMDb's match for exactly this title (`t=`, same filters), shown as the only row, with a
-    /// line saying why. `nil` when there is none: the "too many results" error then stands.
+    /// OMDb's match for exactly this title (`t=`), shown as the only row; `nil` when there is none.
     private func showExactTitle(_ query: SearchQuery) async -> ExitStatus? {
         let movie: Movie
         do {
@@ -29,13 +27,14 @@ extension SearchController {
         } catch let error as OMDbError where error.isNoResults {
             return nil
         } catch {
-            // A spent quota, a refused key, a network failure: more to the point than "too many results".
+            // More to the point than "too many results".
             return report(error)
         }
         console.note("Too many results for \"\(safe(query.text))\" to list: here is OMDb's match for that exact title. To search further, add a word, a type or a year.")
         let item = SearchItem(movie)
         let page = SearchPage(query: query, number: 1, totalResults: 1, items: [item], shownSoFar: 1)
         startNewResults()
+        current = nil
         lastPage = page
         rows = [Row(number: 1, item: item, movie: movie, loaded: true)]
         loadedPages[1] = LoadedPage(page: page, first: 1)
@@ -50,14 +49,13 @@ extension SearchController {
                 presenter.rowUpdated(.at(0, item: item, part: .poster(.failure(error))), number: 1)
             } catch {}
         }
-        await presenter.pageFinished(page, everyPageShown: true)
+        await presenter.pageFinished(page, pagesShown: [1])
         await warnIfNearLimit()
         return .success
     }
 
-    /// The query with apostrophes dropped and other punctuation and symbols turned into spaces
-    /// (`Schindler's List` → `Schindlers List`, `spider-man: far` → `spider man far`);
-    /// `nil` when that changes nothing or leaves nothing.
+    /// The query without apostrophes, other punctuation and symbols made spaces (`spider-man: far` →
+    /// `spider man far`); `nil` when that changes or leaves nothing.
     nonisolated static func withoutPunctuation(_ text: String) -> String? {
         var result = ""
         for character in text where character != "'" && character != "\u{2019}" {

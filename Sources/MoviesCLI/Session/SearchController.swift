@@ -1,18 +1,14 @@
 import Foundation
 import OMDbKit
 
-/// The current search and its numbered rows: `search`, `more` and `--pages` load pages, show
-/// them and fill their rows in as records and posters arrive. Cancelling the task that runs a
-/// load (Ctrl-C) stops it and keeps what already arrived.
+/// The current search and its numbered rows: loads pages, shows them and fills their rows in as records
+/// and posters arrive. Cancelling a load (Ctrl-C) keeps what already arrived.
 @MainActor
 final class SearchController: SessionPart {
     /// One numbered result and what is known of it so far.
     struct Row {
-        /// The number shown beside it, which `show N` and row lists take: its place in the search,
-        /// page N's rows numbered from (N-1)·10+1 whatever order the pages were visited in. A page
-        /// the client took a duplicate out of (a result an earlier page showed, which keeps its
-        /// number there) numbers its remaining rows on from its first place, so its last number or
-        /// numbers are gaps. An episode is numbered after every place of the search.
+        /// Its place in the search: page N's rows from (N-1)·10+1, whatever order pages were visited in.
+        /// A page that lost a duplicate leaves a gap at its end; an episode comes after every place.
         let number: Int
         let item: SearchItem
         var movie: Movie?
@@ -24,20 +20,21 @@ final class SearchController: SessionPart {
     }
 
     let context: SessionContext
+    /// The search whose pages `more`, `page N` and `--pages` load; `nil` before the first.
+    var current: Search?
     /// The rows shown in this search, in number order (not the order their pages were loaded).
     var rows: [Row] = []
     /// The last page shown, for `more`.
     var lastPage: SearchPage?
-    /// The pages of the current search shown so far, by number, with the number of each one's
-    /// first row: `prev`, `first` and `page N` show them again from memory.
+    /// The pages of the current search shown so far, for `prev`, `first` and `page N` to show from memory.
     var loadedPages: [Int: LoadedPage] = [:]
+    /// The catalogue's page on screen, whose titles are the rows; `nil` for a search's.
+    var cataloguePage: Int?
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
     var lastLoadFailed = false
-    /// Set when OMDb said the key's daily quota is spent, or this tool's count reached the daily
-    /// limit: `--pages` shows no page after this one (each would only say so again).
+    /// The daily quota is spent (by OMDb's word or this tool's count): `--pages` shows no more pages.
     var quotaSpent = false
-    /// When a page is shown, fetch the next page's search in the background (the prompt, unless
-    /// switched off). The one-shot mode knows how many pages it wants and asks for exactly those.
+    /// When a page is shown, fetch the next page's search in the background (the prompt, unless turned off).
     var prefetchesNextPage: Bool
 
     init(context: SessionContext) {
@@ -48,36 +45,34 @@ final class SearchController: SessionPart {
     /// True when the current search has another page and the last load did not fail.
     var canLoadMore: Bool { !lastLoadFailed && (lastPage?.hasMore ?? false) }
 
-    /// Starts a search and shows its first `pages` pages. Past the first, the searches for pages
-    /// 2…N go out together as soon as page 1 gives the total, and every page's rows are fetched
-    /// the moment the page arrives, so the pages overlap; the output stays in page order.
+    /// Starts a search and shows its first `pages` pages, in order, fetched together once page 1 gives the total.
     func search(_ typed: String, pages count: Int = 1) async -> ExitStatus {
-        // What is sent is what messages quote: a pasted NBSP or decomposed accent is normalised first.
+        // Normalised (a pasted NBSP, a decomposed accent), so messages quote what is sent.
         let text = PrintableText.query(typed)
         guard !text.isEmpty else {
             console.err("search needs text: search TEXT")
             return .usage
         }
         let (type, year) = (settings.type, settings.year)
-        // The rows on screen stay until the new search has a page to show: a search that finds
-        // nothing (a typo) does not take away the results `show 2` was about to use.
+        // The rows on screen stay until the new search has a page: a typo does not take them away.
         let query = SearchQuery(text: text, type: type, year: year)
-        // A paste gone wrong, not a title: refused before any request (1 MB cost seconds and a request).
+        // A paste gone wrong, not a title: refused before any request.
         if query.text.count > Self.longestQuery {
             console.err("That search is \(query.text.count) characters long; titles are far shorter: type up to \(Self.longestQuery) characters.")
             return .usage
         }
-        // Bytes that are not UTF-8 (a terminal or a file in another encoding) arrive as U+FFFD:
-        // OMDb answered "Something went wrong." about a search nobody typed.
+        // Bytes that are not UTF-8 arrive as U+FFFD, which OMDb answers with "Something went wrong."
         if query.text.contains("\u{FFFD}") {
             console.err("That search holds bytes that are not UTF-8 text (shown as \u{FFFD}): type it again, or set the terminal or the file to UTF-8.")
             return .usage
         }
         let waiting = "Searching \(source) for \"\(safe(query.text))\"…"
-        let (first, status) = await fetch(recovering: query, { [client, presenter] in
-            try await presenter.waiting(waiting) { try await client.search(text, type: type, year: year) }
+        let search = client.search(text, type: type, year: year)
+        let (first, status) = await fetch(recovering: query, { [presenter] in
+            try await presenter.waiting(waiting) { try await search.next() }
         })
         guard let first else { return status }
+        current = search
         startNewResults()
         return count > 1 ? await showPages(first, through: count) : await show(first)
     }
@@ -87,14 +82,18 @@ final class SearchController: SessionPart {
         rows.removeAll()
         lastPage = nil
         loadedPages.removeAll()
+        cataloguePage = nil
     }
 
-    /// Fetches a page and shows it. `startsNewResults`: the page is a new search's first, which
+    /// Fetches a page of `search` and shows it. `startsNewResults`: a new search's first page, which
     /// replaces the rows on screen once it arrives.
-    func load(startsNewResults: Bool = false, _ fetchPage: () async throws -> SearchPage) async -> ExitStatus {
+    func load(_ search: Search, startsNewResults: Bool = false, _ fetchPage: () async throws -> SearchPage) async -> ExitStatus {
         let (page, status) = await fetch(fetchPage)
         guard let page else { return status }
-        if startsNewResults { startNewResults() }
+        if startsNewResults {
+            current = search
+            startNewResults()
+        }
         return await show(page)
     }
 
@@ -118,13 +117,11 @@ final class SearchController: SessionPart {
         }
     }
 
-    /// Shows a page's rows at once (numbered by their places in the search: ``Row/number``),
-    /// then fills each in as its record and poster arrive.
-    /// - Parameter updates: the page's details, when they were started before it was its turn.
-    /// - Parameter again: the page was shown before (`prev`): its rows are filled in again from
-    ///   the session's memory, with no request for what arrived.
+    /// Shows a page's rows at once, then fills each in as its record and poster arrive.
+    /// - Parameter updates: the page's details, when started before its turn.
+    /// - Parameter again: shown before (`prev`): the rows fill in from memory, with no request.
     func show(_ page: SearchPage, updates: MovieUpdates? = nil, again: Bool = false) async -> ExitStatus {
-        let updates = updates ?? client.details(for: page.items, plot: settings.plot, posters: posterStore)
+        let updates = updates ?? client.detailUpdates(for: page.items, plot: settings.plot, posters: posterStore)
         lastPage = page
         context.warmup?.remember(postersOf: page)
         let first = Self.firstNumber(ofPage: page.number)
@@ -134,41 +131,43 @@ final class SearchController: SessionPart {
             loadedPages[page.number] = LoadedPage(page: page, first: first)
         }
         presenter.pageArrived(page, first: first, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
-        // While the person reads this page, the next one's search is already on its way: `more`
-        // then only waits for the rows. Not awaited: the rows are shown without waiting for the client.
-        if prefetchesNextPage {
-            let (client, next) = (client, page.number + 1)
-            Task { await client.prefetch(through: next) }
-        }
+        // The next page's search goes out while this one is read, so `more` waits only for the rows.
+        if prefetchesNextPage { current?.prefetch(through: page.number + 1) }
 
         var done = 0
         var status = ExitStatus.success
         var limitReached: OMDbError?
-        for await update in updates {
-            // Looked up by number each time: nothing else changes the rows while a page fills in,
-            // but an index kept across an await would be a promise this code need not make.
-            guard let row = index(of: first + update.index) else { continue }
-            switch update.part {
-            case .record(.failure(let error)) where error.isDailyLimit:
-                // Not a row's failure: the page stops there, said once below, after the rows sent.
-                limitReached = error
-                quotaSpent = true
-                continue
-            case .record(let result):
-                done += 1
-                rows[row].movie = try? result.get()
-                rows[row].loaded = true
-                if case .failure(let error) = result, !error.isNoResults { status = .failure }
-                if case .failure(let error) = result, error.underlying == .quotaExhausted { quotaSpent = true }
-            case .poster(let result):
-                rows[row].poster = try? result.get()
-                if case .failure(.posterNotWritten) = result { status = .failure }
+        // Stopped (Ctrl-C, a signal), the page's work stops at once, wherever this loop is: the
+        // writes not in place are given up before the process may end; the updates that follow
+        // say which posters were in place.
+        await withTaskCancellationHandler {
+            for await update in updates {
+                // Looked up by number each time: an index kept across an await is a promise not worth making.
+                guard let row = index(of: first + update.index) else { continue }
+                switch update.part {
+                case .record(.failure(let error)) where error.isDailyLimit:
+                    // Not a row's failure: the page stops there, said once below.
+                    limitReached = error
+                    quotaSpent = true
+                    continue
+                case .record(let result):
+                    done += 1
+                    rows[row].movie = try? result.get()
+                    rows[row].loaded = true
+                    if case .failure(let error) = result, !error.isNoResults { status = .failure }
+                    if case .failure(let error) = result, error.underlying == .quotaExhausted { quotaSpent = true }
+                case .poster(let result):
+                    rows[row].poster = try? result.get()
+                    if case .failure(.posterNotWritten) = result { status = .failure }
+                }
+                context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
+                presenter.rowUpdated(update, number: first + update.index)
             }
-            context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
-            presenter.rowUpdated(update, number: first + update.index)
+        } onCancel: {
+            updates.cancel()
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
-        await presenter.pageFinished(page, everyPageShown: (1...page.lastPage).allSatisfy { loadedPages[$0] != nil })
+        await presenter.pageFinished(page, pagesShown: Set(loadedPages.keys))
         if Task.isCancelled {
             console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {
@@ -178,10 +177,10 @@ final class SearchController: SessionPart {
         return status
     }
 
-    /// The longest search text sent; longer is refused. OMDb's longest titles are under 200 characters.
+    /// The longest search text sent (OMDb's longest titles are under 200 characters).
     static let longestQuery = 500
 
-    /// What Ctrl-C while a page was filling in says, worded for none, one and several rows done.
+    /// What Ctrl-C while a page was filling in says.
     static func stoppedNote(done: Int, of count: Int) -> String {
         switch done {
         case 0: "Stopped before any of the \(count) rows of this page was filled in."
@@ -199,28 +198,20 @@ final class SearchController: SessionPart {
         rows.sort { $0.number < $1.number }
     }
 
-    /// Where the row numbered `number` is in ``rows``; `nil` when there is none.
     func index(of number: Int) -> Int? { rows.firstIndex { $0.number == number } }
 
-    /// The number the next episode listed takes: after every row shown and every place of the
-    /// search (OMDb's total, pages not loaded yet included), so no page loaded later takes it.
+    /// The number the next episode takes: after every row and every place of the search, loaded or not.
     var nextEpisodeNumber: Int {
         max(rows.last?.number ?? 0, lastPage?.totalResults ?? 0) + 1
     }
 
     /// Row `number`, or `nil` after saying why there is none.
-    func row(_ number: Int, for command: String) -> Row? {
-        guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return nil }
-        guard let index = index(of: number) else {
-            console.err(missing(number))
-            return nil
-        }
-        return rows[index]
+    func row(_ number: Int) -> Row? {
+        numbers(RowList([number])).flatMap { _ in index(of: number).map { rows[$0] } }
     }
 
-    /// The numbers of `list` when every one of them is a row; `nil` after saying which is not,
-    /// so that `show 2 99` shows nothing rather than half of what was asked.
-    func numbers(_ list: RowList, for command: String) -> [Int]? {
+    /// The numbers of `list` when every one is a row; `nil` after saying which is not (`show 2 99` shows nothing).
+    func numbers(_ list: RowList) -> [Int]? {
         guard !rows.isEmpty else { console.err("No results yet: search for a title first."); return nil }
         if let missing = list.numbers.first(where: { index(of: $0) == nil }) {
             console.err(self.missing(missing))
@@ -229,15 +220,12 @@ final class SearchController: SessionPart {
         return list.numbers
     }
 
-    /// Why there is no row `number`, in one line: the numbers there are, and the page to load
-    /// when `number` is on a page of this search not loaded yet.
+    /// Why there is no row `number`: the numbers there are, and the page to load when it is on one not loaded.
     func missing(_ number: Int) -> String {
         let page = (number - 1) / SearchPage.size + 1
         if let shown = lastPage, loadedPages[page] == nil, page <= shown.lastPage {
-            let pages = loadedPages.keys.sorted()
-            let loaded = pages.count == 1 ? "page \(pages[0]) is" : "pages \(EpisodesCommand.inWords(pages.map(String.init))) are"
             let searchRows = rows.filter { !$0.isEpisode }.map(\.number)
-            return "There is no result \(number): \(loaded) loaded (\(Self.ranges(searchRows, through: "–"))); type page \(page) to load it."
+            return "There is no result \(number): \(Self.pagesAre(loadedPages.keys.sorted())) loaded (\(Self.ranges(searchRows, through: "–"))); type page \(page) to load it."
         }
         return "There is no result \(number): choose \(Self.ranges(rows.map(\.number), through: " to "))"
             + (canLoadMore ? ", or type more for the next page." : ".")
@@ -254,7 +242,11 @@ final class SearchController: SessionPart {
             }
         }
         let words = runs.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)\(through)\($0.upperBound)" }
-        guard through == " to ", words.count > 1 else { return words.joined(separator: ", ") }
-        return words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
+        return through == " to " ? EpisodesCommand.inWords(words, "or") : words.joined(separator: ", ")
+    }
+
+    /// `page 2 is`, `pages 1 and 3 are`.
+    nonisolated static func pagesAre(_ numbers: [Int]) -> String {
+        numbers.count == 1 ? "page \(numbers[0]) is" : "pages \(EpisodesCommand.inWords(numbers.map(String.init))) are"
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import OMDbKit
 import OMDbCatalogue
 
-/// What every command of a session shares: the client, the screen, the filters and poster
-/// folder in force, the log `save` writes from, and the one way errors and the daily count are told.
+/// What every command of a session shares: the client, the screen, the settings in force, the log `save`
+/// writes from, and the one way errors and the daily count are told.
 @MainActor
 final class SessionContext {
     let client: OMDbClient
@@ -17,11 +17,9 @@ final class SessionContext {
     var settings: Settings
     /// Every movie shown so far, for `save`.
     var exportLog = ExportLog()
-    /// The offline catalogue answering instead of OMDb, for what only it can say (which series
-    /// it lists episodes of); `nil` when OMDb answers.
+    /// The offline catalogue answering instead of OMDb; `nil` when OMDb answers.
     var offlineCatalogue: Catalogue?
-    /// A one-shot command (`movies search`…), not the prompt: messages name commands that work
-    /// on the command line.
+    /// A one-shot command, not the prompt: messages name command-line commands.
     var isOneShot = false
 
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
@@ -41,8 +39,7 @@ final class SessionContext {
 
     // MARK: Posters
 
-    /// One store per folder for the whole session: it keeps one index of the folder, so a folder
-    /// of many files is listed once, not once a page (nor again when only the width changes).
+    /// One store per folder for the session, so the folder is listed once, not once a page.
     var posterStore: PosterStore? {
         guard let folder = settings.posters?.standardizedFileURL else { return nil }
         if let store = currentStore, store.folder == folder {
@@ -66,16 +63,14 @@ final class SessionContext {
         return filters.isEmpty ? "" : " Filters in use: \(filters.joined(separator: ", "))."
     }
 
-    /// A miss in the offline catalogue is no sign the title does not exist: say how little it
-    /// holds, and how to search OMDb instead.
+    /// A miss in the offline catalogue: say how little it holds, and how to search OMDb instead.
     private var offlineMiss: String {
         guard let offlineCatalogue else { return "" }
         let list = isOneShot ? "movies catalogue lists them" : "catalogue lists them"
         return " The offline catalogue holds only \(offlineCatalogue.count) titles (\(list)); to search OMDb, set OMDB_API_KEY."
     }
 
-    /// Says what went wrong. Returns `.failure` for a failure at run time; "no results", no
-    /// more pages and Ctrl-C are answers, not failures.
+    /// Says what went wrong: `.failure` for a failure at run time; "no results", no more pages and Ctrl-C are answers.
     func report(_ error: any Error) -> ExitStatus {
         switch error {
         case is CancellationError:
@@ -93,7 +88,7 @@ final class SessionContext {
                 // The search did not run: a script should know.
                 console.err(safe(error.forPerson) + filtersInUse)
                 return .failure
-            case .noMorePages, .noSearchYet:
+            case .noMorePages:
                 console.err(safe(error.forPerson))
                 return .success
             case .quotaExhausted:
@@ -111,22 +106,19 @@ final class SessionContext {
 
     // MARK: The daily count
 
-    /// `requests today: 37 of 1,000 (UTC day)`, for `help` and a status line; `nil` when nothing
-    /// is counted (offline catalogue, no key).
+    /// `requests today: 37 of 1,000 (UTC day)`, for `help`; `nil` when nothing is counted.
     var requestsToday: String? { budget?.statusLine }
 
-    /// Warns once a day (across processes) when the key's count reaches 90 % of its daily limit.
-    /// Not after Ctrl-C: the prompt comes back at once, and the warning can wait for the next command.
+    /// Warns once a day (across processes) at 90 % of the daily limit; not after Ctrl-C, which returns at once.
     func warnIfNearLimit() async {
         guard !Task.isCancelled, let budget else { return }
         if let warning = await budget.warningAfterCommand(), !console.quiet { console.err(console.errorStyle.yellow(warning)) }
-        // A folder of ours tightened by a write since (the cache made, the count kept): said once.
+        // A folder of ours tightened by a write since: said once.
         for note in budget.tightenedNotes { console.note(note) }
     }
 }
 
-/// A part of a session that works in its ``SessionContext``: the search controller and the
-/// command handlers. The shortcuts keep their code reading as it would in one type.
+/// A part of a session that works in its ``SessionContext``, with shortcuts to what it holds.
 @MainActor
 protocol SessionPart {
     var context: SessionContext { get }

@@ -3,8 +3,7 @@ import Foundation
 import OMDbKit
 import TerminalImages
 
-/// `show N`, an IMDb ID or link at the prompt, and `movies show`: one title's details, with
-/// its poster drawn when the terminal can.
+/// `show N`, an IMDb ID or link, and `movies show`: one title's details, its poster drawn where the terminal can.
 @MainActor
 struct TitleDetails: SessionPart {
     let context: SessionContext
@@ -14,17 +13,17 @@ struct TitleDetails: SessionPart {
 
     /// Result `number`'s full record.
     func show(_ number: Int) async -> ExitStatus {
-        guard let row = searchController.row(number, for: "show") else { return .success }
+        guard let row = searchController.row(number) else { return .success }
         var status = ExitStatus.success
         do {
             let movie = try await presenter.waiting("Asking \(source) about \(TextPresenter.titleAndYear(row.item))…") {
                 try await client.movie(imdbID: row.item.imdbID, plot: .full)
             }
             context.exportLog.note(row.item, movie: movie)
-            for line in Details.lines(for: movie, poster: row.poster, console: console, display: presenter.display,
-                                      number: number) {
-                console.out(line)
-            }
+            // The record's item: a row listed without its poster's address gets it here.
+            let poster = await savedPoster(of: SearchItem(movie), known: row.poster)
+            if let poster, let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
+            console.out(Details.lines(for: movie, poster: poster, console: console, display: presenter.display, number: number))
             await drawPoster(of: number)
         } catch {
             status = report(error)
@@ -33,17 +32,14 @@ struct TitleDetails: SessionPart {
         return status
     }
 
-    /// At the prompt, for an IMDb ID or link: the title's details, as `show N` gives them. The
-    /// current search stays current (`more`, `show N`, `save` go on with it); `save --session` has the title.
+    /// At the prompt, for an IMDb ID or link: the details, as `show N` gives them; the current search stays.
     func show(imdbID: String) async -> ExitStatus {
         let (found, status) = await lookUp(.title(imdbID), plot: .full)
         guard let movie = found else { return status }
         let item = SearchItem(movie)
-        let saved = searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster
-        context.exportLog.note(item, movie: movie)
-        for line in Details.lines(for: movie, poster: saved, console: console, display: presenter.display) {
-            console.out(line)
-        }
+        let saved = await savedPoster(of: item, known: searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster)
+        context.exportLog.note(item, movie: movie, poster: saved?.file)
+        console.out(Details.lines(for: movie, poster: saved, console: console, display: presenter.display))
         if let poster = await drawPoster(of: item, saved: saved) {
             context.exportLog.note(item, poster: poster.file)
         }
@@ -51,10 +47,8 @@ struct TitleDetails: SessionPart {
         return .success
     }
 
-    /// `movies show ID|LINK|TITLE`: the title's details, or with `lines` one line for a script (an
-    /// object of every field OMDb gives, named as search's `--json` lines name them, or the fields
-    /// asked for, or `--format`'s line). With a poster folder,
-    /// its poster is saved too. Not found fails (exit status 1), with the reason.
+    /// `movies show ID|LINK|TITLE`: the details, or with `lines` one line for a script; with a poster
+    /// folder, its poster is saved too. Not found fails, with the reason.
     func showOne(_ target: String, lines: LineFormat?) async -> ExitStatus {
         let reference = IMDbReference(target)
         let (found, lookUpStatus) = await lookUp(reference ?? .notATitle(target), exactTitle: reference == nil ? target : nil,
@@ -77,20 +71,17 @@ struct TitleDetails: SessionPart {
             console.out(JSONPresenter.object(JSONPresenter.Row(item: item, record: .success(movie), poster: poster), format: lines))
             return status
         }
-        for line in Details.lines(for: movie, poster: try? poster?.get(), console: console, display: presenter.display) {
-            console.out(line)
-        }
+        console.out(Details.lines(for: movie, poster: try? poster?.get(), console: console, display: presenter.display))
         if case .failure(let error)? = poster {
             let text = error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.forPerson)
-            // A poster that could not be written fails the command: an error, said under --quiet too.
+            // A poster not written fails the command: an error, said under --quiet too.
             if status == .failure { console.error(text) } else { console.note(text) }
         }
         return status
     }
 
-    /// The record `reference` names (or, with `exactTitle`, OMDb's match for that title with the
-    /// type and year filters); or `nil` after saying why there is none, with how that went. Every
-    /// "no" is a failure here: one title was asked for by name, and a script must know it did not get it.
+    /// The record `reference` names (with `exactTitle`, OMDb's match for it under the filters); or `nil`
+    /// after saying why, with a failure: one title was asked for, and a script must know it did not get it.
     private func lookUp(_ reference: IMDbReference, exactTitle: String? = nil,
                         plot: PlotLength) async -> (movie: Movie?, status: ExitStatus) {
         do {
@@ -126,15 +117,22 @@ struct TitleDetails: SessionPart {
         }
     }
 
-    // MARK: Posters on screen
+    // MARK: Posters
 
-    /// Draws result `number`'s poster when the terminal can: the file saved for it, or saved now
-    /// when a poster folder is set.
+    /// The poster saved for `item`: `known` (its row's), else saved now into the posters folder; `nil`
+    /// without a folder or a poster.
+    private func savedPoster(of item: SearchItem, known: SavedPoster?) async -> SavedPoster? {
+        if let known { return known }
+        guard let store = posterStore else { return nil }
+        return try? await client.poster(for: item, in: store)
+    }
+
+    /// Draws result `number`'s poster when the terminal can (saved now when a poster folder is set).
     func drawPoster(of number: Int) async {
         guard let index = searchController.index(of: number) else { return }
         let row = searchController.rows[index]
         let poster = await drawPoster(of: row.item, saved: row.poster)
-        // Found again after the await: the rows are in number order, and a page may have come in between.
+        // Found again after the await: a page may have come in between.
         if let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
     }
 

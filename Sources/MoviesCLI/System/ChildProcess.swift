@@ -6,15 +6,11 @@
 import Foundation
 import Synchronization
 
-/// A program the tool starts: the one way every child is started, with posix_spawn.
+/// A program the tool starts, with posix_spawn: the one way every child is started.
 ///
-/// The tool blocks signals on its threads and ignores SIGINT, SIGTERM, SIGHUP, SIGTSTP and
-/// SIGPIPE (it takes them through dispatch sources). A child inherits a blocked mask and ignored
-/// signals across exec, and so would everything it starts: a browser that `kill` cannot end.
-/// Every child here starts with an empty mask and every signal at its default.
-///
-/// Each child is reaped by a thread of its own (`waitpid` blocks; never on the cooperative
-/// pool), so none is left a zombie, whether anyone waits for its end or not.
+/// A child would inherit Dispatch's blocked signal mask and the tool's ignored SIGPIPE and SIGTSTP (a
+/// browser `kill` cannot end), so each starts with an empty mask and every signal at its default. Each
+/// is reaped by a thread of its own (`waitpid` blocks), so none is left a zombie.
 final class ChildProcess: Sendable {
     /// How a child ended.
     enum Termination: Equatable, Sendable {
@@ -25,11 +21,9 @@ final class ChildProcess: Sendable {
     let pid: pid_t
     private let ending = Ending()
 
-    /// Starts `executable arguments` with this process's environment; stdin, stdout and stderr
-    /// on `/dev/null`.
-    /// - Parameter detached: in a session (and process group) of its own, so the terminal's
-    ///   Ctrl-C, Ctrl-Z and hang-up do not reach it: for programs that outlive the command.
-    /// - Throws: the `errno` of the failed spawn (the program is missing or not executable).
+    /// Starts `executable arguments` with this process's environment, stdin, stdout and stderr on `/dev/null`.
+    /// - Parameter detached: in a session of its own, out of reach of the terminal's Ctrl-C, Ctrl-Z and hang-up.
+    /// - Throws: the `errno` of the failed spawn.
     init(_ executable: URL, arguments: [String], detached: Bool) throws(POSIXError) {
         #if canImport(Darwin)
         var attributes: posix_spawnattr_t?
@@ -82,13 +76,12 @@ final class ChildProcess: Sendable {
         reaper.start()
     }
 
-    /// How the child ended, once it has; `nil` if it is still running after `grace`, or when the
-    /// task is cancelled (Ctrl-C) first. The child goes on either way.
+    /// How the child ended; `nil` if it still runs after `grace` or the task is cancelled first (it goes on).
     func termination(within grace: Duration) async -> Termination? {
         await withTaskGroup(of: Termination?.self) { group in
             group.addTask { await self.ending.wait() }
             group.addTask {
-                try? await Task.sleep(for: grace)
+                try? await Task.sleep(for: grace)  // timer: the deadline
                 return nil
             }
             let first = await group.next() ?? nil

@@ -7,8 +7,8 @@ import Foundation
 import OMDbKit
 import LineEditing
 
-/// Where the front end writes: results to stdout, diagnostics to stderr, each with its own
-/// colour setting, and the width to wrap plots to. Tests build one that writes into buffers.
+/// Where the front end writes: results to stdout, diagnostics to stderr, each with its own colour, and
+/// the width to wrap to. Tests build one that writes into buffers.
 struct Console: Sendable {
     let writeOut: @Sendable (String) -> Void
     let writeErr: @Sendable (String) -> Void
@@ -21,15 +21,11 @@ struct Console: Sendable {
     private let measureWidth: @Sendable () -> Int
     /// True when a person is typing at a terminal: prompts are shown only then.
     let isInteractive: Bool
-    /// Columns of the terminal on stderr, read at every use; `nil` when stderr is no terminal
-    /// (then diagnostics go out as they are, one line each).
+    /// Columns of the terminal on stderr, read at every use; `nil` when stderr is no terminal.
     let errorWidth: @Sendable () -> Int?
-    /// Columns of the terminal on stdout, read at every use; `nil` when stdout is no terminal
-    /// (then ``say(_:)`` writes its text as it is, one line each, for scripts to read).
+    /// Columns of the terminal on stdout, read at every use; `nil` when stdout is no terminal.
     let outputWidth: @Sendable () -> Int?
-    /// stdout is a terminal that takes cursor codes (not `TERM=dumb`): a page fills in place and
-    /// a waiting line turns there, with colour or without. Colour is ``style``'s, apart: `NO_COLOR`
-    /// and `--no-color` take the colour away, not the live page.
+    /// stdout is a terminal that takes cursor codes (not `TERM=dumb`): a page fills in place, with colour or not.
     let drawsLive: Bool
     /// `--quiet`: notes and warnings are left out; errors, and why nothing was found, still show.
     var quiet = false
@@ -55,8 +51,9 @@ struct Console: Sendable {
 
     /// A line of results on stdout.
     func out(_ line: String = "") { writeOut(line + "\n") }
-    /// A message on stdout (`quota`, `cache`): prose, broken between words at the terminal's
-    /// width. Not for rows, tables or JSON, which keep their lines.
+    /// Lines of results on stdout.
+    func out(_ lines: [String]) { for line in lines { out(line) } }
+    /// Prose on stdout (`quota`, `cache`), broken between words at the terminal's width.
     func say(_ text: String) { writeOut(Self.fitted(text, width: outputWidth()).joined(separator: "\n") + "\n") }
     /// A line of diagnostics on stderr.
     func err(_ line: String) { writeErr(fitted(line).joined(separator: "\n") + "\n") }
@@ -73,10 +70,8 @@ struct Console: Sendable {
 
     private func fitted(_ text: String) -> [String] { Self.fitted(text, width: errorWidth()) }
 
-    /// `text` (unstyled) in lines that fit a terminal `width` columns wide, broken between words:
-    /// a terminal breaks a long line wherever its last column falls, mid-word (`…put it in .en` /
-    /// `v.`). Each line keeps its own indent; text that fits, and text for no terminal (`width`
-    /// nil), is left as it is.
+    /// `text` (unstyled) in lines that fit `width` columns, broken between words rather than wherever the
+    /// terminal's last column falls. Each line keeps its indent; `width` nil leaves the text as it is.
     static func fitted(_ text: String, width: Int?) -> [String] {
         guard let width else { return [text] }
         return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
@@ -86,41 +81,27 @@ struct Console: Sendable {
         }
     }
 
-    /// The real terminal: colour only on a terminal without `NO_COLOR` (or `--no-color`), a live
-    /// page on any terminal but `TERM=dumb`, and
-    /// stdout written unbuffered, each text whole, so a pipe sees lines as they come. When stdout's
-    /// reader has gone (EPIPE: `movies search … | head`), the tool stops quietly with status 141;
-    /// any other failed write (a full disk, a closed stdout) stops it with one line and status 1.
+    /// The real terminal: colour only on a terminal without `NO_COLOR` (or `--no-color`), stdout written
+    /// unbuffered, each text whole. A reader gone (EPIPE) stops the tool quietly with 141; any other failed
+    /// write stops it with one line and status 1.
     static func standard(environment: [String: String], noColor: Bool = false, quiet: Bool = false, runtime: Runtime) -> Console {
         let colorAllowed = !noColor && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         let (output, interrupts) = (runtime.output, runtime.interrupts)
         var console = Console(
             writeOut: { text in
                 guard let failure = output.writeAll(text) else { return }
-                if failure == EPIPE { interrupts.outputClosed() }
+                if failure == EPIPE { interrupts.stop(status: .outputClosed) }
                 interrupts.outputFailed(failure)
             },
             writeErr: { text in fputs(text, stderr); fflush(stderr) },
             style: Style(enabled: colorAllowed && isatty(STDOUT_FILENO) == 1),
             errorStyle: Style(enabled: colorAllowed && isatty(STDERR_FILENO) == 1),
-            measureWidth: { terminalWidth(environment: environment) },
-            isInteractive: isatty(STDIN_FILENO) == 1, errorWidth: { standardErrorWidth() },
+            measureWidth: { Terminal.size()?.columns ?? Int(environment["COLUMNS"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 80 },
+            isInteractive: isatty(STDIN_FILENO) == 1, errorWidth: { Terminal.size(of: STDERR_FILENO)?.columns },
             outputWidth: { Terminal.size()?.columns },
             drawsLive: isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb")
         console.quiet = quiet
         return console
-    }
-
-    /// Columns of the terminal on stderr, or `nil` when stderr is not one.
-    static func standardErrorWidth() -> Int? {
-        var size = winsize()
-        guard isatty(STDERR_FILENO) == 1, ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
-    }
-
-    static func terminalWidth(environment: [String: String]) -> Int {
-        if let size = Terminal.size() { return size.columns }
-        return Int(environment["COLUMNS"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 80
     }
 }
 
@@ -143,9 +124,8 @@ struct Style: Sendable {
     }
 }
 
-/// Word-wraps `text` to `width` terminal columns, each line after `indent`. Widths are display
-/// columns (wide CJK characters take two, combining marks none), and a word too long for a line
-/// is broken, so no line is wider than `width` as long as `width` leaves 10 columns after `indent`.
+/// Word-wraps `text` to `width` display columns, each line after `indent`; a word longer than a line is
+/// broken (never inside an escape sequence), so no line is wider than `width` while it leaves 10 after `indent`.
 func wrap(_ text: String, width: Int, indent: String) -> [String] {
     let room = max(10, width - displayWidth(indent))
     var lines: [String] = []
@@ -168,22 +148,27 @@ func wrap(_ text: String, width: Int, indent: String) -> [String] {
             lineWidth += wordWidth
             continue
         }
-        // Longer than a whole line: break it, filling each line to the brim.
+        // Longer than a whole line: break it, filling each line.
         endLine()
-        for character in word {
-            let columns = displayWidth(character)
-            if lineWidth + columns > room { endLine() }
-            line.append(character)
-            lineWidth += columns
+        for run in terminalRuns(word) {
+            if run.isEscape {
+                line += run.text
+                continue
+            }
+            for character in run.text {
+                let columns = displayWidth(character)
+                if lineWidth + columns > room { endLine() }
+                line.append(character)
+                lineWidth += columns
+            }
         }
     }
     endLine()
     return lines
 }
 
-/// `phrases` joined by `separator` and wrapped to `width` columns after `indent`, breaking only
-/// between phrases (`Rotten Tomatoes 93%` is never split over two lines); the separator is left
-/// out where a line breaks. A phrase longer than a line is wrapped between its words.
+/// `phrases` joined by `separator` and wrapped to `width` columns after `indent`, breaking only between
+/// phrases (a phrase longer than a line, between its words); no separator where a line breaks.
 func wrap(phrases: [String], separator: String = " · ", width: Int, indent: String) -> [String] {
     let room = max(10, width - displayWidth(indent))
     var lines: [String] = []

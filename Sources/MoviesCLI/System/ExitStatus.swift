@@ -1,8 +1,6 @@
 import Foundation
 
-/// How a run of `movies` ended, as a value: decided where it happens (a parse, a command, a
-/// signal), and turned into the process's number in one place, ``code``. README's exit-status
-/// table and ``Manual/exitStatuses`` document these numbers.
+/// How a run of `movies` ended, decided where it happens and turned into the process's status by ``code``.
 public enum ExitStatus: Sendable, Equatable {
     case success
     /// Something failed at run time: key rejected, quota spent, server unreachable.

@@ -3,21 +3,18 @@
 #elseif canImport(Darwin)
 @preconcurrency import Darwin
 #endif
-import Dispatch
+import Files
 import Foundation
 import Synchronization
 
 /// The one place that owns signals and the end of the process.
 ///
-/// - SIGINT (Ctrl-C) cancels the command that is running, if any; otherwise calls the idle
-///   handler. It never kills the process, so a poster write is never cut in half.
-/// - SIGTERM and SIGHUP, and stdout closed under us (EPIPE: `movies search … | head`), call
-///   ``stop(status:message:)``: cancel the command, let the line being written and poster writes
-///   in progress finish, exit with 128 + the signal (141 for a closed stdout, as if SIGPIPE had
-///   ended us, but cleanly).
-/// - Any other failed write to stdout (a full disk, a closed descriptor, EIO) stops the same way
-///   with status 1 and one line on stderr: output lost must never look like success.
-/// - SIGPIPE is ignored, so a write to a closed pipe fails with EPIPE instead of killing us.
+/// - SIGINT (Ctrl-C) cancels the running command, else calls the idle handler; it never kills the
+///   process (a poster write is never cut in half) unless that cannot be done within ``deadline``.
+/// - SIGTERM, SIGHUP and a closed stdout (EPIPE) call ``stop(status:message:)``: cancel, let the line
+///   being written finish, exit with 128 + the signal (141 for a closed stdout).
+/// - Any other failed write to stdout stops the same way with status 1 and one line on stderr.
+/// - SIGPIPE is ignored, so a write to a closed pipe fails with EPIPE instead.
 final class Interrupts: Sendable {
     private struct State {
         /// Cancels the command now running, once its task is registered.
@@ -34,7 +31,8 @@ final class Interrupts: Sendable {
     }
 
     private let state: Mutex<State>
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    /// ``start()`` has run.
+    private let started = Mutex(false)
     private let terminate: @Sendable (ExitStatus) -> Never
     private let output: StandardOutput?
 
@@ -49,25 +47,55 @@ final class Interrupts: Sendable {
         self.output = output
     }
 
-    /// Ignores SIGPIPE and starts catching SIGINT, SIGTERM and SIGHUP. Call once, first thing;
-    /// later calls do nothing. The handlers must be `@Sendable`: without it the runtime's
-    /// isolation check kills the process on the first signal.
-    func start() {
-        sources.withLock { sources in
-            guard sources.isEmpty else { return }
+    /// Ignores SIGPIPE and takes SIGINT, SIGTERM and SIGHUP on a thread of its own: the handler only
+    /// writes the signal's number into a pipe that thread reads. Not Dispatch's signal sources: they need
+    /// a Dispatch thread, which Dispatch retries for ever to start when none can (`ulimit -v`, `-u`).
+    ///
+    /// Each signal sets a ``deadline`` (its work may need a thread that cannot start), which ``carryOn()``
+    /// lifts; a signal while another is unanswered, or while stopping, ends the process at once.
+    /// Call once, first thing. Returns the `errno` of why the pipe or the thread could not be made.
+    func start() -> Int32? {
+        started.withLock { started in
+            guard !started else { return nil }
+            started = true
             signal(SIGPIPE, SIG_IGN)
-            for number in [SIGINT, SIGTERM, SIGHUP] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                if number == SIGINT {
-                    source.setEventHandler { @Sendable [self] in self.interrupt() }
-                } else {
-                    source.setEventHandler { @Sendable [self] in self.stop(status: ExitStatus(signal: number) ?? .terminated) }
-                }
-                source.resume()
-                sources.append(source)
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { return errno }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+            // Made here, before a handler can read them (a global is made when first used).
+            handlerState.pipe.store(ends[1], ordering: .relaxed)
+            let output = ends[0]
+            if let failure = startThread(name: "movies.signals", stackSize: 512 * 1_024, { [self] in takeSignals(from: output) }) {
+                return failure
             }
+            for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, handleSignal) }
+            signal(SIGALRM, handleDeadline)
+            return nil
         }
+    }
+
+    /// Seconds a signal's work may take before the process ends anyway (past a stop's own waits).
+    static let deadline: UInt32 = 10
+
+    /// The signal thread: Ctrl-C interrupts, SIGTERM and SIGHUP stop.
+    private func takeSignals(from pipe: Int32) {
+        while true {
+            var byte: UInt8 = 0
+            let count = read(pipe, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { return }
+            let number = Int32(byte)
+            guard number == SIGINT else { stop(status: ExitStatus(signal: number) ?? .terminated) }
+            interrupt()
+            handlerState.unanswered.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    /// The prompt is back after a Ctrl-C: its deadline is lifted, unless a stop has begun.
+    func carryOn() {
+        guard started.withLock({ $0 }), !handlerState.stopping.load(ordering: .relaxed) else { return }
+        alarm(0)
     }
 
     /// What Ctrl-C does when no command is running.
@@ -75,14 +103,12 @@ final class Interrupts: Sendable {
         state.withLock { $0.whenIdle = handler }
     }
 
-    /// What every Ctrl-C does first, before the command is cancelled or the idle handler runs:
-    /// the prompt drops the lines typed ahead.
+    /// What every Ctrl-C does first (the prompt drops the lines typed ahead).
     func onEveryInterrupt(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.always = handler }
     }
 
-    /// A command is about to start: call before creating its task, so that a Ctrl-C landing
-    /// before ``running(_:)`` cancels the command instead of being taken for an idle one.
+    /// A command is about to start: call before creating its task, so a Ctrl-C before ``running(_:)`` cancels it.
     func begin() {
         state.withLock { state in
             state.busy = true
@@ -90,8 +116,7 @@ final class Interrupts: Sendable {
         }
     }
 
-    /// The command's task, registered after ``begin()``. Cancelled at once when Ctrl-C
-    /// (or ``stop(status:)``) came in between.
+    /// The command's task, registered after ``begin()``; cancelled at once when a Ctrl-C or stop came between.
     func running<Value: Sendable>(_ task: Task<Value, Never>) {
         let cancelNow = state.withLock { state in
             state.cancel = { task.cancel() }
@@ -130,11 +155,6 @@ final class Interrupts: Sendable {
         }
     }
 
-    /// stdout's reader went away (a write failed with EPIPE): stop quietly with status 141.
-    func outputClosed() -> Never {
-        stop(status: .outputClosed)
-    }
-
     /// A write to stdout failed otherwise (`code` is its errno): say so in one line, stop with status 1.
     func outputFailed(_ code: Int32) -> Never {
         stop(status: .failure,
@@ -143,19 +163,20 @@ final class Interrupts: Sendable {
                     ? "free some space, or write them elsewhere." : "write them elsewhere.") + "\n")
     }
 
-    /// True once ``stop(status:)`` has begun.
-    var isStopping: Bool { state.withLock { $0.stopping } }
-
-    /// Cancels the running command, lets the line being written to stdout finish (and no other
-    /// start), writes `message` to stderr, and ends the process with `status` through `terminate`.
-    /// Only the first call does this; a later one, from another thread, waits for the first to
-    /// end the process.
+    /// Cancels the running command, lets the line being written finish (and no other start), writes
+    /// `message` to stderr, and ends the process with `status`. A later call waits for the first.
     func stop(status: ExitStatus, message: String? = nil) -> Never {
         let (cancel, first) = state.withLock { state in
             defer { state.stopping = true }
             return (state.cancel, !state.stopping)
         }
         guard first else { Self.waitForExit() }
+        // What follows may wait, or need a thread that cannot start: a signal meanwhile, or the deadline, ends it.
+        if started.withLock({ $0 }) {
+            handlerState.stopping.store(true, ordering: .relaxed)
+            handlerState.status.store(status.code, ordering: .relaxed)
+            alarm(Self.deadline)
+        }
         cancel?()
         output?.finish()
         if let message { fputs(message, stderr) }
@@ -164,10 +185,48 @@ final class Interrupts: Sendable {
 
     /// Blocks the calling thread until another ends the process (a ``stop(status:)`` under way).
     func waitIfStopping() {
-        if isStopping { Self.waitForExit() }
+        if state.withLock({ $0.stopping }) { Self.waitForExit() }
     }
 
+    /// Sleeps until a signal, again and again: the thread ending the process takes it down.
     private static func waitForExit() -> Never {
-        while true { sleep(60) }
+        while true { pause() }
     }
+}
+
+// MARK: - The signal handlers
+
+/// What the handlers read and write: atomics only, made by ``Interrupts/start()`` before they are installed.
+private struct HandlerState: ~Copyable, Sendable {
+    /// Where the number of each signal taken is written, for the signal thread.
+    let pipe = Atomic<Int32>(-1)
+    /// Signals written and not yet answered by the signal thread.
+    let unanswered = Atomic<Int>(0)
+    /// A stop has begun.
+    let stopping = Atomic<Bool>(false)
+    /// The status the process ends with when the deadline passes.
+    let status = Atomic<Int32>(ExitStatus.terminated.code)
+}
+
+private let handlerState = HandlerState()
+
+/// SIGINT, SIGTERM and SIGHUP, on whichever thread the kernel picks: only what a handler may do
+/// (atomics, `alarm`, `write`, `_exit`).
+private func handleSignal(_ number: Int32) {
+    if handlerState.stopping.load(ordering: .relaxed) || handlerState.unanswered.add(1, ordering: .relaxed).oldValue > 0 {
+        _exit(128 + number)
+    }
+    handlerState.status.store(128 + number, ordering: .relaxed)
+    alarm(Interrupts.deadline)
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(handlerState.pipe.load(ordering: .relaxed), &byte, 1)
+    errno = saved
+}
+
+/// The deadline a signal set has passed: the process could not do what the signal asked in time.
+private func handleDeadline(_ number: Int32) {
+    let message: StaticString = "\nerror: what was under way could not be stopped within 10 s, so movies ended anyway.\n"
+    _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
+    _exit(handlerState.status.load(ordering: .relaxed))
 }

@@ -1,8 +1,6 @@
 import Foundation
 
-/// The system's way to open an address: `open` on macOS, `xdg-open` elsewhere, found on
-/// `PATH`; `MOVIES_OPENER` names another (a path or a command on `PATH`), which is how tests
-/// watch what would be opened.
+/// The system's way to open an address: `open` on macOS, `xdg-open` elsewhere, or `MOVIES_OPENER`.
 struct Opener: Sendable {
     /// The program, or `nil` when there is none: then the address is printed instead.
     let executable: URL?
@@ -27,11 +25,8 @@ struct Opener: Sendable {
     /// How long ``open(_:)`` waits for the opener to end before leaving it to run on its own.
     var grace = Duration.milliseconds(500)
 
-    /// Starts the opener with `address`, detached (its own session, a clean signal mask; its
-    /// stdin, stdout and stderr kept off the prompt's terminal), and waits at most ``grace`` for
-    /// it: openers hand over to the browser and return at once, and one that fails says so
-    /// quickly. One still running then (a browser started directly) is left to run, reaped when
-    /// it ends; Ctrl-C ends the wait, not the opener.
+    /// Starts the opener with `address`, detached, and waits at most ``grace`` for it: openers return at
+    /// once, and fail quickly. One still running is left to run; Ctrl-C ends the wait, not the opener.
     /// - Returns: `nil` when it worked (or still runs), else why not, in a few words.
     func open(_ address: String) async -> String? {
         guard let executable else { return "no opener" }

@@ -7,28 +7,21 @@ import Foundation
 import LineEditing
 import Synchronization
 
-/// stdout, written with `write(2)` and checked: every text goes out whole, in one write loop
-/// under a lock, or the failure is returned with its `errno`.
-///
-/// The lock is also what ``Interrupts/stop(status:message:)`` takes before the process ends, so
-/// a SIGTERM never cuts a line (a JSON object) in half. No stdio buffer sits in between, so
-/// nothing is lost when the process ends with `_exit`.
+/// stdout, written with `write(2)`: every text whole, in one loop under a lock, or the failure's `errno`.
+/// ``Interrupts/stop(status:message:)`` takes the lock before the process ends, so a SIGTERM never cuts
+/// a line in half; no stdio buffer is lost to `_exit`.
 final class StandardOutput: Sendable {
     private let fileDescriptor: Int32
-    // `lock(before:)`: the stop path must not wait forever on a reader that never reads.
-    // Recursive: the thread that stops the process holds it to the end and still gives the
-    // terminal back (``Terminal/restore()`` writes through here); every other thread waits.
+    // `lock(before:)`: the stop must not wait for ever on a reader that never reads. Recursive: the
+    // stopping thread holds it to the end and still writes the terminal's restore codes.
     private let lock = NSRecursiveLock()
     /// ``finish(within:)`` was called: the process is on its way out.
     private let ending = Atomic(false)
 
     init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
 
-    /// Writes all of `text`; `nil` when it went out, else the `errno` of the failure.
-    /// Once the process is ending, a write waits a moment at most for another in progress, and
-    /// gives up with `EAGAIN`: that writer may be blocked for good (a terminal stopped by XOFF, a
-    /// reader gone quiet), and the way out, which gives the terminal back through here, must not
-    /// wait on it.
+    /// Writes all of `text`; `nil` when it went out, else the `errno`. Once the process is ending, a write
+    /// waits half a second at most for another in progress (it may be blocked for good), then gives up with `EAGAIN`.
     func writeAll(_ text: String) -> Int32? {
         if ending.load(ordering: .acquiring) {
             guard lock.lock(before: Date(timeIntervalSinceNow: 0.5)) else { return EAGAIN }
@@ -50,7 +43,7 @@ final class StandardOutput: Sendable {
                 case EAGAIN:
                     // A non-blocking stdout (left so by another program): wait until it takes more.
                     var waiting = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&waiting, 1, 1_000)
+                    _ = poll(&waiting, 1, -1)
                 default: return errno
                 }
             }
@@ -65,10 +58,8 @@ final class StandardOutput: Sendable {
         _ = lock.lock(before: Date(timeIntervalSinceNow: timeout))
     }
 
-    /// Makes sure stdin, stdout and stderr are open, so that a file or socket the process opens
-    /// later can never take their numbers (`movies … >&-` would otherwise send results into it).
-    /// A closed stdout gets `/dev/null` opened read-only: every write to it then fails with
-    /// EBADF, which is reported. Call first thing, before anything opens a file.
+    /// Opens stdin, stdout and stderr where closed, so a later file can never take their numbers; a closed
+    /// stdout gets `/dev/null` read-only, so writes fail with EBADF, which is reported. Call first thing.
     static func holdClosedStandardStreams() {
         for (descriptor, flags) in [(STDIN_FILENO, O_RDONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_WRONLY)]
         where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {

@@ -3,10 +3,10 @@ import Foundation
 extension OMDbDecoding {
     /// A season list (`i=ID&Season=N`). OMDb's `Series or season not found!` becomes
     /// ``OMDbError/seasonNotFound(imdbID:season:)``.
-    static func season(_ response: HTTPResponse, imdbID: String, number: Int, url: String, redactor: Redactor? = nil) throws(OMDbError) -> Season {
+    static func season(_ response: HTTPResponse, imdbID: String, number: Int, url: String, key: APIKey? = nil) throws(OMDbError) -> Season {
         let payload: SeasonPayload
         do {
-            payload = try decode(SeasonPayload.self, response, query: imdbID, url: url, redactor: redactor)
+            payload = try decode(SeasonPayload.self, response, query: imdbID, url: url, key: key)
         } catch {
             if case .server(let message, _) = error, message.lowercased().hasPrefix("series or season not found") {
                 throw .seasonNotFound(imdbID: imdbID, season: number)

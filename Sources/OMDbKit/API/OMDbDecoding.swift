@@ -5,8 +5,8 @@ import Foundation
 /// The envelope comes first, whatever the HTTP status: OMDb sends `{"Response":"False","Error":…}`
 /// with 200 for lookups that found nothing and 401 for key problems.
 enum OMDbDecoding {
-    static func searchPage(_ response: HTTPResponse, query: SearchQuery, url: String, redactor: Redactor? = nil) throws(OMDbError) -> (items: [SearchItem], total: Int) {
-        let payload = try decode(SearchPayload.self, response, query: query.text, url: url, redactor: redactor)
+    static func searchPage(_ response: HTTPResponse, query: SearchQuery, url: String, key: APIKey? = nil) throws(OMDbError) -> (items: [SearchItem], total: Int) {
+        let payload = try decode(SearchPayload.self, response, query: query.text, url: url, key: key)
         let total = try totalResults(payload.totalResults?.value, url: url)
         // A row OMDb got wrong (no imdbID, not an object) is dropped alone; its page stands.
         // A page is at most OMDb's 10 rows: each row costs a record request, so a server sending
@@ -31,14 +31,14 @@ enum OMDbDecoding {
         return total
     }
 
-    static func movie(_ response: HTTPResponse, imdbID: String, url: String, redactor: Redactor? = nil) throws(OMDbError) -> Movie {
-        try decode(Movie.self, response, query: imdbID, url: url, redactor: redactor)
+    static func movie(_ response: HTTPResponse, imdbID: String, url: String, key: APIKey? = nil) throws(OMDbError) -> Movie {
+        try decode(Movie.self, response, query: imdbID, url: url, key: key)
     }
 
     /// Decode the payload, else OMDb's error envelope, else say what was wrong.
-    /// - Parameter redactor: masks the key in error text the server wrote (it may echo the request).
+    /// - Parameter key: masked in error text the server wrote (it may echo the request).
     static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, query: String, url: String,
-                                     redactor: Redactor? = nil) throws(OMDbError) -> T {
+                                     key: APIKey? = nil) throws(OMDbError) -> T {
         let payload: Result<T, any Error>
         do {
             payload = .success(try OMDbAnswer.decode(T.self, from: response.body))
@@ -50,7 +50,7 @@ enum OMDbDecoding {
             // unknown ones, shown as they came, are masked: the server may echo the request.
             let mapped = error(forMessage: message, status: response.statusCode, query: query)
             guard case .server(let text, let status) = mapped else { throw mapped }
-            throw .server(message: redactor?.redact(text) ?? Redactor.maskAPIKeyParameters(text), status: status)
+            throw .server(message: key?.redact(text) ?? APIKey.maskAPIKeyParameters(text), status: status)
         } catch {
             payload = .failure(error)
         }

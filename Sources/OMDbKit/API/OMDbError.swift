@@ -7,9 +7,7 @@ import Foundation
 /// and so is any text that came from the network layer.
 public enum OMDbError: Error, Sendable, Equatable {
     // MARK: Using the client
-    /// `nextPage()` was called before any search.
-    case noSearchYet
-    /// `nextPage()` was called after the last page of the search.
+    /// ``Search/next()`` was called after the last page of the search.
     case noMorePages(query: String, shown: Int, total: Int)
 
     // MARK: What OMDb answered (its `{"Response":"False","Error":…}` envelope)
@@ -69,7 +67,7 @@ public enum OMDbError: Error, Sendable, Equatable {
 
     // MARK: Kept answers
     /// OMDb's error answer as kept in the disk cache (since `since`, when known), not asked for
-    /// again: a `Movie not found!` of an hour ago may be wrong now. ``underlying`` is OMDb's.
+    /// again: a `Movie not found!` of an hour ago may be wrong now. The error it holds is OMDb's.
     indirect case fromCache(OMDbError, since: Date?)
 }
 
@@ -79,8 +77,6 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     /// One line that says what happened and what to do next.
     public var description: String {
         switch self {
-        case .noSearchYet:
-            "There is no search to continue yet: search for a title first."
         case let .noMorePages(query, shown, total):
             "No more results for \"\(query)\": all \(shown) of \(total) are shown."
         case let .notFound(query):
@@ -156,7 +152,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
 
     /// The error itself, whether it came from OMDb now or from the disk cache: what callers
     /// match on (`case .notFound = error.underlying`).
-    public var underlying: OMDbError {
+    package var underlying: OMDbError {
         if case .fromCache(let error, _) = self { error.underlying } else { self }
     }
 
@@ -166,7 +162,7 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     }
 
     /// True when this answer came from the disk cache, not from OMDb just now.
-    public var isFromCache: Bool {
+    package var isFromCache: Bool {
         if case .fromCache = self { true } else { false }
     }
 
@@ -218,13 +214,13 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     public var errorDescription: String? { description }
 
     /// True when the request was not sent because this tool's count reached the daily limit.
-    public var isDailyLimit: Bool {
+    package var isDailyLimit: Bool {
         if case .dailyLimitReached = underlying { true } else { false }
     }
 
     /// True for the answers that mean "nothing matched": a result, not a failure.
     /// OMDb's `Error getting data.` and `Incorrect IMDb ID.` count as not found.
-    public var isNoResults: Bool {
+    package var isNoResults: Bool {
         switch underlying {
         case .notFound, .seasonNotFound, .dataUnavailable, .incorrectIMDbID: true
         default: false

@@ -52,18 +52,6 @@ struct OMDbRequest: Sendable, Hashable {
     }
 }
 
-/// The API key, held where requests are sent. It never describes, mirrors or dumps itself.
-struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// Only read to put it in the request handed to the transport.
-    let value: String
-
-    init(_ value: String) { self.value = value }
-
-    var description: String { "***" }
-    var debugDescription: String { "***" }
-    var customMirror: Mirror { Mirror(self, children: []) }
-}
-
 extension OMDbClient {
     /// The query item the key goes in: OMDb's rule, kept by the client.
     static let keyQueryItem = "apikey"

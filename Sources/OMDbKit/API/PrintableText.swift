@@ -1,13 +1,13 @@
 import Foundation
 
 /// Text from the network made safe to print or to use in a name.
-public enum PrintableText {
+package enum PrintableText {
     /// `text` without control characters (C0, DEL, C1: so no escape sequences) or bidirectional
     /// overrides; tabs and line breaks become spaces and runs of white space fold to one.
     /// - Parameters:
     ///   - text: any text, from OMDb or a file.
     ///   - keepingLineBreaks: keep `\n` and `\r` as they are (a CSV field quotes them).
-    public static func clean(_ text: String, keepingLineBreaks: Bool = false) -> String {
+    package static func clean(_ text: String, keepingLineBreaks: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
         var lastWasSpace = false
         for scalar in text.unicodeScalars {
@@ -42,7 +42,7 @@ public enum PrintableText {
     /// decomposed "é" is the precomposed one), Unicode spaces (NBSP, thin, ideographic) a plain
     /// space, zero-width characters and bidi controls dropped, no control characters. One text
     /// for both, so a message never quotes something other than what was asked.
-    public static func query(_ text: String) -> String {
+    package static func query(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         scalars.append(contentsOf: text.unicodeScalars.filter { !isZeroWidth($0) })
         return clean(String(scalars)).precomposedStringWithCanonicalMapping

@@ -13,11 +13,11 @@ extension DiskCache {
     @TaskLocal static var afterListing: (@Sendable () -> Void)?
 
     /// What the folder holds.
-    public struct Summary: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
         /// Cached answers, fresh or expired.
-        public var entries: Int
+        package var entries: Int
         /// Their size on disk, in bytes.
-        public var bytes: Int
+        package var bytes: Int
     }
 
     private struct File {
@@ -27,8 +27,9 @@ extension DiskCache {
         let isEntry: Bool
     }
 
-    /// Entries and bytes in the folder now (every process's).
-    public func summary() -> Summary {
+    /// Entries and bytes in the folder now (every process's), this process's writes done first.
+    package func summary() -> Summary {
+        waitForWrites()
         guard let open = try? OpenFolder(folder) else { return Summary(entries: 0, bytes: 0) }
         let entries = files(in: open).filter(\.isEntry)
         return Summary(entries: entries.count, bytes: entries.reduce(0) { Self.adding($0, $1.bytes) })
@@ -38,7 +39,8 @@ extension DiskCache {
     /// Removed through the folder's descriptor: the folder swapped for a symlink meanwhile
     /// removes nothing elsewhere.
     @discardableResult
-    public func clear() -> Summary {
+    package func clear() -> Summary {
+        waitForWrites()
         var removed = Summary(entries: 0, bytes: 0)
         guard let open = try? OpenFolder(folder) else { return removed }
         for file in files(in: open) where open.remove(file.name) {

@@ -5,7 +5,7 @@ import Foundation
 extension DiskCache {
     /// The request as the cache names it: scheme, host, port and path, then the query items
     /// sorted, without `apikey`. Two keys, or none, share their entries; the key never reaches disk.
-    public static func key(for url: URL) -> String {
+    package static func key(for url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         let items = (components.queryItems ?? []).filter { $0.name.lowercased() != "apikey" }
         components.queryItems = items.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
@@ -21,7 +21,7 @@ extension DiskCache {
     /// OMDb's answers (HTTP 200, `"Response":"True"`) live for the `max-age` of their
     /// `Cache-Control` (a day when there is none), or `override` when set. `Movie not found!`
     /// lives an hour at most. Every other error, and every non-JSON or non-200 answer, is never kept.
-    public static func lifetime(of response: HTTPResponse, override: TimeInterval?) -> TimeInterval? {
+    package static func lifetime(of response: HTTPResponse, override: TimeInterval?) -> TimeInterval? {
         guard response.statusCode == 200 else { return nil }
         do {
             guard try OMDbAnswer.decode(Acknowledgement.self, from: response.body).Response?.isTrue == true else { return nil }

@@ -15,36 +15,41 @@ import Darwin
 /// never see half an entry; each entry carries its body's length and checksum, so a truncated or
 /// damaged one reads as a miss and the next answer replaces it. Posters are not kept here.
 ///
-/// Its methods are `async` and not isolated to any actor: they run on `FileWork`, so neither the
+/// A lookup is a `stat` (a miss costs no more) and a read of a few kB on the caller's thread; a
+/// write goes to a serial queue of the cache's own and is not waited for, so neither the
 /// client's actor nor the cooperative pool ever waits on the disk.
-public final class DiskCache: Sendable {
+package final class DiskCache: Sendable {
     /// Where the entries are: `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
-    public let folder: URL
+    package let folder: URL
     /// The size bound in bytes: past it, the oldest entries are removed.
-    public let maxBytes: Int
+    package let maxBytes: Int
     /// When set, replaces the lifetime OMDb's `Cache-Control: max-age` gives (seconds).
-    public let lifetime: TimeInterval?
+    package let lifetime: TimeInterval?
     /// The largest body kept or read back: the cap on answers from the network, so an entry
     /// planted in the folder is never more than an answer could have been.
-    public let maxBodyBytes: Int
+    package let maxBodyBytes: Int
     let now: @Sendable () -> Date
     let state = Mutex(State())
+    /// The writes, in the order asked for.
+    private let writes = FileWork.lane("movies.disk-cache")
 
     struct State {
         /// Bytes in the folder as this process last counted them, plus what it wrote since.
         var knownBytes: Int?
         var hits = 0
+        /// Answers on their way to the disk, by key: read from here until they are there.
+        var pending: [String: (HTTPResponse, Date)] = [:]
     }
 
     /// 50 MB.
-    public static let defaultMaxBytes = 50_000_000
+    package static let defaultMaxBytes = 50_000_000
     /// A day: OMDb's own `max-age`, used when an answer carries none.
-    public static let defaultLifetime: TimeInterval = 86_400
+    package static let defaultLifetime: TimeInterval = 86_400
     /// `Movie not found!` is kept an hour: the title may be added.
-    public static let notFoundLifetime: TimeInterval = 3_600
+    package static let notFoundLifetime: TimeInterval = 3_600
     /// Ten years: no entry lives longer, whatever `max-age` said (`9223372036854775807` kept one
     /// until the year 292 billion) or an entry's file claims.
-    public static let maximumLifetime: TimeInterval = 3_650 * 86_400
+    package static let maximumLifetime: TimeInterval = 3_650 * 86_400
     /// Room for an entry's first two lines (the format, the header with the request's key).
     static let headerAllowance = 16_384
     static let entrySuffix = ".entry"
@@ -57,7 +62,7 @@ public final class DiskCache: Sendable {
     ///   - lifetime: seconds every answer is kept, instead of the server's `max-age`.
     ///   - now: the clock; tests pass their own.
     ///   - maxBodyBytes: the largest answer kept, by default the client's cap on answers.
-    public init(folder: URL, maxBytes: Int = DiskCache.defaultMaxBytes, lifetime: TimeInterval? = nil,
+    package init(folder: URL, maxBytes: Int = DiskCache.defaultMaxBytes, lifetime: TimeInterval? = nil,
                 maxBodyBytes: Int = OMDbClient.Configuration.defaultMaxAnswerBytes,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.folder = folder.standardizedFileURL
@@ -68,30 +73,34 @@ public final class DiskCache: Sendable {
     }
 
     /// `$XDG_CACHE_HOME/movies` when that is an absolute path, else `HOME/.cache/movies`.
-    public static func defaultFolder(environment: [String: String]) -> URL {
+    package static func defaultFolder(environment: [String: String]) -> URL {
         XDGFolder.cache.url(environment: environment)
     }
 
     /// Answers this process found in the cache so far.
-    public var hits: Int { state.withLock { $0.hits } }
+    package var hits: Int { state.withLock { $0.hits } }
 
     // MARK: Reading and writing
 
     /// The stored answer to `url`, when there is one still fresh and intact; `nil` otherwise.
     /// The file's size is checked before it is read: a planted entry larger than any answer is
     /// never read, and nothing is read from a folder others could have planted it in.
-    public func answer(for url: URL) async -> HTTPResponse? {
-        await kept(for: url)?.response
+    package func answer(for url: URL) -> HTTPResponse? {
+        kept(for: url)?.response
     }
 
     /// The stored answer to `url`, as ``answer(for:)``, with when it was kept: the entry's
     /// modification time, the cache's own clock (`nil` when the file does not say).
-    func kept(for url: URL) async -> (response: HTTPResponse, since: Date?)? {
-        // A miss (every request of a new search) and an entry too large to be an answer are told
-        // by one `stat`, here: only an entry worth reading costs the trip to FileWork.
+    func kept(for url: URL) -> (response: HTTPResponse, since: Date?)? {
+        let waiting = state.withLock { state -> (HTTPResponse, Date)? in
+            guard let found = state.pending[Self.key(for: url)] else { return nil }
+            state.hits += 1
+            return found
+        }
+        if let (response, since) = waiting { return (response, since) }
+        // A miss and an entry too large to be an answer are told by one `stat`.
         guard let found = Self.status(of: file(forKey: Self.key(for: url))),
-              found.bytes <= maxBodyBytes + Self.headerAllowance else { return nil }
-        guard let response = await FileWork.run({ self.readAnswer(for: url) }) else { return nil }
+              found.bytes <= maxBodyBytes + Self.headerAllowance, let response = readAnswer(for: url) else { return nil }
         return (response, found.modified)
     }
 
@@ -120,8 +129,21 @@ public final class DiskCache: Sendable {
 
     /// Keeps `response` to `url` for as long as ``lifetime(of:override:)`` says; does nothing for
     /// answers that must not be kept. Failures to write are ignored: the cache is only a saving.
-    public func store(_ response: HTTPResponse, for url: URL) async {
-        await FileWork.run { self.write(response, for: url) }
+    /// Written on the cache's queue, not waited for (see ``waitForWrites()``).
+    package func store(_ response: HTTPResponse, for url: URL) {
+        guard response.body.count <= maxBodyBytes, let seconds = Self.lifetime(of: response, override: lifetime), seconds > 0 else { return }
+        let key = Self.key(for: url)
+        state.withLock { $0.pending[key] = (response, now()) }
+        writes.async {
+            self.write(response, for: url)
+            self.state.withLock { _ = $0.pending.removeValue(forKey: key) }
+        }
+    }
+
+    /// Returns once every write asked for so far is done: for a reader in the same process that
+    /// must see them (tests; two clients sharing the cache).
+    package func waitForWrites() {
+        writes.sync {}
     }
 
     private func write(_ response: HTTPResponse, for url: URL) {
@@ -144,9 +166,9 @@ public final class DiskCache: Sendable {
     }
 
     /// Forgets the answer to `url`: it was kept, but no longer decodes as OMDb's.
-    func remove(for url: URL) async {
+    func remove(for url: URL) {
         let name = file(forKey: Self.key(for: url)).lastPathComponent
-        await FileWork.run { _ = (try? OpenFolder(self.folder))?.remove(name) }
+        writes.async { _ = (try? OpenFolder(self.folder))?.remove(name) }
     }
 
     /// The file of the request with this key.

@@ -66,12 +66,6 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         outcomes.withLock { $0[key] = outcome }
     }
 
-    /// Ends every load in flight: its callers get `CancellationError`. What was remembered stays.
-    /// For a new search, which makes the pages of the old one moot.
-    func cancelAll() {
-        flights.cancelAll()
-    }
-
     /// How many loads are running now.
     var inFlight: Int { flights.inFlight }
 

@@ -28,15 +28,22 @@ extension OMDbClient {
     /// exception is a problem with the key itself (``OMDbError/isKeyProblem``): every other
     /// request would fail alike, so it is yielded once, on its row, and the rest is cancelled.
     ///
-    /// Cancelling the task that iterates, calling ``MovieUpdates/cancel()`` or dropping the updates
-    /// stops the work: what has not arrived is not waited for, and no partial poster file is left.
-    /// The updates still end with the truth about each poster: one put in place before the stop is
-    /// yielded as saved, then the sequence ends.
+    /// Cancelling the task that iterates, or dropping the updates, stops the work: what has not
+    /// arrived is not waited for, and no partial poster file is left. The updates still end with
+    /// the truth about each poster: one put in place before the stop is yielded as saved, then the
+    /// sequence ends.
     /// - Parameters:
     ///   - items: the results to fill in; updates carry their positions in it.
     ///   - plot: how much plot each record asks for.
     ///   - posters: where to save posters; `nil` to skip them.
-    public nonisolated func details(for items: [SearchItem], plot: PlotLength = .short, posters: PosterStore? = nil) -> MovieUpdates {
+    public nonisolated func details(for items: [SearchItem], plot: PlotLength = .short,
+                                    posters: PosterStore? = nil) -> some AsyncSequence<MovieUpdate, Never> & Sendable {
+        detailUpdates(for: items, plot: plot, posters: posters)
+    }
+
+    /// ``details(for:plot:posters:)`` as ``MovieUpdates``, which the caller may also stop with
+    /// ``MovieUpdates/cancel()`` while it keeps them (the pages loading ahead of the one shown).
+    package nonisolated func detailUpdates(for items: [SearchItem], plot: PlotLength = .short, posters: PosterStore? = nil) -> MovieUpdates {
         let feed = UpdateFeed()
         // The day's places go to the rows in rank order, here, before any row's task runs: at
         // the daily limit a page fills ranks 1…k, whichever requests reach the network first.
@@ -110,24 +117,24 @@ extension OMDbClient {
 /// It stops when the task iterating is cancelled, when ``cancel()`` is called (for updates kept but
 /// no longer wanted, such as a later page's), or when every copy of the updates is dropped. After a
 /// stop, the sequence still yields what the stop could not undo (a poster put in place), then ends.
-public struct MovieUpdates: AsyncSequence, Sendable {
-    public typealias Element = MovieUpdate
+package struct MovieUpdates: AsyncSequence, Sendable {
+    package typealias Element = MovieUpdate
 
     private let owner: Owner
 
     init(feed: UpdateFeed) { owner = Owner(feed: feed) }
 
     /// Stops the work: rows not done yet send nothing more but their posters put in place.
-    public func cancel() { owner.feed.cancel() }
+    package func cancel() { owner.feed.cancel() }
 
-    public func makeAsyncIterator() -> Iterator { Iterator(owner: owner) }
+    package func makeAsyncIterator() -> Iterator { Iterator(owner: owner) }
 
     /// Waits for the next update; cancelling the waiting task stops the work (see ``MovieUpdates``).
-    public struct Iterator: AsyncIteratorProtocol {
+    package struct Iterator: AsyncIteratorProtocol {
         let owner: Owner
 
         /// The next update, or `nil` once the work is over.
-        public mutating func next() async -> MovieUpdate? { await owner.feed.next() }
+        package mutating func next() async -> MovieUpdate? { await owner.feed.next() }
     }
 
     /// Stops the work when the last copy of the updates goes.

@@ -5,16 +5,16 @@ extension OMDbClient {
     /// filters: the way out when a search answers `Too many results.` (`Up`, `It`, `9`).
     /// One request (none when the disk cache has it); not remembered in the session.
     /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing has that title) or `CancellationError`.
-    public func movie(exactTitle query: SearchQuery, plot: PlotLength = .short) async throws -> Movie {
-        try await sender.api(.exactTitle(query, plot: plot)) { [redactor] response, shown in
-            try OMDbDecoding.movie(response, imdbID: query.text, url: shown, redactor: redactor)
+    public nonisolated func movie(exactTitle query: SearchQuery, plot: PlotLength = .short) async throws -> Movie {
+        try await sender.api(.exactTitle(query, plot: plot)) { [key] response, shown in
+            try OMDbDecoding.movie(response, imdbID: query.text, url: shown, key: key)
         }
     }
 }
 
 extension MovieUpdate {
     /// An update made outside ``OMDbClient/details(for:plot:posters:)``, such as the row of an exact-title match.
-    public static func at(_ index: Int, item: SearchItem, part: Part) -> MovieUpdate {
+    package static func at(_ index: Int, item: SearchItem, part: Part) -> MovieUpdate {
         MovieUpdate(index: index, item: item, part: part)
     }
 }

@@ -7,7 +7,7 @@ extension OMDbClient {
     /// image), the URL OMDb gave. Returns what `consume` made and why the wider one was not used
     /// (`nil` when it was, or when no other width was asked for).
     nonisolated func downloadPoster<T: Sendable>(_ url: URL, width: PosterWidth,
-                                                 _ consume: @escaping @Sendable (StreamedResponse, String) async throws -> T) async throws -> (T, String?) {
+                                                 _ consume: @escaping @Sendable (TransportResponse, String) async throws -> T) async throws -> (T, String?) {
         let wide = width.rewrite(url)
         guard wide != url else { return (try await sender.download(url, consume), nil) }
         do {

@@ -18,7 +18,7 @@ extension OMDbClient {
     /// not downloaded; one refused for good (N/A, 404, not an image, too large) is not asked for
     /// again. Transient failures (5xx, 408, 429, the network) are retried, and never remembered.
     /// - Throws: ``OMDbError`` (poster cases, HTTP and network) or `CancellationError`.
-    public func poster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
+    public nonisolated func poster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
         let key = PosterKey(folder: store.folder.path, imdbID: item.imdbID)
         return try await posters.value(for: key) { [sender] in
             try await self.loadPoster(for: item, in: store, sender: sender)

@@ -13,11 +13,11 @@ extension OMDbClient {
     /// remembered for the session, "not found" included.
     /// - Throws: ``OMDbError/seasonNotFound(imdbID:season:)`` when OMDb answers
     ///   `Series or season not found!`, any other ``OMDbError``, or `CancellationError`.
-    public func season(imdbID: String, number: Int) async throws -> Season {
+    public nonisolated func season(imdbID: String, number: Int) async throws -> Season {
         // Not found is an answer, not an accident: asking again costs quota for the same.
-        try await seasons.value(for: SeasonKey(imdbID: imdbID, number: number)) { [sender, redactor] in
+        try await seasons.value(for: SeasonKey(imdbID: imdbID, number: number)) { [sender, key] in
             try await sender.api(.season(imdbID: imdbID, number: number)) { response, shown in
-                try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, redactor: redactor)
+                try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, key: key)
             }
         }
     }

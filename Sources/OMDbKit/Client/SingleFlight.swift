@@ -9,7 +9,7 @@ import Synchronization
 /// - A cancelled caller leaves at once with `CancellationError`; the others keep waiting.
 /// - When the last waiter leaves, the load is cancelled and the call ends there: a caller that
 ///   comes later starts a fresh load instead of joining a cancelled one. So a caller that was
-///   not cancelled never receives a `CancellationError` it did not cause (``cancelAll()`` aside).
+///   not cancelled never receives a `CancellationError` it did not cause.
 /// - Nothing is remembered once a call ends: ``Memo`` remembers.
 ///
 /// The rules are ``SingleFlightStateMachine``'s; this class holds it under a lock and does what it
@@ -45,15 +45,6 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             }
         } onCancel: {
             leave(key, waiterID: waiterID)
-        }
-    }
-
-    /// Ends every call now: their waiters get `CancellationError` and their loads are cancelled.
-    /// For a new search, which makes the pages of the old one moot.
-    func cancelAll() {
-        for call in state.withLock({ $0.cancelAll() }) {
-            call.load?.cancel()
-            for waiter in call.waiters { waiter.resume(throwing: CancellationError()) }
         }
     }
 

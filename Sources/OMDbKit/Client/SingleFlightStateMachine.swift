@@ -1,5 +1,5 @@
 /// The rules of a ``SingleFlight`` as a value: each event (a caller joins, a load is started, a
-/// load ends, a caller is cancelled, everything is cancelled) changes the state and returns what
+/// load ends, a caller is cancelled) changes the state and returns what
 /// is to be done. ``SingleFlight`` holds it under its lock and does that outside the lock:
 /// continuations resumed, loads started and cancelled.
 ///
@@ -10,7 +10,7 @@
 /// - idle: no call (``calls`` has no entry);
 /// - starting: a call with waiters whose load the first caller is starting (`load` is nil);
 /// - running: a call with waiters and its load.
-/// A call ends (back to idle) when its load ends, when its last waiter leaves, or on ``cancelAll()``.
+/// A call ends (back to idle) when its load ends, or when its last waiter leaves.
 /// The waiters of a call that ended are never resumed twice: every event after that finds either
 /// no call, or a call with another `id`.
 struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
@@ -94,7 +94,7 @@ struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
     }
 
     /// The load of call `callID` ended: the waiters to resume with its outcome (none when the call
-    /// ended before, by its waiters leaving or ``cancelAll()``).
+    /// ended before, by its waiters leaving).
     mutating func finished(_ key: Key, callID: Int) -> [Waiter] {
         if let call = ending.removeValue(forKey: callID) { return call.waiters.map { $0.waiter } }
         guard calls[key]?.id == callID, let call = calls.removeValue(forKey: key) else { return [] }
@@ -117,11 +117,5 @@ struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
             return .cancelLoad(load)
         }
         return .cancelLoadAndResume(call.load, waiter)
-    }
-
-    /// Ends every call: each load to cancel (when started) and the waiters to resume with `CancellationError`.
-    mutating func cancelAll() -> [(load: Load?, waiters: [Waiter])] {
-        defer { calls.removeAll() }
-        return calls.values.map { call in (call.load, call.waiters.map { $0.waiter }) }
     }
 }

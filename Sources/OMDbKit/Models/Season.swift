@@ -59,7 +59,7 @@ public struct Episode: Sendable, Hashable {
     }
 
     /// This episode as a row that `show` and the poster path accept (episodes have no poster in season lists).
-    public var searchItem: SearchItem {
+    package var searchItem: SearchItem {
         SearchItem(imdbID: imdbID, title: title, year: released.map { ReleaseYear(String($0.year)) }, type: .episode, posterURL: nil)
     }
 }

@@ -2,4 +2,4 @@ import ImageFormats
 
 /// The image formats a poster may be saved as, told from the bytes (target `ImageFormats`,
 /// which TerminalImages shares without depending on OMDbKit).
-public typealias ImageFormat = ImageFormats.ImageFormat
+package typealias ImageFormat = ImageFormats.ImageFormat

@@ -11,7 +11,7 @@ extension PosterStore {
     /// can be created as one (no part of the path is a file), and the nearest existing folder on
     /// the path can be written to. Creates nothing.
     /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` with the reason in words.
-    public static func checkFolder(_ folder: URL) throws(OMDbError) {
+    package static func checkFolder(_ folder: URL) throws(OMDbError) {
         let path = folder.standardizedFileURL.path
         var candidate = URL(fileURLWithPath: path)
         while true {
@@ -37,7 +37,7 @@ extension PosterStore {
 
     /// Makes `folder` for posters when missing (see ``openFolder(_:)``).
     /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` with the reason in words.
-    public static func makeFolder(_ folder: URL) throws(OMDbError) {
+    package static func makeFolder(_ folder: URL) throws(OMDbError) {
         _ = try openFolder(folder)
     }
 
@@ -57,7 +57,7 @@ extension PosterStore {
 
     /// A file-system error in words: the POSIX reason under Foundation's (which on Linux is often
     /// just "NSCocoaErrorDomain error 512"), else its description.
-    public static func describe(fileError error: any Error) -> String {
+    package static func describe(fileError error: any Error) -> String {
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return describe(errno: Int32(nsError.code)) }
         if nsError.domain == NSCocoaErrorDomain {

@@ -29,13 +29,13 @@ final class PosterIndex: Sendable {
         /// Saved while the listing ran, which may have gone past their names.
         var savedMeanwhile: [String] = []
         var swept = Event()
+        /// The folder as opened and checked (``FileTrust``) for the listing, or later for a lookup
+        /// when it was not there yet: lookups ask it, not the path walked and checked again each time.
+        var opened: OpenFolder?
     }
 
     private let state = Mutex(State())
     let folder: URL
-    /// The folder as opened and checked (``FileTrust``) for the listing, or later for a lookup
-    /// when it was not there yet: lookups ask it, not the path walked and checked again each time.
-    private let opened = Mutex<OpenFolder?>(nil)
 
     /// Starts listing `folder` on ``FileWork``, never on the cooperative pool (a thread per
     /// core: a long listing there would stall the requests), then hands the temporary files it
@@ -48,7 +48,7 @@ final class PosterIndex: Sendable {
             var table = PosterNameTable()
             var temporaries: [String] = []
             let open = try? OpenFolder(folder)
-            opened.withLock { $0 = $0 ?? open }
+            state.withLock { $0.opened = $0.opened ?? open }
             if let open { listing(open) { name in
                 if strncmp(name, PosterFile.temporaryPrefix, PosterFile.temporaryPrefix.utf8.count) == 0 {
                     temporaries.append(String(cString: name))
@@ -88,9 +88,9 @@ final class PosterIndex: Sendable {
 
     /// The folder as opened for the listing; opened (and checked) now when it was not there then.
     private func openFolder() -> OpenFolder? {
-        if let open = opened.withLock({ $0 }) { return open }
+        if let open = state.withLock({ $0.opened }) { return open }
         guard let open = try? OpenFolder(folder) else { return nil }
-        return opened.withLock { $0 = $0 ?? open; return $0 }
+        return state.withLock { $0.opened = $0.opened ?? open; return $0.opened }
     }
 
     /// Records a file just saved.

@@ -5,9 +5,9 @@ import Foundation
 /// Titles come from the network, so the name is made safe for any folder: no `/` or `\`,
 /// no NUL or control characters, no leading dot, trimmed, and at most 200 bytes of UTF-8,
 /// whatever the lengths of the title, the year and the imdbID.
-public enum PosterName {
+package enum PosterName {
     /// The longest name written, in UTF-8 bytes (ext4 allows 255; this leaves room for other tools).
-    public static let maxBytes = 200
+    package static let maxBytes = 200
     /// The longest imdbID kept as it is (real ones are 9 or 10 bytes); a longer one is cut and
     /// given a hash of the whole, so it still names one title and only that one.
     static let maxIDBytes = 48
@@ -15,7 +15,7 @@ public enum PosterName {
     static let maxYearBytes = 24
 
     /// The file name for a poster of `title` released in `year`, with the extension of `format`.
-    public static func fileName(title: String, year: String?, imdbID: String, format: ImageFormat) -> String {
+    package static func fileName(title: String, year: String?, imdbID: String, format: ImageFormat) -> String {
         let yearText = year.map { truncated(clean($0), toBytes: maxYearBytes) } ?? ""
         let yearPart = yearText.isEmpty ? "" : " (\(yearText))"
         let suffix = "\(yearPart) \(marker(for: imdbID))\(format.fileExtension)"
@@ -25,7 +25,7 @@ public enum PosterName {
     }
 
     /// The part of every poster name that marks `imdbID`: `[tt0090190].`
-    public static func marker(for imdbID: String) -> String {
+    package static func marker(for imdbID: String) -> String {
         "[\(idPart(imdbID))]."
     }
 

@@ -53,8 +53,8 @@ public struct PosterStore: Sendable {
     /// A temporary file older than this is a leftover whoever wrote it: no write lasts that long.
     static let leftoverAge: TimeInterval = 3_600
 
-    /// Starts listing the folder in the background (see ``existingFile(for:)``), and removing
-    /// the leftovers of killed runs found in it (see ``removeLeftovers()``).
+    /// Starts listing the folder in the background (to find the posters already saved there),
+    /// and removing the temporary files that killed runs left in it.
     /// - Parameters:
     ///   - folder: where posters go; created when the first is saved.
     ///   - maxBytes: posters larger than this are refused.
@@ -78,7 +78,7 @@ public struct PosterStore: Sendable {
     }
 
     /// This store at another width, sharing its index (the folder is not listed again).
-    public func atWidth(_ width: PosterWidth) -> PosterStore {
+    package func atWidth(_ width: PosterWidth) -> PosterStore {
         var store = self
         store.width = width
         return store
@@ -86,7 +86,7 @@ public struct PosterStore: Sendable {
 
     /// The poster already in the folder for `imdbID`, whatever its title or extension.
     /// A lookup and one `stat`; while the store's one listing of the folder runs, it waits for it.
-    public func existingFile(for imdbID: String) async -> URL? {
+    package func existingFile(for imdbID: String) async -> URL? {
         let marker = PosterName.marker(for: imdbID)
         return await index.file(endingWith: ImageFormat.allCases.map { marker + $0.fileExtension })
             .map { folder.appendingPathComponent($0) }
@@ -98,7 +98,7 @@ public struct PosterStore: Sendable {
     /// - Throws: ``OMDbError/posterNotAnImage(url:contentType:)``, ``OMDbError/posterTooLarge(bytes:limit:)``,
     ///   ``OMDbError/posterNotWritten(path:reason:)``; what the body's stream threw (a
     ///   ``TransportError``, `CancellationError`) as it came. Nothing is left in the folder when it throws.
-    public func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
+    package func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
                      imdbID: String) async throws -> URL {
         try await receive(streaming: body, contentType: contentType, source: source, title: title, year: year, imdbID: imdbID).placed()
     }
@@ -122,8 +122,9 @@ public struct PosterStore: Sendable {
             do {
                 return Arrival(write: write, draining: try await body.receive { try write.take($0) }, index: index)
             } catch {
-                write.giveUp()
-                throw error
+                // Stopped as it was put in place: it is there, whatever stopped the caller.
+                guard write.giveUp() != nil else { throw error }
+                return Arrival(write: write, draining: nil, index: index)
             }
         } onCancel: {
             write.giveUp()
@@ -134,7 +135,7 @@ public struct PosterStore: Sendable {
     /// nothing else leaves them) are removed from the folder: those whose owner process is gone,
     /// that name no owner, or that are old. The live files of another run sharing the folder are
     /// left alone. The store does this once, from the listing its index is built from.
-    public func removeLeftovers() async {
+    package func removeLeftovers() async {
         await index.sweptLeftovers()
     }
 
@@ -159,7 +160,8 @@ public struct PosterStore: Sendable {
 /// A poster whose bytes have all arrived: still being written, not yet in its place.
 struct Arrival: Sendable {
     let write: PosterWrite
-    let draining: HTTPBody.Draining
+    /// The rest of the body's writes; `nil` when the poster is in place already.
+    let draining: HTTPBody.Draining?
     let index: PosterIndex
 
     /// Waits for the write loop to put the poster in place, and returns where. Cancelled, the
@@ -169,7 +171,7 @@ struct Arrival: Sendable {
     func placed() async throws -> URL {
         let file: URL
         do {
-            try await withTaskCancellationHandler { try await draining.finished() } onCancel: { write.giveUp() }
+            try await withTaskCancellationHandler { try await draining?.finished() } onCancel: { write.giveUp() }
             file = try write.placed()
         } catch {
             guard let placed = write.giveUp() else { throw error }

@@ -11,10 +11,10 @@ public enum PosterWidth: Sendable, Hashable, CustomStringConvertible {
     /// OMDb's own: 300 px. With it, URLs are used as OMDb gave them (older hosts aside).
     public static let standard = PosterWidth.pixels(300)
     /// The widths the options accept.
-    public static let choices = ["300", "600", "1000", "original"]
+    package static let choices = ["300", "600", "1000", "original"]
 
     /// Reads `300`, `600`, `1000` or `original`; `nil` for anything else.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         switch text.lowercased().trimmingCharacters(in: .whitespaces) {
         case "original": self = .original
         case "300": self = .pixels(300)
@@ -43,7 +43,7 @@ public enum PosterWidth: Sendable, Hashable, CustomStringConvertible {
     /// `url` asking for this width. Pure. `_SX300` (any number) becomes `_SX<width>`; `original`
     /// drops the size part (`._V1_SX300.jpg` → `._V1_.jpg`). Old `ia.media-imdb.com` URLs, which
     /// answer 403 now, move to `m.media-amazon.com`. A URL with no size part keeps its path.
-    public func rewrite(_ url: URL) -> URL {
+    package func rewrite(_ url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         if components.host?.lowercased() == "ia.media-imdb.com" { components.host = "m.media-amazon.com" }
         let path = components.percentEncodedPath

@@ -45,7 +45,7 @@ extension QuotaLedger {
 
     /// No key allows more in a day (the largest OMDb sells is 250,000): a count past it is damage,
     /// and counts stop there rather than overflow.
-    public static let maximumCount = 100_000_000
+    package static let maximumCount = 100_000_000
     /// A record is one short line: a larger file is not one.
     static let maximumFileBytes = 256
 
@@ -118,7 +118,7 @@ extension QuotaLedger {
     private func setAside(_ why: String) {
         guard let open = try? OpenFolder(folder), open.rename(file.lastPathComponent, to: damagedFile.lastPathComponent) else { return }
         let notice = "Warning: the daily request count in \(file.path) was damaged (\(why)): it is set aside as \(damagedFile.lastPathComponent) and today's count starts again from 0, so the key may have fewer requests left than movies quota says."
-        pendingNotice.withLock { $0 = notice }
+        counts.withLock { $0.notice = notice }
     }
 
     /// `a + b`, stopping at ``maximumCount``: a count never overflows, whatever a file held.

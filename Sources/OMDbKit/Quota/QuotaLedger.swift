@@ -16,11 +16,11 @@ import Synchronization
 /// queue of the ledger's own, off the caller; a write that fails keeps its counts for the next
 /// one, and says so once (``takeNotice()``). Within ``exactMargin(limit:)`` of the limit, each
 /// place is taken in the file itself, so processes sharing the key stop at the limit together.
-public final class QuotaLedger: Sendable {
+package final class QuotaLedger: Sendable {
     /// The folder holding the counts.
-    public let folder: URL
+    package let folder: URL
     /// Requests a day the key allows; `nil` for no limit (some patron keys).
-    public let dailyLimit: Int?
+    package let dailyLimit: Int?
     /// Names this key's files: the first 16 hex digits of a SHA-256 of the key.
     let keyHash: String
     let now: @Sendable () -> Date
@@ -49,43 +49,43 @@ public final class QuotaLedger: Sendable {
         var closed = false
         /// The warning at 90 % was given today.
         var warned = false
+        /// A line to show once (a damaged file set aside, a count that cannot be written), until taken.
+        var notice: String?
 
         /// Today's count as this process knows it, requests in flight left out.
         var sent: Int { QuotaLedger.adding(file, QuotaLedger.adding(unwritten, writing)) }
     }
 
     let counts = Mutex(Counts())
-    /// A line to show once (a damaged file set aside, a count that cannot be written), until taken.
-    let pendingNotice = Mutex<String?>(nil)
     /// How many times the file was written, and read (for tests).
     let fileWrites = Atomic<Int>(0)
     let fileReads = Atomic<Int>(0)
 
     /// The free key's limit.
-    public static let defaultDailyLimit = 1_000
+    package static let defaultDailyLimit = 1_000
 
     /// - Parameters:
     ///   - folder: where the counts are kept (see ``defaultFolder(environment:)``).
     ///   - apiKey: the key counted for; only a hash of it names the file.
     ///   - dailyLimit: requests a day the key allows; `nil` for no limit.
     ///   - now: the clock; tests pass their own.
-    public init(folder: URL, apiKey: String, dailyLimit: Int? = QuotaLedger.defaultDailyLimit,
+    package init(folder: URL, apiKey: APIKey, dailyLimit: Int? = QuotaLedger.defaultDailyLimit,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.folder = folder.standardizedFileURL
         self.dailyLimit = dailyLimit
-        keyHash = String(SHA256.hex("movies quota ledger: " + apiKey).prefix(16))
+        keyHash = String(SHA256.hex("movies quota ledger: " + apiKey.value).prefix(16))
         self.now = now
     }
 
     /// `$XDG_STATE_HOME/movies` when that is an absolute path, else `HOME/.local/state/movies`.
-    public static func defaultFolder(environment: [String: String]) -> URL {
+    package static func defaultFolder(environment: [String: String]) -> URL {
         XDGFolder.state.url(environment: environment)
     }
 
     // MARK: Places and counts
 
     /// One request's place in a day's count, until ``commit(_:)`` or ``release(_:)``.
-    public struct Reservation: Sendable, Equatable {
+    package struct Reservation: Sendable, Equatable {
         /// The UTC day it was taken on: a request that crosses midnight counts on that day.
         let day: String
         /// Taken near the limit: counted in the file at once.
@@ -97,7 +97,7 @@ public final class QuotaLedger: Sendable {
 
     /// A place in today's count, or `nil` when the key's daily limit is reached by this tool's
     /// count (this process's requests in flight included). Always a place with no limit.
-    public func reserve() -> Reservation? {
+    package func reserve() -> Reservation? {
         let day = today()
         if let limit = dailyLimit, let left = placesLeft(), left <= Self.exactMargin(limit: limit),
            counts.withLock({ !$0.closed && $0.unkept == nil }) {
@@ -121,7 +121,7 @@ public final class QuotaLedger: Sendable {
     }
 
     /// The reserved request was sent (or may have been: a timeout, a lost connection): it counts.
-    public func commit(_ reservation: Reservation) {
+    package func commit(_ reservation: Reservation) {
         guard !reservation.inFile else { return }
         let write = counts.withLock { counts -> Bool in
             // Counted already when the program began to end; yesterday's counts are moot today.
@@ -133,7 +133,7 @@ public final class QuotaLedger: Sendable {
     }
 
     /// The reserved request never left: its place is free again, and nothing is counted.
-    public func release(_ reservation: Reservation) {
+    package func release(_ reservation: Reservation) {
         guard counts.withLock({ !$0.closed }) else { return }
         if reservation.inFile {
             // At once, as it was taken: the place is free for every process's next request.
@@ -146,7 +146,7 @@ public final class QuotaLedger: Sendable {
     }
 
     /// Counts one request sent now, without a reservation.
-    public func recordRequestSent() {
+    package func recordRequestSent() {
         let day = today()
         let write = counts.withLock { $0.day == day && Self.queue(1, in: &$0) }
         if write { lane.async { self.write() } }
@@ -154,7 +154,7 @@ public final class QuotaLedger: Sendable {
 
     /// The program is ending: every request still in flight counts as sent (a count may be too
     /// high, never too low), and returns once the count is written, or could not be.
-    public func finish() {
+    package func finish() {
         counts.withLock { counts in
             counts.closed = true
             counts.unwritten = Self.adding(counts.unwritten, counts.reserved)
@@ -165,7 +165,7 @@ public final class QuotaLedger: Sendable {
 
     /// How many more requests today's limit allows now, requests in flight counted; `nil` with no
     /// limit. Advice for planning (how many pages to ask for at once), not the check.
-    public func placesLeft() -> Int? {
+    package func placesLeft() -> Int? {
         guard let limit = dailyLimit else { return nil }
         let day = today()
         return counts.withLock { counts in counts.day == day ? max(0, limit - Self.adding(counts.sent, counts.reserved)) : limit }
@@ -177,7 +177,7 @@ public final class QuotaLedger: Sendable {
     /// the `quota` report and the limit message.
     /// - Parameter checkingTheFile: write the record back even unchanged, so the answer says whether
     ///   the file can be kept (``QuotaUsage/unkept``), for a process that has not written it yet.
-    public func usage(checkingTheFile: Bool = false) -> QuotaUsage {
+    package func usage(checkingTheFile: Bool = false) -> QuotaUsage {
         let day = today()
         var reason: String?
         let record = lane.sync { () -> Record? in
@@ -196,14 +196,14 @@ public final class QuotaLedger: Sendable {
 
     /// Today's count without touching the disk, for a status line redrawn as a page fills: the
     /// file's count when this process last read or wrote it, plus what it counted since.
-    public func estimatedUsage() -> QuotaUsage {
+    package func estimatedUsage() -> QuotaUsage {
         let day = today()
         return counts.withLock { QuotaUsage(day: day, sent: $0.sent, limit: dailyLimit, unkept: $0.unkept) }
     }
 
     /// Today's usage when it has just reached 90 % of the limit and no process has warned today;
     /// `nil` otherwise. The warning is written into the file, so it is given once a day.
-    public func warningDue() -> QuotaUsage? {
+    package func warningDue() -> QuotaUsage? {
         guard let limit = dailyLimit else { return nil }
         let day = today()
         let near = counts.withLock { counts -> Bool in
@@ -227,7 +227,7 @@ public final class QuotaLedger: Sendable {
     }
 
     /// The one line to show once (the file was found damaged, or cannot be written); `nil` otherwise.
-    public func takeNotice() -> String? { pendingNotice.withLock { notice in defer { notice = nil }; return notice } }
+    package func takeNotice() -> String? { counts.withLock { counts in defer { counts.notice = nil }; return counts.notice } }
 
     // MARK: The view and the file
 
@@ -238,8 +238,8 @@ public final class QuotaLedger: Sendable {
         let fresh = counts.withLock { counts -> Bool in
             guard counts.day != day else { return !counts.read }
             // Yesterday's counts not yet written are moot: the file holds one day.
-            let (unkept, closed) = (counts.unkept, counts.closed)
-            counts = Counts(day: day, unkept: unkept, closed: closed)
+            let (unkept, closed, notice) = (counts.unkept, counts.closed, counts.notice)
+            counts = Counts(day: day, unkept: unkept, closed: closed, notice: notice)
             return true
         }
         if fresh {
@@ -287,7 +287,7 @@ public final class QuotaLedger: Sendable {
         }
         if let notice {
             let line = "Warning: the day's request count cannot be written to \(file.path) (\(notice)): this run counts in memory and stops at the daily limit by that count, but later runs cannot see its requests."
-            pendingNotice.withLock { $0 = $0 ?? line }
+            counts.withLock { $0.notice = $0.notice ?? line }
         }
     }
 
@@ -331,18 +331,18 @@ public final class QuotaLedger: Sendable {
 }
 
 /// One key's requests on one UTC day.
-public struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
+package struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
     /// `2026-11-22`.
-    public let day: String
+    package let day: String
     /// Requests this tool sent with the key that day.
-    public let sent: Int
+    package let sent: Int
     /// The key's daily limit; `nil` for none.
-    public let limit: Int?
+    package let limit: Int?
     /// Why the count file cannot be written, when it cannot: the count is this process's alone.
-    public var unkept: String?
+    package var unkept: String?
 
     /// A day's usage.
-    public init(day: String, sent: Int, limit: Int?, unkept: String? = nil) {
+    package init(day: String, sent: Int, limit: Int?, unkept: String? = nil) {
         self.day = day
         self.sent = sent
         self.limit = limit
@@ -350,12 +350,12 @@ public struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `requests today: 37 of 1,000 (UTC day)`, or `requests today: 37, no daily limit (UTC day)`.
-    public var description: String {
+    package var description: String {
         "requests today: \(Self.grouped(sent))" + (limit.map { " of \(Self.grouped($0))" } ?? ", no daily limit") + " (UTC day)"
     }
 
     /// `1,000`: thousands grouped with commas, whatever the locale, as the rest of the text is English.
-    public static func grouped(_ number: Int) -> String {
+    package static func grouped(_ number: Int) -> String {
         let digits = String(number.magnitude)
         var result = ""
         for (index, digit) in digits.enumerated() {

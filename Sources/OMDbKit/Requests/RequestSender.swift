@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// Sends requests with every rule the client owns, whatever the transport: the key added at the
-/// edge, the count of API requests, at most `maxConcurrentRequests` in flight, a deadline on each
-/// whole exchange, size limits while the body streams, and retries of transient failures.
+/// edge, the count of API requests, at most `maxConcurrentRequests` in flight (each exchange bounded
+/// by the transport, by the configured timeout), size limits while the body streams, and retries of
+/// transient failures.
 ///
 /// A value, not part of the actor: requests run (and posters stream to disk) off the client actor.
 struct RequestSender: Sendable {
@@ -20,13 +21,10 @@ struct RequestSender: Sendable {
     /// The key's daily count, checked before each API request and counting it; `nil` for none.
     let ledger: QuotaLedger?
     let sent: RequestCounter
-    let redactor: Redactor
     /// API answers kept between runs: a fresh one there is no request at all.
     let cache: DiskCache?
     /// A key not yet seen accepted, which keeps the cache unread until OMDb accepts it; `nil` for none.
     let keyCheck: KeyCheck?
-    /// Origins to open once the next request is on its way (``OMDbClient/preconnect(origin:afterNextRequest:)``).
-    let preconnectsAfterNext = PreconnectsAfterNext()
 
     /// How one attempt ended.
     private enum Attempt<T: Sendable>: Sendable {
@@ -45,9 +43,9 @@ struct RequestSender: Sendable {
         // The request without the key: what the cache is keyed by and, redacted, what is shown.
         let plain = request.url(base: baseURL)
         // A careless --base-url may carry the key itself (`…/?apikey=KEY`, `user:KEY@host`).
-        let shown = redactor.redact(plain)
+        let shown = key.redact(plain)
         // Before the gate and the count: an answer from disk is not a request. Off the client's actor.
-        if let cache, keyCheck?.isAccepted ?? true, let kept = await cache.kept(for: plain) {
+        if let cache, keyCheck?.isAccepted ?? true, let kept = cache.kept(for: plain) {
             let cached = kept.response
             do {
                 return try decode(cached, shown)
@@ -57,7 +55,7 @@ struct RequestSender: Sendable {
             } catch where OMDbAnswer.envelope(in: cached.body) != nil {
                 throw error
             } catch {
-                await cache.remove(for: plain)
+                cache.remove(for: plain)
             }
         }
         let response = try await withRetries(shown: shown, isAPI: true) { [self] () async throws -> Attempt<HTTPResponse> in
@@ -65,11 +63,10 @@ struct RequestSender: Sendable {
             let url = request.url(base: baseURL, key: key)
             // The daily limit is checked here, once the request has its place and before it leaves.
             let reservation = try reserve()
-            let streamed: StreamedResponse
+            let streamed: TransportResponse
             do {
                 // Which query item is secret is the client's rule, handed over with the request.
-                streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, secretQueryItems: OMDbClient.secretQueryItems,
-                                                                     preconnectAfter: preconnectsAfterNext.take()))
+                streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, secretQueryItems: OMDbClient.secretQueryItems))
             } catch let error as TransportError where error.isNotSent {
                 // Never reached OMDb (refused, no such host, TLS failed): not a request the quota counts.
                 if let reservation { ledger?.release(reservation) }
@@ -95,12 +92,12 @@ struct RequestSender: Sendable {
         do {
             value = try decode(response, shown)
         } catch {
-            if OMDbAnswer.envelope(in: response.body) != nil { await cache?.store(response, for: plain) }
+            if OMDbAnswer.envelope(in: response.body) != nil { cache?.store(response, for: plain) }
             if let error = error as? OMDbError, KeyCheck.accepts(error) { keyCheck?.accept() }
             throw error
         }
         keyCheck?.accept()
-        await cache?.store(response, for: plain)
+        cache?.store(response, for: plain)
         return value
     }
 
@@ -123,11 +120,11 @@ struct RequestSender: Sendable {
 
     /// A download from any host (a poster), its body handed to `consume` as it streams.
     /// `consume` only sees a 2xx answer; other statuses throw ``OMDbError/httpStatus(_:url:)``.
-    func download<T: Sendable>(_ url: URL, _ consume: @escaping @Sendable (StreamedResponse, String) async throws -> T) async throws -> T {
-        let shown = redactor.redact(url)
+    func download<T: Sendable>(_ url: URL, _ consume: @escaping @Sendable (TransportResponse, String) async throws -> T) async throws -> T {
+        let shown = key.redact(url)
         return try await withRetries(shown: shown, isAPI: false) { [self] () async throws -> Attempt<T> in
             // A poster's address carries no key: nothing of it is secret.
-            let streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, preconnectAfter: preconnectsAfterNext.take()))
+            let streamed = try await transport.send(TransportRequest(url: url, timeout: timeout))
             if RetryPolicy.isTransient(status: streamed.statusCode) {
                 return .retry(.httpStatus(streamed.statusCode, url: shown), after: RetryPolicy.retryAfter(streamed.headers["retry-after"]))
             }
@@ -142,11 +139,8 @@ struct RequestSender: Sendable {
         while true {
             let outcome: Attempt<T>
             do {
-                // The deadline starts once the request has its place: waiting in line is not the server's fault.
-                // A transport that bounds the exchange itself does it better (a stopped process is not a slow server).
-                outcome = try await gate.withPlace { [transport, timeout] in
-                    transport.boundsExchanges ? try await attempt() : try await withDeadline(seconds: timeout, attempt)
-                }
+                // The transport's deadline starts once the request has its place: waiting in line is not the server's fault.
+                outcome = try await gate.withPlace { try await attempt() }
             } catch where Task.isCancelled {
                 // Ctrl-C, not the deadline: whatever the transport said of the request given up.
                 throw CancellationError()
@@ -179,20 +173,10 @@ struct RequestSender: Sendable {
         case (.timedOut, false): .posterDownloadFailed(url: shown, reason: "no complete answer within \(timeout) s" + OMDbError.eachOf(tries))
         case (.tooLarge, true): .answerTooLarge(url: shown, limit: maxAnswerBytes)
         // A poster's cap is the store's, checked as it streams (posterTooLarge): the transport's never throws for one.
-        case (_, true): .unreachable(url: shown, reason: redactor.redact(error.reason))
-        case (_, false): .posterDownloadFailed(url: shown, reason: redactor.redact(error.reason))
+        case (_, true): .unreachable(url: shown, reason: key.redact(error.reason))
+        case (_, false): .posterDownloadFailed(url: shown, reason: key.redact(error.reason))
         }
     }
-}
-
-/// The origins the next request opens behind it, taken by that request whichever it is (a page,
-/// a plot, a poster).
-final class PreconnectsAfterNext: Sendable {
-    private let origins = Mutex<[URL]>([])
-
-    func add(_ origin: URL) { origins.withLock { $0.append(origin) } }
-
-    func take() -> [URL] { origins.withLock { origins in defer { origins = [] }; return origins } }
 }
 
 /// A key this machine has not seen OMDb accept: accepted once an answer from OMDb is a payload or
@@ -228,7 +212,7 @@ final class RequestCounter: Sendable {
 }
 
 extension RequestSender: CustomReflectable {
-    /// The key and the redactor stay out of any dump.
+    /// The key stays out of any dump.
     var customMirror: Mirror {
         Mirror(self, children: ["baseURL": baseURL, "timeout": timeout, "maxAttempts": retry.maxAttempts])
     }

@@ -6,24 +6,24 @@ import Foundation
 /// truncated body); the wait is exponential backoff with full jitter (a random delay between zero
 /// and `baseDelay × 2^(attempt-1)`, at most `maxDelay`), or the server's `Retry-After`, capped.
 /// The clock and the random source are injected so tests need not wait for real backoff.
-public struct RetryPolicy: Sendable {
+package struct RetryPolicy: Sendable {
     /// Attempts in all, the first included (1 means no retry).
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// The backoff before the second attempt, doubled for each one after.
-    public var baseDelay: Duration
+    package var baseDelay: Duration
     /// No backoff is longer than this.
-    public var maxDelay: Duration
+    package var maxDelay: Duration
     /// A server's `Retry-After` is honoured up to this.
-    public var maxRetryAfter: Duration
+    package var maxRetryAfter: Duration
     /// Waits between attempts. Throws `CancellationError` when cancelled.
-    public var sleep: @Sendable (Duration) async throws -> Void
+    package var sleep: @Sendable (Duration) async throws -> Void
     /// A number in `0..<1`: the draw of full jitter.
-    public var random: @Sendable () -> Double
+    package var random: @Sendable () -> Double
 
     /// A policy; `maxAttempts` below 1 becomes 1. `sleep` and `random` are seams for tests.
-    public init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(4),
+    package init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(4),
                 maxRetryAfter: Duration = .seconds(10),
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },  // timer: the back-off
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
@@ -34,9 +34,9 @@ public struct RetryPolicy: Sendable {
     }
 
     /// Three attempts with the standard backoff.
-    public static let standard = RetryPolicy()
+    package static let standard = RetryPolicy()
     /// One attempt only.
-    public static let never = RetryPolicy(maxAttempts: 1)
+    package static let never = RetryPolicy(maxAttempts: 1)
 
     /// How long to wait after failed attempt number `attempt` (1-based).
     /// - Parameter retryAfter: the server's `Retry-After`, which replaces the backoff (capped).

@@ -15,13 +15,13 @@ import Synchronization
 ///
 /// The rules are `BodyFeedStateMachine`'s; this class holds it under a lock and does what it
 /// says outside the lock: continuations resumed, the transfer resumed or cancelled, the sink run.
-public final class BodyFeed: Sendable {
+package final class BodyFeed: Sendable {
     /// Takes one chunk, on a file-work thread (it may block), then `nil` once the body is complete;
     /// throwing stops the body and cancels the transfer.
-    public typealias Sink = @Sendable (Data?) throws -> Void
+    package typealias Sink = @Sendable (Data?) throws -> Void
 
     /// What became of a chunk handed to ``receive(_:)``.
-    public enum Intake: Sendable {
+    package enum Intake: Sendable {
         /// Taken: read on.
         case taken
         /// Not taken: the reader is behind. Pause, and offer the same chunk again once resumed.
@@ -33,6 +33,8 @@ public final class BodyFeed: Sendable {
     typealias Machine = BodyFeedStateMachine<CheckedContinuation<Data?, any Error>, CheckedContinuation<Void, any Error>, Sink>
 
     private let state: Mutex<Machine>
+    /// Where the sink runs: a thread that may block, the same one for every chunk of this body.
+    private let lane = FileWork.lane("movies.body")
     private let resumeTransfer: @Sendable () -> Void
     private let cancelTransfer: @Sendable () -> Void
 
@@ -42,7 +44,7 @@ public final class BodyFeed: Sendable {
     ///   - resumeTransfer: the reader caught up after ``Intake/full``: offer the chunk again.
     ///   - cancelTransfer: the reader gave up: stop the download. May be called from the reader's
     ///     thread, a file-work thread or, from inside ``receive(_:)``, the transport's.
-    public init(highWater: Int = 256 * 1024, resumeTransfer: @escaping @Sendable () -> Void = {},
+    package init(highWater: Int = 256 * 1024, resumeTransfer: @escaping @Sendable () -> Void = {},
                 cancelTransfer: @escaping @Sendable () -> Void) {
         state = Mutex(Machine(highWater: highWater))
         self.resumeTransfer = resumeTransfer
@@ -50,7 +52,7 @@ public final class BodyFeed: Sendable {
     }
 
     /// The most bytes that ever waited for the reader (for tests and measurements).
-    public var peakPendingBytes: Int { state.withLock { $0.peakPendingBytes } }
+    package var peakPendingBytes: Int { state.withLock { $0.peakPendingBytes } }
 
     /// The bytes taken from the transport so far.
     var receivedBytes: Int { state.withLock { $0.receivedBytes } }
@@ -60,7 +62,7 @@ public final class BodyFeed: Sendable {
     /// Queues `data` for the reader, or hands it to the reader parked for it. Never runs the sink.
     /// Call it from one thread at a time, in order; after ``Intake/full``, offer the same chunk
     /// again only once `resumeTransfer` was called.
-    public func receive(_ data: Data) -> Intake {
+    package func receive(_ data: Data) -> Intake {
         switch state.withLock({ $0.receive(data) }) {
         case .taken: return .taken
         case .takenStartWriting:
@@ -75,7 +77,7 @@ public final class BodyFeed: Sendable {
     }
 
     /// The body is complete (`error` is `nil`) or cut short by `error`.
-    public func finish(throwing error: (any Error)? = nil) {
+    package func finish(throwing error: (any Error)? = nil) {
         let result: Result<Void, any Error> = error.map { .failure($0) } ?? .success(())
         let outcome = state.withLock { $0.finish(result) }
         if outcome.startWriting { startWriting() }
@@ -152,7 +154,7 @@ public final class BodyFeed: Sendable {
     /// Writes what waits, chunk by chunk, on a file-work thread, until nothing does (the machine
     /// starts it again when a chunk comes) or the body ends.
     private func startWriting() {
-        FileWork.start { [self] in
+        lane.async { [self] in
             while true {
                 switch state.withLock({ $0.nextWrite() }) {
                 case let .write(chunk, sink, resume):

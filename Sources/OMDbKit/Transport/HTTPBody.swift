@@ -6,12 +6,12 @@ import Foundation
 /// Modelled on swift-openapi-runtime's `HTTPBody`: whatever transport produced the bytes, the
 /// consumer sets the limit. ``collect(upTo:)`` throws as soon as the body passes it, so an
 /// oversized answer is never held whole, and a poster can go to its file chunk by chunk.
-public struct HTTPBody: AsyncSequence, Sendable {
+package struct HTTPBody: AsyncSequence, Sendable {
     /// The body comes in chunks of bytes.
-    public typealias Element = Data
+    package typealias Element = Data
 
     /// The length the server announced (`Content-Length`), when it did.
-    public let length: Int?
+    package let length: Int?
     private let source: Source
 
     private enum Source: Sendable {
@@ -28,20 +28,20 @@ public struct HTTPBody: AsyncSequence, Sendable {
     }
 
     /// A body streamed from `chunks`; `length` is what the server announced, if anything.
-    public init(chunks: AsyncThrowingStream<Data, any Error>, length: Int? = nil) {
+    package init(chunks: AsyncThrowingStream<Data, any Error>, length: Int? = nil) {
         source = .stream(chunks)
         self.length = length
     }
 
     /// A body a transport feeds from its own thread (see ``BodyFeed``), which ``drain(into:)``
     /// writes out on a file-work thread while the transport reads on.
-    public init(feed: BodyFeed, length: Int? = nil) {
+    package init(feed: BodyFeed, length: Int? = nil) {
         source = .feed(FeedHandle(feed))
         self.length = length
     }
 
     /// A body already in memory, handed out in chunks of `chunkSize` bytes.
-    public init(_ data: Data, chunkSize: Int = 64 * 1024) {
+    package init(_ data: Data, chunkSize: Int = 64 * 1024) {
         let size = Swift.max(1, chunkSize)
         let stream = AsyncThrowingStream<Data, any Error> { continuation in
             var offset = data.startIndex
@@ -74,7 +74,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     /// Reads the chunks, and checks the end: a stream also ends when the reading task is
     /// cancelled, and a connection can close before the announced length, so neither passes
     /// for a complete body.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         enum Base {
             case stream(AsyncThrowingStream<Data, any Error>.AsyncIterator)
             case feed(FeedHandle)
@@ -85,7 +85,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
         var received = 0
 
         /// The next chunk; `nil` at the end. Throws ``TransportError/truncated(received:expected:)`` when fewer bytes came than announced.
-        public mutating func next() async throws -> Data? {
+        package mutating func next() async throws -> Data? {
             let chunk: Data?
             switch base {
             case .stream(var iterator):
@@ -105,7 +105,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     }
 
     /// An iterator over the chunks; a body is read once.
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         switch source {
         case .stream(let chunks): AsyncIterator(base: .stream(chunks.makeAsyncIterator()), length: length)
         case .feed(let handle): AsyncIterator(base: .feed(handle), length: length)
@@ -165,7 +165,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     /// Reads the whole body, refusing it once it passes `limit` bytes.
     /// - Throws: ``TransportError/tooLarge(bytes:)`` with the announced length, or the count read
     ///   when reading stopped; whatever the transport threw while the body streamed.
-    public func collect(upTo limit: Int) async throws -> Data {
+    package func collect(upTo limit: Int) async throws -> Data {
         if let length, length > limit { throw TransportError.tooLarge(bytes: length) }
         var data = Data()
         for try await chunk in self {

@@ -9,7 +9,7 @@ public enum MediaType: Sendable, Hashable, CustomStringConvertible {
     case other(String)
 
     /// Reads OMDb's `Type` string; never fails.
-    public init(omdb raw: String) {
+    package init(omdb raw: String) {
         switch raw.lowercased() {
         case "movie": self = .movie
         case "series": self = .series
@@ -58,7 +58,7 @@ public struct SearchItem: Sendable, Hashable {
     public let posterURL: URL?
 
     /// A row as a search would give it: for tests and for rows made from other answers.
-    public init(imdbID: String, title: String, year: ReleaseYear?, type: MediaType, posterURL: URL?) {
+    package init(imdbID: String, title: String, year: ReleaseYear?, type: MediaType, posterURL: URL?) {
         self.imdbID = imdbID
         self.title = title
         self.year = year
@@ -73,18 +73,19 @@ public struct SearchPage: Sendable {
     public let query: SearchQuery
     /// 1-based page number.
     public let number: Int
-    /// OMDb's `totalResults` for the whole search; never fewer than ``shownSoFar`` nor negative.
+    /// OMDb's `totalResults` for the whole search; never fewer than the results its pages have
+    /// returned so far, nor negative.
     public let totalResults: Int
     /// The page's results, duplicates removed, in OMDb's order.
     public let items: [SearchItem]
     /// How many results of this search have been returned so far, this page included.
-    public let shownSoFar: Int
+    package let shownSoFar: Int
     /// How many of the page's results were left out because an earlier page had them:
     /// an empty page with none was empty as OMDb sent it.
-    public let repeatedCount: Int
+    package let repeatedCount: Int
 
     /// A page; numbers out of range are clamped (a total never below what was shown).
-    public init(query: SearchQuery, number: Int, totalResults: Int, items: [SearchItem], shownSoFar: Int, repeatedCount: Int = 0) {
+    package init(query: SearchQuery, number: Int, totalResults: Int, items: [SearchItem], shownSoFar: Int, repeatedCount: Int = 0) {
         self.query = query
         self.number = max(1, number)
         // A server that undercounts must not make "page 3 of 2" or "12 of 5 shown".
@@ -96,14 +97,14 @@ public struct SearchPage: Sendable {
 
     /// The last page OMDb has for this search: `ceil(totalResults / 10)`, and never before this page.
     public var lastPage: Int { max(number, SearchPage.lastPage(forTotal: totalResults)) }
-    /// True when `nextPage()` has another page to load.
+    /// True when OMDb has a page after this one (``Search/next()`` gives it).
     public var hasMore: Bool { number < lastPage }
 
     /// OMDb's page size is fixed at 10.
     public static let size = 10
     /// The largest `totalResults` believed: more is a broken answer, refused with an error naming it.
     /// (IMDb lists some ten million titles; a billion leaves room and keeps page arithmetic far from overflow.)
-    public static let maxTotalResults = 1_000_000_000
+    package static let maxTotalResults = 1_000_000_000
 
     /// `ceil(total / 10)`, 0 for a negative total; cannot overflow whatever `total` is.
     static func lastPage(forTotal total: Int) -> Int {

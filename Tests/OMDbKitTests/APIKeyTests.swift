@@ -4,50 +4,50 @@ import Testing
 @testable import OMDbCatalogue
 
 /// The key is masked whatever its length, and nothing that holds it prints it.
-@Suite struct RedactorTests {
+@Suite struct APIKeyTests {
     @Test(arguments: ["q", "k7", "abc", "zq9x", "k3y5z"])
     func shortKeysAreMaskedInServerText(key: String) {
-        let redactor = Redactor(apiKey: key)
         let text = "Invalid key \(key) (sent as apikey=\(key)); echo:\(key)"
-        let masked = redactor.redact(text)
+        let masked = APIKey(key).redact(text)
         #expect(!masked.contains(key), "\(masked)")
         #expect(masked.contains("apikey=***"))
     }
 
     @Test func theParameterNameSurvivesAKeyThatIsPartOfIt() {
-        #expect(Redactor(apiKey: "k").redact("https://h/?s=x&apikey=k") == "https://h/?s=x&apikey=***")
+        #expect(APIKey("k").redact("https://h/?s=x&apikey=k") == "https://h/?s=x&apikey=***")
     }
 
     @Test(arguments: ["my key+1", "ké/y&z"])
     func encodedFormsOfTheKeyAreMasked(key: String) throws {
-        let redactor = Redactor(apiKey: key)
+        let apiKey = APIKey(key)
         let encoded = try #require(key.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
-        #expect(!redactor.redact("sent \(encoded) and \(key.replacingOccurrences(of: " ", with: "+"))").contains(encoded))
-        #expect(redactor.redact("sent \(encoded)") == "sent ***")
+        #expect(!apiKey.redact("sent \(encoded) and \(key.replacingOccurrences(of: " ", with: "+"))").contains(encoded))
+        #expect(apiKey.redact("sent \(encoded)") == "sent ***")
     }
 
     static let key = "s3cr3t-KEY-9"
 
-    @Test func noDescriptionDumpOrMirrorOfTheRedactorShowsTheKey() {
-        let redactor = Redactor(apiKey: Self.key)
+    /// No way a value is turned into text shows the key: description, debug description,
+    /// interpolation, `dump`, its mirror, and its encoding; decoding reads it.
+    @Test func noDescriptionDumpMirrorOrEncodingOfTheKeyShowsIt() throws {
+        let key = APIKey(Self.key)
         var dumped = ""
-        dump(redactor, to: &dumped)
-        let texts = [String(describing: redactor), String(reflecting: redactor), "\(redactor)", dumped,
-                     Mirror(reflecting: redactor).children.map { "\($0.label ?? ""): \($0.value)" }.joined()]
-        for text in texts {
-            #expect(!text.contains(Self.key), "\(text)")
-            #expect(text.contains("***"), "\(text)")
-        }
+        dump(key, to: &dumped)
+        let encoded = String(decoding: try JSONEncoder().encode(["apiKey": key]), as: UTF8.self)
+        let texts = [String(describing: key), String(reflecting: key), "\(key)", dumped, encoded]
+        #expect(texts.allSatisfy { !$0.contains(Self.key) && $0.contains("***") }, "\(texts)")
+        #expect(Mirror(reflecting: key).children.isEmpty)
+        #expect(try JSONDecoder().decode([String: APIKey].self, from: Data(#"{"apiKey":" \#(Self.key) "}"#.utf8))["apiKey"] == key)
     }
 
     @Test func dumpOfAClientThatSearchedShowsNoKey() async throws {
-        let client = OMDbClient(configuration: .init(apiKey: Self.key, baseURL: CatalogueTransport.baseURL),
+        let client = OMDbClient(configuration: .init(apiKey: APIKey(Self.key), baseURL: CatalogueTransport.baseURL),
                                 transport: ClosureTransport { url in
                                     url.query("i") == nil
                                         ? json(#"{"Search":[{"Title":"A","imdbID":"tt1"}],"totalResults":"1","Response":"True"}"#)
                                         : json(#"{"Response":"False","Error":"bad \#(Self.key)"}"#, status: 500)
                                 })
-        _ = try await client.search("alien")
+        _ = try await client.search("alien").next()
         _ = try? await client.movie(imdbID: "tt1")
         var dumped = ""
         dump(client, to: &dumped)
@@ -67,7 +67,7 @@ import Testing
         ("no credentials: https://host/a@b and mail me@example.com", "no credentials: https://host/a@b and mail me@example.com"),
     ])
     func credentialsInAURLAreMasked(text: String, expected: String) {
-        #expect(Redactor(apiKey: "0123abcd").redact(text) == expected)
+        #expect(APIKey("0123abcd").redact(text) == expected)
     }
 
     @Test func aClientsErrorsNeverShowThePasswordOfItsBaseURL() async throws {

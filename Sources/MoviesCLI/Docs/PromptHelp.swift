@@ -1,0 +1,35 @@
+import Foundation
+
+/// The prompt's `help` (a line a command, to fit 24 rows) and `help WORD` (all about one command).
+enum PromptHelp {
+    /// Where descriptions start.
+    static let column = 20
+
+    /// One line a command; on a screen too narrow for one, it goes on under its description.
+    static func overview(width: Int) -> String {
+        PromptCommand.all.flatMap { entry in entry.summary.map { lines(entry.usage, $0, width: width) } ?? [] }.joined(separator: "\n")
+    }
+
+    /// All about the command `word` names, with its other forms under it; `help keys`, the editor's
+    /// keys. `nil` for any other word.
+    static func detail(_ word: String, width: Int) -> String? {
+        if word.lowercased() == "keys" { return wrap(keys, width: width, indent: "").joined(separator: "\n") }
+        guard let start = PromptCommand.all.firstIndex(where: { $0.words.contains(word.lowercased()) }) else { return nil }
+        let entries = [PromptCommand.all[start]] + PromptCommand.all[(start + 1)...].prefix { $0.words.isEmpty }
+        return entries.flatMap { lines($0.usage, $0.help, width: width) }.joined(separator: "\n")
+    }
+
+    /// `  show LIST` padded to the descriptions' column, then `text` wrapped under itself.
+    private static func lines(_ usage: String, _ text: String, width: Int) -> [String] {
+        let indent = String(repeating: " ", count: column)
+        let wrapped = wrap(text, width: width, indent: indent)
+        return [("  " + usage).padding(toLength: column, withPad: " ", startingAt: 0) + wrapped[0].dropFirst(column)] + wrapped.dropFirst()
+    }
+
+    /// `help keys`.
+    static let keys = """
+        At a terminal: arrows, Home/End and Ctrl-A/E/K/U/W/Y edit the line; Up/Down walk the history \
+        and Ctrl-R searches it; Tab completes commands, the values of type, year, plot and cache, the \
+        words help knows, folders after posters and poster LIST, and folders and files after save.
+        """
+}

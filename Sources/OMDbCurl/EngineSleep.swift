@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CCurl
+
+/// The engine's running time: what a request's deadline is charged with.
+///
+/// The clock runs on while the process is stopped (Ctrl-Z, `kill -STOP`, a debugger), and a
+/// deadline charged with it would fail every request in flight the moment the process is continued,
+/// though their answers may be waiting on the socket. The kernel says when that happened: the
+/// engine's thread sleeps in `epoll_wait`, which a stop of the process ends with EINTR once it is
+/// continued (Linux, signal(7)), and the thread blocks every signal, so EINTR means a stop and
+/// nothing else. That turn, from the tick before the stop to the continue, is not charged; every
+/// other turn is charged all the time it took, however busy the machine.
+///
+/// Exact for a stop that comes while the engine sleeps, which is all the while it waits on a
+/// server; one that lands in the moments it spends handling bytes leaves no trace and is charged.
+/// Where the sleep is `poll` (not Linux), no stop is seen.
+struct EngineClock {
+    /// The longest the engine's thread sleeps in one turn.
+    static let backstop: Duration = .seconds(1)
+
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private var last: ContinuousClock.Instant
+
+    init(now: @escaping @Sendable () -> ContinuousClock.Instant) {
+        self.now = now
+        last = now()
+    }
+
+    /// The running time since the last tick: all the time that passed, or none when the process
+    /// was `stopped` in it.
+    mutating func tick(stopped: Bool) -> Duration {
+        let current = now()
+        defer { last = current }
+        return stopped ? .zero : max(current - last, .zero)
+    }
+}
+
+/// What the engine's thread sleeps on: the sockets libcurl asks it to watch, a wake-up other
+/// threads ring, and a timeout. Made and used on that thread; only ``wake(_:)`` is for others.
+final class EngineSleep {
+    /// What a socket was seen to be, as libcurl's `CURL_CSELECT_*` bits.
+    typealias Ready = (socket: Int32, events: Int32)
+
+    /// A sleep's descriptors, made before the engine's thread starts (others may wake it from the
+    /// start) and handed to it: numbers, which may cross threads.
+    struct Descriptors: Sendable {
+        /// What other threads write to, to wake the engine (``EngineSleep/wake(_:)``).
+        let wake: Int32
+        fileprivate let heard: Int32
+        /// The epoll set (Linux); -1 elsewhere.
+        fileprivate let epoll: Int32
+
+        /// Nil when the system has no descriptor left for them.
+        init?() {
+            #if os(Linux)
+            wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+            heard = wake
+            epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+            guard wake >= 0, epoll >= 0 else {
+                close(wake)
+                close(epoll)
+                return nil
+            }
+            var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: wake))
+            epoll_ctl(epoll, EPOLL_CTL_ADD, wake, &event)
+            #else
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { return nil }
+            for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+            (heard, wake, epoll) = (ends[0], ends[1], -1)
+            #endif
+        }
+    }
+
+    private let descriptors: Descriptors
+    #if os(Linux)
+    private var events = [epoll_event](repeating: epoll_event(), count: 32)
+    #else
+    private var watched: [Int32: Int16] = [:]
+    #endif
+
+    /// Takes `descriptors` over: they are closed with the sleep.
+    init(_ descriptors: Descriptors) {
+        self.descriptors = descriptors
+    }
+
+    deinit {
+        for descriptor in Set([descriptors.wake, descriptors.heard, descriptors.epoll]) where descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Blocks every signal on the calling thread (the engine's) but those of its own faults: no
+    /// handler ever runs there, so a sleep ended by EINTR was ended by a stop.
+    static func blockSignals() {
+        var signals = sigset_t()
+        sigfillset(&signals)
+        for fault in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP] { sigdelset(&signals, fault) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+    }
+
+    /// Wakes the engine sleeping on the sleep whose ``Descriptors/wake`` this is (any thread).
+    static func wake(_ descriptor: Int32) {
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// Watches `socket` for what libcurl asks (`CURL_POLL_*`), or no longer.
+    func watch(_ socket: Int32, for what: Int32) {
+        #if os(Linux)
+        guard what != CCURL_POLL_REMOVE else {
+            epoll_ctl(descriptors.epoll, EPOLL_CTL_DEL, socket, nil)
+            return
+        }
+        var event = epoll_event(events: (what & CCURL_POLL_IN != 0 ? EPOLLIN.rawValue : 0) | (what & CCURL_POLL_OUT != 0 ? EPOLLOUT.rawValue : 0),
+                                data: epoll_data_t(fd: socket))
+        // Added, unless watched already (a socket closed unwatched leaves the set by itself).
+        if epoll_ctl(descriptors.epoll, EPOLL_CTL_ADD, socket, &event) != 0 { epoll_ctl(descriptors.epoll, EPOLL_CTL_MOD, socket, &event) }
+        #else
+        watched[socket] = what == CCURL_POLL_REMOVE ? nil
+            : (what & CCURL_POLL_IN != 0 ? Int16(POLLIN) : 0) | (what & CCURL_POLL_OUT != 0 ? Int16(POLLOUT) : 0)
+        #endif
+    }
+
+    /// Sleeps until a watched socket is ready, a wake-up, or `timeout`. `stopped`: the process was
+    /// stopped, and is now continued (see ``EngineClock``).
+    func wait(upTo timeout: Duration) -> (ready: [Ready], stopped: Bool) {
+        #if os(Linux)
+        let count = epoll_wait(descriptors.epoll, &events, Int32(events.count), Int32(timeout.milliseconds))
+        guard count > 0 else { return ([], count < 0 && errno == EINTR) }
+        var ready: [Ready] = []
+        for event in events.prefix(Int(count)) {
+            guard event.data.fd != descriptors.heard else { drainWakes(); continue }
+            ready.append((event.data.fd, Self.curlEvents(read: event.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue) != 0,
+                                                           write: event.events & EPOLLOUT.rawValue != 0,
+                                                           error: event.events & EPOLLERR.rawValue != 0)))
+        }
+        return (ready, false)
+        #else
+        var polled = [pollfd(fd: descriptors.heard, events: Int16(POLLIN), revents: 0)]
+            + watched.map { pollfd(fd: $0.key, events: $0.value, revents: 0) }
+        guard poll(&polled, nfds_t(polled.count), Int32(timeout.milliseconds)) > 0 else { return ([], false) }
+        if polled[0].revents != 0 { drainWakes() }
+        let ready = polled.dropFirst().filter { $0.revents != 0 }.map { descriptor in
+            (descriptor.fd, Self.curlEvents(read: descriptor.revents & Int16(POLLIN | POLLHUP) != 0,
+                                            write: descriptor.revents & Int16(POLLOUT) != 0,
+                                            error: descriptor.revents & Int16(POLLERR) != 0))
+        }
+        return (ready, false)
+        #endif
+    }
+
+    private func drainWakes() {
+        var buffer: UInt64 = 0
+        while read(descriptors.heard, &buffer, MemoryLayout<UInt64>.size) > 0 {}
+    }
+
+    private static func curlEvents(read: Bool, write: Bool, error: Bool) -> Int32 {
+        (read ? CCURL_CSELECT_IN : 0) | (write ? CCURL_CSELECT_OUT : 0) | (error ? CCURL_CSELECT_ERR : 0)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up, at most a day.
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        guard seconds < 86_400 else { return 86_400_000 }
+        return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+}
