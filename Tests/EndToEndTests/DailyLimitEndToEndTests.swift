@@ -43,6 +43,42 @@ import TestSupport
         }
     }
 
+    /// A state folder that cannot be written (a read-only disk): the day's count is kept in memory
+    /// and holds the limit. From 900 of 1,000, a run that would send 132 requests sends 100, says
+    /// once that the count is not kept, and fails; from 995, each run sends at most 5.
+    @Test(.enabled(if: ReadOnlyFolder.available, "needs bind mounts (root with CAP_SYS_ADMIN), as CI has"))
+    func aCountThatCannotBeWrittenStillHoldsTheLimit() async throws {
+        try await withTemporaryFolder { folder in
+            let catalogue = try Catalogue.synthetic(titles: 130, in: folder.appendingPathComponent("catalogue"))
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let ledger = QuotaLedger(folder: folder.appendingPathComponent("xdg-state/movies"), apiKey: APIKey(FakeOMDbServer.validKey))
+            let day = Date().ISO8601Format(.iso8601.year().month().day())
+            try FileManager.default.createDirectory(at: ledger.folder, withIntermediateDirectories: true)
+            try Data("\(day) 900 0\n".utf8).write(to: ledger.file)
+            let run = { (pages: String) in
+                try await SpendingEndToEndTests.run(["search", "bench", "--pages", pages, "--no-cache", "--json"], server: server, in: folder)
+            }
+            let sent = try await ReadOnlyFolder.with(ledger.folder) { () -> [Int] in
+                let first = try await run("12")
+                #expect(first.status == 1 && first.stderr.components(separatedBy: "cannot be written").count == 2, "\(first.stderr)")
+                return [server.apiRequests.count]
+            }
+            try Data("\(day) 995 0\n".utf8).write(to: ledger.file)
+            let later = try await ReadOnlyFolder.with(ledger.folder) { () -> [Int] in
+                var sent: [Int] = []
+                for _ in 0..<2 {
+                    let before = server.apiRequests.count
+                    let outcome = try await run("2")
+                    #expect(outcome.status == 1, "\(outcome.stderr)")
+                    sent.append(server.apiRequests.count - before)
+                }
+                return sent
+            }
+            #expect(sent + later == [100, 5, 5])
+        }
+    }
+
     /// At the limit, a new search is not sent at all: the same line, and no request.
     @Test func aSearchAtTheLimitSendsNothing() async throws {
         try await withTemporaryFolder { folder in
