@@ -14,6 +14,8 @@ struct TerminalDriver {
     enum Step {
         case send(String)
         case wait(String, timeout: Int = 15)
+        /// Until a line of the screen is the text, all of it (such as a prompt drawn afresh).
+        case waitLine(String, timeout: Int = 15)
         case waitGone(String)
         /// `reflow`: the terminal rewraps lines wider than the new width (VTE, iTerm2, kitty, tmux), else it cuts them (xterm).
         case resize(columns: Int, rows: Int, reflow: Bool = false)
@@ -29,6 +31,7 @@ struct TerminalDriver {
             switch self {
             case .send(let text): ["send": text]
             case .wait(let text, let timeout): ["wait": text, "timeout": timeout]
+            case .waitLine(let text, let timeout): ["waitLine": text, "timeout": timeout]
             case .waitGone(let text): ["waitGone": text]
             case .resize(let columns, let rows, let reflow): ["resize": [columns, rows], "reflow": reflow]
             case .signal(let name): ["signal": name]
