@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(name: "movies", dependencies: ["MoviesCLI"]),
         // A fake OMDb over real sockets on 127.0.0.1, for tests and benchmarks only (movies-bench is a
         // package of its own, Benchmarks/, out of the product's build).
-        .target(name: "FakeOMDb", dependencies: ["OMDbKit", "OMDbCatalogue", "OMDbCurl"]),
+        .target(name: "FakeOMDb", dependencies: ["OMDbKit", "OMDbCatalogue", "OMDbCurl", "TestSupport"]),
         // What every test suite uses: latches and waits with deadlines that fail, temporary folders.
         .target(name: "TestSupport"),
         // What the library's test suites share: the fixtures, the catalogue, updates gathered by row.

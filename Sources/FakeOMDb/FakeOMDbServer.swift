@@ -3,6 +3,7 @@ import OMDbCurl
 import OMDbKit
 import Synchronization
 import OMDbCatalogue
+import TestSupport
 
 /// A fake OMDb on 127.0.0.1: the offline ``Catalogue`` served over real HTTP, with its posters,
 /// plus a hook to inject faults (statuses, HTML bodies, delays, dropped connections).
@@ -16,7 +17,7 @@ public final class FakeOMDbServer: Sendable {
     private let state = State()
 
     private final class State: Sendable {
-        let log = Mutex<[ServerRequest]>([])
+        let log = Watched<[ServerRequest]>([])
         let posterBase = Mutex<URL?>(nil)
     }
 
@@ -31,7 +32,7 @@ public final class FakeOMDbServer: Sendable {
         let state = self.state
         let synthetic = posterBytes.map(Self.syntheticPoster)
         server = try HTTPServer { request in
-            state.log.withLock { $0.append(request) }
+            state.log.update { $0.append(request) }
             let posterBase = state.posterBase.withLock { $0 } ?? URL(string: "http://127.0.0.1/")!
             var response = fault(request)
                 ?? synthetic.flatMap { Self.poster($0, for: request) }
@@ -51,7 +52,14 @@ public final class FakeOMDbServer: Sendable {
     public var baseURL: URL { server.baseURL }
 
     /// Every request received so far, in arrival order.
-    public var requests: [ServerRequest] { state.log.withLock { $0 } }
+    public var requests: [ServerRequest] { state.log.value }
+
+    /// Suspends until the requests received so far satisfy `condition`: each request wakes it.
+    /// - Throws: ``LatchTimeout`` naming `what` once `timeout` passes without it.
+    public func waitForRequests(_ what: String, timeout: Duration = .seconds(60),
+                                until condition: @escaping @Sendable ([ServerRequest]) -> Bool) async throws {
+        try await state.log.wait(what, timeout: timeout, until: condition)
+    }
 
     /// The requests that were OMDb API calls (not posters, not warm-ups).
     public var apiRequests: [ServerRequest] { requests.filter { !$0.path.hasPrefix("/posters/") && $0.method != "HEAD" } }

@@ -23,6 +23,16 @@ public func commandText(_ arguments: [String]) -> String? {
     commandOutput(arguments).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
 }
 
+extension Process {
+    /// Starts the process, and returns what opens when it exits: wait on that, not on `isRunning`.
+    public func runWatchingExit() throws -> Latch {
+        let exited = Latch()
+        terminationHandler = { _ in exited.open() }
+        try run()
+        return exited
+    }
+}
+
 /// The pid of a process that has exited: free now, or reused by another process (which started
 /// later). For leftovers planted as a dead run's.
 public func exitedProcessID() throws -> Int32 {

@@ -255,9 +255,8 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.catalogueFolder)
             let server = try serverWithSlowRecords()
             defer { server.shutdown() }
             let movies = try await promptMidPage(server: server, folder: folder)
-            let deadline = ContinuousClock.now + .seconds(20)
             movies.interrupt()
-            while !movies.stderrSoFar.contains("Stopped"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            try await movies.waitForStderr("Stopped", timeout: .seconds(20))
             // Now idle: must not end the program. "Stopped" is written by the command as it ends,
             // and a Ctrl-C before the prompt takes it as ended still goes to that command (and
             // says nothing): Ctrl-C again, as a person would, until the idle answer comes. Seconds
@@ -330,9 +329,7 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.catalogueFolder)
             defer { server.shutdown() }
             let movies = try MoviesProcess(["search", "toxic", "--base-url", server.baseURL.absoluteString, "--timeout", "600"],
                                            directory: folder, environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
-            let clock = ContinuousClock()
-            let deadline = clock.now + .seconds(20)
-            while !movies.stdoutSoFar.contains("Results for"), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            try await movies.waitForStdout("Results for", timeout: .seconds(20))
             movies.interrupt()
             let outcome = await movies.finish(timeout: .seconds(20))
             #expect(outcome.exited)
@@ -386,11 +383,9 @@ private func promptMidPage(server: FakeOMDbServer, folder: URL) async throws -> 
     let movies = try MoviesProcess(["--base-url", server.baseURL.absoluteString, "--posters", "p", "--timeout", "600"], directory: folder,
                                    environment: ["OMDB_API_KEY": FakeOMDbServer.validKey])
     movies.send("toxic")
-    let deadline = ContinuousClock.now + .seconds(20)
     // A row's record and poster arrive independently: wait for both of the quick row's.
-    while !(movies.stdoutSoFar.contains("poster saved") && movies.stdoutSoFar.contains("janitor")),
-          ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(20))
+    try await movies.waitForOutput("the quick row's poster and plot", timeout: .seconds(20)) { out, _ in
+        out.contains("poster saved") && out.contains("janitor")
     }
     return movies
 }

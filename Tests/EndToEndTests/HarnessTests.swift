@@ -9,9 +9,7 @@ import TestSupport
     @Test func typingToAToolThatHasExitedLeavesTheTestRunAlive() async throws {
         try await withTemporaryFolder { folder in
             let movies = try MoviesProcess(["--version"], directory: folder)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while movies.process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(!movies.process.isRunning)
+            try await movies.exited.wait(for: "movies --version to exit")
             movies.send("alien")
             movies.send("quit")
             let outcome = await movies.finish()

@@ -114,7 +114,7 @@ import Glibc
         try await withTemporaryFolder { folder in
             let process = try Self.asOtherUser(["search", "toxic"], in: folder.appendingPathComponent("run"), environment: Self.online(server))
             let pid = process.process.processIdentifier
-            try await waitUntil("the page's first line") { process.stdoutSoFar.contains("Results for") }
+            try await process.waitForStdout("Results for")
             // Dispatch keeps a thread idle for a few seconds: then only its event loop is left.
             try await waitUntil("Dispatch's idle threads to end") { Self.threadNames(of: pid).count { $0.contains("qos") } <= 1 }
             try Self.limitThreads(of: pid, to: Self.threadNames(of: pid).count)
@@ -167,7 +167,7 @@ import Glibc
             let process = try MoviesProcess(["--no-cache"], directory: folder, environment: Self.online(server))
             let pid = process.process.processIdentifier
             process.send("cache")
-            try await waitUntil("the prompt's first answer") { !process.stdoutSoFar.isEmpty }
+            try await process.waitForOutput("the prompt's first answer") { out, _ in !out.isEmpty }
             let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
             try #require(commandOutput([try #require(Self.prlimit).path, "--pid", "\(pid)", "--nofile=\(open + 1)"]) != nil)
             process.send("toxic")

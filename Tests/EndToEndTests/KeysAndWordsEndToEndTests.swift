@@ -108,17 +108,18 @@ import TestSupport
     /// base URL showed last: another server's answer never decides what this one opens.
     @Test func thePostersHostIsOpenedOnlyForPostersAndOnlyAsThisBaseURLShowedIt() async throws {
         try await withTemporaryFolder { folder in
-            let posters = try FakeOMDbServer(catalogue: catalogue)
+            let warmedUp = Latch()
+            let posters = try FakeOMDbServer(catalogue: catalogue) { request in
+                if request.method == "HEAD" { warmedUp.open() }
+                return nil
+            }
             defer { posters.shutdown() }
             // In the last run the search's answer waits (20 s at most) for the warm-up, which goes out
             // right behind the search's request, so that a process ending fast cannot end the warm-up
             // before it reaches the posters host.
             let holdForWarmUp = Latch()
             let server = try FakeOMDbServer(catalogue: catalogue) { request in
-                if holdForWarmUp.isOpen, request.queryItems.contains(where: { $0.name == "s" }) {
-                    let deadline = ContinuousClock.now + .seconds(20)
-                    while posters.warmUps.isEmpty, ContinuousClock.now < deadline { usleep(2_000) }
-                }
+                if holdForWarmUp.isOpen, request.queryItems.contains(where: { $0.name == "s" }) { warmedUp.wait(timeout: .seconds(20)) }
                 return nil
             }
             defer { server.shutdown() }

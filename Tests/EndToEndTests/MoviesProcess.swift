@@ -34,6 +34,8 @@ struct MoviesProcess {
     static let catalogueFolder = repositoryRoot.appendingPathComponent("Sources/OMDbCatalogue/Catalogue")
 
     let process = Process()
+    /// Opens when the process exits.
+    let exited: Latch
     private let input = Pipe()
     private let output = Pipe()
     private let errors = Pipe()
@@ -63,7 +65,7 @@ struct MoviesProcess {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        exited = try process.runWatchingExit()
         collected.start(output.fileHandleForReading, errors.fileHandleForReading, closeOutputAfterLines: closeOutputAfterLines)
     }
 
@@ -103,13 +105,25 @@ struct MoviesProcess {
     /// What stdout holds so far.
     var stdoutSoFar: String { collected.text.0 }
 
+    /// Suspends until stdout holds `text` (each chunk read wakes it).
+    func waitForStdout(_ text: String, timeout: Duration = .seconds(60)) async throws {
+        try await collected.wait("\"\(text)\" on stdout", timeout: timeout) { $0.out.contains(text) }
+    }
+
+    /// Suspends until stderr holds `text`.
+    func waitForStderr(_ text: String, timeout: Duration = .seconds(60)) async throws {
+        try await collected.wait("\"\(text)\" on stderr", timeout: timeout) { $0.err.contains(text) }
+    }
+
+    /// Suspends until the output so far satisfies `condition`.
+    func waitForOutput(_ what: String, timeout: Duration = .seconds(60), until condition: @escaping @Sendable (_ out: String, _ err: String) -> Bool) async throws {
+        try await collected.wait(what, timeout: timeout) { condition($0.out, $0.err) }
+    }
+
     /// Closes stdin (Ctrl-D) and waits for the exit, killing the process after `timeout`.
     func finish(timeout: Duration = .seconds(60)) async -> Outcome {
         try? input.fileHandleForWriting.close()
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while process.isRunning, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if (try? await exited.wait(for: "movies to exit", timeout: timeout)) == nil { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         // A child of the tool that kept stdout or stderr open would hold the readers: not for good.
         if !collected.wait(timeout: .seconds(20)) {
@@ -130,11 +144,8 @@ struct MoviesProcess {
 }
 
 /// Reads both pipes to the end on their own threads, so a full pipe never blocks the child.
-private final class Collected: @unchecked Sendable {
-    // Guarded by `lock`; written by the two reader threads, read by the test.
-    private let lock = NSLock()
-    private var out = Data()
-    private var err = Data()
+private final class Collected: Sendable {
+    private let bytes = Watched((out: Data(), err: Data()))
     private let done = DispatchGroup()
 
     /// - Parameter closeOutputAfterLines: close `stdout` (the read end) once that many lines came.
@@ -150,9 +161,9 @@ private final class Collected: @unchecked Sendable {
                     if count < 0, errno == EINTR { continue }
                     guard count > 0 else { break }
                     let chunk = Data(buffer[..<count])
-                    let lines = self.lock.withLock { () -> Int in
-                        if isOut { self.out += chunk } else { self.err += chunk }
-                        return self.out.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                    let lines = self.bytes.update { bytes -> Int in
+                        if isOut { bytes.out += chunk } else { bytes.err += chunk }
+                        return bytes.out.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
                     }
                     if isOut, let limit = closeOutputAfterLines, lines >= limit {
                         try? handle.close()
@@ -166,11 +177,17 @@ private final class Collected: @unchecked Sendable {
 
     /// Waits until both pipes reached their end: false if `timeout` passed first.
     func wait(timeout: Duration) -> Bool {
-        done.wait(timeout: .now() + Double(timeout.components.seconds)) == .success
+        done.wait(timeout: .now() + timeout.seconds) == .success
     }
 
-    var text: (String, String) {
-        lock.withLock { (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)) }
+    /// Suspends until the text so far satisfies `condition`.
+    func wait(_ what: String, timeout: Duration, until condition: @escaping @Sendable ((out: String, err: String)) -> Bool) async throws {
+        try await bytes.wait(what, timeout: timeout) { condition(Self.decode($0)) }
+    }
+
+    var text: (String, String) { Self.decode(bytes.value) }
+
+    private static func decode(_ bytes: (out: Data, err: Data)) -> (out: String, err: String) {
+        (String(decoding: bytes.out, as: UTF8.self), String(decoding: bytes.err, as: UTF8.self))
     }
 }
-

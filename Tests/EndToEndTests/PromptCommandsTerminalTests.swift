@@ -32,7 +32,7 @@ struct PromptCommandsTerminalTests {
     func helpFitsAScreenOfTwentyFourRows(columns: Int) async throws {
         try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(["--offline"], directory: folder, columns: columns, rows: 24, steps: [
-                .wait("movies>"), .send(Keys.ctrlL), .send("help" + Keys.enter), .wait("quit, exit"), .snapshot("help"),
+                .wait("movies>"), .send(Keys.ctrlL), .send("help" + Keys.enter), .wait("quit, exit"), .waitLine("movies>"), .snapshot("help"),
                 .send(Keys.ctrlL), .send("help save" + Keys.enter), .wait("replaces it"), .snapshot("save"),
                 .send("quit" + Keys.enter), .exit(),
             ])

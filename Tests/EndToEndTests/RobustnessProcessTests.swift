@@ -201,10 +201,8 @@ import TestSupport
             movies.send("toxic avenger")
             movies.send("open 1")
             movies.send("show 1")
-            let deadline = ContinuousClock.now + .seconds(20)
             // `show 1` runs only once `open 1` has given the prompt back.
-            while !movies.stdoutSoFar.contains("Director:"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(movies.stdoutSoFar.contains("Director:"), "the prompt did not come back after open")
+            try await movies.waitForStdout("Director:", timeout: .seconds(20))
             let pid = try #require(Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
             defer { kill(pid, SIGKILL) }
             let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
@@ -221,11 +219,12 @@ import TestSupport
 
             // SIGTERM ends it now; gone from /proc means reaped (a zombie stays listed).
             kill(pid, SIGTERM)
-            let reaped = ContinuousClock.now + .seconds(20)
-            while FileManager.default.fileExists(atPath: "/proc/\(pid)"), ContinuousClock.now < reaped {
-                try await Task.sleep(for: .milliseconds(20))
+            // Nothing tells of a reaping: look until the pid is gone.
+            do {
+                try await waitUntil("the opener to be reaped", timeout: .seconds(20), every: .milliseconds(20)) { !FileManager.default.fileExists(atPath: "/proc/\(pid)") }
+            } catch {
+                Issue.record("not reaped: \((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "")")
             }
-            #expect(!FileManager.default.fileExists(atPath: "/proc/\(pid)"), "not reaped: \((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "")")
             movies.send("quit")
             let outcome = await movies.finish(timeout: .seconds(20))
             #expect(outcome.status == 0)

@@ -89,8 +89,8 @@ import TestSupport
             let movies = try MoviesProcess(["search", "bench", "--pages", "5", "--concurrency", "20", "--posters", "p", "--timeout", "300"]
                                            + server.arguments, directory: folder)
             let page2 = (11...20).map { String(format: "tt01%05d", $0) }
-            try await waitUntil("page 2's records and posters asked for") {
-                let targets = server.requests.map(\.target)
+            try await server.waitForRequests("page 2's records and posters asked for") { requests in
+                let targets = requests.map(\.target)
                 return page2.allSatisfy { id in targets.contains { $0.contains("i=\(id)") } && targets.contains { $0.hasPrefix("/posters/") && $0.contains(id) } }
             }
             page2Done.open()
@@ -117,18 +117,18 @@ import TestSupport
             let movies = try MoviesProcess(server.arguments, directory: folder)
             movies.send("bench")
             // The search for page 2 goes out before anyone types more.
-            #expect(await server.waitFor { $0.searchPages == [1, 2] })
-            #expect(await movies.waitFor { $0.stdoutSoFar.contains("Showing 10 of 25") })
+            try await server.waitForSearchPages([1, 2])
+            try await movies.waitForStdout("Showing 10 of 25")
             #expect(server.searchPages == [1, 2])
             let before = server.requests.count
             movies.send("more")
-            #expect(await movies.waitFor { $0.stdoutSoFar.contains("Showing 20 of 25") })
+            try await movies.waitForStdout("Showing 20 of 25")
             // more sent the ten records of page 2 and the prefetch of page 3, not page 2's search again.
-            #expect(await server.waitFor { $0.searchPages == [1, 2, 3] })
+            try await server.waitForSearchPages([1, 2, 3])
             let tenRecordsAndPageThree: Int = 10 + 1   // summed outside #expect: slow to type-check inside
             #expect(server.requests.count - before == tenRecordsAndPageThree)
             movies.send("more")
-            #expect(await movies.waitFor { $0.stdoutSoFar.contains("Showing 25 of 25: that is all.") })
+            try await movies.waitForStdout("Showing 25 of 25: that is all.")
             movies.send("more")
             let outcome = await movies.finish()
             #expect(outcome.status == 0)
@@ -145,13 +145,13 @@ import TestSupport
             defer { server.shutdown() }
             let movies = try MoviesProcess(server.arguments + arguments, directory: folder, environment: environment)
             movies.send("bench")
-            #expect(await movies.waitFor { $0.stdoutSoFar.contains("Showing 10 of 25") })
+            try await movies.waitForStdout("Showing 10 of 25")
             // A full record, asked after the page: when it is in, a prefetch would long have been sent.
             movies.send("show 1")
-            #expect(await movies.waitFor { $0.stdoutSoFar.contains("Director: Someone") })
+            try await movies.waitForStdout("Director: Someone")
             #expect(server.searchPages == [1])
             movies.send("more")
-            #expect(await movies.waitFor { $0.stdoutSoFar.contains("Showing 20 of 25") })
+            try await movies.waitForStdout("Showing 20 of 25")
             #expect(server.searchPages == [1, 2])
             let outcome = await movies.finish()
             #expect(outcome.status == 0)
@@ -201,26 +201,10 @@ extension FakeOMDbServer {
         #expect(repeated.isEmpty, "asked more than once: \(repeated.sorted())", sourceLocation: sourceLocation)
     }
 
-    /// Waits (20 s at most) until `condition` holds; false if it never did.
-    func waitFor(_ condition: (FakeOMDbServer) -> Bool) async -> Bool {
-        await eventually { condition(self) }
+    /// Suspends until the page numbers searched, in arrival order, are `pages`.
+    func waitForSearchPages(_ pages: [Int]) async throws {
+        try await waitForRequests("searches of pages \(pages)") { $0.filter { $0.method != "HEAD" }.compactMap(\.searchPage) == pages }
     }
-}
-
-extension MoviesProcess {
-    /// Waits (20 s at most) until `condition` holds; false if it never did.
-    func waitFor(_ condition: (MoviesProcess) -> Bool) async -> Bool {
-        await eventually { condition(self) }
-    }
-}
-
-private func eventually(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }
 
 /// Holds every answer until `count` non-search requests have arrived (60 s at most: far past any

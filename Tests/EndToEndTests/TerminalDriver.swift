@@ -1,6 +1,11 @@
 import FakeOMDb
 import Foundation
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs `Tests/TerminalDriver/drive.py`: the built `movies` on a pseudo-terminal, its output
 /// rendered by pyte (a VT100 screen), so tests assert the screen a person sees.
@@ -9,6 +14,8 @@ struct TerminalDriver {
     enum Step {
         case send(String)
         case wait(String, timeout: Int = 15)
+        /// Until a line of the screen is the text, all of it (such as a prompt drawn afresh).
+        case waitLine(String, timeout: Int = 15)
         case waitGone(String)
         /// `reflow`: the terminal rewraps lines wider than the new width (VTE, iTerm2, kitty, tmux), else it cuts them (xterm).
         case resize(columns: Int, rows: Int, reflow: Bool = false)
@@ -24,6 +31,7 @@ struct TerminalDriver {
             switch self {
             case .send(let text): ["send": text]
             case .wait(let text, let timeout): ["wait": text, "timeout": timeout]
+            case .waitLine(let text, let timeout): ["waitLine": text, "timeout": timeout]
             case .waitGone(let text): ["waitGone": text]
             case .resize(let columns, let rows, let reflow): ["resize": [columns, rows], "reflow": reflow]
             case .signal(let name): ["signal": name]
@@ -54,14 +62,29 @@ struct TerminalDriver {
         func shown(_ name: String? = nil) -> String { (name.map(snapshot) ?? screen).joined(separator: "\n") }
     }
 
-    /// Returns once the driver has reached a ``Step/touch(_:)`` of `file`.
+    /// Returns once the driver has reached a ``Step/touch(_:)`` of `file`: `file` is made a FIFO,
+    /// whose reading end opens when the driver's touch opens its writing end (an event).
     /// - Throws: ``LatchTimeout`` when it has not within `timeout`: longer than the driver's own
     ///   waits before the touch can take together, so that a slow driver is never failed here.
     static func waitForFile(_ file: URL, timeout: Duration = .seconds(120)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !FileManager.default.fileExists(atPath: file.path) {
-            guard ContinuousClock.now < deadline else { throw LatchTimeout(what: file.lastPathComponent, timeout: timeout) }
-            try await Task.sleep(for: .milliseconds(5))
+        guard mkfifo(file.path, 0o600) == 0 else {
+            // The driver touched it first (a plain file): the point is reached.
+            if errno == EEXIST { return }
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        let reached = Latch()
+        Thread {
+            let fd = open(file.path, O_RDONLY)
+            if fd >= 0 { close(fd) }
+            reached.open()
+        }.start()
+        do {
+            try await reached.wait(for: file.lastPathComponent, timeout: timeout)
+        } catch {
+            // Let the thread blocked in open go: open the other end here.
+            let fd = open(file.path, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+            throw error
         }
     }
 

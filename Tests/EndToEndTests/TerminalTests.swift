@@ -243,7 +243,7 @@ struct TerminalLivePageTests {
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                  environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .send(Keys.ctrlC),
-                .wait("Stopped before any of the 10 rows"), .snapshot("end"),
+                .wait("Stopped before any of the 10 rows"), .waitLine("movies>"), .snapshot("end"),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end").filter { !$0.isEmpty }

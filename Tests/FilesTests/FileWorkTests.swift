@@ -3,22 +3,21 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct FileWorkTests {
     /// Blocking work (a `flock` held by another process, a slow disk) must not hold up other file
     /// work, nor the cooperative pool: more items blocked than there are cores, and one more still runs.
     @Test func workThatBlocksDoesNotHoldUpOtherWork() async {
         let release = DispatchSemaphore(value: 0)
-        let started = Count()
+        let started = Watched(0)
         let count = ProcessInfo.processInfo.activeProcessorCount + 4
         let blocked = (0..<count).map { _ in
-            Task { await FileWork.run { started.add(); release.wait() } }
+            Task { await FileWork.run { started.update { $0 += 1 }; release.wait() } }
         }
-        // Generous: on a loaded run the pool may take seconds to start the tasks at all; a
-        // deadline that passes fails below.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while started.value < count, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
-        #expect(started.value == count)
+        // Generous: on a loaded run the pool may take seconds to start the tasks at all.
+        let allStarted = (try? await started.wait("\(count) blocked items to start") { $0 == count }) != nil
+        #expect(allStarted)
         #expect(await FileWork.run { 42 } == 42)
         for _ in blocked { release.signal() }
         for task in blocked { await task.value }
@@ -31,11 +30,4 @@ import Testing
         await FileWork.run(on: lane) {}
         #expect(order.withLock { $0 } == Array(0..<50))
     }
-}
-
-/// How many times `add` ran, from any thread.
-private final class Count: Sendable {
-    private let count = Mutex(0)
-    func add() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
 }

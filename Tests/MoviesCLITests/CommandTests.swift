@@ -102,10 +102,11 @@ import TestSupport
 
 /// Ctrl-C and the command it should stop (Prompt and OneShot use these calls in this order).
 @Suite struct InterruptsTests {
-    /// A command task that reports whether it ran to the end (false: cancelled).
-    static func slowCommand() -> Task<Bool, Never> {
+    /// A command task that runs until `end` opens (or it is cancelled, 30 s at most), and
+    /// reports whether it was not cancelled.
+    static func slowCommand(until end: Latch = Latch()) -> Task<Bool, Never> {
         Task {
-            try? await Task.sleep(for: .seconds(30))
+            try? await end.wait(for: "the command's end", timeout: .seconds(30))
             return !Task.isCancelled
         }
     }
@@ -136,13 +137,13 @@ import TestSupport
         interrupts.interrupt()
         #expect(idleCalls.withLock { $0 } == 1)
 
-        // A Ctrl-C taken for an earlier command does not cancel the next one.
+        // A Ctrl-C taken for an earlier command does not cancel the next one: registering it
+        // would have cancelled it at once, before it is let end.
         interrupts.begin()
-        let next = Task { () -> Bool in
-            try? await Task.sleep(for: .milliseconds(50))
-            return !Task.isCancelled
-        }
+        let end = Latch()
+        let next = Self.slowCommand(until: end)
         interrupts.running(next)
+        end.open()
         #expect(await next.value == true)
         interrupts.finished()
     }

@@ -11,6 +11,20 @@ import TestSupport
         return try #require(parsed as? [String: Any], "not a JSON object: \(line)")
     }
 
+    /// The values of `keys` in `object` as text: strings as they are, numbers in digits, "null" for
+    /// null, "missing" for a key it lacks.
+    static func values(_ object: [String: Any], _ keys: [String]) -> [String] {
+        keys.map { key in
+            switch object[key] {
+            case let text as String: text
+            case let number as Int: String(number)
+            case is NSNull: "null"
+            case nil: "missing"
+            case let value?: "\(value)"
+            }
+        }
+    }
+
     /// The fields every line gained in issue 18.
     static let recordKeys = RecordOutput.CodingKeys.allCases.map(\.rawValue)
         .filter { !["imdbID", "title", "year", "type", "plot", "poster", "page", "rank", "plotError", "posterError", "posterFallback"].contains($0) }
@@ -45,34 +59,21 @@ import TestSupport
             Self.item("tt0000003", "Failed", poster: StubTransport.posterURL("three")),
         ]
         let got = await updates(stub.client(), for: items, posters: PosterStore(folder: folder))
-        #expect(got.count == 3)
         let objects = try got.enumerated().map { try Self.object(JSONPresenter.line($0.element, number: $0.offset + 1, page: 1)) }
         // Issue 18: the record's fields besides (all null when there is no record).
         let keys: [String] = ["imdbID", "title", "year", "type", "plot", "poster", "page", "rank"] + Self.recordKeys
 
-        let full = objects[0]
-        #expect(Set(full.keys) == Set(keys))
-        #expect(full["plot"] as? String == "A plot.")
-        let posterPath = try #require(full["poster"] as? String)
-        #expect(posterPath.hasPrefix(folder.standardizedFileURL.path + "/"))
-        #expect(posterPath.hasSuffix("[tt0000001].jpg"))
+        try #require(objects.count == 3)
+        let (full, noPlot, failed) = (objects[0], objects[1], objects[2])
+        #expect([Set(full.keys), Set(noPlot.keys), Set(failed.keys)] == [Set(keys), Set(keys + ["posterError"]), Set(keys + ["plotError"])])
+        let posterPath = full["poster"] as? String ?? ""
+        #expect(posterPath.hasPrefix(folder.standardizedFileURL.path + "/") && posterPath.hasSuffix("[tt0000001].jpg"))
         #expect(FileManager.default.contents(atPath: posterPath) == StubTransport.jpeg)
-
-        let noPlot = objects[1]
-        #expect(Set(noPlot.keys) == Set(keys + ["posterError"]))
-        #expect(noPlot["plot"] is NSNull)
-        #expect(noPlot["year"] is NSNull)
-        #expect(noPlot["poster"] is NSNull)
-        #expect(noPlot["posterError"] as? String == "no poster (N/A)")
-
-        let failed = objects[2]
-        #expect(Set(failed.keys) == Set(keys + ["plotError"]))
-        #expect(failed["plot"] is NSNull)
-        #expect(failed["plotError"] as? String == OMDbError.dataUnavailable.description)
-        #expect(failed["poster"] as? String != nil)
-
-        #expect(objects.map { $0["rank"] as? Int } == [1, 2, 3])
-        #expect(objects.allSatisfy { $0["page"] as? Int == 1 && $0["type"] as? String == "movie" })
+        #expect(Self.values(full, ["plot"]) + Self.values(noPlot, ["plot", "year", "poster", "posterError"])
+                + Self.values(failed, ["plot", "plotError"])
+            == ["A plot.", "null", "null", "null", "no poster (N/A)", "null", OMDbError.dataUnavailable.description])
+        #expect(failed["poster"] is String)
+        #expect(objects.map { Self.values($0, ["rank", "page", "type"]) } == [["1", "1", "movie"], ["2", "1", "movie"], ["3", "1", "movie"]])
     }
 
     /// A page stopped (Ctrl-C, SIGINT) after a row's poster was saved but before its record came:
@@ -88,12 +89,9 @@ import TestSupport
         presenter.rowUpdated(.at(0, item: Self.item("tt0000001", "One"), part: .poster(.success(saved))), number: 1)
         presenter.rowUpdated(.at(1, item: Self.item("tt0000002", "Two"), part: .poster(.failure(.posterUnavailable))), number: 2)
         presenter.pageFinished(page, pagesShown: [1])
-        #expect(capture.outLines.count == 1)
-        let line = try Self.object(try #require(capture.outLines.first))
-        #expect(line["imdbID"] as? String == "tt0000001")
-        #expect(line["poster"] as? String == saved.file.path)
-        #expect(line["plotError"] as? String == JSONPresenter.stoppedPlot)
-        #expect(line["rank"] as? Int == 1)
+        let lines = try capture.outLines.map(Self.object)
+        #expect(lines.map { Self.values($0, ["imdbID", "poster", "plotError", "rank"]) }
+            == [["tt0000001", saved.file.path, JSONPresenter.stoppedPlot, "1"]])
     }
 
     @Test func noPosterFolderMeansNullPosterAndNoPosterError() async throws {
@@ -101,8 +99,7 @@ import TestSupport
         let update = try #require(await updates(stub.client(), for: [Self.item("tt0000009", "Gone")]).first)
         let object = try Self.object(JSONPresenter.line(update, number: 1, page: 2))
         #expect(Set(object.keys) == Set(["imdbID", "title", "year", "type", "plot", "poster", "plotError", "page", "rank"] + Self.recordKeys))
-        #expect(object["poster"] is NSNull)
-        #expect(object["page"] as? Int == 2)
+        #expect(Self.values(object, ["poster", "page"]) == ["null", "2"])
     }
 
     @Test(arguments: [
@@ -119,27 +116,18 @@ import TestSupport
         let line = JSONPresenter.line(update, number: 1, page: 1)
         #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
                 "raw control character in \(line.debugDescription)")
-        #expect(!line.contains("\n"))
-        let object = try Self.object(line)
-        #expect(object["title"] as? String == title)
+        #expect(try Self.object(line)["title"] as? String == title && !line.contains("\n"))
     }
 
     @Test func oneShotJSONPrintsLinesInRankOrder() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture, json: true)
         let status = await OneShot(session: session, console: capture.console()).run(query: "star trek", pages: 3)
-        #expect(status == Movies.Status.success)
-        #expect(capture.err == "")
+        #expect(status == Movies.Status.success && capture.err == "")
         let objects = try capture.outLines.map(Self.object)
-        #expect(objects.count == 22)
-        // Typed and built outside #expect: inside, these two took a quarter of a second to type-check.
-        let ranks: [Int?] = objects.map { $0["rank"] as? Int }
-        let pages: [Int?] = objects.map { $0["page"] as? Int }
-        let ranksInOrder: [Int?] = (1...22).map { $0 }
-        let tenOnePageTenTwoTwoThree: [Int?] = Array(repeating: 1, count: 10) + Array(repeating: 2, count: 10) + [3, 3]
-        #expect(ranks == ranksInOrder)
-        #expect(pages == tenOnePageTenTwoTwoThree)
-        #expect(objects.map { $0["imdbID"] as? String } == session.rows.map(\.item.imdbID))
+        // Rank, page and ID of each line, in order: 22 ranks, pages 1, 1… 2, 2… 3, 3.
+        let expected: [[String]] = session.rows.enumerated().map { [String($0.offset + 1), String(min($0.offset / 10 + 1, 3)), $0.element.item.imdbID] }
+        #expect(objects.map { Self.values($0, ["rank", "page", "imdbID"]) } == expected && expected.count == 22)
         #expect(objects.allSatisfy { $0["plot"] is String && $0["poster"] is NSNull })
     }
 
@@ -148,8 +136,6 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture, json: true)
         let status = await OneShot(session: session, console: capture.console()).run(query: "zzzzqq", pages: 1)
-        #expect(status == Movies.Status.success)
-        #expect(capture.out == "")
-        #expect(capture.err.hasPrefix("No results for \"zzzzqq\""))
+        #expect(status == Movies.Status.success && capture.out == "" && capture.err.hasPrefix("No results for \"zzzzqq\""))
     }
 }

@@ -11,17 +11,17 @@ import Testing
     func everyOptionIsInTheHelpWithItsPlaceholder(name: String) throws {
         let spec = try #require(OptionSpec.named(name))
         let line = try #require(Manual.helpText.split(separator: "\n").first { $0.hasPrefix("  \(spec.synopsis) ") })
-        #expect(line.contains(spec.help.prefix(20)))
-        if let variable = spec.environment, spec.placeholder != nil { #expect(Manual.helpText.contains("$\(variable)")) }
+        let variableShown = spec.placeholder == nil || spec.environment.map { Manual.helpText.contains("$\($0)") } ?? true
+        #expect(line.contains(spec.help.prefix(20)) && variableShown)
     }
 
     @Test(arguments: visible)
     func everyOptionIsInTheManualPage(name: String) throws {
         let spec = try #require(OptionSpec.named(name))
         let page = Manual.manPage
-        #expect(page.contains("\\fB\(Manual.roff(spec.name))\\fR"))
-        if let placeholder = spec.placeholder { #expect(page.contains("\\fB\(Manual.roff(spec.name))\\fR \\fI\(placeholder)\\fR")) }
-        if let variable = spec.environment { #expect(page.contains(".B \(variable)")) }
+        let wanted = ["\\fB\(Manual.roff(spec.name))\\fR"] + [spec.placeholder.map { "\\fB\(Manual.roff(spec.name))\\fR \\fI\($0)\\fR" },
+                                                                spec.environment.map { ".B \($0)" }].compactMap { $0 }
+        #expect(wanted.filter { !page.contains($0) } == [])
     }
 
     @Test(arguments: Options.Shell.allCases, visible)
@@ -34,21 +34,17 @@ import Testing
     @Test(arguments: Options.Shell.allCases)
     func completionScriptsOfferTheValuesTheTableAllows(shell: Options.Shell) throws {
         let script = Completions.script(for: shell)
-        for spec in OptionSpec.visible {
-            guard case .values(let values) = spec.completion else { continue }
-            #expect(script.contains(values.joined(separator: " ")), "\(shell): \(spec.name) values")
+        let values: [String] = OptionSpec.visible.compactMap { spec in
+            guard case .values(let values) = spec.completion else { return nil }
+            return values.joined(separator: " ")
         }
-        for command in CommandSpec.all { #expect(script.contains(command.name)) }
+        #expect((values + CommandSpec.all.map(\.name)).filter { !script.contains($0) } == [], "\(shell)")
     }
 
     @Test func hiddenRowsStayOutOfWhatPeopleRead() throws {
         let hidden = OptionSpec.all.filter(\.hidden).map(\.name)
-        #expect(!hidden.isEmpty)
-        for name in hidden {
-            for text in [Manual.helpText, Manual.manPage, Manual.optionsMarkdown] + Options.Shell.allCases.map(Completions.script) {
-                #expect(!text.contains(name))
-            }
-        }
+        let texts = [Manual.helpText, Manual.manPage, Manual.optionsMarkdown] + Options.Shell.allCases.map(Completions.script)
+        #expect(!hidden.isEmpty && hidden.filter { name in texts.contains { $0.contains(name) } } == [])
     }
 
     @Test func readmeTableIsTheOneTheTableWrites() throws {
@@ -62,20 +58,16 @@ import Testing
 
     @Test func rowsHaveOneNameEach() {
         let names = OptionSpec.all.flatMap { [$0.name, $0.short].compactMap { $0 } }
-        #expect(Set(names).count == names.count)
-        #expect(OptionSpec.all.allSatisfy { $0.name.hasPrefix("--") && !$0.help.isEmpty })
+        #expect(Set(names).count == names.count && OptionSpec.all.allSatisfy { $0.name.hasPrefix("--") && !$0.help.isEmpty })
     }
 
     @Test func roffEscapesDashesBackslashesAndLeadingDots() {
-        #expect(Manual.roff("--a\\b") == "\\-\\-a\\eb")
-        #expect(Manual.roff(".x") == "\\&.x")
-        #expect(Manual.roff("'x") == "\\&'x")
+        #expect(["--a\\b", ".x", "'x"].map(Manual.roff) == ["\\-\\-a\\eb", "\\&.x", "\\&'x"])
     }
 
     @Test func manualPageListsThePromptCommands() {
         let commands = Manual.promptCommands.map(\.0)
-        #expect(commands.contains("more, next, n") && commands.contains("show LIST") && commands.contains("quit, exit"))
-        #expect(Manual.manPage.contains(".SH PROMPT COMMANDS"))
+        #expect(commands.contains("more, next, n") && commands.contains("show LIST") && commands.contains("quit, exit") && Manual.manPage.contains(".SH PROMPT COMMANDS"))
     }
 
     @Test func manualPageSynopsisHasNoBlankLines() throws {

@@ -17,8 +17,7 @@ import TestSupport
     ])
     func anIDOrATitleLinkNamesTheTitle(text: String) {
         #expect(IMDbReference(text) == .title("tt0076759"))
-        #expect(Command(parsing: text) == .showTitle(imdbID: "tt0076759"))
-        #expect(Command(parsing: "show " + text) == .showTitle(imdbID: "tt0076759"))
+        #expect([Command(parsing: text), Command(parsing: "show " + text)] == [.showTitle(imdbID: "tt0076759"), .showTitle(imdbID: "tt0076759")])
     }
 
     @Test(arguments: [
@@ -29,22 +28,21 @@ import TestSupport
     ])
     func aLinkToSomethingElseSaysItIsNotATitle(link: String, words: String) throws {
         guard case .notATitle(let why)? = IMDbReference(link) else { Issue.record("\(link) read as a title or as text"); return }
-        #expect(why.contains(words) && why.contains("tt"), "\(why)")
-        #expect(Command(parsing: link) == .invalid(hint: why))
-        #expect(throws: UsageError(why)) { try Options.parse(["show", link]) }
+        #expect(why.contains(words) && why.contains("tt") && Command(parsing: link) == .invalid(hint: why), "\(why)")
+        #expect(usageMessage { try Options.parse(["show", link]) } == why)
     }
 
-    @Test(arguments: ["star wars", "tt123", "tt0076759x", "https://example.com/title/tt0076759/", "notimdb.com/title/tt0076759"])
-    func anythingElseIsText(text: String) {
-        #expect(IMDbReference(text) == nil)
+    @Test func anythingElseIsText() {
+        let texts = ["star wars", "tt123", "tt0076759x", "https://example.com/title/tt0076759/", "notimdb.com/title/tt0076759"]
+        #expect(texts.compactMap(IMDbReference.init) == [])
     }
 
     @Test func saveTakesSessionAndForceInEitherOrder() {
-        #expect(Command(parsing: "save out.json") == .save("out.json", force: false, session: false))
-        #expect(Command(parsing: "save out.json --session") == .save("out.json", force: false, session: true))
-        #expect(Command(parsing: "save! out.json --session") == .save("out.json", force: true, session: true))
-        #expect(Command(parsing: "save out.json --session --force") == .save("out.json", force: true, session: true))
-        #expect(Command(parsing: "save out.json --force --session") == .save("out.json", force: true, session: true))
+        let lines = ["save out.json", "save out.json --session", "save! out.json --session", "save out.json --session --force", "save out.json --force --session"]
+        let expected: [Command] = [.save("out.json", force: false, session: false), .save("out.json", force: false, session: true),
+                                   .save("out.json", force: true, session: true), .save("out.json", force: true, session: true),
+                                   .save("out.json", force: true, session: true)]
+        #expect(lines.map { Command(parsing: $0) } == expected)
     }
 
     /// An ID typed in a new session with posters on names the poster an earlier session saved
@@ -79,11 +77,8 @@ import TestSupport
         let rows = session.rows.count
         capture.clear()
         await session.handle(Command(parsing: "https://m.imdb.com/title/tt0076759/reviews"))
-        #expect(capture.err == "")
-        #expect(capture.outLines.first == "Star Wars: Episode IV - A New Hope (1977)  movie  tt0076759")
-        #expect(capture.out.contains("Director: George Lucas"))
-        #expect(capture.out.contains("Rotten Tomatoes 93%"))
-        #expect(session.rows.count == rows)
+        #expect(capture.err == "" && capture.outLines.first == "Star Wars: Episode IV - A New Hope (1977)  movie  tt0076759")
+        #expect(capture.out.contains("Director: George Lucas") && capture.out.contains("Rotten Tomatoes 93%") && session.rows.count == rows)
         capture.clear()
         await session.handle(Command(parsing: "tt9999999"))
         #expect(capture.err == "The offline catalogue has no title with the IMDb ID tt9999999: check the ID or the link.\n")
@@ -113,14 +108,13 @@ import TestSupport
         #expect(now.map { $0["imdbID"] as? String } == starWars)
         let first = try #require(now.first)
         // As search --json has them (issue 23): numbers as numbers, OMDb's ratings as a list.
-        #expect(first["imdbRating"] as? Double == 8.6 && first["metascore"] as? Int == 90)
-        #expect((first["ratings"] as? [[String: String]])?.contains { $0["source"] == "Rotten Tomatoes" && $0["value"] == "93%" } == true)
+        #expect(first["imdbRating"] as? Double == 8.6 && first["metascore"] as? Int == 90
+            && (first["ratings"] as? [[String: String]])?.contains { $0["source"] == "Rotten Tomatoes" && $0["value"] == "93%" } == true)
 
         capture.clear()
         await session.handle(Command(parsing: "save all.json --session"))
         let all = try Self.saved(folder.appendingPathComponent("all.json")).compactMap { $0["imdbID"] as? String }
-        #expect(Set(all) == Set(alien + starWars + ["tt0133093"]))
-        #expect(capture.out == "Saved \(all.count) movies to \(folder.appendingPathComponent("all.json").path).\n")
+        #expect(Set(all) == Set(alien + starWars + ["tt0133093"]) && capture.out == "Saved \(all.count) movies to \(folder.appendingPathComponent("all.json").path).\n")
     }
 
     /// Rows whose record never came (Ctrl-C) are left out, and counted.
@@ -138,8 +132,8 @@ import TestSupport
         for index in session.rows.indices { session.rows[index].loaded = false }
         capture.clear()
         await session.handle(.save("none.csv", force: false))
-        #expect(capture.err.hasPrefix("Nothing to save: none of the 10 rows of this search loaded."))
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none.csv").path))
+        #expect(capture.err.hasPrefix("Nothing to save: none of the 10 rows of this search loaded.")
+            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("none.csv").path))
     }
 
     static func saved(_ file: URL) throws -> [[String: Any]] {
@@ -164,14 +158,13 @@ import TestSupport
     ])
     func ratingsAreCutBeforeTheID(width: Int, tail: String) {
         let line = LivePage.titleLine(Self.item, number: 1, tag: "", ratings: Self.ratings, width: width, style: .plain)
-        #expect(displayWidth(line) <= width, "\(line)")
-        #expect(line.hasSuffix("(1977)  movie  tt0076759" + tail), "\(line)")
+        #expect(displayWidth(line) <= width && line.hasSuffix("(1977)  movie  tt0076759" + tail), "\(line)")
     }
 
     @Test func ratingsComeFromTheRecordsListOrItsFields() async throws {
         let stub = StubTransport(records: ["tt0000001": ["Title": "A", "imdbID": "tt0000001", "imdbRating": "7.1", "Metascore": "64"]])
         let movie = try await stub.client().movie(imdbID: "tt0000001")
-        #expect(RatingsSummary(movie) == RatingsSummary(imdb: "7.1", rottenTomatoes: nil, metacritic: "64"))
-        #expect(RatingsSummary(movie).text(parts: 3) == "IMDb 7.1 · MC 64")
+        #expect(RatingsSummary(movie) == RatingsSummary(imdb: "7.1", rottenTomatoes: nil, metacritic: "64")
+            && RatingsSummary(movie).text(parts: 3) == "IMDb 7.1 · MC 64")
     }
 }

@@ -12,58 +12,49 @@ import TestSupport
     }
 
     @Test func settingsComeFromOptionsThenEnvironmentThenDotEnv() throws {
-        let defaults = try resolve(environment: ["HOME": "/h"])
-        #expect(defaults.cache && defaults.cacheLifetime == nil && defaults.cacheMaxBytes == 50_000_000 && defaults.dailyLimit == 1_000)
-        #expect(defaults.cacheFolder.path == "/h/.cache/movies" && defaults.stateFolder.path == "/h/.local/state/movies")
+        /// Cache on, lifetime, size, daily limit, cache and state folders.
+        func spending(_ settings: Settings) -> [String] {
+            [String(settings.cache), settings.cacheLifetime.map { String(Int($0)) } ?? "forever", String(settings.cacheMaxBytes),
+             settings.dailyLimit.map(String.init) ?? "unlimited", settings.cacheFolder.path, settings.stateFolder.path]
+        }
         let environment = ["MOVIES_CACHE": "off", "MOVIES_CACHE_TTL": "2h", "MOVIES_CACHE_SIZE": "5MB", "MOVIES_DAILY_LIMIT": "100,000",
                            "XDG_CACHE_HOME": "/c", "XDG_STATE_HOME": "/s"]
-        let fromEnvironment = try resolve(environment: environment)
-        #expect(!fromEnvironment.cache && fromEnvironment.cacheLifetime == 7_200 && fromEnvironment.cacheMaxBytes == 5_000_000)
-        #expect(fromEnvironment.dailyLimit == 100_000)
-        #expect(fromEnvironment.cacheFolder.path == "/c/movies" && fromEnvironment.stateFolder.path == "/s/movies")
-        let fromOptions = try resolve(["--cache-ttl", "30m", "--daily-limit", "unlimited"], environment: environment)
-        #expect(fromOptions.cacheLifetime == 1_800 && fromOptions.dailyLimit == nil)
-        #expect(try resolve(["--no-cache"], dotEnv: ["MOVIES_CACHE": "on"]).cache == false)
-        #expect(try resolve(dotEnv: ["MOVIES_DAILY_LIMIT": "250000"]).dailyLimit == 250_000)
+        let resolved = try [resolve(environment: ["HOME": "/h"]), resolve(environment: environment),
+                            resolve(["--cache-ttl", "30m", "--daily-limit", "unlimited"], environment: environment)]
+        #expect(resolved.map(spending) == [["true", "forever", "50000000", "1000", "/h/.cache/movies", "/h/.local/state/movies"],
+                                           ["false", "7200", "5000000", "100000", "/c/movies", "/s/movies"],
+                                           ["false", "1800", "5000000", "unlimited", "/c/movies", "/s/movies"]])
+        let fromDotEnv = try [resolve(["--no-cache"], dotEnv: ["MOVIES_CACHE": "on"]), resolve(dotEnv: ["MOVIES_DAILY_LIMIT": "250000"])]
+        #expect(!fromDotEnv[0].cache && fromDotEnv[1].dailyLimit == 250_000)
     }
 
-    @Test(arguments: [["--cache-ttl", "soon"], ["--daily-limit", "0"], ["--no-cache=1"], ["quota", "now"], ["cache", "empty"]])
-    func badValuesAreUsageErrors(arguments: [String]) {
-        #expect(throws: UsageError.self) { try Options.parse(arguments) }
-    }
-
-    @Test(arguments: [(["MOVIES_CACHE": "maybe"], "MOVIES_CACHE"), (["MOVIES_CACHE_SIZE": "lots"], "MOVIES_CACHE_SIZE"),
-                      (["MOVIES_DAILY_LIMIT": "-3"], "MOVIES_DAILY_LIMIT")])
-    func badVariablesNameThemselves(environment: [String: String], name: String) {
-        #expect { try resolve(environment: environment) } throws: { ($0 as? UsageError)?.message.hasPrefix(name) == true }
+    @Test func badValuesAreUsageErrorsAndBadVariablesNameThemselves() {
+        let arguments = [["--cache-ttl", "soon"], ["--daily-limit", "0"], ["--no-cache=1"], ["quota", "now"], ["cache", "empty"]]
+        #expect(arguments.map { words in usageMessage { try Options.parse(words) }.isEmpty } == [false, false, false, false, false])
+        let names = ["MOVIES_CACHE": "maybe", "MOVIES_CACHE_SIZE": "lots", "MOVIES_DAILY_LIMIT": "-3"].sorted { $0.key < $1.key }
+        let said = names.map { name, value in usageMessage { try resolve(environment: [name: value]) } }
+        #expect(zip(names, said).filter { !$1.hasPrefix($0.key) }.map(\.1) == [])
     }
 
     @Test func quotaAndCacheAreCommandsOnTheCommandLineAndAtThePrompt() throws {
-        #expect(try Options.parse(["quota"]).mode == .quota)
-        #expect(try Options.parse(["cache"]).mode == .cache(clear: false))
-        #expect(try Options.parse(["cache", "clear"]).mode == .cache(clear: true))
-        #expect(Command(parsing: "quota") == .quota)
-        #expect(Command(parsing: "cache") == .cache(clear: false))
-        #expect(Command(parsing: "Cache Clear") == .cache(clear: true))
-        #expect(Command(parsing: "caché") == .search("caché"))
+        let modes: [Options.Mode] = try [["quota"], ["cache"], ["cache", "clear"]].map { try Options.parse($0).mode }
+        #expect(modes == [.quota, .cache(clear: false), .cache(clear: true)])
+        let commands: [Command] = ["quota", "cache", "Cache Clear", "caché"].map { Command(parsing: $0) }
+        #expect(commands == [.quota, .cache(clear: false), .cache(clear: true), .search("caché")])
     }
 
-    @Test(arguments: [("Schindler's List", "Schindlers List"), ("spider-man: far from home", "spider man far from home"),
-                      ("toxic!", "toxic"), ("C++", "C"), ("alien", nil), ("?!", nil), ("Amélie", nil)] as [(String, String?)])
-    func punctuationIsDroppedForTheSecondTry(query: String, plain: String?) {
-        #expect(Session.withoutPunctuation(query) == plain)
+    @Test func punctuationIsDroppedForTheSecondTry() {
+        let queries = ["Schindler's List", "spider-man: far from home", "toxic!", "C++", "alien", "?!", "Amélie"]
+        #expect(queries.map(Session.withoutPunctuation) == ["Schindlers List", "spider man far from home", "toxic", "C", nil, nil, nil])
     }
 
     @MainActor @Test func tooManyResultsShowsTheExactTitleOffline() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
         await session.handle(.search("up"))
-        #expect(capture.outLines.first == "Results for \"up\": page 1 of 1, 1 in all")
-        #expect(capture.out.contains("  1. Up (2009)  movie  tt1049413"))
-        #expect(capture.out.contains("balloons"))
-        #expect(capture.err.contains("add a word, a type or a year"))
-        #expect(!session.hadFailure)
-        #expect(session.rows.count == 1)
+        #expect(capture.outLines.first == "Results for \"up\": page 1 of 1, 1 in all" && capture.out.contains("  1. Up (2009)  movie  tt1049413"))
+        #expect(capture.out.contains("balloons") && capture.err.contains("add a word, a type or a year"))
+        #expect(!session.hadFailure && session.rows.count == 1)
     }
 
     /// Answers `s=` with "Too many results." and `t=` with `answer`.
@@ -90,9 +81,7 @@ import TestSupport
                               presenter: TextPresenter(console: console, currentDirectory: URL(fileURLWithPath: "/")),
                               currentDirectory: URL(fileURLWithPath: "/"))
         await session.handle(.search("up"))
-        #expect(capture.err.hasPrefix(message))
-        #expect(capture.out.isEmpty)
-        #expect(session.hadFailure)
+        #expect(capture.err.hasPrefix(message) && capture.out.isEmpty && session.hadFailure)
     }
 
     /// The warning counts down to the limit, and past it says the limit is reached (a hostile pass
@@ -121,12 +110,10 @@ import TestSupport
         let session = Session(client: try catalogueClient(), settings: Settings(), console: console,
                               presenter: TextPresenter(console: console, currentDirectory: folder), currentDirectory: folder, budget: budget)
         await session.handle(.help(nil))
-        #expect(capture.outLines.last == "requests today: 37 of 1,000 (UTC day)")
-        #expect(session.requestsToday == "requests today: 37 of 1,000 (UTC day)")
+        #expect([capture.outLines.last, session.requestsToday] == ["requests today: 37 of 1,000 (UTC day)", "requests today: 37 of 1,000 (UTC day)"])
     }
 
-    @Test(arguments: [(0, "0 bytes"), (999, "999 bytes"), (1_000, "1 KB"), (34_567, "34.6 KB"), (50_000_000, "50 MB"), (123_456_789, "123 MB")])
-    func sizesAreShortAndDecimal(bytes: Int, text: String) {
-        #expect(RequestBudget.size(bytes) == text)
+    @Test func sizesAreShortAndDecimal() {
+        #expect([0, 999, 1_000, 34_567, 50_000_000, 123_456_789].map(RequestBudget.size) == ["0 bytes", "999 bytes", "1 KB", "34.6 KB", "50 MB", "123 MB"])
     }
 }

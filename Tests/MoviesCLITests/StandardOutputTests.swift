@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import MoviesCLI
 
 /// stdout written whole and checked: failures come back with their errno, and the stop path
@@ -41,29 +42,23 @@ import Testing
     }
 
     /// A SIGTERM takes the output lock on its way out: it waits for the line being written, so no
-    /// JSON line is ever torn, and no later line starts.
+    /// JSON line is ever torn, and no later line starts. The writer holds that lock for its whole
+    /// line, so the stop path holding it once it returns shows that it waited.
     @Test func finishingWaitsForTheTextBeingWritten() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        let output = StandardOutput(fileDescriptor: ends[1])
-        let text = Array(repeating: UInt8(ascii: "x"), count: 300_000) + [UInt8(ascii: "\n")]
-        let writeEnd = ends[1]
-        let writer = Thread { _ = output.writeAll(String(decoding: text, as: UTF8.self)); close(writeEnd) }
-        writer.start()
-        // The first bytes arrive: the writer is inside its write loop, blocked on the full pipe.
-        var first = [UInt8](repeating: 0, count: 1)
-        #expect(read(ends[0], &first, 1) == 1)
-        let finished = Mutex(false)
-        Thread { output.finish(within: 30); finished.withLock { $0 = true } }.start()
-        // Asserting that something does not happen needs a little time.
-        usleep(200_000)
-        #expect(finished.withLock { $0 } == false, "the stop path did not wait for the line")
-        let rest = Reader(fd: ends[0]).waitForEnd()
-        #expect(first.count + rest.count == text.count)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !finished.withLock({ $0 }), ContinuousClock.now < deadline { usleep(5_000) }
-        #expect(finished.withLock { $0 })
+        let blocked = try BlockedWriter()
+        let finished = Latch()
+        Thread { blocked.output.finish(within: 30); finished.open() }.start()
+        let later = Mutex<Int32?>(nil)
+        let rest = blocked.drain {
+            finished.wait(timeout: .seconds(30))
+            // From another thread than the stop path's: a later line does not start, it gives up.
+            let written = Latch()
+            Thread { later.withLock { $0 = blocked.output.writeAll("{}\n") }; written.open() }.start()
+            written.wait(timeout: .seconds(30))
+        }
+        #expect(rest.count + 1 == BlockedWriter.text.utf8.count)
+        #expect(!finished.timedOut)
+        #expect(later.withLock { $0 } == EAGAIN, "a line started after the stop path had returned")
     }
 
     @Test func finishingGivesUpOnAReaderThatNeverReads() throws {
@@ -99,14 +94,14 @@ private final class BlockedWriter: Sendable {
     static let text = String(repeating: "y", count: 1_000_000)
     let output: StandardOutput
     private let ends: (read: Int32, write: Int32)
-    private let done = Mutex(false)
+    private let done = Latch()
 
     init() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
         ends = (fds[0], fds[1])
         output = StandardOutput(fileDescriptor: fds[1])
-        Thread { [self] in _ = output.writeAll(Self.text); done.withLock { $0 = true } }.start()
+        Thread { [self] in _ = output.writeAll(Self.text); done.open() }.start()
         var first = [UInt8](repeating: 0, count: 1)
         #expect(read(ends.read, &first, 1) == 1)
     }
@@ -115,8 +110,7 @@ private final class BlockedWriter: Sendable {
     /// runs `beforeClosing` once it has, and returns the bytes after the first.
     func drain(beforeClosing: () -> Void = {}) -> [UInt8] {
         let rest = Reader(fd: ends.read)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !done.withLock({ $0 }), ContinuousClock.now < deadline { usleep(5_000) }
+        done.wait(timeout: .seconds(20))
         beforeClosing()
         close(ends.write)
         defer { close(ends.read) }

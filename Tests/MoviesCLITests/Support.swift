@@ -26,10 +26,24 @@ final class Capture: Sendable {
         outBuffer.withLock { $0 = "" }
         errBuffer.withLock { $0 = "" }
     }
+
+    /// stdout and stderr together, to compare in one expectation.
+    var said: Said { Said(out: out, err: err) }
+}
+
+/// What a console said on stdout and on stderr.
+struct Said: Equatable {
+    var out = ""
+    var err = ""
 }
 
 extension Array where Element == String {
     func dropLastIfEmpty() -> [String] { last == "" ? Array(dropLast()) : self }
+}
+
+/// The message of the ``UsageError`` that `body` throws; "" (and an issue recorded) when it throws none.
+func usageMessage<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) -> String {
+    #expect(throws: UsageError.self, sourceLocation: sourceLocation) { _ = try body() }?.message ?? ""
 }
 
 

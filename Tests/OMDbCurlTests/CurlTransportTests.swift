@@ -16,15 +16,6 @@ import TestSupport
         .init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 10, maxConcurrentRequests: concurrency, retry: .standard, onAPIRequestSent: counted)
     }
 
-    /// Waits (up to a minute) until `condition` holds, or fails saying what was awaited.
-    private static func until(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw LatchTimeout(what: what, timeout: .seconds(60)) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
     @Test func connectionsAreKeptAcrossPagesNeverMoreThanTheLimit() async throws {
         try await withTemporaryFolder { folder in
             let server = try FakeOMDbServer(catalogue: catalogue)
@@ -53,7 +44,7 @@ import TestSupport
         // OMDb's host and the posters host are one server here: one warm-up, not two.
         transport.preconnect(server.baseURL)
         transport.preconnect(server.baseURL.appendingPathComponent("posters/x.jpg"))
-        try await Self.until("the warm-up to reach the server") { server.warmUps.count == 1 }
+        try await server.waitForRequests("the warm-up to reach the server") { $0.count { $0.method == "HEAD" } == 1 }
         let warmUp = try #require(server.warmUps.first)
         #expect(warmUp.target == "/")
         #expect(!warmUp.target.contains(FakeOMDbServer.validKey) && !warmUp.target.contains("apikey"))
@@ -80,7 +71,7 @@ import TestSupport
         posters.scheme = "https"
         try #require(client.transport as? CurlTransport).preconnect(try #require(posters.url), afterNextRequest: true)
         _ = try await client.search("star").next()
-        try await Self.until("the posters host to be opened") { server.connectionCount == 2 }
+        try await waitUntil("the posters host to be opened") { server.connectionCount == 2 }
         let search = try #require(server.apiRequests.first)
         #expect(search.connection == 1, "the posters host was opened ahead of the search")
     }
@@ -92,7 +83,7 @@ import TestSupport
         let transport = OMDbClient.liveTransport(for: Self.configuration(server))
         let response = try await transport.send(TransportRequest(url: server.baseURL.appendingPathComponent("posters/big.jpg"), timeout: 10))
         // Nobody reads yet: the transfer must pause, not take 3 MB into memory.
-        try await Self.until("the transfer to pause") { transport.pauses >= 1 }
+        try await waitUntil("the transfer to pause") { transport.pauses >= 1 }
         #expect(try await response.body.collect(upTo: .max) == body)
     }
 

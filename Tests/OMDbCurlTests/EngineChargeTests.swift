@@ -37,7 +37,7 @@ import TestSupport
         let clock = HandClock()
         let (engine, sent) = try Self.send(to: server, clock: clock, timeout: 2)
         defer { engine.post(.stop) }
-        try await waitUntil("the request to be written") { !server.requests.isEmpty }
+        try await server.waitForRequests("the request to be written") { !$0.isEmpty }
         clock.advance(.seconds(5))
         #expect(try await sent.error() == .timedOut)
     }

@@ -156,10 +156,8 @@ import TestSupport
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = ContinuousClock.now + .seconds(30)
-            while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            let hung = process.isRunning
+            let exited = try process.runWatchingExit()
+            let hung = (try? await exited.wait(for: "movies to end", timeout: .seconds(30))) == nil
             if hung { process.terminate() }
             process.waitUntilExit()
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

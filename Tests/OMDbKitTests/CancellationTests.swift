@@ -40,19 +40,19 @@ import TestSupport
                 !["tt0000001", "tt0000002", "tt0000003"].contains(id)
             })
             let page = try await client.search("film").next()
-            let received = Mutex<[MovieUpdate]>([])
+            let received = Watched<[MovieUpdate]>([])
             let consumer = Task {
                 for await update in client.details(for: page.items, posters: PosterStore(folder: folder)) {
-                    received.withLock { $0.append(update) }
+                    received.update { $0.append(update) }
                 }
             }
             // Wait for the quick three and the ten posters, then press "Ctrl-C".
-            try await waitUntil("three records and ten posters") { received.withLock { $0.count } == 13 }
+            try await received.wait("three records and ten posters") { $0.count == 13 }
             consumer.cancel()
             await consumer.value
             // The held seven were cancelled at the transport, not left to run.
-            try await waitUntil("the seven held requests to be cancelled") { cancelled.all.count == 7 }
-            let kept = received.withLock { $0 }
+            try await cancelled.wait("the seven held requests to be cancelled", count: 7)
+            let kept = received.value
             let keptRecords: [String] = kept.filter(\.isRecord).map(\.item.imdbID).sorted()   // outside #expect: slow to type-check inside
             #expect(keptRecords == ["tt0000001", "tt0000002", "tt0000003"])
             // A poster does not wait for its plot: all ten are written, whole; nothing else is in the folder.
@@ -70,7 +70,7 @@ import TestSupport
         let sent = Latch()
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { _ in
             sent.open()
-            try await Task.sleep(for: .seconds(60))
+            try await Latch().wait(for: "the search to be cancelled")
             return json("{}")
         })
         let search = client.search("slow")
@@ -164,16 +164,16 @@ import TestSupport
         let release = Latch()
         defer { release.open() }
         let stopped = RequestLog()
-        let arrived = Atomic(0)
+        let arrived = Watched(0)
         let client = OMDbClient(configuration: .init(apiKey: "k"), transport: slowTransport(release: release, cancelled: stopped) { _ in
-            arrived.add(1, ordering: .relaxed)
+            arrived.update { $0 += 1 }
             return true
         })
         let items = try await client.search("film").next().items
         var updates: MovieUpdates? = client.detailUpdates(for: items)
-        try await waitUntil("the ten records to be asked for") { arrived.load(ordering: .relaxed) == 10 }
+        try await arrived.wait("the ten records to be asked for") { $0 == 10 }
         if cancelled { updates?.cancel() } else { updates = nil }
-        try await waitUntil("the ten held records to be cancelled", timeout: .seconds(20)) { stopped.all.count == 10 }
+        try await stopped.wait("the ten held records to be cancelled", timeout: .seconds(20), count: 10)
         withExtendedLifetime(updates) {}
     }
 

@@ -139,14 +139,13 @@ import TestSupport
         await withTemporaryFolder { folder in
             // The poster download only finishes once the plot has reached the consumer: if the
             // plot waited for the poster, the poster would give up after 10 s and say so.
-            let plotSeen = Mutex(false)
+            let plotSeen = Latch()
             let posterWaitedInVain = Mutex(false)
             let client = OMDbClient(configuration: .init(apiKey: "k"), transport: ClosureTransport { url in
                 if url.query("i") == nil {
-                    let clock = ContinuousClock()
-                    let deadline = clock.now + .seconds(60)
-                    while !plotSeen.withLock({ $0 }), clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-                    posterWaitedInVain.withLock { $0 = !plotSeen.withLock { $0 } }
+                    do { try await plotSeen.wait(for: "the plot to reach the consumer") } catch is LatchTimeout {
+                        posterWaitedInVain.withLock { $0 = true }
+                    }
                     return HTTPResponse(statusCode: 200, body: pngBytes)
                 }
                 return record(url.query("i")!)
@@ -155,7 +154,7 @@ import TestSupport
             var arrivals: [Bool] = []
             for await update in client.details(for: [item], posters: PosterStore(folder: folder)) {
                 arrivals.append(update.isRecord)
-                if update.isRecord { plotSeen.withLock { $0 = true } }
+                if update.isRecord { plotSeen.open() }
             }
             #expect(arrivals == [true, false])
             #expect(!posterWaitedInVain.withLock { $0 })
@@ -204,9 +203,9 @@ import TestSupport
     /// A transport whose record requests are held until the test releases them (or cancels them),
     /// counting the cancellations it sees.
     private final class Sleepy: Sendable {
-        let started = Mutex(0)
-        let cancelled = Mutex(0)
-        let finished = Mutex(0)
+        let started = Watched(0)
+        let cancelled = Watched(0)
+        let finished = Watched(0)
         /// Opened by the test to let held requests end.
         let release = Latch()
         /// How many requests are held (the first ones); later ones answer at once.
@@ -221,26 +220,22 @@ import TestSupport
 
         var transport: ClosureTransport {
             ClosureTransport { [self] url in
-                let number = started.withLock { $0 += 1; return $0 }
+                let number = started.update { $0 += 1; return $0 }
                 if number <= held {
                     if ignoresCancellation {
                         // A task of its own, not cancelled with the request: the wait goes on.
                         try await Task.detached { [release] in try await release.wait(for: "the test to release the request") }.value
                     } else {
                         do { try await release.wait(for: "the test to release the request") } catch is CancellationError {
-                            cancelled.withLock { $0 += 1 }
+                            cancelled.update { $0 += 1 }
                             throw CancellationError()
                         }
                     }
                 }
-                finished.withLock { $0 += 1 }
+                finished.update { $0 += 1 }
                 let id = url.query("i") ?? "tt0000000"
                 return json(#"{"Title":"t","imdbID":"\#(id)","Type":"movie","Response":"True"}"#)
             }
-        }
-
-        func wait(_ what: String, until condition: @escaping @Sendable () -> Bool) async throws {
-            try await waitUntil(what, condition)
         }
     }
 
@@ -249,11 +244,10 @@ import TestSupport
         let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let items = (1...10).map { SearchItem(imdbID: "tt000000\($0)", title: "t", year: nil, type: .movie, posterURL: nil) }
         let consumer = Task { await collect(client.details(for: items)) }
-        try await sleepy.wait("ten requests started") { sleepy.started.withLock { $0 } == 10 }
+        try await sleepy.started.wait("ten requests started") { $0 == 10 }
         consumer.cancel()
         #expect(await consumer.value.isEmpty)
-        try await sleepy.wait("ten requests cancelled") { sleepy.cancelled.withLock { $0 } == 10 }
-        #expect(sleepy.cancelled.withLock { $0 } == 10)
+        try await sleepy.cancelled.wait("ten requests cancelled") { $0 == 10 }
     }
 
     @Test func aCancelledWaiterLeavesAtOnceAndTheOtherStillGetsTheRecord() async throws {
@@ -261,15 +255,15 @@ import TestSupport
         let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let leaving = Task { try await client.movie(imdbID: "tt0000001") }
         let staying = Task { try await client.movie(imdbID: "tt0000001") }
-        try await sleepy.wait("the request to start") { sleepy.started.withLock { $0 } == 1 }
+        try await sleepy.started.wait("the request to start") { $0 == 1 }
         leaving.cancel()
         await #expect(throws: CancellationError.self) { try await leaving.value }
         // It left while the shared request was still held, and that request was not cancelled.
-        #expect(sleepy.finished.withLock { $0 } == 0)
+        #expect(sleepy.finished.value == 0)
         sleepy.release.open()
         #expect(try await staying.value.imdbID == "tt0000001")
-        #expect(sleepy.cancelled.withLock { $0 } == 0)
-        #expect(sleepy.started.withLock { $0 } == 1)
+        #expect(sleepy.cancelled.value == 0)
+        #expect(sleepy.started.value == 1)
     }
 
     @Test func whenEveryWaiterLeavesTheRequestIsCancelled() async throws {
@@ -277,14 +271,13 @@ import TestSupport
         let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let first = Task { try await client.movie(imdbID: "tt0000001") }
         let second = Task { try await client.movie(imdbID: "tt0000001") }
-        try await sleepy.wait("the request to start") { sleepy.started.withLock { $0 } == 1 }
+        try await sleepy.started.wait("the request to start") { $0 == 1 }
         first.cancel()
         await #expect(throws: CancellationError.self) { try await first.value }
-        #expect(sleepy.cancelled.withLock { $0 } == 0)
+        #expect(sleepy.cancelled.value == 0)
         second.cancel()
         await #expect(throws: CancellationError.self) { try await second.value }
-        try await sleepy.wait("the request to be cancelled") { sleepy.cancelled.withLock { $0 } == 1 }
-        #expect(sleepy.cancelled.withLock { $0 } == 1)
+        try await sleepy.cancelled.wait("the request to be cancelled") { $0 == 1 }
     }
 
     @Test func aCallerAfterEveryoneLeftStartsAFreshRequest() async throws {
@@ -294,13 +287,13 @@ import TestSupport
         defer { sleepy.release.open() }
         let client = OMDbClient(configuration: .init(apiKey: "k", timeout: 600), transport: sleepy.transport)
         let leaving = Task { try await client.movie(imdbID: "tt0000001") }
-        try await sleepy.wait("the request to start") { sleepy.started.withLock { $0 } == 1 }
+        try await sleepy.started.wait("the request to start") { $0 == 1 }
         leaving.cancel()
         await #expect(throws: CancellationError.self) { try await leaving.value }
         let movie = try await client.movie(imdbID: "tt0000001")
         #expect(movie.imdbID == "tt0000001")
-        #expect(sleepy.started.withLock { $0 } == 2)
-        #expect(sleepy.finished.withLock { $0 } == 1, "the abandoned request ended before the newcomer was answered")
+        #expect(sleepy.started.value == 2)
+        #expect(sleepy.finished.value == 1, "the abandoned request ended before the newcomer was answered")
     }
 
     @Test func notFoundAnswersAreRememberedNotAskedAgain() async {

@@ -170,7 +170,7 @@ import TestSupport
         defer { hold.open(); server.shutdown() }
         let client = client(server, timeout: 30)
         let task = Task { try await client.search("alien").next() }
-        try await waitUntil("the search to reach the server") { server.requests.count == 1 }
+        try await server.waitForRequests("the search to reach the server") { $0.count == 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(!hold.timedOut)
@@ -216,7 +216,7 @@ import TestSupport
         let transport = OMDbClient.liveTransport(for: .init(apiKey: "k", maxConcurrentRequests: 4))
         // A deadline far past the hold: on a loaded machine 30 s ran out before the cancellation.
         let task = Task { try await transport.send(TransportRequest(url: server.baseURL.appendingPathComponent("posters/tt0090190.jpg"), timeout: 300)) }
-        try await waitUntil("the download to reach the server") { server.requests.count == 1 }
+        try await server.waitForRequests("the download to reach the server") { $0.count == 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(!hold.timedOut, "the cancelled download waited for the server's answer")

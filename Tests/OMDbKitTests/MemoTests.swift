@@ -2,27 +2,22 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 /// A load that waits until released, counting how many times it started.
 private final class GatedLoad: Sendable {
-    private let state = Mutex((starts: 0, released: false))
+    private let starts = Mutex(0)
+    private let released = Latch()
 
-    var starts: Int { state.withLock { $0.starts } }
+    var count: Int { starts.withLock { $0 } }
 
-    func release() { state.withLock { $0.released = true } }
+    func release() { released.open() }
 
     func run<T>(_ outcome: () throws -> T) async throws -> T {
-        state.withLock { $0.starts += 1 }
-        // Sleeping, not yielding: a spinning test would starve the pool other suites run on.
-        while !state.withLock({ $0.released }) { try await Task.sleep(for: .milliseconds(1)) }
+        starts.withLock { $0 += 1 }
+        try await released.wait(for: "the test to release the load")
         return try outcome()
     }
-}
-
-/// Waits (a few seconds at most) until `condition` holds.
-private func eventually(_ condition: () -> Bool) async {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
 }
 
 @Suite struct MemoTests {
@@ -30,11 +25,11 @@ private func eventually(_ condition: () -> Bool) async {
         let memo = Memo<String, Int>()
         let load = GatedLoad()
         let callers = (0..<5).map { _ in Task { try await memo.value(for: "a") { try await load.run { 42 } } } }
-        await eventually { memo.waiters(for: "a") == callers.count }
+        try await waitUntil("five callers on one load") { memo.waiters(for: "a") == callers.count }
         load.release()
         for caller in callers { #expect(try await caller.value == 42) }
         #expect(try await memo.value(for: "a") { Issue.record("loaded again"); return 0 } == 42)
-        #expect(load.starts == 1)
+        #expect(load.count == 1)
         #expect(memo.inFlight == 0)
     }
 
@@ -43,12 +38,12 @@ private func eventually(_ condition: () -> Bool) async {
         let load = GatedLoad()
         let leaver = Task { try await memo.value(for: "a") { try await load.run { 7 } } }
         let stayer = Task { try await memo.value(for: "a") { try await load.run { 7 } } }
-        await eventually { memo.waiters(for: "a") == 2 }
+        try await waitUntil("two callers on one load") { memo.waiters(for: "a") == 2 }
         leaver.cancel()
         await #expect(throws: CancellationError.self) { try await leaver.value }
         load.release()
         #expect(try await stayer.value == 7)
-        #expect(load.starts == 1)
+        #expect(load.count == 1)
     }
 
     @Test func aFinalFailureIsRememberedAndNotAskedAgain() async throws {

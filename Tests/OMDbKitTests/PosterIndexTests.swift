@@ -34,16 +34,6 @@ import TestSupport
         func release() { gate.signal() }
     }
 
-    /// True once `condition` holds; false if it still does not after 60 s (a loaded machine).
-    static func waitUntil(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            await Task.yield()
-        }
-        return true
-    }
-
     @Test func aStoreListsItsFolderOnceHoweverManyLookupsSavesAndWidths() async throws {
         try await withTemporaryFolder { folder in
             try pngBytes.write(to: folder.appendingPathComponent("Old [tt0000009].png"))
@@ -81,7 +71,7 @@ import TestSupport
             let listing = Listing(held: true)
             let store = PosterStore(folder: folder, owner: .current, listing: listing.run)
             let lookup = Task { await store.existingFile(for: "tt0000001") }
-            #expect(await Self.waitUntil { store.index.lookupsWaiting == 1 })
+            #expect((try? await waitUntil("the lookup to wait for the listing") { store.index.lookupsWaiting == 1 }) != nil)
             listing.release()
             #expect(await lookup.value?.lastPathComponent == "Old [tt0000001].png")
         }
@@ -106,7 +96,7 @@ import TestSupport
             let store = PosterStore(folder: folder, owner: .current, listing: listing.run)
             let count = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
             let lookups = (0..<count).map { n in Task { await store.existingFile(for: "tt\(n)") } }
-            #expect(await Self.waitUntil { store.index.lookupsWaiting == count })
+            #expect((try? await waitUntil("\(count) lookups to wait for the listing") { store.index.lookupsWaiting == count }) != nil)
             #expect(await Task.detached { 42 }.value == 42)
             listing.release()
             for lookup in lookups { #expect(await lookup.value == nil) }

@@ -2,19 +2,18 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OMDbKit
+import TestSupport
 
 /// A search backend of `total` results whose searches can be held: each search reports its page
 /// number on `arrived`, and pages in `held` wait until ``release()``.
 private final class HeldPages: Sendable {
     let total: Int
     let log = RequestLog()
-    let arrived: AsyncStream<Int>
-    private let arrivedContinuation: AsyncStream<Int>.Continuation
+    let arrived = Watched<[Int]>([])
     private let state: Mutex<(held: Set<Int>, waiting: [CheckedContinuation<Void, Never>])>
 
     init(total: Int, held: Set<Int> = []) {
         self.total = total
-        (arrived, arrivedContinuation) = AsyncStream.makeStream(of: Int.self)
         state = Mutex((held, []))
     }
 
@@ -34,7 +33,7 @@ private final class HeldPages: Sendable {
         ClosureTransport { [self] url in
             log.record(url)
             guard let page = url.query("page").flatMap(Int.init) else { return json(#"{"Response":"False","Error":"Error getting data."}"#) }
-            arrivedContinuation.yield(page)
+            arrived.update { $0.append(page) }
             await withCheckedContinuation { continuation in
                 let wait = state.withLock { state in
                     guard state.held.contains(page) else { return false }
@@ -65,22 +64,9 @@ private final class HeldPages: Sendable {
         return searchedPages.contains(2) ? (client, search) : nil
     }
 
-    /// Waits until the search for `page` has reached the transport: true, or false after 10 s.
+    /// Waits until the search for `page` has reached the transport: true, or false after a minute.
     func waitForSearch(of page: Int) async -> Bool {
-        let arrived = self.arrived
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await number in arrived where number == page { return true }
-                return false
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(10))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        (try? await arrived.wait("the search for page \(page)") { $0.contains(page) }) != nil
     }
 }
 

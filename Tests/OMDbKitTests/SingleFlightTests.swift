@@ -123,23 +123,26 @@ func yieldTimes(_ count: Int) async {
 
     @Test func whenTheLastWaiterLeavesTheLoadIsCancelledAndANewcomerStartsAfresh() async throws {
         let flight = SingleFlight<String, Int>()
-        let started = Mutex(0)
-        let cancelled = Mutex(0)
+        let started = Watched(0)
+        let cancelled = Watched(0)
+        // The first load lasts until it is cancelled; the next answers at once.
         let operation: @Sendable () async throws -> Int = {
-            let number = started.withLock { $0 += 1; return $0 }
-            do { try await Task.sleep(for: .seconds(number == 1 ? 60 : 0)) } catch {
-                cancelled.withLock { $0 += 1 }
-                throw error
+            let number = started.update { $0 += 1; return $0 }
+            if number == 1 {
+                do { try await Latch().wait(for: "the first load to be cancelled") } catch is CancellationError {
+                    cancelled.update { $0 += 1 }
+                    throw CancellationError()
+                }
             }
             return number
         }
         let leaver = Task { try await flight.value(for: "k", operation) }
-        try await waitUntil("the load to start") { started.withLock { $0 } > 0 }
+        try await started.wait("the load to start") { $0 > 0 }
         leaver.cancel()
         await #expect(throws: CancellationError.self) { try await leaver.value }
         #expect(try await flight.value(for: "k", operation) == 2)
-        try await waitUntil("the abandoned load to be cancelled") { cancelled.withLock { $0 } > 0 }
-        #expect(cancelled.withLock { $0 } == 1)
+        try await cancelled.wait("the abandoned load to be cancelled") { $0 > 0 }
+        #expect(cancelled.value == 1)
     }
 
     @Test func twoNextPageCallsAtOnceShareOneRequestAndBothGetThePage() async throws {

@@ -15,14 +15,14 @@ import TestSupport
     }
 
     /// A store whose writes, once `after` bytes are written, first wait for `disk` (a disk that
-    /// stops answering).
-    private static func store(_ folder: URL, disk: Latch, writing: Latch = Latch(), after: Int = 0) -> PosterStore {
+    /// stops answering), `slowness` at most.
+    private static func store(_ folder: URL, disk: Latch, writing: Latch = Latch(), after: Int = 0, slowness: Duration = .seconds(60)) -> PosterStore {
         var store = PosterStore(folder: folder)
         let written = Atomic(0)
         store.disk.append = { (file, data) throws(OMDbError) in
             if written.add(data.count, ordering: .relaxed).oldValue >= after {
                 writing.open()
-                disk.wait(timeout: .seconds(60))
+                disk.wait(timeout: slowness)
             }
             try file.append(data)
         }
@@ -56,20 +56,17 @@ import TestSupport
 
     @Test func aDiskSlowerThanTheDeadlineIsNotATimeoutAndThePosterIsAskedForOnce() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue, posterBytes: 2_000_000)
+            // The disk takes its time: until the poster is asked for a second time (which must not
+            // happen), or 3 s, three times the deadline of each try.
+            let disk = Latch(), posterRequests = Mutex(0)
+            let server = try FakeOMDbServer(catalogue: catalogue, posterBytes: 2_000_000) { request in
+                if request.path.hasPrefix("/posters/"), posterRequests.withLock({ $0 += 1; return $0 }) == 2 { disk.open() }
+                return nil
+            }
             defer { server.shutdown() }
             let client = Self.client(server, timeout: 1)
             let item = try #require(try await client.search("toxic").next().items.first { $0.posterURL != nil })
-            // The disk takes its time: until the poster is asked for a second time (which must not
-            // happen), or 3 s, three times the deadline of each try.
-            let disk = Latch()
-            let watcher = Thread {
-                let until = ContinuousClock.now + .seconds(3)
-                while server.posterRequests.count < 2, ContinuousClock.now < until { usleep(5_000) }
-                disk.open()
-            }
-            watcher.start()
-            let saved = try await client.poster(for: item, in: Self.store(folder, disk: disk))
+            let saved = try await client.poster(for: item, in: Self.store(folder, disk: disk, slowness: .seconds(3)))
             #expect(FileManager.default.fileExists(atPath: saved.file.path))
             #expect(server.posterRequests.count == 1)
         }

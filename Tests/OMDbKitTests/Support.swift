@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 @testable import OMDbCatalogue
 import OMDbTestSupport
+import TestSupport
 
 /// A transport backed by a closure: the test decides every answer, handed out in chunks.
 struct ClosureTransport: OMDbTransport {
@@ -21,10 +22,14 @@ struct ClosureTransport: OMDbTransport {
 
 /// Counts and records what went through a transport.
 final class RequestLog: Sendable {
-    private let urls = Mutex<[URL]>([])
-    func record(_ url: URL) { urls.withLock { $0.append(url) } }
-    var all: [URL] { urls.withLock { $0 } }
+    private let urls = Watched<[URL]>([])
+    func record(_ url: URL) { urls.update { $0.append(url) } }
+    var all: [URL] { urls.value }
     func count(where predicate: (URL) -> Bool) -> Int { all.filter(predicate).count }
+    /// Suspends until `count` requests are logged.
+    func wait(_ what: String, timeout: Duration = .seconds(60), count: Int) async throws {
+        try await urls.wait(what, timeout: timeout) { $0.count == count }
+    }
 }
 
 extension URL {

@@ -12,6 +12,7 @@ Usage: drive.py SPEC.json   ->  prints one JSON object:
 Spec: {"argv": [...], "cwd": "...", "env": {...}, "size": [columns, rows], "steps": [...]}
 Steps: {"send": "text"}            keys (escape sequences written as they are)
        {"wait": "text", "timeout": s}   until the screen shows text
+       {"waitLine": "text", "timeout": s}  until a line of the screen is text, all of it
        {"waitGone": "text"}        until it does not
        {"resize": [columns, rows]} TIOCSWINSZ (the kernel sends SIGWINCH) and the screen follows
                                    (cutting lines, as xterm does; with "reflow": true, rewrapping
@@ -84,6 +85,9 @@ def main():
             elif "wait" in step:
                 text = step["wait"]
                 wait_until(lambda: any(text in line for line in lines()), step.get("timeout", 15), repr(text))
+            elif "waitLine" in step:
+                text = step["waitLine"]
+                wait_until(lambda: text in lines(), step.get("timeout", 15), f"the line {text!r}")
             elif "waitGone" in step:
                 text = step["waitGone"]
                 wait_until(lambda: not any(text in line for line in lines()), step.get("timeout", 15), f"{text!r} to go")
