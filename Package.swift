@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "Files"),
         // Image formats told from their first bytes: what OMDbKit saves and TerminalImages draws.
         .target(name: "ImageFormats"),
-        // The library: client actor, models, posters, errors, offline catalogue. No terminal code,
+        // The library: the client actor, searches, typed records, posters, errors. No terminal code,
         // no network code: requests go through the OMDbTransport seam.
         .target(name: "OMDbKit", dependencies: ["Files", "ImageFormats"]),
         // The offline catalogue: a transport that answers as OMDb would, from the titles, posters and
