@@ -33,15 +33,13 @@ public final class Terminal: Sendable {
         var cursorHidden = false
         var listeners: [Int: @Sendable (Event) -> Void] = [:]
         var nextListener = 0
-        /// Set by ``suspend()`` until SIGCONT: the mode and cursor to come back to.
-        var suspendedIn: (mode: Mode, cursorHidden: Bool)?
+        /// ``suspend()`` is stopping the process and sets the mode back itself when continued.
+        var suspending = false
     }
 
     private let state = Mutex(State())
     /// One source per signal watched.
     private let sources = Mutex<[Int32: any DispatchSourceSignal]>([:])
-    /// Signalled by SIGCONT after ``suspend()``.
-    private let continued = DispatchSemaphore(value: 0)
     /// The writer of the tool's results, so an escape code never lands inside a line being written.
     private let output: @Sendable (String) -> Void
 
@@ -140,25 +138,29 @@ public final class Terminal: Sendable {
         tcsetattr(STDIN_FILENO, TCSADRAIN, &settings)
     }
 
-    /// Ctrl-Z: restores the terminal, stops until `fg`, then sets the mode again. Blocks until SIGCONT:
-    /// the stop may take effect after `kill` returns, and nothing may be drawn before.
+    /// Ctrl-Z: restores the terminal, stops the process, and sets the mode and cursor back once it
+    /// is continued (`fg`). A stop sent to the calling thread takes effect before `pthread_kill`
+    /// returns, and it returns once the process is continued: nothing waits on SIGCONT's delivery,
+    /// which a signal source may lose.
     public func suspend() {
-        state.withLock { state in state.suspendedIn = (state.mode, state.cursorHidden) }
+        let (mode, hidden) = state.withLock { state in
+            state.suspending = true
+            return (state.mode, state.cursorHidden)
+        }
         restore()
-        kill(getpid(), SIGSTOP)
-        continued.wait()
+        pthread_kill(pthread_self(), SIGSTOP)
+        set(mode)
+        if hidden { showCursor(false) }
+        state.withLock { $0.suspending = false }
     }
 
-    /// SIGCONT: back from our own stop (the mode before it), or from someone else's.
+    /// SIGCONT: draw again; after someone else's stop (`kill -STOP`), also set the mode again.
     private func resume() {
-        let (suspended, mode, hidden) = state.withLock { state in
-            defer { state.suspendedIn = nil }
-            return (state.suspendedIn, state.mode, state.cursorHidden)
+        let (suspending, mode, hidden) = state.withLock { ($0.suspending, $0.mode, $0.cursorHidden) }
+        if !suspending {
+            set(mode)
+            if hidden { showCursor(false) }
         }
-        let (backTo, hide) = suspended ?? (mode, hidden)
-        set(backTo)
-        if hide { showCursor(false) }
-        if suspended != nil { continued.signal() }
         tell(.continued)
     }
 
