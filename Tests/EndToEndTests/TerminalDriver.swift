@@ -13,7 +13,8 @@ struct TerminalDriver {
     /// A step of the script (see drive.py).
     enum Step {
         case send(String)
-        case wait(String, timeout: Int = 15)
+        /// Until the screen shows the text, on `times` lines (a line drawn again).
+        case wait(String, timeout: Int = 15, times: Int = 1)
         /// Until a line of the screen is the text, all of it (such as a prompt drawn afresh).
         case waitLine(String, timeout: Int = 15)
         case waitGone(String)
@@ -30,7 +31,7 @@ struct TerminalDriver {
         var json: [String: Any] {
             switch self {
             case .send(let text): ["send": text]
-            case .wait(let text, let timeout): ["wait": text, "timeout": timeout]
+            case .wait(let text, let timeout, let times): ["wait": text, "timeout": timeout, "times": times]
             case .waitLine(let text, let timeout): ["waitLine": text, "timeout": timeout]
             case .waitGone(let text): ["waitGone": text]
             case .resize(let columns, let rows, let reflow): ["resize": [columns, rows], "reflow": reflow]

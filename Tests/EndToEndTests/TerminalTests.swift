@@ -348,7 +348,10 @@ struct TerminalStopTests {
         try await withTemporaryFolder { folder in
             let outcome = try await TerminalDriver.run(directory: folder, steps: [
                 .wait("movies>"), .send("tox"), .wait("movies> tox"), .send(Keys.ctrlZ), .stopped(), .stty("stopped"),
-                .signal("CONT"), .send("ic"), .wait("movies> toxic"), .stty("continued"), .send(Keys.enter), .wait("Results for \"toxic\""),
+                // The line drawn again says the mode is set back: keys sent before could be echoed by
+                // the terminal itself, and satisfy the wait below.
+                .signal("CONT"), .wait("movies> tox", times: 2), .stty("continued"), .send("ic"), .wait("movies> toxic"),
+                .send(Keys.enter), .wait("Results for \"toxic\""),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             #expect(outcome.stty["stopped"] == outcome.stty["before"])

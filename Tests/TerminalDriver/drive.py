@@ -11,7 +11,7 @@ Usage: drive.py SPEC.json   ->  prints one JSON object:
 
 Spec: {"argv": [...], "cwd": "...", "env": {...}, "size": [columns, rows], "steps": [...]}
 Steps: {"send": "text"}            keys (escape sequences written as they are)
-       {"wait": "text", "timeout": s}   until the screen shows text
+       {"wait": "text", "timeout": s, "times": n}   until the screen shows text (on n lines, 1 unless said)
        {"waitLine": "text", "timeout": s}  until a line of the screen is text, all of it
        {"waitGone": "text"}        until it does not
        {"resize": [columns, rows]} TIOCSWINSZ (the kernel sends SIGWINCH) and the screen follows
@@ -83,8 +83,9 @@ def main():
             if "send" in step:
                 os.write(master, step["send"].encode())
             elif "wait" in step:
-                text = step["wait"]
-                wait_until(lambda: any(text in line for line in lines()), step.get("timeout", 15), repr(text))
+                text, times = step["wait"], step.get("times", 1)
+                wait_until(lambda: sum(text in line for line in lines()) >= times, step.get("timeout", 15),
+                           repr(text) + (f" on {times} lines" if times > 1 else ""))
             elif "waitLine" in step:
                 text = step["waitLine"]
                 wait_until(lambda: text in lines(), step.get("timeout", 15), f"the line {text!r}")
