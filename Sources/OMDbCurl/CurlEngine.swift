@@ -169,20 +169,20 @@ private final class EngineLoop {
                 }
             }
             if stopping, active.isEmpty { break }
-            var running: Int32 = 0
-            for (socket, events) in ready { ccurl_multi_socket_action(multi, socket, events, &running) }
-            if let due = curlTimer, due <= .now {
-                curlTimer = nil
-                ccurl_multi_socket_action(multi, CCURL_SOCKET_TIMEOUT, 0, &running)
-            }
-            var handle: OpaquePointer?
-            var result: Int32 = 0
-            while ccurl_multi_next_done(multi, &handle, &result) == 1 {
-                if let handle, let easy = active[handle] { finished(easy, result: result) }
-            }
+            act(on: ready)
             // After reading the sockets: an answer that came while the process was stopped is taken
             // before any deadline is looked at.
-            var wait = chargeDeadlines(elapsed, sparing: started)
+            let charged = chargeDeadlines(elapsed, sparing: started)
+            var wait = charged.wait
+            if case let overdue = charged.overdue, !overdue.isEmpty {
+                // And read again before a request is timed out: a stop that came after the sleep
+                // (in a busy turn, which no EINTR tells) was charged, and what came meanwhile waits
+                // on the sockets that sleep did not report.
+                act(on: sleep.wait(upTo: .zero).ready)
+                for transfer in overdue where byTransfer[ObjectIdentifier(transfer)] != nil {
+                    remove(transfer, result: CCURLE_OPERATION_TIMEDOUT)
+                }
+            }
             if let due = curlTimer { wait = min(wait, max(due - .now, .zero)) }
             // Woken by a socket, libcurl's timer, or a command; else at the next deadline, or the backstop.
             (ready, stopped) = sleep.wait(upTo: wait)
@@ -192,20 +192,36 @@ private final class EngineLoop {
         ccurl_share_cleanup(share)
     }
 
+    /// Tells libcurl which sockets are `ready`, runs its timer when due, and ends the transfers it finished.
+    private func act(on ready: [EngineSleep.Ready]) {
+        var running: Int32 = 0
+        for (socket, events) in ready { ccurl_multi_socket_action(multi, socket, events, &running) }
+        if let due = curlTimer, due <= .now {
+            curlTimer = nil
+            ccurl_multi_socket_action(multi, CCURL_SOCKET_TIMEOUT, 0, &running)
+        }
+        var handle: OpaquePointer?
+        var result: Int32 = 0
+        while ccurl_multi_next_done(multi, &handle, &result) == 1 {
+            if let handle, let easy = active[handle] { finished(easy, result: result) }
+        }
+    }
+
     /// Charges `elapsed` (the engine's running time since the last charge) to every transfer not
-    /// paused for its reader and not `sparing` (started this turn, after that time ran), and ends
-    /// those past their deadline with libcurl's timeout. Returns how long the engine may sleep:
-    /// until the nearest deadline, at most the poll's backstop.
-    private func chargeDeadlines(_ elapsed: Duration, sparing started: Set<ObjectIdentifier>) -> Duration {
+    /// paused for its reader and not `sparing` (started this turn, after that time ran). Returns
+    /// how long the engine may sleep (until the nearest deadline, at most the backstop), and the
+    /// transfers past their deadline.
+    private func chargeDeadlines(_ elapsed: Duration, sparing started: Set<ObjectIdentifier>) -> (wait: Duration, overdue: [CurlTransfer]) {
         var wait = EngineClock.backstop
-        for easy in Array(active.values) {
+        var overdue: [CurlTransfer] = []
+        for easy in active.values {
             switch easy.transfer.charge(started.contains(ObjectIdentifier(easy.transfer)) ? .zero : elapsed) {
-            case .overdue: remove(easy.transfer, result: CCURLE_OPERATION_TIMEDOUT)
+            case .overdue: overdue.append(easy.transfer)
             case .left(let left): wait = min(wait, left)
             case .paused: break
             }
         }
-        return max(wait, .milliseconds(1))
+        return (max(wait, .milliseconds(1)), overdue)
     }
 
     private func start(_ transfer: CurlTransfer) {

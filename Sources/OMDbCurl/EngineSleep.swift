@@ -16,7 +16,8 @@ import CCurl
 /// other turn is charged all the time it took, however busy the machine.
 ///
 /// Exact for a stop that comes while the engine sleeps, which is all the while it waits on a
-/// server; one that lands in the moments it spends handling bytes leaves no trace and is charged.
+/// server; one that lands in the moments it spends handling bytes leaves no trace and is charged,
+/// but a request it would time out first gets what waits on its socket (``EngineLoop``).
 /// Where the sleep is `poll` (not Linux), no stop is seen.
 struct EngineClock {
     /// The longest the engine's thread sleeps in one turn.

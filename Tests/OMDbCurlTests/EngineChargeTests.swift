@@ -14,8 +14,25 @@ import TestSupport
     /// A clock the test moves by hand.
     final class HandClock: Sendable {
         private let instant = Mutex(ContinuousClock.now)
+        private let hold = Mutex<(reached: Latch, release: Latch, by: Duration)?>(nil)
         func advance(_ duration: Duration) { instant.withLock { $0 += duration } }
-        var now: ContinuousClock.Instant { instant.withLock { $0 } }
+
+        var now: ContinuousClock.Instant {
+            if let hold = hold.withLock({ hold in defer { hold = nil }; return hold }) {
+                hold.reached.open()
+                hold.release.wait(timeout: .seconds(60))
+                advance(hold.by)
+            }
+            return instant.withLock { $0 }
+        }
+
+        /// The next reading waits for `release` and finds `duration` gone: the engine's turn held
+        /// after its sleep, as a stop in a busy turn holds it.
+        func holdNextReading(advancingBy duration: Duration) -> (reached: Latch, release: Latch) {
+            let held = (reached: Latch(), release: Latch())
+            hold.withLock { $0 = (held.reached, held.release, duration) }
+            return held
+        }
     }
 
     @Test func aTurnIsChargedInFullUnlessTheProcessWasStoppedInIt() {
@@ -40,6 +57,30 @@ import TestSupport
         try await server.waitForRequests("the request to be written") { !$0.isEmpty }
         clock.advance(.seconds(5))
         #expect(try await sent.error() == .timedOut)
+    }
+
+    /// A turn charged 5 s (a stop in a busy turn, which no EINTR tells) during which the whole
+    /// answer came: it is read before the request is timed out. Answered, not asked again.
+    @Test func anAnswerThatCameInAChargedTurnIsReadBeforeATimeout() async throws {
+        let gate = Latch()
+        let server = try FakeOMDbServer(catalogue: catalogue) { _ in
+            gate.wait(timeout: .seconds(60))
+            return nil
+        }
+        defer { server.shutdown() }
+        let clock = HandClock()
+        let engine = try CurlEngine(maxConnectionsPerHost: 2, library: nil, now: { clock.now })
+        defer { engine.post(.stop) }
+        let transfer = CurlTransfer(url: server.baseURL.appendingPathComponent("x"), setup: Self.setup, engine: engine, timeout: 2)
+        let sent = Sent(transfer)
+        try await server.waitForRequests("the request to be written") { !$0.isEmpty }
+        let held = clock.holdNextReading(advancingBy: .seconds(5))
+        engine.post(.resume(transfer))   // a turn, woken by a command
+        try await held.reached.wait(for: "the engine's turn to read its clock")
+        gate.open()
+        try await waitUntil("the answer to be written") { server.answersWritten == 1 }
+        held.release.open()
+        #expect(try await sent.error() == nil)
     }
 
     /// An engine idle for 1.2 s (by its clock) is handed a request with a 1 s deadline to a
