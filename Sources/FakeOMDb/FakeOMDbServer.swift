@@ -73,8 +73,11 @@ public final class FakeOMDbServer: Sendable {
     /// TCP connections accepted so far.
     public var connectionCount: Int { server.connectionCount }
 
-    /// Requests being answered right now (read, not yet fully written back).
+    /// Requests being answered right now (read, their answer not yet ready to write).
     public var requestsInFlight: Int { server.requestsInFlight }
+
+    /// Answers written to their end so far (``HTTPServer/answersWritten``).
+    public var answersWritten: Int { server.answersWritten }
 
     /// The most requests in flight at once so far: how far a client's fan-out really overlapped.
     public var peakRequestsInFlight: Int { server.peakRequestsInFlight }

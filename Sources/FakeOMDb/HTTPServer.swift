@@ -126,6 +126,10 @@ public final class HTTPServer: Sendable {
     /// the response is written, so a client that got its answer already sees it counted.
     public var requestCount: Int { core.state.withLock { $0.requestCount } }
 
+    /// Answers written to their end (or as far as the connection let them) so far: a held answer
+    /// counts once its body is out, not when its handler returns.
+    public var answersWritten: Int { core.state.withLock { $0.answersWritten } }
+
     /// Connections accepted so far.
     public var connectionCount: Int { core.state.withLock { $0.connectionCount } }
 
@@ -147,6 +151,7 @@ private struct State: Sendable {
     var stopped = false
     var clients: Set<Int32> = []
     var requestCount = 0
+    var answersWritten = 0
     var connectionCount = 0
     var inFlight = 0
     var peakInFlight = 0
@@ -298,9 +303,11 @@ private final class Core: Sendable {
             || response.announcedLength != nil || response.trickle != nil || response.flood
         landed()
         if response.flood, request.method != "HEAD" { return flood(fd, status: response.status, headers: response.headers, chunk: response.body) }
-        return write(fd, status: response.status, headers: response.headers, body: response.body,
-                     close: close, head: request.method == "HEAD", announcedLength: response.announcedLength,
-                     trickle: response.trickle, stall: response.stall) && !close
+        let written = write(fd, status: response.status, headers: response.headers, body: response.body,
+                            close: close, head: request.method == "HEAD", announcedLength: response.announcedLength,
+                            trickle: response.trickle, stall: response.stall)
+        state.withLock { $0.answersWritten += 1 }
+        return written && !close
     }
 
     private struct Head {
