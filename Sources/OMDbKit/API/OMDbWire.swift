@@ -42,9 +42,6 @@ struct WireFlag: Decodable {
     /// `nil` for anything else.
     let value: Bool?
 
-    var isFalse: Bool { value == false }
-    var isTrue: Bool { value == true }
-
     init(from decoder: any Decoder) {
         let container = try? decoder.singleValueContainer()
         if let flag = try? container?.decode(Bool.self) {

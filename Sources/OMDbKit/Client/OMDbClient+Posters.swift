@@ -84,8 +84,7 @@ extension OMDbClient {
         posters.remember(.failure(failure), for: .title(imdbID))
     }
 
-    /// Remembers the title's poster as `saved` (what ``savedPosters(for:in:waitingUpTo:)`` answers
-    /// with), and returns it.
+    /// Remembers the title's poster as `saved`, and returns it.
     private nonisolated func remember(_ saved: SavedPoster, posterOf imdbID: String) -> SavedPoster {
         posters.remember(.success(saved), for: .title(imdbID))
         return saved

@@ -175,7 +175,7 @@ public actor OMDbClient {
         // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
         try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender, key] in
             try await sender.api(.title(imdbID: imdbID, plot: plot)) { response, shown in
-                try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, key: key)
+                try OMDbDecoding.decode(Movie.self, response, query: imdbID, url: shown, key: key)
             }
         }
     }

@@ -137,12 +137,8 @@ package final class BodyFeed: Sendable {
         }
     }
 
-    /// The body was dropped: unless it was read (or written) to the end, drop what waits and stop the transfer.
-    func abandon() {
-        giveUp(with: CancellationError())
-    }
-
-    /// The reader stopped before the end (or never started): drop what waits and stop the transfer.
+    /// The reader stopped before the end (or never started, or dropped the body unread): drop what
+    /// waits and stop the transfer. Nothing once the body was read (or written) to the end.
     func giveUp(with error: any Error = CancellationError()) {
         let stop = state.withLock { $0.giveUp(error) }
         if stop.cancelTransfer { cancelTransfer() }

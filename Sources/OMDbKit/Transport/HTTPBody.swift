@@ -24,7 +24,7 @@ package struct HTTPBody: AsyncSequence, Sendable {
     final class FeedHandle: Sendable {
         let feed: BodyFeed
         init(_ feed: BodyFeed) { self.feed = feed }
-        deinit { feed.abandon() }
+        deinit { feed.giveUp() }
     }
 
     /// A body streamed from `chunks`; `length` is what the server announced, if anything.

@@ -113,27 +113,6 @@ extension TransportResponse {
     }
 }
 
-/// A transport whose answers are whole in memory (test doubles): it implements ``answer(_:timeout:)``.
-package protocol InMemoryTransport: OMDbTransport {
-    /// The whole answer to a GET for `url`.
-    func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse
-}
-
-extension InMemoryTransport {
-    /// ``answer(_:timeout:)``, handed out as a stream.
-    package func send(_ request: TransportRequest) async throws -> TransportResponse {
-        TransportResponse(try await answer(request.url, timeout: request.timeout))
-    }
-}
-
-extension OMDbTransport {
-    /// The whole answer to a GET for `url`, with no size limit: for tests and in-memory answers.
-    package func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
-        let response = try await send(TransportRequest(url: url, timeout: timeout))
-        return HTTPResponse(statusCode: response.statusCode, body: try await response.body.collect(upTo: .max), headers: response.headers)
-    }
-}
-
 /// A failure below HTTP, as a transport reports it. Never carries a URL: the client names the host.
 public enum TransportError: Error, Sendable, Equatable {
     /// No complete answer within the deadline.
