@@ -41,7 +41,6 @@ struct CacheEntry: Equatable {
                   contentType: header.contentType, body: body)
     }
 
-    /// The bytes to write.
     func encoded() -> Data {
         let header = Header(key: key, expires: expires.timeIntervalSince1970, status: status, contentType: contentType,
                             bytes: body.count, sha256: SHA256.hex(body))

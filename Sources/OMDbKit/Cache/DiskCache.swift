@@ -41,7 +41,6 @@ package final class DiskCache: Sendable {
         var pending: [String: (HTTPResponse, Date)] = [:]
     }
 
-    /// 50 MB.
     package static let defaultMaxBytes = 50_000_000
     /// A day: OMDb's own `max-age`, used when an answer carries none.
     package static let defaultLifetime: TimeInterval = 86_400
@@ -87,15 +86,16 @@ package final class DiskCache: Sendable {
     /// The file's size is checked before it is read: a planted entry larger than any answer is
     /// never read, and nothing is read from a folder others could have planted it in.
     func kept(for url: URL) -> (response: HTTPResponse, since: Date?)? {
+        let key = Self.key(for: url)
         let waiting = state.withLock { state -> (HTTPResponse, Date)? in
-            guard let found = state.pending[Self.key(for: url)] else { return nil }
+            guard let found = state.pending[key] else { return nil }
             state.hits += 1
             return found
         }
         if let (response, since) = waiting { return (response, since) }
         // A miss and an entry too large to be an answer are told by one `stat`.
-        guard let found = Self.status(of: file(forKey: Self.key(for: url))),
-              found.bytes <= maxBodyBytes + Self.headerAllowance, let response = readAnswer(for: url) else { return nil }
+        guard let found = Self.status(of: file(forKey: key)),
+              found.bytes <= maxBodyBytes + Self.headerAllowance, let response = readAnswer(forKey: key) else { return nil }
         return (response, found.modified)
     }
 
@@ -107,8 +107,7 @@ package final class DiskCache: Sendable {
         return (Int(info.st_size), seconds > 0 ? Date(timeIntervalSince1970: seconds) : nil)
     }
 
-    private func readAnswer(for url: URL) -> HTTPResponse? {
-        let key = Self.key(for: url)
+    private func readAnswer(forKey key: String) -> HTTPResponse? {
         guard AtomicFile.folderProblem(folder) == nil,
               let data = try? AtomicFile(file(forKey: key)).contents(upTo: maxBodyBytes + Self.headerAllowance),
               let entry = CacheEntry(decoding: data), entry.key == key, entry.body.count <= maxBodyBytes else { return nil }
@@ -159,7 +158,6 @@ package final class DiskCache: Sendable {
         writes.async { _ = (try? OpenFolder(self.folder))?.remove(name) }
     }
 
-    /// The file of the request with this key.
     func file(forKey key: String) -> URL { folder.appendingPathComponent(SHA256.hex(key) + Self.entrySuffix) }
 
     /// `a + b`, stopping at `Int.max`: sizes come from `stat`, and a planted sparse file may claim any.

@@ -35,7 +35,6 @@ public struct PosterStore: Sendable {
     /// Whose temporary files this store writes.
     let owner: PosterOwner
     let index: PosterIndex
-    /// What a poster's write asks of the disk.
     var disk = Disk()
 
     /// What a poster's write asks of the disk, on the body's write loop: a seam for tests of a

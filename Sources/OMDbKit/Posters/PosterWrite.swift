@@ -157,7 +157,6 @@ final class PosterFile: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Appends `data`.
     func append(_ data: Data) throws(OMDbError) {
         let failure = data.withUnsafeBytes { buffer -> String? in
             var offset = 0
@@ -174,7 +173,6 @@ final class PosterFile: Sendable {
         if let failure { throw .posterNotWritten(path: destination.path, reason: failure) }
     }
 
-    /// Flushes the file's bytes to the disk.
     func flush() throws(OMDbError) {
         guard fsync(descriptor) == 0 else { throw .posterNotWritten(path: destination.path, reason: Self.lastError()) }
     }

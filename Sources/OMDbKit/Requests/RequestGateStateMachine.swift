@@ -22,8 +22,6 @@ struct RequestGateStateMachine<Waiter> {
     }
 
     let limit: Int
-    /// Places free now.
-    private(set) var available: Int
     /// Places taken now.
     private(set) var inFlight = 0
     /// The most places taken at once so far.
@@ -34,8 +32,10 @@ struct RequestGateStateMachine<Waiter> {
 
     init(limit: Int) {
         self.limit = max(1, limit)
-        available = self.limit
     }
+
+    /// Places free now.
+    var available: Int { limit - inFlight }
 
     /// A number for a request, unique in this machine: what its cancellation names.
     mutating func makeID() -> Int {
@@ -52,7 +52,6 @@ struct RequestGateStateMachine<Waiter> {
             queue.append((id, waiter))
             return .queued
         }
-        available -= 1
         take()
         return .admitted
     }
@@ -67,10 +66,7 @@ struct RequestGateStateMachine<Waiter> {
     /// A request left its place: the waiter it passes to, to resume, or nil when the place is free again.
     mutating func leave() -> Waiter? {
         inFlight -= 1
-        guard !queue.isEmpty else {
-            available += 1
-            return nil
-        }
+        guard !queue.isEmpty else { return nil }
         take()
         return queue.removeFirst().waiter
     }

@@ -54,7 +54,6 @@ package final class BodyFeed: Sendable {
     /// The most bytes that ever waited for the reader (for tests and measurements).
     package var peakPendingBytes: Int { state.withLock { $0.peakPendingBytes } }
 
-    /// The bytes taken from the transport so far.
     var receivedBytes: Int { state.withLock { $0.receivedBytes } }
 
     // MARK: The transport's side

@@ -72,7 +72,6 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
     private var pending: [Data] = []
     private(set) var pendingBytes = 0
     private(set) var peakPendingBytes = 0
-    /// Bytes taken from the transport in all.
     private(set) var receivedBytes = 0
     /// Set once the transport is done.
     private(set) var end: Result<Void, any Error>?

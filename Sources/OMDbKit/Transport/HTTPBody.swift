@@ -7,7 +7,6 @@ import Foundation
 /// consumer sets the limit. ``collect(upTo:)`` throws as soon as the body passes it, so an
 /// oversized answer is never held whole, and a poster can go to its file chunk by chunk.
 package struct HTTPBody: AsyncSequence, Sendable {
-    /// The body comes in chunks of bytes.
     package typealias Element = Data
 
     /// The length the server announced (`Content-Length`), when it did.
