@@ -131,8 +131,7 @@ public struct Catalogue: Sendable {
 
     private func season(_ number: String, of id: String) -> HTTPResponse {
         guard id.wholeMatch(of: /tt\d{7,8}/) != nil else { return Self.error("Incorrect IMDb ID.") }
-        let title = byID[id].map { entries[$0].title } ?? id
-        guard let answer = seasons.season(number, of: id, title: title) else { return Self.error("Series or season not found!") }
+        guard let answer = seasons.season(number, of: id, title: title(of: id) ?? id) else { return Self.error("Series or season not found!") }
         return Self.json(answer)
     }
 
