@@ -212,21 +212,14 @@ private struct CatalogueRecord: Decodable {
     let fields: [String: String]
     let ratings: [[String: String]]?
 
-    private struct Key: CodingKey {
-        let stringValue: String
-        init(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
         var fields: [String: String] = [:]
         for key in container.allKeys where key.stringValue != "Ratings" {
             fields[key.stringValue] = try container.decode(String.self, forKey: key)
         }
         self.fields = fields
-        ratings = try container.decodeIfPresent([[String: String]].self, forKey: Key(stringValue: "Ratings"))
+        ratings = try container.decodeIfPresent([[String: String]].self, forKey: AnyCodingKey(stringValue: "Ratings"))
     }
 }
 
