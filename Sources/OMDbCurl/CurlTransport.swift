@@ -14,7 +14,7 @@ import Synchronization
 /// libcurl), and `CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `SSL_CERT_DIR` for the CA certificates (with
 /// none of them, the system's CA folder read alone, when libcurl has one built in).
 ///
-/// libcurl is loaded at run time (see the `CCurl` target): when it cannot be, ``init(maxConnectionsPerHost:environment:)``
+/// libcurl is loaded at run time (see the `CCurl` target): when it cannot be, ``init(maxConnectionsPerHost:timeout:environment:)``
 /// throws ``CurlUnavailable`` with the library's name.
 public final class CurlTransport: OMDbTransport {
     private let engine: CurlEngine

@@ -1,9 +1,6 @@
 /// The rules of a ``RequestGate`` as a value: each event (a request asks for a place, a waiter is
 /// cancelled, a request leaves its place) changes the state and returns what is to be done.
-/// ``RequestGate`` holds it under its lock and does that outside the lock: continuations resumed.
-///
-/// Generic over what parks a waiter, so that tests drive it with plain values: no threads, no
-/// continuations.
+/// Generic over what parks a waiter, so that tests drive it with plain values.
 ///
 /// The gate is in one of three states:
 /// - open: fewer than `limit` places taken (``available`` > 0), nobody waits;

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// A response body that a transport feeds from its own thread, read once by one reader: pulled
-/// chunk by chunk (``HTTPBody``'s iterator) or pushed into a sink (``HTTPBody/drain(into:)``).
+/// chunk by chunk (``HTTPBody``'s iterator) or pushed into a sink (``HTTPBody/receive(into:)``).
 ///
 /// Flow control without blocking anyone: the transport hands each chunk to ``receive(_:)``, which
 /// only queues it (or hands it to a reader parked for it). Up to `highWater` bytes wait; past that
