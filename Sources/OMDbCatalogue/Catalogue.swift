@@ -36,7 +36,6 @@ public struct Catalogue: Sendable {
     /// Query words that alone match too much: OMDb answers `Too many results.` for them.
     static let commonWords: Set<String> = ["a", "an", "the", "of", "and", "in", "on", "to", "up", "at", "by", "for", "is", "it", "i"]
 
-    /// The largest `catalogue.json` read.
     static let maximumFileBytes = 256 << 20
 
     /// Reads `catalogue.json` in `folder`.

@@ -87,12 +87,10 @@ final class CurlTransfer: Sendable {
         return bytes[first...last]
     }
 
-    /// libcurl could not make a handle.
     func handleUnavailable() {
         if let (continuation, error) = state.withLock({ $0.handleUnavailable() }) { continuation.resume(throwing: error) }
     }
 
-    /// This libcurl cannot say when the request is written.
     func writtenUntracked() {
         state.withLock { $0.writtenUntracked() }
     }

@@ -122,7 +122,6 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     private(set) var received = 0
     /// The engine's running time this transfer may take, while not paused for its reader.
     let limit: Duration
-    /// The running time charged so far.
     private(set) var spent: Duration = .zero
     /// Redirects followed before the transfer fails with "too many redirects".
     static var maxRedirects: Int { 10 }

@@ -21,9 +21,6 @@ public struct TransportRequest: Sendable, Hashable {
         self.secretQueryItems = secretQueryItems
     }
 
-    /// True when `url` has a query item named in `secretQueryItems`.
-    package var carriesSecret: Bool { Self.carriesSecret(url, names: secretQueryItems) }
-
     /// True when `url` has a query item named in `names`: also for the URL a redirect leads to.
     package static func carriesSecret(_ url: URL, names: Set<String>) -> Bool {
         guard !names.isEmpty else { return false }
