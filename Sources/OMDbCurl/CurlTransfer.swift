@@ -297,10 +297,8 @@ final class CurlEasy {
     /// Points the handle at `url`: the request's, or a redirect's (then the engine adds it again).
     func point(at url: URL) {
         ccurl_easy_setopt_pointer(handle, CCURLOPT_URL, url.absoluteString)
-        // A proxy would see a plain-http request whole, key included (a CONNECT to an https host
-        // carries its host and port only): such a request goes direct (the client allows plain
-        // http with the key only to this machine).
-        // (Set only then: setting it at all overrides the person's NO_PROXY.)
+        // A proxy would read a plain-http request whole, key included (an https CONNECT carries only
+        // host and port): such a request goes direct. Set only then: it overrides the person's NO_PROXY.
         if TransportRequest.carriesSecret(url, names: transfer.secretQueryItems), url.scheme?.lowercased() == "http" { ccurl_easy_setopt_pointer(handle, CCURLOPT_NOPROXY, "*") }
         // Wait for the host's connection in the making rather than open another: once it speaks
         // HTTP/2 every request of the page shares it. Plain HTTP is HTTP/1.1 here, and waits for nothing.
