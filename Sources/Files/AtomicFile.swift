@@ -96,7 +96,7 @@ public struct AtomicFile: Sendable {
         do throws(Problem) {
             // The old file's mode, never its set-id bits: the new file is this user's.
             if let info = target.info, fchmod(fd, info.st_mode & 0o777) != 0 { throw .system(temporaryPath) }
-            try Self.writeAll(bytes, to: fd, path: temporaryPath)
+            if let failure = Self.writeAll(bytes, to: fd) { throw .system(temporaryPath, failure) }
             if let modified {
                 let seconds = modified.timeIntervalSince1970.rounded(.down)
                 let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((modified.timeIntervalSince1970 - seconds) * 1e9))
@@ -142,8 +142,9 @@ public struct AtomicFile: Sendable {
     /// True for the names ``write(_:permissions:modified:sync:)`` gives its temporary files.
     public static func isTemporaryName(_ name: String) -> Bool { name.hasPrefix(".") && name.hasSuffix(".tmp") }
 
-    private static func writeAll(_ bytes: Data, to fd: Int32, path: String) throws(Problem) {
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
+    /// Writes all of `bytes` to `fd`, again after EINTR: `nil`, else the `errno` of the write that failed.
+    package static func writeAll(_ bytes: Data, to fd: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
@@ -155,7 +156,6 @@ public struct AtomicFile: Sendable {
             }
             return nil
         }
-        if let failure { throw .system(path, failure) }
     }
 
     // MARK: Reading

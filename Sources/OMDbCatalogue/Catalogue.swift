@@ -36,7 +36,6 @@ public struct Catalogue: Sendable {
     /// Query words that alone match too much: OMDb answers `Too many results.` for them.
     static let commonWords: Set<String> = ["a", "an", "the", "of", "and", "in", "on", "to", "up", "at", "by", "for", "is", "it", "i"]
 
-    /// The largest `catalogue.json` read.
     static let maximumFileBytes = 256 << 20
 
     /// Reads `catalogue.json` in `folder`.
@@ -131,8 +130,7 @@ public struct Catalogue: Sendable {
 
     private func season(_ number: String, of id: String) -> HTTPResponse {
         guard id.wholeMatch(of: /tt\d{7,8}/) != nil else { return Self.error("Incorrect IMDb ID.") }
-        let title = byID[id].map { entries[$0].title } ?? id
-        guard let answer = seasons.season(number, of: id, title: title) else { return Self.error("Series or season not found!") }
+        guard let answer = seasons.season(number, of: id, title: title(of: id) ?? id) else { return Self.error("Series or season not found!") }
         return Self.json(answer)
     }
 
@@ -213,21 +211,14 @@ private struct CatalogueRecord: Decodable {
     let fields: [String: String]
     let ratings: [[String: String]]?
 
-    private struct Key: CodingKey {
-        let stringValue: String
-        init(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
         var fields: [String: String] = [:]
         for key in container.allKeys where key.stringValue != "Ratings" {
             fields[key.stringValue] = try container.decode(String.self, forKey: key)
         }
         self.fields = fields
-        ratings = try container.decodeIfPresent([[String: String]].self, forKey: Key(stringValue: "Ratings"))
+        ratings = try container.decodeIfPresent([[String: String]].self, forKey: AnyCodingKey(stringValue: "Ratings"))
     }
 }
 

@@ -43,7 +43,6 @@ struct CatalogueSeasons: Sendable {
         (series[seriesID]?.seasons.keys.compactMap { Int($0) } ?? []).sorted()
     }
 
-    /// `totalSeasons` for a series the file knows.
     func totalSeasons(of seriesID: String) -> String? { series[seriesID]?.totalSeasons }
 
     /// OMDb's answer to `i=seriesID&Season=season`, in its shape; `nil` for `Series or season not found!`.

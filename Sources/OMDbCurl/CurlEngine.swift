@@ -283,7 +283,7 @@ public struct CurlUnavailable: Error, Sendable, CustomStringConvertible {
 /// libcurl, loaded once per process.
 enum CurlLibrary {
     /// - Parameter path: a libcurl of the person's choosing (`MOVIES_LIBCURL`); nil for the system's.
-    static func load(_ path: String? = nil) throws(CurlUnavailable) {
+    static func load(_ path: String?) throws(CurlUnavailable) {
         var reason = [CChar](repeating: 0, count: 512)
         var code: Int32 = 0
         guard ccurl_load(path, &reason, reason.count, &code) == 0 else {

@@ -36,7 +36,7 @@ final class CurlTransfer: Sendable {
 
     /// - Parameter timeout: seconds of the engine's running time for the whole exchange (the
     ///   setup's when nil), the time paused for a reader behind not counted.
-    /// - Parameter secretQueryItems: the query items the client names as secret (see ``carriesKey(_:secrets:)``).
+    /// - Parameter secretQueryItems: the query items the client names as secret (``TransportRequest/secretQueryItems``).
     init(url: URL, setup: Setup, engine: CurlEngine, timeout: Int? = nil, isWarmUp: Bool = false, secretQueryItems: Set<String> = []) {
         self.setup = setup
         self.engine = engine
@@ -87,12 +87,10 @@ final class CurlTransfer: Sendable {
         return bytes[first...last]
     }
 
-    /// libcurl could not make a handle.
     func handleUnavailable() {
         if let (continuation, error) = state.withLock({ $0.handleUnavailable() }) { continuation.resume(throwing: error) }
     }
 
-    /// This libcurl cannot say when the request is written.
     func writtenUntracked() {
         state.withLock { $0.writtenUntracked() }
     }
@@ -106,8 +104,7 @@ final class CurlTransfer: Sendable {
     /// One header line; the response code is read from the handle (`code`) only at the end of a
     /// block. Returns false to stop the transfer.
     func header(_ line: UnsafeRawBufferPointer, code: () -> Int) -> Bool {
-        // Read as bytes: on the engine's thread, for every line of every answer (Foundation's
-        // trimmingCharacters, through NSString, was 1.7% of a one-shot page's CPU samples).
+        // Read as bytes: on the engine's thread, for every line of every answer.
         let text = Self.trimmed(line[...])
         if text.starts(with: "HTTP/".utf8) {
             state.withLock { $0.statusLine() }
@@ -250,9 +247,8 @@ final class CurlEasy {
         // (``CurlTransfer/charge(_:)``), connecting included; libcurl's own connect limit (300 s) is a backstop.
         if let caFile = setup.caFile {
             ccurl_easy_setopt_pointer(handle, CCURLOPT_CAINFO, caFile)
-            // That file alone, as the variable says: beside libcurl's built-in CA folder (Debian's
-            // /etc/ssl/certs) libcurl parses the file again for every connection (40 ms of CPU each);
-            // from a file alone it keeps the parsed store on the multi handle for the process (7.87+).
+            // That file alone, as the variable says: beside a CA folder libcurl parses the file again
+            // for every connection; from a file alone it keeps the parsed store for the process (7.87+).
             if setup.caFolder == nil { ccurl_easy_setopt_pointer(handle, CCURLOPT_CAPATH, nil) }
         }
         if let caFolder = setup.caFolder { ccurl_easy_setopt_pointer(handle, CCURLOPT_CAPATH, caFolder) }
@@ -301,11 +297,9 @@ final class CurlEasy {
     /// Points the handle at `url`: the request's, or a redirect's (then the engine adds it again).
     func point(at url: URL) {
         ccurl_easy_setopt_pointer(handle, CCURLOPT_URL, url.absoluteString)
-        // A proxy would see a plain-http request whole, key included (a CONNECT to an https host
-        // carries its host and port only): such a request goes direct (the client allows plain
-        // http with the key only to this machine).
-        // (Set only then: setting it at all overrides the person's NO_PROXY.)
-        if CurlTransfer.carriesKey(url, secrets: transfer.secretQueryItems), url.scheme?.lowercased() == "http" { ccurl_easy_setopt_pointer(handle, CCURLOPT_NOPROXY, "*") }
+        // A proxy would read a plain-http request whole, key included (an https CONNECT carries only
+        // host and port): such a request goes direct. Set only then: it overrides the person's NO_PROXY.
+        if TransportRequest.carriesSecret(url, names: transfer.secretQueryItems), url.scheme?.lowercased() == "http" { ccurl_easy_setopt_pointer(handle, CCURLOPT_NOPROXY, "*") }
         // Wait for the host's connection in the making rather than open another: once it speaks
         // HTTP/2 every request of the page shares it. Plain HTTP is HTTP/1.1 here, and waits for nothing.
         ccurl_easy_setopt_long(handle, CCURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" ? 1 : 0)
@@ -364,7 +358,7 @@ extension CurlTransfer {
     /// echoes the query would otherwise hand the key to another host, or send it in clear text.
     /// Refused, the 3xx is the answer.
     static func mayFollow(from: URL, to: URL, secrets: Set<String>) -> Bool {
-        guard carriesKey(from, secrets: secrets) else { return true }
+        guard TransportRequest.carriesSecret(from, names: secrets) else { return true }
         guard let fromHost = from.host?.lowercased(), fromHost == to.host?.lowercased() else { return false }
         let fromScheme = from.scheme?.lowercased(), toScheme = to.scheme?.lowercased()
         // The upgrade of an origin: http on its usual port to https on its usual port, nothing else.
@@ -372,11 +366,5 @@ extension CurlTransfer {
             return (from.port ?? 80) == 80 && (to.port ?? 443) == 443
         }
         return fromScheme == toScheme && from.port == to.port
-    }
-
-    /// Whether `url` carries the API key: one of the query items the client named as secret with
-    /// the request (``TransportRequest/secretQueryItems``); where the key goes is the client's rule, not ours.
-    static func carriesKey(_ url: URL, secrets: Set<String>) -> Bool {
-        TransportRequest.carriesSecret(url, names: secrets)
     }
 }

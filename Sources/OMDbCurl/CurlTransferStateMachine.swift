@@ -4,12 +4,8 @@ import OMDbKit
 
 /// The life of one ``CurlTransfer`` as a value: each event (the caller asking or giving up, the
 /// engine starting it, a callback of libcurl's, a deadline charged, libcurl's end) changes the
-/// state and returns what is to be done. ``CurlTransfer`` holds it under its lock and does that
-/// outside the lock: continuations resumed, the body's feed fed or finished, the handle paused,
-/// continued, pointed elsewhere or dropped.
-///
-/// Generic over what parks the caller (`Continuation`) and the body's feed (`Feed`), so that tests
-/// drive it with plain values: no threads, no continuations, no libcurl.
+/// state and returns what is to be done. Generic over what parks the caller and the body's feed,
+/// so that tests drive it with plain values.
 ///
 /// The caller is answered exactly once: with the headers, or an error (``TransportError/notSent(reason:)``
 /// while no byte of the request was written, so that the daily count counts only what reached a server).
@@ -126,7 +122,6 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     private(set) var received = 0
     /// The engine's running time this transfer may take, while not paused for its reader.
     let limit: Duration
-    /// The running time charged so far.
     private(set) var spent: Duration = .zero
     /// Redirects followed before the transfer fails with "too many redirects".
     static var maxRedirects: Int { 10 }

@@ -14,7 +14,7 @@ import Synchronization
 /// libcurl), and `CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `SSL_CERT_DIR` for the CA certificates (with
 /// none of them, the system's CA folder read alone, when libcurl has one built in).
 ///
-/// libcurl is loaded at run time (see the `CCurl` target): when it cannot be, ``init(maxConnectionsPerHost:environment:)``
+/// libcurl is loaded at run time (see the `CCurl` target): when it cannot be, ``init(maxConnectionsPerHost:timeout:environment:)``
 /// throws ``CurlUnavailable`` with the library's name.
 public final class CurlTransport: OMDbTransport {
     private let engine: CurlEngine
@@ -28,7 +28,7 @@ public final class CurlTransport: OMDbTransport {
     /// - Parameters:
     ///   - maxConnectionsPerHost: HTTP/1.1 connections to one host at once (HTTP/2 uses one); by
     ///     default as many as the client's default number of requests in flight.
-    ///   - timeout: seconds for a warm-up, a request's own when ``send(_:timeout:)`` is given one.
+    ///   - timeout: seconds for a warm-up (a request brings its own).
     ///   - environment: where `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR` are read, and
     ///     `MOVIES_LIBCURL`, a libcurl to load instead of the system's (the first transport of a
     ///     process loads it for all).
@@ -98,7 +98,7 @@ public final class CurlTransport: OMDbTransport {
     }
 
     /// Times a transfer was paused because its reader was behind (for tests).
-    public var pauses: Int { engine.pauses.load(ordering: .relaxed) }
+    package var pauses: Int { engine.pauses.load(ordering: .relaxed) }
 
     private func noteUse(of url: URL) {
         guard let origin = url.httpOrigin?.absoluteString else { return }

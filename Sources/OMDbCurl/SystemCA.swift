@@ -3,8 +3,8 @@ import Foundation
 
 /// The system's CA certificates read from libcurl's built-in folder alone (Debian's
 /// `/etc/ssl/certs`), one when a handshake needs it, instead of libcurl's defaults, which also
-/// parse its built-in bundle file whole (about 50 ms of CPU for 140 certificates with OpenSSL 3)
-/// for every connection: libcurl keeps no parsed store beside a folder.
+/// parse its built-in bundle file whole for every connection: libcurl keeps no parsed store
+/// beside a folder.
 ///
 /// Used only where nobody is trusted less for it (``found()``): an OpenSSL libcurl whose folder
 /// holds, under hash names that lead to files, at least as many certificates as its bundle
@@ -53,11 +53,8 @@ struct SystemCA: Sendable, Equatable {
 
     /// The certificates `folder` holds under their hash names (`1a2b3c4d.0`, as OpenSSL looks them
     /// up; `c_rehash`, `openssl rehash`, `update-ca-certificates`) that lead to a file: a link to
-    /// nothing is no certificate.
-    ///
-    /// On the way to every first connection: read with `readdir` and `fstatat` on the folder's
-    /// names as bytes (Foundation's listing and a path made per name took 2 ms of the 25 before
-    /// the first byte left, for Debian's 150 certificates).
+    /// nothing is no certificate. On the way to every first connection: `readdir` and `fstatat`
+    /// on the names as bytes, no path made per name.
     static func hashedCertificates(in folder: String) -> Int {
         guard let listing = opendir(folder) else { return 0 }
         defer { closedir(listing) }

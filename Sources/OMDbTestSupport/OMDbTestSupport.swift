@@ -54,3 +54,24 @@ extension MovieUpdate {
     /// Whether this update carries the row's record (not its poster).
     public var isRecord: Bool { if case .record = part { true } else { false } }
 }
+
+/// A transport whose answers are whole in memory: it implements ``answer(_:timeout:)``.
+package protocol InMemoryTransport: OMDbTransport {
+    /// The whole answer to a GET for `url`.
+    func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse
+}
+
+extension InMemoryTransport {
+    /// ``answer(_:timeout:)``, handed out as a stream.
+    package func send(_ request: TransportRequest) async throws -> TransportResponse {
+        TransportResponse(try await answer(request.url, timeout: request.timeout))
+    }
+}
+
+extension OMDbTransport {
+    /// The whole answer to a GET for `url`, with no size limit.
+    package func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+        let response = try await send(TransportRequest(url: url, timeout: timeout))
+        return HTTPResponse(statusCode: response.statusCode, body: try await response.body.collect(upTo: .max), headers: response.headers)
+    }
+}

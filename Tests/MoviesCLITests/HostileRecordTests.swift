@@ -8,7 +8,7 @@ import Testing
 @Suite struct HostileRecordTests {
     private func movie(_ fields: String) throws -> Movie {
         let json = #"{"Title":"T","Year":"2000","imdbID":"tt0000001","Type":"movie","Response":"True",\#(fields)}"#
-        return try OMDbDecoding.movie(HTTPResponse(statusCode: 200, body: Data(json.utf8)), imdbID: "tt0000001", url: "u")
+        return try OMDbDecoding.decode(Movie.self, HTTPResponse(statusCode: 200, body: Data(json.utf8)), query: "tt0000001", url: "u")
     }
 
     @Test func ratingsOnARowAreShownOnlyWhenTheyReadAsRatings() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import OMDbTestSupport
 import Testing
 @testable import OMDbKit
 @testable import MoviesCLI

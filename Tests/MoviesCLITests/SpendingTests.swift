@@ -1,5 +1,6 @@
 import Foundation
 import OMDbKit
+import OMDbTestSupport
 import Testing
 @testable import MoviesCLI
 import TestSupport

@@ -11,9 +11,9 @@ import TestSupport
 @Suite struct SecretQueryItemsTests {
     @Test func theTransportKnowsOnlyTheNamesItIsGiven() {
         let url = URL(string: "http://127.0.0.1:1/?token=x&apikey=y")!
-        #expect(CurlTransfer.carriesKey(url, secrets: ["token"]))
-        #expect(!CurlTransfer.carriesKey(URL(string: "http://127.0.0.1:1/?apikey=y")!, secrets: ["token"]))
-        #expect(!CurlTransfer.carriesKey(url, secrets: []))
+        #expect(TransportRequest.carriesSecret(url, names: ["token"]))
+        #expect(!TransportRequest.carriesSecret(URL(string: "http://127.0.0.1:1/?apikey=y")!, names: ["token"]))
+        #expect(!TransportRequest.carriesSecret(url, names: []))
     }
 
     /// The live transport keeps a query item it was told is secret within its origin, and only

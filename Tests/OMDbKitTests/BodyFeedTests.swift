@@ -169,3 +169,10 @@ import TestSupport
         }
     }
 }
+
+private extension HTTPBody {
+    /// Every chunk handed to `sink`, back once it has taken them all.
+    func drain(into sink: @escaping BodyFeed.Sink) async throws {
+        try await receive(into: sink).finished()
+    }
+}

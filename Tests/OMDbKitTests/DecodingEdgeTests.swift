@@ -97,14 +97,14 @@ import Testing
     @Test(arguments: [#"{"Source":1}"#, #""N/A""#, "null", "[[1]]", "7"])
     func aRecordWithOddFieldsIsStillARecord(ratings: String) throws {
         let body = #"{"Title":"Heat","Year":null,"imdbID":"tt0113277","Type":{"a":1},"Plot":[null],"Poster":{"x":1},"Genre":[],"Ratings":\#(ratings),"Response":"True"}"#
-        let movie = try OMDbDecoding.movie(json(body), imdbID: "tt0113277", url: "u")
+        let movie = try OMDbDecoding.decode(Movie.self, json(body), query: "tt0113277", url: "u")
         #expect(movie.title == "Heat")
         #expect(movie.plot == nil && movie.posterURL == nil && movie.ratings.isEmpty)
     }
 
     @Test func aRecordWithNumbersForTextIsStillARecord() throws {
         let body = #"{"Title":1917,"Year":2019,"imdbID":"tt8579674","Metascore":78,"imdbRating":8.2,"Ratings":[{"Source":"IMDb","Value":8.2},"junk",{"Source":null}],"Response":"True"}"#
-        let movie = try OMDbDecoding.movie(json(body), imdbID: "tt8579674", url: "u")
+        let movie = try OMDbDecoding.decode(Movie.self, json(body), query: "tt8579674", url: "u")
         #expect(movie.title == "1917")
         #expect(movie.year?.start == 2019)
         #expect(movie.metascore == 78)

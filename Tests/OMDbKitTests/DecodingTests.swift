@@ -23,10 +23,10 @@ let sampleFiles: [String] = files(in: fixtures.appendingPathComponent("omdb-samp
             let page = try OMDbDecoding.searchPage(response, query: SearchQuery(text: "toxic"), url: "u")
             #expect(page.items.count == 10)
         } else if file.hasPrefix("id") {
-            let movie = try OMDbDecoding.movie(response, imdbID: "x", url: "u")
+            let movie = try OMDbDecoding.decode(Movie.self, response, query: "x", url: "u")
             #expect(movie.imdbID.hasPrefix("tt"))
         } else {
-            #expect(throws: OMDbError.self) { try OMDbDecoding.movie(response, imdbID: "tt1", url: "u") }
+            #expect(throws: OMDbError.self) { try OMDbDecoding.decode(Movie.self, response, query: "tt1", url: "u") }
         }
     }
 
@@ -41,7 +41,7 @@ let sampleFiles: [String] = files(in: fixtures.appendingPathComponent("omdb-samp
     }
 
     @Test func notApplicableFieldsBecomeNil() throws {
-        let movie = try OMDbDecoding.movie(try sample("id-tt4896340-poster-na.json"), imdbID: "tt4896340", url: "u")
+        let movie = try OMDbDecoding.decode(Movie.self, try sample("id-tt4896340-poster-na.json"), query: "tt4896340", url: "u")
         #expect(movie.posterURL == nil)
         #expect(movie.rated == nil)
         #expect(movie.awards == nil)
@@ -52,7 +52,7 @@ let sampleFiles: [String] = files(in: fixtures.appendingPathComponent("omdb-samp
 
     @Test func missingFieldsAreAbsentNotFatal() throws {
         // The series sample has no Plot, Actors, Poster, Language… at all.
-        let movie = try OMDbDecoding.movie(try sample("id-tt0411008-series-partial.json"), imdbID: "tt0411008", url: "u")
+        let movie = try OMDbDecoding.decode(Movie.self, try sample("id-tt0411008-series-partial.json"), query: "tt0411008", url: "u")
         #expect(movie.title == "Lost")
         #expect(movie.plot == nil)
         #expect(movie.actors.isEmpty)
@@ -82,13 +82,13 @@ let sampleFiles: [String] = files(in: fixtures.appendingPathComponent("omdb-samp
 
     @Test func htmlInsteadOfJSONIsAnInvalidResponse() {
         #expect(throws: OMDbError.self) {
-            try OMDbDecoding.movie(HTTPResponse(statusCode: 200, body: Data("<html>".utf8)), imdbID: "tt1", url: "u")
+            try OMDbDecoding.decode(Movie.self, HTTPResponse(statusCode: 200, body: Data("<html>".utf8)), query: "tt1", url: "u")
         }
     }
 
     @Test func serverErrorWithoutEnvelopeIsAnHTTPStatus() {
         #expect(throws: OMDbError.httpStatus(503, url: "u")) {
-            try OMDbDecoding.movie(HTTPResponse(statusCode: 503, body: Data("Service Unavailable".utf8)), imdbID: "tt1", url: "u")
+            try OMDbDecoding.decode(Movie.self, HTTPResponse(statusCode: 503, body: Data("Service Unavailable".utf8)), query: "tt1", url: "u")
         }
     }
 
@@ -144,14 +144,14 @@ let sampleFiles: [String] = files(in: fixtures.appendingPathComponent("omdb-samp
     @Test(arguments: [#"\ud83d"#, #"\udc00 tail"#, #"a\ud800\u0041"#, #"\ud800\ud800"#])
     func aLoneSurrogateInOneFieldKeepsTheRecord(escape: String) throws {
         let body = record.replacingOccurrences(of: "PLOT", with: "plot " + escape).replacingOccurrences(of: "TITLE", with: "Alien")
-        let movie = try OMDbDecoding.movie(json(body), imdbID: "tt0090190", url: "u")
+        let movie = try OMDbDecoding.decode(Movie.self, json(body), query: "tt0090190", url: "u")
         #expect(movie.title == "Alien")
         #expect(movie.plot?.contains("\u{FFFD}") == true)
     }
 
     @Test func aPairedSurrogateStaysTheCharacterItSpells() throws {
         let body = record.replacingOccurrences(of: "PLOT", with: #"rocket \ud83d\ude80"#).replacingOccurrences(of: "TITLE", with: "Alien")
-        let movie = try OMDbDecoding.movie(json(body), imdbID: "tt0090190", url: "u")
+        let movie = try OMDbDecoding.decode(Movie.self, json(body), query: "tt0090190", url: "u")
         #expect(movie.plot == "rocket 🚀")
     }
 
@@ -159,7 +159,7 @@ let sampleFiles: [String] = files(in: fixtures.appendingPathComponent("omdb-samp
         var body = Data(record.replacingOccurrences(of: "PLOT", with: "ok").utf8)
         let title = try #require(body.range(of: Data("TITLE".utf8)))
         body.replaceSubrange(title, with: Data([0x41, 0xC3, 0x28, 0xFF, 0x42]))
-        let movie = try OMDbDecoding.movie(HTTPResponse(statusCode: 200, body: body, contentType: "application/json"), imdbID: "tt0090190", url: "u")
+        let movie = try OMDbDecoding.decode(Movie.self, HTTPResponse(statusCode: 200, body: body, contentType: "application/json"), query: "tt0090190", url: "u")
         #expect(movie.title == "A\u{FFFD}(\u{FFFD}B")
         #expect(movie.plot == "ok")
     }

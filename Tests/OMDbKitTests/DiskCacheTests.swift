@@ -54,13 +54,13 @@ import TestSupport
             let clock = TestClock()
             let cache = DiskCache(folder: folder, now: clock.now)
             cache.store(Self.answer, for: Self.page); cache.waitForWrites()
-            let hit = cache.answer(for: URL(string: "http://127.0.0.1:9/?page=1&s=alien&apikey=another")!)
+            let hit = cache.kept(for: URL(string: "http://127.0.0.1:9/?page=1&s=alien&apikey=another")!)?.response
             #expect(hit?.body == Self.answer.body)
             #expect(hit?.contentType == "application/json")
             clock.advance(86_399)
-            #expect(cache.answer(for: Self.page) != nil)
+            #expect(cache.kept(for: Self.page)?.response != nil)
             clock.advance(2)
-            #expect(cache.answer(for: Self.page) == nil)
+            #expect(cache.kept(for: Self.page)?.response == nil)
             #expect(cache.hits == 2)
         }
     }
@@ -71,9 +71,9 @@ import TestSupport
             let cache = DiskCache(folder: folder, now: clock.now)
             cache.store(Self.notFound, for: Self.page); cache.waitForWrites()
             clock.advance(3_590)
-            #expect(cache.answer(for: Self.page)?.body == Self.notFound.body)
+            #expect(cache.kept(for: Self.page)?.response.body == Self.notFound.body)
             clock.advance(20)
-            #expect(cache.answer(for: Self.page) == nil)
+            #expect(cache.kept(for: Self.page)?.response == nil)
         }
     }
 
@@ -107,10 +107,10 @@ import TestSupport
                 try FileManager.default.removeItem(at: file)
                 try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
             }
-            #expect(cache.answer(for: Self.page) == nil)
+            #expect(cache.kept(for: Self.page)?.response == nil)
             if damage == "folder" { try FileManager.default.removeItem(at: file) }
             cache.store(Self.answer, for: Self.page); cache.waitForWrites()
-            #expect(cache.answer(for: Self.page)?.body == Self.answer.body)
+            #expect(cache.kept(for: Self.page)?.response.body == Self.answer.body)
         }
     }
 
@@ -130,7 +130,7 @@ import TestSupport
                         writer.waitForWrites()
                         return []
                     }
-                    group.addTask { [reader.answer(for: Self.page)?.body] }
+                    group.addTask { [reader.kept(for: Self.page)?.response.body] }
                 }
                 var all: [Data?] = []
                 for await batch in group { all += batch }
@@ -138,7 +138,7 @@ import TestSupport
             }
             #expect(reads.count == 40)
             for read in reads { #expect(read.map(bodies.contains) == true, "a read found no whole entry") }
-            #expect(reader.answer(for: Self.page).map { bodies.contains($0.body) } == true)
+            #expect(reader.kept(for: Self.page).map { bodies.contains($0.response.body) } == true)
             #expect(files(in: folder).count == 1, "temporary files were left: \(files(in: folder))")
         }
     }
@@ -154,7 +154,7 @@ import TestSupport
                 clock.advance(1)
                 #expect(cache.summary().bytes <= cache.maxBytes)
             }
-            let kept = (0..<12).filter { cache.answer(for: Self.url($0)) != nil }
+            let kept = (0..<12).filter { cache.kept(for: Self.url($0))?.response != nil }
             #expect(kept.count >= 3 && kept.count <= 5)
             #expect(kept == Array((12 - kept.count)..<12), "the newest should stay: \(kept)")
         }
@@ -168,7 +168,7 @@ import TestSupport
             #expect(before.entries == 3 && before.bytes > 0)
             #expect(cache.clear() == before)
             #expect(cache.summary() == DiskCache.Summary(entries: 0, bytes: 0))
-            #expect(cache.answer(for: Self.url(0)) == nil)
+            #expect(cache.kept(for: Self.url(0))?.response == nil)
         }
     }
 
@@ -197,7 +197,7 @@ import TestSupport
             #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
             #expect(truncate(file.path, 4 << 30) == 0)
             let before = peakResidentBytes()
-            #expect(cache.answer(for: Self.page) == nil)
+            #expect(cache.kept(for: Self.page)?.response == nil)
             // Unread: reading it would have raised the process's peak by gigabytes (8.4 GB before).
             #expect(peakResidentBytes() - before < 256 << 20)
         }
@@ -211,14 +211,14 @@ import TestSupport
             let body = Data(#"{"Response":"True","Search":[],"pad":""#.utf8) + Data(repeating: UInt8(ascii: "x"), count: 2_000) + Data(#""}"#.utf8)
             try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: body).encoded()
                 .write(to: cache.file(forKey: key))
-            #expect(cache.answer(for: Self.page) == nil)
+            #expect(cache.kept(for: Self.page)?.response == nil)
             let small = Data(#"{"Response":"True","Search":[]}"#.utf8)
             try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: small).encoded()
                 .write(to: cache.file(forKey: key))
-            #expect(cache.answer(for: Self.page)?.body == small)
+            #expect(cache.kept(for: Self.page)?.response.body == small)
             // Nor is one kept.
             cache.store(HTTPResponse(statusCode: 200, body: body), for: Self.page); cache.waitForWrites()
-            #expect(cache.answer(for: Self.page)?.body == small)
+            #expect(cache.kept(for: Self.page)?.response.body == small)
         }
     }
 
@@ -236,7 +236,7 @@ import TestSupport
             let body = DiskCacheTests.answer.body
             try CacheEntry(key: key, expires: Date(timeIntervalSince1970: 9.2e18), status: 200, contentType: nil, body: body).encoded()
                 .write(to: cache.file(forKey: key))
-            #expect(cache.answer(for: Self.page) == nil)
+            #expect(cache.kept(for: Self.page)?.response == nil)
         }
     }
 
@@ -252,7 +252,7 @@ import TestSupport
             let key = DiskCache.key(for: Self.page)
             try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: DiskCacheTests.answer.body)
                 .encoded().write(to: cache.file(forKey: key))
-            #expect(cache.answer(for: Self.page) == nil)
+            #expect(cache.kept(for: Self.page)?.response == nil)
         }
     }
 
@@ -267,14 +267,14 @@ import TestSupport
             let key = DiskCache.key(for: Self.page)
             try CacheEntry(key: key, expires: Date().addingTimeInterval(3_600), status: 200, contentType: nil, body: DiskCacheTests.answer.body)
                 .encoded().write(to: cache.file(forKey: key))
-            #expect(cache.answer(for: Self.page)?.body == DiskCacheTests.answer.body)
+            #expect(cache.kept(for: Self.page)?.response.body == DiskCacheTests.answer.body)
             OtherUser.give(theirs, to: stranger)
-            #expect(cache.answer(for: Self.page) == nil)
+            #expect(cache.kept(for: Self.page)?.response == nil)
             #expect(AtomicFile.folderProblem(theirs)?.reason == "it belongs to someone else (user \(stranger))")
             // Our folder again, their entry in it.
             OtherUser.give(theirs, to: geteuid())
             OtherUser.give(cache.file(forKey: key), to: stranger)
-            #expect(cache.answer(for: Self.page) == nil)
+            #expect(cache.kept(for: Self.page)?.response == nil)
         }
     }
 
@@ -287,7 +287,7 @@ import TestSupport
             let cache = DiskCache(folder: ours)
             cache.store(DiskCacheTests.answer, for: Self.page); cache.waitForWrites()
             #expect(try FileManager.default.attributesOfItem(atPath: ours.path)[.posixPermissions] as? Int == 0o700)
-            #expect(cache.answer(for: Self.page)?.body == DiskCacheTests.answer.body)
+            #expect(cache.kept(for: Self.page)?.response.body == DiskCacheTests.answer.body)
         }
     }
 

@@ -51,7 +51,7 @@ import TestSupport
 
     @Test func theLeftoverSweepWorksFromTheIndexsListing() async throws {
         try await withTemporaryFolder { folder in
-            let (listed, unlisted) = ("\(PosterStore.temporaryPrefix)no-owner-1", "\(PosterStore.temporaryPrefix)no-owner-2")
+            let (listed, unlisted) = ("\(PosterFile.temporaryPrefix)no-owner-1", "\(PosterFile.temporaryPrefix)no-owner-2")
             for name in [listed, unlisted] { try Data("half".utf8).write(to: folder.appendingPathComponent(name)) }
             try pngBytes.write(to: folder.appendingPathComponent("Kept [tt0000001].png"))
             // The listing hands out one of the two leftovers: only that one goes, so the sweep

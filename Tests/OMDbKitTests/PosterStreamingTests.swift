@@ -14,7 +14,7 @@ import Darwin
 @Suite struct PosterStreamingTests {
     /// The bytes of temporary poster files in `folder` now.
     private static func bytesOnDisk(in folder: URL) -> Int {
-        files(in: folder).filter { $0.hasPrefix(PosterStore.temporaryPrefix) }.reduce(0) { sum, name in
+        files(in: folder).filter { $0.hasPrefix(PosterFile.temporaryPrefix) }.reduce(0) { sum, name in
             let size = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size]) as? Int
             return sum + (size ?? 0)
         }
@@ -151,7 +151,7 @@ import Darwin
             let writing = Task { try await other.save(streaming: HTTPBody(chunks: stream), source: "u", title: "Theirs", year: nil, imdbID: "tt0000002") }
             try await waitUntil("their first bytes on disk") { Self.bytesOnDisk(in: folder) > 0 }
             await mine.removeLeftovers()
-            #expect(files(in: folder).contains { $0.hasPrefix(PosterStore.temporaryPrefix) })
+            #expect(files(in: folder).contains { $0.hasPrefix(PosterFile.temporaryPrefix) })
             let saved = try await mine.save(streaming: HTTPBody(pngBytes), source: "u", title: "Mine", year: nil, imdbID: "tt0000001")
             feed.yield(Data(count: 1_000))
             feed.finish()
@@ -163,7 +163,7 @@ import Darwin
     @Test func leftoversOfGoneOwnersAndOldFilesAreSweptLiveOnesKept() async throws {
         try await withTemporaryFolder { folder in
             func temporary(_ owner: PosterOwner, _ name: String) throws -> URL {
-                let url = folder.appendingPathComponent("\(PosterStore.temporaryPrefix)\(owner.tag)-\(name)")
+                let url = folder.appendingPathComponent("\(PosterFile.temporaryPrefix)\(owner.tag)-\(name)")
                 try Data("half".utf8).write(to: url)
                 return url
             }
@@ -171,9 +171,9 @@ import Darwin
             _ = try temporary(.current, "live")
             let old = try temporary(Self.liveOtherOwner, "old")
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7_200)], ofItemAtPath: old.path)
-            try Data("x".utf8).write(to: folder.appendingPathComponent("\(PosterStore.temporaryPrefix)no-owner"))
+            try Data("x".utf8).write(to: folder.appendingPathComponent("\(PosterFile.temporaryPrefix)no-owner"))
             await PosterStore(folder: folder).removeLeftovers()
-            #expect(files(in: folder) == ["\(PosterStore.temporaryPrefix)\(PosterOwner.current.tag)-live"])
+            #expect(files(in: folder) == ["\(PosterFile.temporaryPrefix)\(PosterOwner.current.tag)-live"])
         }
     }
 

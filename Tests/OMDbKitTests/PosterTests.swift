@@ -205,7 +205,7 @@ import TestSupport
 
     @Test func leftoversOfAKilledProcessAreSwept() async throws {
         try await withTemporaryFolder { folder in
-            try Data("half".utf8).write(to: folder.appendingPathComponent(PosterStore.temporaryPrefix + "x"))
+            try Data("half".utf8).write(to: folder.appendingPathComponent(PosterFile.temporaryPrefix + "x"))
             try Data("keep".utf8).write(to: folder.appendingPathComponent("Mine.txt"))
             await PosterStore(folder: folder).removeLeftovers()
             #expect(files(in: folder) == ["Mine.txt"])

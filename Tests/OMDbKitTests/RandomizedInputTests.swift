@@ -176,7 +176,7 @@ struct HostileInput {
         for _ in 0..<300 {
             let body = input.recordBody()
             do {
-                let movie = try OMDbDecoding.movie(json(body), imdbID: "tt1", url: "u")
+                let movie = try OMDbDecoding.decode(Movie.self, json(body), query: "tt1", url: "u")
                 movies += 1
                 #expect(!movie.imdbID.isEmpty && !movie.title.isEmpty)
                 #expect(movie.ratings.allSatisfy { !$0.source.isEmpty && !$0.text.isEmpty })

@@ -45,7 +45,7 @@ import Testing
     @Test(arguments: [("id-tt0090190-short.json", toxic), ("id-tt0411008-series-partial.json", lost), ("id-tt4896340-poster-na.json", bond)])
     func everySampleDecodesToItsWholeRecord(file: String, expected: Movie) throws {
         let body = try Data(contentsOf: fixtures.appendingPathComponent("omdb-samples/\(file)"))
-        let movie = try OMDbDecoding.movie(HTTPResponse(statusCode: 200, body: body), imdbID: expected.imdbID, url: "u")
+        let movie = try OMDbDecoding.decode(Movie.self, HTTPResponse(statusCode: 200, body: body), query: expected.imdbID, url: "u")
         #expect(movie == expected)
         // A library user decoding OMDb's JSON alone gets the same record.
         #expect(try JSONDecoder().decode(Movie.self, from: body) == expected)
@@ -68,7 +68,7 @@ import Testing
     static func record(_ extra: [String: Any] = [:]) throws -> Movie {
         let fields = extra.merging(["imdbID": "tt0000001", "Title": "T", "Response": "True"]) { $1 }
         let body = try JSONSerialization.data(withJSONObject: fields)
-        return try OMDbDecoding.movie(HTTPResponse(statusCode: 200, body: body), imdbID: "tt0000001", url: "u")
+        return try OMDbDecoding.decode(Movie.self, HTTPResponse(statusCode: 200, body: body), query: "tt0000001", url: "u")
     }
 
     /// That record with nothing but its ID and title known, and `raw` holding what was sent.

@@ -30,8 +30,8 @@ import TestSupport
             let told = transport.told.withLock { $0 }
             let api = told.filter { $0.url.query("apikey") != nil }
             let posters = told.filter { $0.url.query("apikey") == nil }
-            #expect(api.count == 2 && api.allSatisfy { $0.secretQueryItems == ["apikey"] && $0.carriesSecret })
-            #expect(!posters.isEmpty && posters.allSatisfy { $0.secretQueryItems.isEmpty && !$0.carriesSecret })
+            #expect(api.count == 2 && api.allSatisfy { $0.secretQueryItems == ["apikey"] && TransportRequest.carriesSecret($0.url, names: $0.secretQueryItems) })
+            #expect(!posters.isEmpty && posters.allSatisfy { $0.secretQueryItems.isEmpty && !TransportRequest.carriesSecret($0.url, names: $0.secretQueryItems) })
         }
     }
 }

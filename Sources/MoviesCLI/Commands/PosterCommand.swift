@@ -18,7 +18,7 @@ struct PosterCommand: SessionPart {
             return .failure
         }
         do throws(OMDbError) {
-            try PosterStore.makeFolder(url)
+            try PosterStore.openFolder(url)
         } catch {
             console.error("Cannot save posters in \"\(safe(url.path))\": \(Self.reason(error)).")
             return .failure

@@ -55,7 +55,7 @@ struct SettingsCommands: SessionPart {
             return
         }
         do throws(OMDbError) {
-            try PosterStore.makeFolder(url)
+            try PosterStore.openFolder(url)
             context.settings.posters = url
             if let width { context.settings.posterWidth = width }
             _ = posterStore   // starts the new folder's listing and sweep now, not at the next search

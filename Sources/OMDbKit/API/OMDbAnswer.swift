@@ -20,7 +20,6 @@ enum OMDbAnswer {
         }
     }
 
-    /// The envelope, when `body` is one.
     static func envelope(in body: Data) -> OMDbEnvelope? {
         do {
             _ = try decode(Acknowledgement.self, from: body)
@@ -60,5 +59,5 @@ private struct Envelope: Decodable {
     let Response: WireFlag?
     let Error: WireText?
 
-    var isFailure: Bool { Response?.isFalse == true }
+    var isFailure: Bool { Response?.value == false }
 }

@@ -31,10 +31,6 @@ enum OMDbDecoding {
         return total
     }
 
-    static func movie(_ response: HTTPResponse, imdbID: String, url: String, key: APIKey? = nil) throws(OMDbError) -> Movie {
-        try decode(Movie.self, response, query: imdbID, url: url, key: key)
-    }
-
     /// Decode the payload, else OMDb's error envelope, else say what was wrong.
     /// - Parameter key: masked in error text the server wrote (it may echo the request).
     static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, query: String, url: String,

@@ -161,11 +161,6 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         if case .notFound = underlying { true } else { false }
     }
 
-    /// True when this answer came from the disk cache, not from OMDb just now.
-    package var isFromCache: Bool {
-        if case .fromCache = self { true } else { false }
-    }
-
     /// A cached answer's time: the hour today, with the date on other days.
     static func time(_ date: Date, now: Date = Date()) -> String {
         let formatter = DateFormatter()

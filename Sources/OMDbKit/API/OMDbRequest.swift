@@ -13,11 +13,7 @@ struct OMDbRequest: Sendable, Hashable {
 
     /// `?s=…&type=…&y=…&page=…`
     static func search(_ query: SearchQuery, page: Int) -> OMDbRequest {
-        var items = [URLQueryItem(name: "s", value: query.text)]
-        if let type = query.type { items.append(URLQueryItem(name: "type", value: type.rawValue)) }
-        if let year = query.year { items.append(URLQueryItem(name: "y", value: String(year))) }
-        items.append(URLQueryItem(name: "page", value: String(page)))
-        return OMDbRequest(items: items)
+        OMDbRequest(items: [URLQueryItem(name: "s", value: query.text)] + filters(query) + [URLQueryItem(name: "page", value: String(page))])
     }
 
     /// `?i=tt…&plot=short|full`
@@ -32,11 +28,13 @@ struct OMDbRequest: Sendable, Hashable {
 
     /// `?t=…&type=…&y=…&plot=…`: OMDb's one best match for a title.
     static func exactTitle(_ query: SearchQuery, plot: PlotLength) -> OMDbRequest {
-        var items = [URLQueryItem(name: "t", value: query.text)]
-        if let type = query.type { items.append(URLQueryItem(name: "type", value: type.rawValue)) }
-        if let year = query.year { items.append(URLQueryItem(name: "y", value: String(year))) }
-        items.append(URLQueryItem(name: "plot", value: plot.rawValue))
-        return OMDbRequest(items: items)
+        OMDbRequest(items: [URLQueryItem(name: "t", value: query.text)] + filters(query) + [URLQueryItem(name: "plot", value: plot.rawValue)])
+    }
+
+    /// `type=` and `y=`, when the query is narrowed by them.
+    private static func filters(_ query: SearchQuery) -> [URLQueryItem] {
+        [query.type.map { URLQueryItem(name: "type", value: $0.rawValue) }, query.year.map { URLQueryItem(name: "y", value: String($0)) }]
+            .compactMap { $0 }
     }
 
     /// The URL under `base`; with `key` only at the edge where the request is sent.

@@ -42,9 +42,6 @@ struct WireFlag: Decodable {
     /// `nil` for anything else.
     let value: Bool?
 
-    var isFalse: Bool { value == false }
-    var isTrue: Bool { value == true }
-
     init(from decoder: any Decoder) {
         let container = try? decoder.singleValueContainer()
         if let flag = try? container?.decode(Bool.self) {
@@ -81,21 +78,21 @@ struct WireFields: Decodable {
     let values: [String: String]
 
     init(from decoder: any Decoder) throws {
-        let object = try decoder.container(keyedBy: Name.self)
+        let object = try decoder.container(keyedBy: AnyCodingKey.self)
         var values: [String: String] = [:]
         for name in object.allKeys {
             if let text = (try? object.decode(WireText.self, forKey: name))?.value { values[name.stringValue] = text }
         }
         self.values = values
     }
+}
 
-    /// Any field's name.
-    struct Name: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+/// Any field's name, for objects whose names are data (OMDb's records, the catalogue's).
+package struct AnyCodingKey: CodingKey {
+    package let stringValue: String
+    package var intValue: Int? { nil }
+    package init(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { nil }
 }
 
 struct RatingRow: Decodable {
@@ -120,8 +117,8 @@ extension Movie: Decodable {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "the record has no imdbID or Title"))
         }
         // Lossy as a whole too: `"Ratings":{}` or `"Ratings":"N/A"` drops the ratings, not the record.
-        let ratings = try? decoder.container(keyedBy: WireFields.Name.self)
-            .decode(Lossy<[Lossy<RatingRow>]>.self, forKey: WireFields.Name(stringValue: "Ratings")).value
+        let ratings = try? decoder.container(keyedBy: AnyCodingKey.self)
+            .decode(Lossy<[Lossy<RatingRow>]>.self, forKey: AnyCodingKey(stringValue: "Ratings")).value
         self.init(
             imdbID: id, title: title, year: present(fields["Year"]).map(ReleaseYear.init), type: MediaType(omdb: present(fields["Type"]) ?? "movie"),
             rated: present(fields["Rated"]), released: WireValue.date(fields["Released"]), runtimeMinutes: WireValue.minutes(fields["Runtime"]),

@@ -32,8 +32,7 @@ package enum PrintableText {
             }
             scalars.append(mapped)
         }
-        // None at the end. (Foundation's trimmingCharacters, through NSString, cost more than
-        // the loop above on every row a page prints.)
+        // None at the end.
         if lastWasSpace { scalars.removeLast() }
         return String(scalars)
     }

@@ -21,14 +21,17 @@ struct CacheEntry: Equatable {
         let sha256: String
     }
 
-    init(key: String, expires: Date, status: Int, contentType: String?, body: Data) {
-        self.key = key
-        self.expires = expires
-        self.status = status
-        self.contentType = contentType
-        self.body = body
+    func encoded() -> Data {
+        let header = Header(key: key, expires: expires.timeIntervalSince1970, status: status, contentType: contentType,
+                            bytes: body.count, sha256: SHA256.hex(body))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // JSON never holds a raw newline, so the header is exactly one line.
+        return Self.magic + ((try? encoder.encode(header)) ?? Data()) + Data("\n".utf8) + body
     }
+}
 
+extension CacheEntry {
     /// `nil` for anything that is not a whole, intact entry.
     init?(decoding data: Data) {
         guard data.starts(with: Self.magic) else { return nil }
@@ -39,15 +42,5 @@ struct CacheEntry: Equatable {
         guard body.count == header.bytes, SHA256.hex(body) == header.sha256 else { return nil }
         self.init(key: header.key, expires: Date(timeIntervalSince1970: header.expires), status: header.status,
                   contentType: header.contentType, body: body)
-    }
-
-    /// The bytes to write.
-    func encoded() -> Data {
-        let header = Header(key: key, expires: expires.timeIntervalSince1970, status: status, contentType: contentType,
-                            bytes: body.count, sha256: SHA256.hex(body))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // JSON never holds a raw newline, so the header is exactly one line.
-        return Self.magic + ((try? encoder.encode(header)) ?? Data()) + Data("\n".utf8) + body
     }
 }

@@ -85,12 +85,18 @@ extension DiskCache {
             let isEntry = name.hasSuffix(Self.entrySuffix) && !name.hasPrefix(".")
             guard isEntry || AtomicFile.isTemporaryName(name) || name.hasPrefix(Self.oldTemporaryPrefix),
                   let info = open.status(name), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-            #if canImport(Darwin)
-            let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtimespec.tv_sec) + TimeInterval(info.st_mtimespec.tv_nsec) / 1e9)
-            #else
-            let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
-            #endif
-            return File(name: name, bytes: Int(info.st_size), modified: modified, isEntry: isEntry)
+            return File(name: name, bytes: Int(info.st_size), modified: Date(timeIntervalSince1970: TimeInterval(info.modified.tv_sec) + TimeInterval(info.modified.tv_nsec) / 1e9), isEntry: isEntry)
         }
+    }
+}
+
+extension stat {
+    /// When the file was last modified.
+    var modified: timespec {
+        #if canImport(Darwin)
+        st_mtimespec
+        #else
+        st_mtim
+        #endif
     }
 }

@@ -41,7 +41,6 @@ package final class DiskCache: Sendable {
         var pending: [String: (HTTPResponse, Date)] = [:]
     }
 
-    /// 50 MB.
     package static let defaultMaxBytes = 50_000_000
     /// A day: OMDb's own `max-age`, used when an answer carries none.
     package static let defaultLifetime: TimeInterval = 86_400
@@ -82,25 +81,21 @@ package final class DiskCache: Sendable {
 
     // MARK: Reading and writing
 
-    /// The stored answer to `url`, when there is one still fresh and intact; `nil` otherwise.
+    /// The stored answer to `url`, when there is one still fresh and intact, with when it was kept:
+    /// the entry's modification time, the cache's own clock (`nil` when the file does not say).
     /// The file's size is checked before it is read: a planted entry larger than any answer is
     /// never read, and nothing is read from a folder others could have planted it in.
-    package func answer(for url: URL) -> HTTPResponse? {
-        kept(for: url)?.response
-    }
-
-    /// The stored answer to `url`, as ``answer(for:)``, with when it was kept: the entry's
-    /// modification time, the cache's own clock (`nil` when the file does not say).
     func kept(for url: URL) -> (response: HTTPResponse, since: Date?)? {
+        let key = Self.key(for: url)
         let waiting = state.withLock { state -> (HTTPResponse, Date)? in
-            guard let found = state.pending[Self.key(for: url)] else { return nil }
+            guard let found = state.pending[key] else { return nil }
             state.hits += 1
             return found
         }
         if let (response, since) = waiting { return (response, since) }
         // A miss and an entry too large to be an answer are told by one `stat`.
-        guard let found = Self.status(of: file(forKey: Self.key(for: url))),
-              found.bytes <= maxBodyBytes + Self.headerAllowance, let response = readAnswer(for: url) else { return nil }
+        guard let found = Self.status(of: file(forKey: key)),
+              found.bytes <= maxBodyBytes + Self.headerAllowance, let response = readAnswer(forKey: key) else { return nil }
         return (response, found.modified)
     }
 
@@ -108,16 +103,11 @@ package final class DiskCache: Sendable {
     private static func status(of file: URL) -> (bytes: Int, modified: Date?)? {
         var info = stat()
         guard stat(file.path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        let seconds = Double(info.st_mtimespec.tv_sec)
-        #else
-        let seconds = Double(info.st_mtim.tv_sec)
-        #endif
+        let seconds = Double(info.modified.tv_sec)
         return (Int(info.st_size), seconds > 0 ? Date(timeIntervalSince1970: seconds) : nil)
     }
 
-    private func readAnswer(for url: URL) -> HTTPResponse? {
-        let key = Self.key(for: url)
+    private func readAnswer(forKey key: String) -> HTTPResponse? {
         guard AtomicFile.folderProblem(folder) == nil,
               let data = try? AtomicFile(file(forKey: key)).contents(upTo: maxBodyBytes + Self.headerAllowance),
               let entry = CacheEntry(decoding: data), entry.key == key, entry.body.count <= maxBodyBytes else { return nil }
@@ -135,7 +125,7 @@ package final class DiskCache: Sendable {
         let key = Self.key(for: url)
         state.withLock { $0.pending[key] = (response, now()) }
         writes.async {
-            self.write(response, for: url)
+            self.write(response, forKey: key, lifetime: seconds)
             self.state.withLock { _ = $0.pending.removeValue(forKey: key) }
         }
     }
@@ -146,10 +136,7 @@ package final class DiskCache: Sendable {
         writes.sync {}
     }
 
-    private func write(_ response: HTTPResponse, for url: URL) {
-        guard response.body.count <= maxBodyBytes,
-              let seconds = Self.lifetime(of: response, override: lifetime), seconds > 0 else { return }
-        let key = Self.key(for: url)
+    private func write(_ response: HTTPResponse, forKey key: String, lifetime seconds: TimeInterval) {
         let entry = CacheEntry(key: key, expires: now().addingTimeInterval(seconds), status: response.statusCode,
                                contentType: response.contentType, body: response.body)
         let bytes = entry.encoded()
@@ -171,7 +158,6 @@ package final class DiskCache: Sendable {
         writes.async { _ = (try? OpenFolder(self.folder))?.remove(name) }
     }
 
-    /// The file of the request with this key.
     func file(forKey key: String) -> URL { folder.appendingPathComponent(SHA256.hex(key) + Self.entrySuffix) }
 
     /// `a + b`, stopping at `Int.max`: sizes come from `stat`, and a planted sparse file may claim any.

@@ -56,7 +56,6 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    /// The outcome remembered for `key`, if any.
     func remembered(_ key: Key) -> Result<Value, OMDbError>? {
         outcomes.withLock { $0[key] }
     }
@@ -66,7 +65,6 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         outcomes.withLock { $0[key] = outcome }
     }
 
-    /// How many loads are running now.
     var inFlight: Int { flights.inFlight }
 
     /// How many callers wait for the load of `key`. Observability: nothing decides by it; tests

@@ -6,8 +6,8 @@ extension OMDbClient {
     /// One request (none when the disk cache has it); not remembered in the session.
     /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing has that title) or `CancellationError`.
     public nonisolated func movie(exactTitle query: SearchQuery, plot: PlotLength = .short) async throws -> Movie {
-        try await sender.api(.exactTitle(query, plot: plot)) { [key] response, shown in
-            try OMDbDecoding.movie(response, imdbID: query.text, url: shown, key: key)
+        try await sender.api(.exactTitle(query, plot: plot)) { [sender] response, shown in
+            try OMDbDecoding.decode(Movie.self, response, query: query.text, url: shown, key: sender.key)
         }
     }
 }

@@ -15,9 +15,9 @@ extension OMDbClient {
     ///   `Series or season not found!`, any other ``OMDbError``, or `CancellationError`.
     public nonisolated func season(imdbID: String, number: Int) async throws -> Season {
         // Not found is an answer, not an accident: asking again costs quota for the same.
-        try await seasons.value(for: SeasonKey(imdbID: imdbID, number: number)) { [sender, key] in
+        try await seasons.value(for: SeasonKey(imdbID: imdbID, number: number)) { [sender] in
             try await sender.api(.season(imdbID: imdbID, number: number)) { response, shown in
-                try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, key: key)
+                try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, key: sender.key)
             }
         }
     }

@@ -62,7 +62,6 @@ public actor OMDbClient {
         package static let defaultPostersHost = URL(string: "https://m.media-amazon.com/")!
         /// The default of ``maxConcurrentRequests``: a whole page (10 records, 10 posters) at once.
         package static let defaultMaxConcurrentRequests = 20
-        /// The default of ``maxAnswerBytes``: 4 MB.
         package static let defaultMaxAnswerBytes = 4_000_000
 
         /// A configuration for `apiKey`; `timeout`, `maxConcurrentRequests` and `maxAttempts` below 1 become 1.
@@ -110,8 +109,6 @@ public actor OMDbClient {
     /// How this client was set up; fixed for its life.
     public nonisolated let configuration: Configuration
     let sender: RequestSender
-    /// The key, for what is shown: requests carry it only where they are handed to the transport.
-    let key: APIKey
 
     /// Search pages by query and number. Failures are not remembered.
     nonisolated let pages = Memo<PageKey, PageResult>()
@@ -136,7 +133,6 @@ public actor OMDbClient {
     ///     the offline `CatalogueTransport` (target `OMDbCatalogue`), or a test double.
     public init(configuration: Configuration, transport: any OMDbTransport) {
         self.configuration = configuration
-        key = configuration.apiKey
         sender = RequestSender(transport: transport,
                                key: configuration.apiKey, baseURL: configuration.baseURL, timeout: configuration.timeout,
                                retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
@@ -159,9 +155,9 @@ public actor OMDbClient {
 
     /// One page, from the cache or the network (one request however many ask at once).
     nonisolated func loadPage(_ query: SearchQuery, number: Int) async throws -> PageResult {
-        try await pages.value(for: PageKey(query: query, number: number)) { [sender, key] in
+        try await pages.value(for: PageKey(query: query, number: number)) { [sender] in
             try await sender.api(.search(query, page: number)) { response, shown in
-                let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, key: key)
+                let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, key: sender.key)
                 return PageResult(items: items, total: total)
             }
         }
@@ -173,9 +169,9 @@ public actor OMDbClient {
     /// - Throws: ``OMDbError`` or `CancellationError`.
     public nonisolated func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
         // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
-        try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender, key] in
+        try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender] in
             try await sender.api(.title(imdbID: imdbID, plot: plot)) { response, shown in
-                try OMDbDecoding.movie(response, imdbID: imdbID, url: shown, key: key)
+                try OMDbDecoding.decode(Movie.self, response, query: imdbID, url: shown, key: sender.key)
             }
         }
     }

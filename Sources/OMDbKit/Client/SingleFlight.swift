@@ -24,10 +24,8 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         state = Mutex(Machine(lastWaiterStays: lastWaiterStays))
     }
 
-    /// How many loads are running now.
     var inFlight: Int { state.withLock { $0.inFlight } }
 
-    /// How many callers wait for the load of `key`.
     func waiters(for key: Key) -> Int { state.withLock { $0.waiters(for: key) } }
 
     /// The value of the load for `key`: joins the one in flight, or starts `operation`.

@@ -1,10 +1,6 @@
 /// The rules of a ``SingleFlight`` as a value: each event (a caller joins, a load is started, a
-/// load ends, a caller is cancelled) changes the state and returns what
-/// is to be done. ``SingleFlight`` holds it under its lock and does that outside the lock:
-/// continuations resumed, loads started and cancelled.
-///
-/// Generic over what parks a caller (`Waiter`) and over what runs a load (`Load`), so that tests
-/// drive it with plain values: no threads, no continuations, no tasks.
+/// load ends, a caller is cancelled) changes the state and returns what is to be done. Generic
+/// over what parks a caller and what runs a load, so that tests drive it with plain values.
 ///
 /// A key is in one of three states:
 /// - idle: no call (``calls`` has no entry);

@@ -28,7 +28,10 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     public var dateComponents: DateComponents { DateComponents(year: year, month: month, day: day) }
 
     /// ISO 8601: `1986-04-11`.
-    public var description: String {
+    public var description: String { Self.text(year: year, month: month, day: day) }
+
+    /// `1986-04-11`, for any numbers (zero-padded to 4, 2 and 2 digits).
+    static func text(year: Int, month: Int, day: Int) -> String {
         func padded(_ number: Int, to width: Int) -> String {
             let digits = String(number)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits

@@ -35,17 +35,13 @@ extension PosterStore {
         }
     }
 
-    /// Makes `folder` for posters when missing (see ``openFolder(_:)``).
-    /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` with the reason in words.
-    package static func makeFolder(_ folder: URL) throws(OMDbError) {
-        _ = try openFolder(folder)
-    }
-
     /// Opens `folder` and checks it (``FileTrust``), making it first (0755, the umask applying,
     /// with any folders missing above it) through the nearest folder above it that is there, as
     /// opened and checked: a symlink someone put on the path never decides where it is made
     /// (``OpenFolder/openOrCreate(_:mode:user:tighten:willMake:)``).
-    static func openFolder(_ folder: URL) throws(OMDbError) -> OpenFolder {
+    /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` with the reason in words.
+    @discardableResult
+    package static func openFolder(_ folder: URL) throws(OMDbError) -> OpenFolder {
         do throws(AtomicFile.Problem) {
             return try OpenFolder.openOrCreate(folder, mode: 0o755)
         } catch {

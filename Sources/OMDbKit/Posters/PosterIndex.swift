@@ -104,7 +104,6 @@ final class PosterIndex: Sendable {
     /// wait on it to order events without sleeping.
     var lookupsWaiting: Int { state.withLock { $0.listed.waiters.count } }
 
-    /// Returns once the folder is listed.
     func listed() async { await wait(for: \.listed) }
 
     /// Returns once the leftovers the listing found are removed.

@@ -35,7 +35,6 @@ public struct PosterStore: Sendable {
     /// Whose temporary files this store writes.
     let owner: PosterOwner
     let index: PosterIndex
-    /// What a poster's write asks of the disk.
     var disk = Disk()
 
     /// What a poster's write asks of the disk, on the body's write loop: a seam for tests of a
@@ -49,7 +48,6 @@ public struct PosterStore: Sendable {
 
     /// The default size cap: 20 MB.
     public static let defaultMaxBytes = 20_000_000
-    static let temporaryPrefix = PosterFile.temporaryPrefix
     /// A temporary file older than this is a leftover whoever wrote it: no write lasts that long.
     static let leftoverAge: TimeInterval = 3_600
 
@@ -143,14 +141,9 @@ public struct PosterStore: Sendable {
     /// opened and checked for the listing (``OpenFolder``), never by path.
     private static func removeLeftovers(_ names: [String], in open: OpenFolder) {
         for name in names {
-            let owner = PosterOwner(tag: name.dropFirst(temporaryPrefix.count))
+            let owner = PosterOwner(tag: name.dropFirst(PosterFile.temporaryPrefix.count))
             guard let status = open.status(name) else { continue }   // finished (renamed) since the listing
-            #if canImport(Darwin)
-            let modified = TimeInterval(status.st_mtimespec.tv_sec)
-            #else
-            let modified = TimeInterval(status.st_mtim.tv_sec)
-            #endif
-            let old = Date().timeIntervalSince1970 - modified > leftoverAge
+            let old = Date().timeIntervalSince1970 - TimeInterval(status.modified.tv_sec) > leftoverAge
             if old || !(owner?.isAlive ?? false) { open.remove(name) }
         }
     }

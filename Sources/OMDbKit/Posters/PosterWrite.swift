@@ -157,24 +157,11 @@ final class PosterFile: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Appends `data`.
     func append(_ data: Data) throws(OMDbError) {
-        let failure = data.withUnsafeBytes { buffer -> String? in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return Self.lastError()
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let failure { throw .posterNotWritten(path: destination.path, reason: failure) }
+        guard let failure = AtomicFile.writeAll(data, to: descriptor) else { return }
+        throw .posterNotWritten(path: destination.path, reason: String(cString: strerror(failure)))
     }
 
-    /// Flushes the file's bytes to the disk.
     func flush() throws(OMDbError) {
         guard fsync(descriptor) == 0 else { throw .posterNotWritten(path: destination.path, reason: Self.lastError()) }
     }

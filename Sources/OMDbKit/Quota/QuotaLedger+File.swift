@@ -14,22 +14,6 @@ extension QuotaLedger {
         var sent = 0
         var warned = false
 
-        init(day: String, sent: Int = 0, warned: Bool = false) {
-            self.day = day
-            self.sent = sent
-            self.warned = warned
-        }
-
-        /// `nil` for a line that is not a record: a count past ``QuotaLedger/maximumCount`` or
-        /// below zero, a warned field other than 0 or 1, or a day after `today` (no clock here
-        /// has reached it: the file was written by a clock that was wrong, or by hand).
-        init?(line: String, today: String) {
-            let parts = line.split(separator: " ")
-            guard parts.count == 3, parts[0].count == 10, parts[0] <= today, let sent = Int(parts[1]),
-                  (0...QuotaLedger.maximumCount).contains(sent), parts[2] == "0" || parts[2] == "1" else { return nil }
-            self.init(day: String(parts[0]), sent: sent, warned: parts[2] == "1")
-        }
-
         var line: String { "\(day) \(sent) \(warned ? 1 : 0)\n" }
     }
 
@@ -140,11 +124,18 @@ extension QuotaLedger {
         let monthIndex = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func padded(_ number: Int, _ width: Int) -> String {
-            let digits = String(number)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
+        return CalendarDate.text(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+    }
+}
+
+extension QuotaLedger.Record {
+    /// `nil` for a line that is not a record: a count past ``QuotaLedger/maximumCount`` or below
+    /// zero, a warned field other than 0 or 1, or a day after `today` (no clock here has reached
+    /// it: the file was written by a clock that was wrong, or by hand).
+    init?(line: String, today: String) {
+        let parts = line.split(separator: " ")
+        guard parts.count == 3, parts[0].count == 10, parts[0] <= today, let sent = Int(parts[1]),
+              (0...QuotaLedger.maximumCount).contains(sent), parts[2] == "0" || parts[2] == "1" else { return nil }
+        self.init(day: String(parts[0]), sent: sent, warned: parts[2] == "1")
     }
 }

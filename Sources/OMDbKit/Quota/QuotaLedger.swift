@@ -17,7 +17,6 @@ import Synchronization
 /// one, and says so once (``takeNotice()``). Within ``exactMargin(limit:)`` of the limit, each
 /// place is taken in the file itself, so processes sharing the key stop at the limit together.
 package final class QuotaLedger: Sendable {
-    /// The folder holding the counts.
     package let folder: URL
     /// Requests a day the key allows; `nil` for no limit (some patron keys).
     package let dailyLimit: Int?
@@ -341,7 +340,6 @@ package struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
     /// Why the count file cannot be written, when it cannot: the count is this process's alone.
     package var unkept: String?
 
-    /// A day's usage.
     package init(day: String, sent: Int, limit: Int?, unkept: String? = nil) {
         self.day = day
         self.sent = sent

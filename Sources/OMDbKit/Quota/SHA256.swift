@@ -3,7 +3,6 @@ import Foundation
 /// SHA-256 (FIPS 180-4), small and dependency-free: names cache files after their request and
 /// keeps API keys out of the quota ledger. Not constant-time; nothing here needs it to be.
 package enum SHA256 {
-    /// The 32-byte digest of `data`.
     static func digest(_ data: some Sequence<UInt8>) -> [UInt8] {
         var message = Array(data)
         let bitLength = UInt64(message.count) &* 8

@@ -1,9 +1,6 @@
 /// The rules of a ``RequestGate`` as a value: each event (a request asks for a place, a waiter is
 /// cancelled, a request leaves its place) changes the state and returns what is to be done.
-/// ``RequestGate`` holds it under its lock and does that outside the lock: continuations resumed.
-///
-/// Generic over what parks a waiter, so that tests drive it with plain values: no threads, no
-/// continuations.
+/// Generic over what parks a waiter, so that tests drive it with plain values.
 ///
 /// The gate is in one of three states:
 /// - open: fewer than `limit` places taken (``available`` > 0), nobody waits;
@@ -22,8 +19,6 @@ struct RequestGateStateMachine<Waiter> {
     }
 
     let limit: Int
-    /// Places free now.
-    private(set) var available: Int
     /// Places taken now.
     private(set) var inFlight = 0
     /// The most places taken at once so far.
@@ -34,8 +29,10 @@ struct RequestGateStateMachine<Waiter> {
 
     init(limit: Int) {
         self.limit = max(1, limit)
-        available = self.limit
     }
+
+    /// Places free now.
+    var available: Int { limit - inFlight }
 
     /// A number for a request, unique in this machine: what its cancellation names.
     mutating func makeID() -> Int {
@@ -52,7 +49,6 @@ struct RequestGateStateMachine<Waiter> {
             queue.append((id, waiter))
             return .queued
         }
-        available -= 1
         take()
         return .admitted
     }
@@ -67,10 +63,7 @@ struct RequestGateStateMachine<Waiter> {
     /// A request left its place: the waiter it passes to, to resume, or nil when the place is free again.
     mutating func leave() -> Waiter? {
         inFlight -= 1
-        guard !queue.isEmpty else {
-            available += 1
-            return nil
-        }
+        guard !queue.isEmpty else { return nil }
         take()
         return queue.removeFirst().waiter
     }

@@ -36,9 +36,8 @@ struct RequestSender: Sendable {
     /// `decode` (given the answer and the URL as it may be shown, which never held the key).
     ///
     /// Only an answer that decoded, or OMDb's own error envelope (`Movie not found!`), is kept in
-    /// the cache: a broken 200 kept for OMDb's day of `max-age` failed every search after the
-    /// server recovered. A kept answer that no longer decodes (an older version's, a damaged one)
-    /// is removed and asked for again.
+    /// the cache, so a broken 200 is not kept for a day. A kept answer that does not decode (a
+    /// damaged one) is removed and asked for again.
     func api<T>(_ request: OMDbRequest, decode: (HTTPResponse, String) throws -> T) async throws -> T {
         // The request without the key: what the cache is keyed by and, redacted, what is shown.
         let plain = request.url(base: baseURL)

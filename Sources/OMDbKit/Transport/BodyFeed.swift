@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// A response body that a transport feeds from its own thread, read once by one reader: pulled
-/// chunk by chunk (``HTTPBody``'s iterator) or pushed into a sink (``HTTPBody/drain(into:)``).
+/// chunk by chunk (``HTTPBody``'s iterator) or pushed into a sink (``HTTPBody/receive(into:)``).
 ///
 /// Flow control without blocking anyone: the transport hands each chunk to ``receive(_:)``, which
 /// only queues it (or hands it to a reader parked for it). Up to `highWater` bytes wait; past that
@@ -54,7 +54,6 @@ package final class BodyFeed: Sendable {
     /// The most bytes that ever waited for the reader (for tests and measurements).
     package var peakPendingBytes: Int { state.withLock { $0.peakPendingBytes } }
 
-    /// The bytes taken from the transport so far.
     var receivedBytes: Int { state.withLock { $0.receivedBytes } }
 
     // MARK: The transport's side
@@ -137,12 +136,8 @@ package final class BodyFeed: Sendable {
         }
     }
 
-    /// The body was dropped: unless it was read (or written) to the end, drop what waits and stop the transfer.
-    func abandon() {
-        giveUp(with: CancellationError())
-    }
-
-    /// The reader stopped before the end (or never started): drop what waits and stop the transfer.
+    /// The reader stopped before the end (or never started, or dropped the body unread): drop what
+    /// waits and stop the transfer. Nothing once the body was read (or written) to the end.
     func giveUp(with error: any Error = CancellationError()) {
         let stop = state.withLock { $0.giveUp(error) }
         if stop.cancelTransfer { cancelTransfer() }

@@ -2,14 +2,8 @@ import Foundation
 
 /// The rules of a ``BodyFeed`` as a value: each event (a chunk from the transport, the end of the
 /// transfer, a reader asking, a sink done with a chunk, a reader giving up) changes the state and
-/// returns what is to be done. The feed holds it under its lock and does that outside the lock.
-///
-/// Generic over what parks a reader (`Puller`, `Pusher`) and over the sink, so that tests drive it
-/// with plain values: no threads, no continuations, no transport.
-///
-/// A pushed body is written by a write loop on a file-work thread: the transport's thread only
-/// queues a chunk (up to `highWater` bytes; past that the transfer pauses), so a slow disk pauses
-/// this one transfer and never the thread that runs every other.
+/// returns what is to be done. Generic over what parks a reader and over the sink, so that tests
+/// drive it with plain values.
 struct BodyFeedStateMachine<Puller, Pusher, Sink> {
     enum Reader {
         /// Nobody reads yet: chunks wait in `pending`.
@@ -72,7 +66,6 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
     private var pending: [Data] = []
     private(set) var pendingBytes = 0
     private(set) var peakPendingBytes = 0
-    /// Bytes taken from the transport in all.
     private(set) var receivedBytes = 0
     /// Set once the transport is done.
     private(set) var end: Result<Void, any Error>?

@@ -7,7 +7,6 @@ import Foundation
 /// consumer sets the limit. ``collect(upTo:)`` throws as soon as the body passes it, so an
 /// oversized answer is never held whole, and a poster can go to its file chunk by chunk.
 package struct HTTPBody: AsyncSequence, Sendable {
-    /// The body comes in chunks of bytes.
     package typealias Element = Data
 
     /// The length the server announced (`Content-Length`), when it did.
@@ -24,7 +23,7 @@ package struct HTTPBody: AsyncSequence, Sendable {
     final class FeedHandle: Sendable {
         let feed: BodyFeed
         init(_ feed: BodyFeed) { self.feed = feed }
-        deinit { feed.abandon() }
+        deinit { feed.giveUp() }
     }
 
     /// A body streamed from `chunks`; `length` is what the server announced, if anything.
@@ -33,7 +32,7 @@ package struct HTTPBody: AsyncSequence, Sendable {
         self.length = length
     }
 
-    /// A body a transport feeds from its own thread (see ``BodyFeed``), which ``drain(into:)``
+    /// A body a transport feeds from its own thread (see ``BodyFeed``), which ``receive(into:)``
     /// writes out on a file-work thread while the transport reads on.
     package init(feed: BodyFeed, length: Int? = nil) {
         source = .feed(FeedHandle(feed))
@@ -110,12 +109,6 @@ package struct HTTPBody: AsyncSequence, Sendable {
         case .stream(let chunks): AsyncIterator(base: .stream(chunks.makeAsyncIterator()), length: length)
         case .feed(let handle): AsyncIterator(base: .feed(handle), length: length)
         }
-    }
-
-    /// Hands every chunk to `sink` as it arrives, then `nil` at the end, and returns when `sink` has
-    /// taken them all: ``receive(into:)`` then ``Draining/finished()``.
-    package func drain(into sink: @escaping BodyFeed.Sink) async throws {
-        try await receive(into: sink).finished()
     }
 
     /// Starts handing every chunk to `sink`, on a file-work thread (`FileWork`), then `nil` once

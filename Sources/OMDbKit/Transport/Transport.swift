@@ -21,9 +21,6 @@ public struct TransportRequest: Sendable, Hashable {
         self.secretQueryItems = secretQueryItems
     }
 
-    /// True when `url` has a query item named in `secretQueryItems`.
-    package var carriesSecret: Bool { Self.carriesSecret(url, names: secretQueryItems) }
-
     /// True when `url` has a query item named in `names`: also for the URL a redirect leads to.
     package static func carriesSecret(_ url: URL, names: Set<String>) -> Bool {
         guard !names.isEmpty else { return false }
@@ -110,27 +107,6 @@ extension TransportResponse {
     /// A whole answer handed out as a stream (the offline catalogue, test doubles).
     package init(_ response: HTTPResponse, chunkSize: Int = 64 * 1024) {
         self.init(statusCode: response.statusCode, headers: response.headers, body: HTTPBody(response.body, chunkSize: chunkSize))
-    }
-}
-
-/// A transport whose answers are whole in memory (test doubles): it implements ``answer(_:timeout:)``.
-package protocol InMemoryTransport: OMDbTransport {
-    /// The whole answer to a GET for `url`.
-    func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse
-}
-
-extension InMemoryTransport {
-    /// ``answer(_:timeout:)``, handed out as a stream.
-    package func send(_ request: TransportRequest) async throws -> TransportResponse {
-        TransportResponse(try await answer(request.url, timeout: request.timeout))
-    }
-}
-
-extension OMDbTransport {
-    /// The whole answer to a GET for `url`, with no size limit: for tests and in-memory answers.
-    package func get(_ url: URL, timeout: Int) async throws -> HTTPResponse {
-        let response = try await send(TransportRequest(url: url, timeout: timeout))
-        return HTTPResponse(statusCode: response.statusCode, body: try await response.body.collect(upTo: .max), headers: response.headers)
     }
 }
 
