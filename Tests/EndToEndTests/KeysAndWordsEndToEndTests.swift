@@ -104,6 +104,23 @@ import TestSupport
         }
     }
 
+    /// A base URL that carries the key (`?apikey=…`, as OMDb's e-mail writes its example) or a
+    /// password is remembered in `posters-host` without them: they were written there as typed.
+    @Test func thePostersHostFileHoldsNoKeyNorPassword() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let base = server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "http://me:pass-word-9@")
+                + "?apikey=" + FakeOMDbServer.validKey
+            let environment = ["OMDB_API_KEY": FakeOMDbServer.validKey, "XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+            let outcome = try await MoviesProcess.run(["search", "star", "wars", "--base-url", base], directory: folder, environment: environment)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let remembered = try String(contentsOf: folder.appendingPathComponent("state/movies/posters-host"), encoding: .utf8)
+            #expect(remembered.hasPrefix("http://***@127.0.0.1:") && !remembered.contains(FakeOMDbServer.validKey)
+                    && !remembered.contains("pass-word-9"), "\(remembered)")
+        }
+    }
+
     /// The posters host is opened only when posters will be fetched, and only the one the same
     /// base URL showed last: another server's answer never decides what this one opens.
     @Test func thePostersHostIsOpenedOnlyForPostersAndOnlyAsThisBaseURLShowedIt() async throws {
