@@ -32,19 +32,23 @@ enum Key: Equatable, Sendable {
 /// A lone Escape is known only when no byte follows within a short wait: the reader then calls
 /// ``flush()``. A paste ends at the last end marker before such a pause, not the first: a terminal
 /// that does not filter pastes sends a pasted `ESC [ 201 ~` as it is. All up to that marker is the
-/// paste and runs nothing; the bytes after it were typed.
+/// paste and runs nothing; the bytes after it were typed. A paste with no end marker at a pause is
+/// shown as text so far and goes on; Ctrl-C as the first key after that pause ends it, so a start
+/// marker whose end never comes cannot hold the prompt.
 struct KeyDecoder {
     private var pending: [UInt8] = []
     /// Inside a bracketed paste: the bytes since its start marker, end markers included.
     private var pasted: [UInt8]?
     /// The last end marker in `pasted`: the paste's end if the input pauses now.
     private var lastPasteEnd: Range<Int>?
+    /// The input paused inside a paste with no end marker, and nothing came since.
+    private var pastePaused = false
 
     static let pasteStart: [UInt8] = Array("\u{1B}[200~".utf8)
     static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
 
     /// True when bytes wait for the rest of a sequence, or for the pause that ends a paste.
-    var isWaiting: Bool { pasted == nil ? !pending.isEmpty : lastPasteEnd != nil }
+    var isWaiting: Bool { pasted == nil ? !pending.isEmpty : lastPasteEnd != nil || !pastePaused }
 
     mutating func feed(_ bytes: some Sequence<UInt8>) -> [Key] {
         pending.append(contentsOf: bytes)
@@ -54,11 +58,12 @@ struct KeyDecoder {
     }
 
     /// What is held back, taken as typed: a lone Escape is `cancel`; a paste ends at its last end
-    /// marker (the bytes after it are keys); one with no end marker yet goes on.
+    /// marker (the bytes after it are keys); one with no end marker yet goes on, what came of it so
+    /// far given as text.
     mutating func flush() -> [Key] {
         var keys: [Key] = []
         if pasted != nil {
-            guard let paste = endPaste() else { return [] }
+            guard let paste = endPaste() else { return pausedPaste() }
             keys.append(paste)
             while let key = next() { keys.append(key) }
             // A new paste started after the end, with no end marker yet: it goes on.
@@ -192,9 +197,17 @@ struct KeyDecoder {
         }
     }
 
-    /// Gathers pasted bytes, noting the last end marker; never gives a key (``flush()`` ends the paste).
+    /// Gathers pasted bytes, noting the last end marker; never gives a key (``flush()`` ends the
+    /// paste) but Ctrl-C right after a pause in a paste with no end marker, which ends it.
     private mutating func pasteBytes() -> Key? {
-        guard !pending.isEmpty, var bytes = pasted.take() else { return nil }
+        guard !pending.isEmpty else { return nil }
+        defer { pastePaused = false }
+        if pastePaused, pending.first == 0x03 {
+            pending.removeFirst()
+            pasted = nil
+            return .interrupt
+        }
+        guard var bytes = pasted.take() else { return nil }
         // A marker may straddle the bytes kept and those just read.
         var from = max(bytes.count - (Self.pasteEnd.count - 1), lastPasteEnd?.upperBound ?? 0)
         bytes.append(contentsOf: pending)
@@ -214,6 +227,20 @@ struct KeyDecoder {
         pasted = nil
         lastPasteEnd = nil
         return .paste(String(decoding: bytes[..<end.lowerBound], as: UTF8.self))
+    }
+
+    /// A pause in a paste with no end marker: the bytes so far as text, but for a marker or a
+    /// character cut at the pause, which waits for its rest. The paste goes on.
+    private mutating func pausedPaste() -> [Key] {
+        guard let bytes = pasted else { return [] }
+        pastePaused = true
+        var kept = (1..<Self.pasteEnd.count).last { bytes.suffix($0).elementsEqual(Self.pasteEnd.prefix($0)) } ?? 0
+        if kept == 0, let lead = bytes.suffix(3).lastIndex(where: { $0 & 0xC0 != 0x80 }),
+           Self.sequenceLength(bytes[lead]) > bytes.count - lead {
+            kept = bytes.count - lead
+        }
+        pasted = Array(bytes.suffix(kept))
+        return kept == bytes.count ? [] : [.paste(String(decoding: bytes.dropLast(kept), as: UTF8.self))]
     }
 
     /// Runs of typed text arrive as one key each read, so a fast typist's burst is one insert.

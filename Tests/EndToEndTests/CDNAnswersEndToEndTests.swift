@@ -40,6 +40,15 @@ import TestSupport
         #expect(counted == "requests today: 3 of 1,000 (UTC day)")
     }
 
+    /// A 200 that is not OMDb's JSON (a page of a CDN or a proxy, another server) says what to do, on one line.
+    @Test(arguments: [ServerResponse.html, .invalidJSON])
+    func anAnswerThatIsNotJSONSaysWhatToDo(_ fault: ServerResponse) async throws {
+        let (outcome, _, _) = try await Self.search(with: fault)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("was not OMDb's JSON") && outcome.stderr.contains("Try again later, or check --base-url."), "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+    }
+
     @Test func anEnvelopeWithNoErrorSaysOMDbGaveNoReason() async throws {
         let (outcome, requests, _) = try await Self.search(with: .noReason)
         #expect(outcome.status == 1)

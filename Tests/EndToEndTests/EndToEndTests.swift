@@ -165,7 +165,8 @@ let catalogue: Catalogue = try! Catalogue(folder: MoviesProcess.catalogueFolder)
     }
 
     @Test(arguments: [["--type", "nonsense"], ["search", "x", "--pages", "0"], ["--bogus"], ["--timeout", "0.5"], ["--year", "84"], ["search"], ["find", "x"],
-                      ["--posters", ""], ["--posters="], ["search", "x", "--offline", "--posters", ""]])
+                      ["--posters", ""], ["--posters="], ["search", "x", "--offline", "--posters", ""],
+                      ["search", "alien", "--offline", "--posters", "shots\nfor\u{1B}[31m"]])
     func usageErrorsExitTwoWithOneLine(arguments: [String]) async throws {
         try await withTemporaryFolder { folder in
             let outcome = try await MoviesProcess.run(arguments, directory: folder)

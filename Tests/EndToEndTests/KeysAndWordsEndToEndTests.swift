@@ -104,6 +104,40 @@ import TestSupport
         }
     }
 
+    /// A base URL that carries the key (`?apikey=…`, as OMDb's e-mail writes its example) or a
+    /// password is remembered in `posters-host` without them: they were written there as typed.
+    @Test func thePostersHostFileHoldsNoKeyNorPassword() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let base = server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "http://me:pass-word-9@")
+                + "?apikey=" + FakeOMDbServer.validKey
+            let environment = ["OMDB_API_KEY": FakeOMDbServer.validKey, "XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+            let outcome = try await MoviesProcess.run(["search", "star", "wars", "--base-url", base], directory: folder, environment: environment)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let remembered = try String(contentsOf: folder.appendingPathComponent("state/movies/posters-host"), encoding: .utf8)
+            #expect(remembered.hasPrefix("http://***@127.0.0.1:") && !remembered.contains(FakeOMDbServer.validKey)
+                    && !remembered.contains("pass-word-9"), "\(remembered)")
+        }
+    }
+
+    /// Nothing a run writes (the cache's entries, the state folder, posters) holds the password a
+    /// base URL carries: the cache named each entry by its URL with the password in it.
+    @Test func noFileHoldsThePasswordOfTheBaseURL() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let base = server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "http://me:pass-word-9@")
+            let environment = ["OMDB_API_KEY": FakeOMDbServer.validKey, "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
+                               "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path]
+            let outcome = try await MoviesProcess.run(["search", "star", "wars", "--base-url", base, "--posters", "p"], directory: folder, environment: environment)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let files = (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL]) ?? []
+            let holding = files.filter { (try? Data(contentsOf: $0)).map { String(decoding: $0, as: UTF8.self).contains("pass-word-9") } == true }
+            #expect(files.contains { $0.pathExtension == "entry" } && holding.isEmpty, "\(holding.map(\.lastPathComponent))")
+        }
+    }
+
     /// The posters host is opened only when posters will be fetched, and only the one the same
     /// base URL showed last: another server's answer never decides what this one opens.
     @Test func thePostersHostIsOpenedOnlyForPostersAndOnlyAsThisBaseURLShowedIt() async throws {

@@ -50,6 +50,22 @@ struct LayoutTerminalTests {
         }
     }
 
+    /// A row whose record failed shows the whole message, wrapped as a plot is, so the advice that
+    /// ends it shows at 100 columns (it was one line cut at the screen's edge, with no `…`).
+    @Test func aFailedPlotShowsItsAdvice() async throws {
+        try await withTemporaryFolder { folder in
+            let byID: @Sendable (ServerRequest) -> Bool = { $0.queryItems.contains { $0.name == "i" } }
+            let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(.serviceUnavailable, where: byID))
+            defer { server.shutdown() }
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 100, rows: 45, steps: [
+                .wait("movies>"), .send("alien" + Keys.enter), .wait("Showing 5 of 5"), .snapshot("end"), .send("quit" + Keys.enter), .exit(),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.snapshot("end").count(where: { $0.hasSuffix("try again in a moment.") }) == 5, "\(outcome.shown("end"))")
+        }
+    }
+
     /// The title shown on a live row (`✓   3. The Toxic… (1989)  movie  tt…`), and its width.
     private func shownTitle(_ line: String) -> String? {
         line.firstMatch(of: #/\d\. (.*) \(\d{4}(?:–\d{4})?\)  /#).map { String($0.1) }

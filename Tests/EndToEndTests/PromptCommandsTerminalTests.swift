@@ -26,6 +26,20 @@ struct PromptCommandsTerminalTests {
         }
     }
 
+    /// A start marker whose end never comes (a terminal or a program that sends one alone): the
+    /// text so far shows on the line at the first pause, and Ctrl-C ends the paste and drops the
+    /// line, so the prompt answers again (it took every key as pasted text, Ctrl-C and Enter too).
+    @Test func ctrlCEndsAPasteWhoseEndNeverComes() async throws {
+        try await withTemporaryFolder { folder in
+            let outcome = try await TerminalDriver.run(["--offline"], directory: folder, steps: [
+                .wait("movies>"), .send(Self.pasteStart + "alien" + Keys.enter + "quit"), .wait("movies> alien quit"),
+                .send(Keys.ctrlC), .wait("movies> alien quit^C"), .send("quit" + Keys.enter), .exit(),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+            #expect(outcome.status == 0)
+        }
+    }
+
     /// `help` on a screen of 24 rows shows every command with the line typed still above it
     /// (it was 36 lines at 80 columns); `help save` says all about one.
     @Test(arguments: [50, 80])

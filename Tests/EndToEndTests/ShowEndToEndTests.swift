@@ -16,6 +16,19 @@ import TestSupport
         server.apiRequests.map { Dictionary($0.queryItems.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 }) }
     }
 
+    /// At the prompt, `show N` and an ID typed, with posters on, say why a poster was not saved, as
+    /// `movies show` does (they said nothing: no `Poster:` line, and no reason).
+    @Test func showAtThePromptSaysWhyThePosterWasNotSaved() async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue, fault: FaultPlan.always(.failure(404), where: FaultPlan.posters))
+            defer { server.shutdown() }
+            let outcome = try await run([], lines: ["alien", "posters p", "show 2", "tt0078748", "quit"], server: server, in: folder)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let reasons = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("No poster saved: The server answered HTTP 404") }
+            #expect(reasons.count == 2, "\(outcome.stderr)")
+        }
+    }
+
     /// Every field OMDb gives, read back as JSON: numbers as numbers, N/A as null, ratings as a list.
     @Test func showByLinkPrintsOneObjectWithEveryFieldAndNumbersAsNumbers() async throws {
         try await withTemporaryFolder { folder in

@@ -54,14 +54,41 @@ import Testing
         var decoder = KeyDecoder()
         let beforeThePause: [Key] = decoder.feed(Array((Self.start + "alien").utf8)).filter { $0 != .ignored }
         #expect(beforeThePause == [])
-        // Mid-paste, nothing is a lone Escape: the reader waits for the rest, however long.
+        // Mid-paste, nothing is a lone Escape: at a pause with no end marker the text so far is
+        // given, and the reader then waits for the rest, however long.
+        #expect(decoder.isWaiting)
+        #expect(decoder.flush() == [.paste("alien")])
         #expect(!decoder.isWaiting)
-        #expect(decoder.flush() == [])
         #expect(decoder.feed(Array((Self.end + "\r").utf8)) == [])
         #expect(decoder.isWaiting)
         #expect(decoder.feed(Array(("more" + Self.end).utf8)) == [])
-        #expect(decoder.flush() == [.paste("alien" + Self.end + "\rmore")])
+        #expect(decoder.flush() == [.paste(Self.end + "\rmore")])
         #expect(!decoder.isWaiting)
+    }
+
+    /// A start marker whose end never comes: Ctrl-C, the first key after a pause, ends the paste and
+    /// drops the line; the keys after it are typed. Inside a paste, before a pause, Ctrl-C is text.
+    @Test func ctrlCAfterAPauseEndsAPasteWithNoEndMarker() {
+        var decoder = KeyDecoder()
+        let before: [Key] = decoder.feed(Array((Self.start + "ali\u{3}en\r").utf8)).filter { $0 != .ignored }
+        #expect(before == [])
+        #expect(decoder.flush() == [.paste("ali\u{3}en\r")])
+        let after: [Key] = decoder.feed(Array("\u{3}x\r".utf8))
+        #expect(after == [.interrupt, .insert("x"), .enter])
+    }
+
+    /// A pause that cuts an end marker or a character in two keeps that part until its rest comes.
+    @Test func aPauseKeepsAMarkerOrCharacterCutInTwo() {
+        var decoder = KeyDecoder()
+        _ = decoder.feed(Array((Self.start + "caf\u{1B}[20").utf8))
+        #expect(decoder.flush() == [.paste("caf")])
+        #expect(decoder.feed(Array("1~x".utf8)) == [])
+        let ended: [Key] = decoder.flush()
+        #expect(ended == [.paste(""), .insert("x")])
+        _ = decoder.feed(Array(Self.start.utf8) + [0x63, 0xC3])
+        #expect(decoder.flush() == [.paste("c")])
+        _ = decoder.feed([0xA9] + Array(Self.end.utf8))
+        #expect(decoder.flush() == [.paste("é")])
     }
 
     /// What follows the real end in the same read was typed: Enter runs the pasted line.

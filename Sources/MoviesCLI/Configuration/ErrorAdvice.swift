@@ -25,6 +25,8 @@ extension OMDbError {
         case .unreachable(_, let reason) where [EMFILE, ENFILE].contains(where: { ProcessLimit.shortage($0) == reason }): nil
         case .unreachable: "Check the network or --base-url."
         case .answerTooLarge: "Check --base-url."
+        // A page of a CDN or a proxy passes; another server at --base-url does not.
+        case .invalidResponse: "Try again later, or check --base-url."
         case .seasonNotFound: "Check the season number (show N says how many)."
         default: nil
         }

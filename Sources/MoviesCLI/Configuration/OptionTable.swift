@@ -15,6 +15,10 @@ extension OptionSpec {
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw UsageError("\(source) needs a folder, such as --posters posters (leave it out for no posters)")
             }
+            // As the prompt's `posters` refuses it: a name that cannot be shown or typed back.
+            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw UsageError("\(source) \"\(safe(text))\" holds control characters (such as a line break), which make a folder name that cannot be shown or typed: choose a name without them")
+            }
             return text
         },
         .value("--poster-width", "WIDTH", help: "download posters 300 (OMDb's), 600, 1000 or original pixels wide; a wider one replaces a narrower file, and if it fails OMDb's is saved",

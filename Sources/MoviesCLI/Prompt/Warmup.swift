@@ -25,7 +25,8 @@ struct Warmup: Sendable {
         self.postersToo = postersToo
     }
 
-    private var baseURL: String { client.configuration.baseURL.absoluteString }
+    /// The base URL as the file names it: with no key nor password, which a base URL may carry.
+    private var baseURL: String { client.configuration.apiKey.redact(client.configuration.baseURL) }
 
     /// The posters host for this base URL: OMDb's own, or the one remembered for it.
     var postersHost: URL? {

@@ -108,18 +108,15 @@ struct LivePage {
         var plot: [String]
         switch row.record {
         case .success(let movie)?:
-            if let text = movie.plot {
-                plot = wrap(safe(text), width: room, indent: Self.indent)
-                if let plotLines = layout.plotLines, plot.count > plotLines {
-                    plot = Array(plot.prefix(plotLines))
-                    plot[plotLines - 1] = Self.cutAtWord(plot[plotLines - 1], width: room)
-                }
-            } else {
-                plot = [Self.indent + style.dim("(OMDb has no plot for this title)")]
-            }
+            plot = movie.plot.map { Self.fitted(safe($0), width: room, layout: layout) }
+                ?? [Self.indent + style.dim("(OMDb has no plot for this title)")]
         case .failure(let error)?:
-            plot = [Self.clip(Self.indent + style.yellow("plot unavailable: ") + safe(error.forPerson),
-                              plain: Self.indent + "plot unavailable: " + safe(error.forPerson), width: room)]
+            // Wrapped as a plot is: the advice that ends the message shows when the layout has room.
+            let label = "plot unavailable:"
+            plot = Self.fitted(label + " " + safe(error.forPerson), width: room, layout: layout)
+            if let first = plot.first, first.hasPrefix(Self.indent + label) {
+                plot[0] = Self.indent + style.yellow(label) + first.dropFirst(Self.indent.count + label.count)
+            }
         case nil:
             plot = [Self.indent + style.dim(row.stopped ? "(stopped)" : "…")]
         }
@@ -215,6 +212,16 @@ struct LivePage {
         }
         let plain = label + title + year + id
         return (clip(style.bold(plain), plain: plain, width: width), false)
+    }
+
+    /// `text` wrapped under the indent, its last line ended with ` …` when the layout has fewer plot lines.
+    static func fitted(_ text: String, width: Int, layout: Layout) -> [String] {
+        var lines = wrap(text, width: width, indent: indent)
+        if let plotLines = layout.plotLines, lines.count > plotLines {
+            lines = Array(lines.prefix(plotLines))
+            lines[plotLines - 1] = cutAtWord(lines[plotLines - 1], width: width)
+        }
+        return lines
     }
 
     /// `line`, ended with ` …` in `width` columns: cut after a whole word when the last space is near, else mid-word.

@@ -21,9 +21,11 @@ struct TitleDetails: SessionPart {
             }
             context.exportLog.note(row.item, movie: movie)
             // The record's item: a row listed without its poster's address gets it here.
-            let poster = await savedPoster(of: SearchItem(movie), known: row.poster)
+            let result = await savedPoster(of: SearchItem(movie), known: row.poster)
+            let poster = try? result?.get()
             if let poster, let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
             console.out(Details.lines(for: movie, poster: poster, console: console, display: presenter.display, number: number))
+            status = sayWhyNoPoster(result)
             await drawPoster(of: number)
         } catch {
             status = report(error)
@@ -37,14 +39,16 @@ struct TitleDetails: SessionPart {
         let (found, status) = await lookUp(.title(imdbID), plot: .full)
         guard let movie = found else { return status }
         let item = SearchItem(movie)
-        let saved = await savedPoster(of: item, known: searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster)
+        let result = await savedPoster(of: item, known: searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster)
+        let saved = try? result?.get()
         context.exportLog.note(item, movie: movie, poster: saved?.file)
         console.out(Details.lines(for: movie, poster: saved, console: console, display: presenter.display))
+        let posterStatus = sayWhyNoPoster(result)
         if let poster = await drawPoster(of: item, saved: saved) {
             context.exportLog.note(item, poster: poster.file)
         }
         await warnIfNearLimit()
-        return .success
+        return posterStatus
     }
 
     /// `movies show ID|LINK|TITLE`: the details, or with `lines` one line for a script; with a poster
@@ -55,29 +59,28 @@ struct TitleDetails: SessionPart {
                                                  plot: settings.plot)
         guard let movie = found else { return lookUpStatus }
         let item = SearchItem(movie)
-        var status = ExitStatus.success
-        var poster: Result<SavedPoster, OMDbError>?
-        if let store = posterStore {
-            do {
-                poster = .success(try await client.poster(for: item, in: store))
-            } catch let error as OMDbError {
-                poster = .failure(error)
-                if case .posterNotWritten = error { status = .failure }
-            } catch {
-                return report(error)
-            }
-        }
+        let poster = await savedPoster(of: item, known: nil)
+        if poster == nil, posterStore != nil { return report(CancellationError()) }
         if let lines {
             console.out(JSONPresenter.object(JSONPresenter.Row(item: item, record: .success(movie), poster: poster), format: lines))
-            return status
+            if case .failure(.posterNotWritten)? = poster { return .failure }
+            return .success
         }
         console.out(Details.lines(for: movie, poster: try? poster?.get(), console: console, display: presenter.display))
-        if case .failure(let error)? = poster {
-            let text = error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.forPerson)
-            // A poster not written fails the command: an error, said under --quiet too.
-            if status == .failure { console.error(text) } else { console.note(text) }
+        return sayWhyNoPoster(poster)
+    }
+
+    /// Under the details, why the poster was not saved; `.failure` when it could not be written
+    /// (an error, said under --quiet too), as a note otherwise.
+    private func sayWhyNoPoster(_ poster: Result<SavedPoster, OMDbError>?) -> ExitStatus {
+        guard case .failure(let error)? = poster else { return .success }
+        let text = error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.forPerson)
+        guard case .posterNotWritten = error else {
+            console.note(text)
+            return .success
         }
-        return status
+        console.error(text)
+        return .failure
     }
 
     /// The record `reference` names (with `exactTitle`, OMDb's match for it under the filters); or `nil`
@@ -119,12 +122,18 @@ struct TitleDetails: SessionPart {
 
     // MARK: Posters
 
-    /// The poster saved for `item`: `known` (its row's), else saved now into the posters folder; `nil`
-    /// without a folder or a poster.
-    private func savedPoster(of item: SearchItem, known: SavedPoster?) async -> SavedPoster? {
-        if let known { return known }
+    /// The poster saved for `item`: `known` (its row's), else saved now into the posters folder, or
+    /// why it was not; `nil` without a folder, or when stopped.
+    private func savedPoster(of item: SearchItem, known: SavedPoster?) async -> Result<SavedPoster, OMDbError>? {
+        if let known { return .success(known) }
         guard let store = posterStore else { return nil }
-        return try? await client.poster(for: item, in: store)
+        do {
+            return .success(try await client.poster(for: item, in: store))
+        } catch let error as OMDbError {
+            return .failure(error)
+        } catch {
+            return nil   // stopped (Ctrl-C): nothing to say
+        }
     }
 
     /// Draws result `number`'s poster when the terminal can (saved now when a poster folder is set).

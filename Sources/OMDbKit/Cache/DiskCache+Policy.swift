@@ -4,9 +4,12 @@ import Foundation
 
 extension DiskCache {
     /// The request as the cache names it: scheme, host, port and path, then the query items
-    /// sorted, without `apikey`. Two keys, or none, share their entries; the key never reaches disk.
+    /// sorted, without `apikey` and without a user and password. Two keys, or none, share their
+    /// entries; neither the key nor a password a base URL carries reaches disk.
     package static func key(for url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.user = nil
+        components.password = nil
         let items = (components.queryItems ?? []).filter { $0.name.lowercased() != "apikey" }
         components.queryItems = items.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
         if components.queryItems?.isEmpty == true { components.queryItems = nil }
