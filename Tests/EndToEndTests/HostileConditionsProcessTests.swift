@@ -77,7 +77,7 @@ import Glibc
         let user = try #require(OtherUser.uid())
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let binary = folder.appendingPathComponent("movies")
-        try FileManager.default.copyItem(at: MoviesProcess.executable, to: binary)
+        try copyExecutable(MoviesProcess.executable, to: binary)
         for url in [folder, binary] { OtherUser.give(url, to: user) }
         chmod(folder.deletingLastPathComponent().path, 0o755)
         return try MoviesProcess(["--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + prefix + [binary.path] + arguments,
@@ -190,7 +190,7 @@ import Glibc
         try await withTemporaryFolder { folder in
             let bin = folder.appendingPathComponent("bin"), marker = folder.appendingPathComponent("constructor-ran")
             try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: MoviesProcess.executable, to: bin.appendingPathComponent("movies"))
+            try copyExecutable(MoviesProcess.executable, to: bin.appendingPathComponent("movies"))
             let source = folder.appendingPathComponent("planted.c")
             try Data("""
                 #include <stdio.h>

@@ -89,7 +89,7 @@ import TestSupport
     func offlineCatalogueWithoutItsResourceBundleSaysSo() async throws {
         try await withTemporaryFolder { folder in
             let copy = folder.appendingPathComponent("offline-catalogue")
-            try FileManager.default.copyItem(at: try Self.executable("offline-catalogue"), to: copy)
+            try copyExecutable(try Self.executable("offline-catalogue"), to: copy)
             let outcome = try await MoviesProcess.run([], directory: folder, executable: copy)
             #expect(outcome.status == 1 && outcome.stdout.isEmpty, "\(outcome.stdout)")
             #expect(outcome.stderr == "offline-catalogue: \(folder.path): the offline catalogue's resource bundle (…_OMDbCatalogue.resources, "
