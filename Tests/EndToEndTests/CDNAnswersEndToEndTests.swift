@@ -49,6 +49,21 @@ import TestSupport
         #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
     }
 
+    /// Rows that fail (OMDb in trouble, or refusing the key or the day's quota, on the by-ID
+    /// requests only) are said on stderr too, in one line: `--json` leaves those rows out, and a
+    /// script reads stderr. Before, exit 1 and an empty stderr.
+    @Test(arguments: [(ServerResponse.serverError(503), "5 of 5 rows of page 1 failed: 127.0.0.1:"), (.invalidKey, "OMDb rejected the API key."),
+                      (.limitReached, "The API key's daily request limit is spent")])
+    func failedRowsAreSaidOnStderrInOneLine(_ fault: ServerResponse, said: String) async throws {
+        try await withTemporaryFolder { folder in
+            let byID = FaultPlan.always(fault) { request in request.queryItems.contains { $0.name == "i" } }
+            let server = try FakeOMDbServer(catalogue: catalogue, fault: byID)
+            defer { server.shutdown() }
+            let outcome = try await SpendingEndToEndTests.run(["search", "alien", "--json", "-q"], server: server, in: folder)
+            #expect(outcome.status == 1 && outcome.stderr.split(separator: "\n").count == 1 && outcome.stderr.hasPrefix(said), "\(outcome.stderr)")
+        }
+    }
+
     @Test func anEnvelopeWithNoErrorSaysOMDbGaveNoReason() async throws {
         let (outcome, requests, _) = try await Self.search(with: .noReason)
         #expect(outcome.status == 1)

@@ -137,6 +137,13 @@ final class SearchController: SessionPart {
         var done = 0
         var status = ExitStatus.success
         var limitReached: OMDbError?
+        /// Rows whose record failed or whose poster was not written, and the first reason: a
+        /// one-shot says so on stderr too.
+        var failed = (rows: Set<Int>(), first: OMDbError?.none)
+        func fail(_ index: Int, _ error: OMDbError) {
+            failed.rows.insert(index)
+            failed.first = failed.first ?? error
+        }
         // Stopped (Ctrl-C, a signal), the page's work stops at once, wherever this loop is: the
         // writes not in place are given up before the process may end; the updates that follow
         // say which posters were in place.
@@ -154,11 +161,11 @@ final class SearchController: SessionPart {
                     done += 1
                     rows[row].movie = try? result.get()
                     rows[row].loaded = true
-                    if case .failure(let error) = result, !error.isNoResults { status = .failure }
+                    if case .failure(let error) = result, !error.isNoResults { fail(update.index, error) }
                     if case .failure(let error) = result, error.underlying == .quotaExhausted { quotaSpent = true }
                 case .poster(let result):
                     rows[row].poster = try? result.get()
-                    if case .failure(.posterNotWritten) = result { status = .failure }
+                    if case .failure(let error) = result, case .posterNotWritten = error { fail(update.index, error) }
                 }
                 context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
                 presenter.rowUpdated(update, number: first + update.index)
@@ -168,10 +175,16 @@ final class SearchController: SessionPart {
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
         await presenter.pageFinished(page, pagesShown: Set(loadedPages.keys))
+        if !failed.rows.isEmpty { status = .failure }
         if Task.isCancelled {
             console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {
             status = status.combined(with: report(limitReached))
+        } else if context.isOneShot, let first = failed.first {
+            // The rows say why on stdout (JSON leaves out a row with no record): a script reads stderr.
+            // A refused key or a spent quota stops the page: its rows say "(stopped)", the key is the news.
+            console.err(first.isKeyProblem ? safe(first.forPerson)
+                        : "\(failed.rows.count) of \(page.items.count) rows of page \(page.number) failed: \(safe(first.forPerson))")
         }
         await warnIfNearLimit()
         return status
