@@ -56,7 +56,8 @@ import TestSupport
         }
     }
 
-    /// The quota spent on page 1: said once, and the pages after it are not loaded.
+    /// The quota spent on page 1: said once on stderr (and in the row that met it), and the pages
+    /// after it are not loaded.
     @Test func aQuotaSpentMidwayIsSaidOnceAndStopsThePagesNotStarted() async throws {
         try await withTemporaryFolder { folder in
             let catalogue = try Catalogue.synthetic(titles: 80, in: folder.appendingPathComponent("catalogue"))
@@ -66,8 +67,8 @@ import TestSupport
             defer { server.shutdown() }
             let outcome = try await MoviesProcess.run(["search", "bench", "--pages", "3"] + server.arguments, directory: folder)
             #expect(outcome.status == 1)
-            let said = (outcome.stdout + outcome.fullStderr).components(separatedBy: "daily request limit").count - 1
-            #expect(said == 1, "\(outcome.stdout)\n\(outcome.fullStderr)")
+            let said = [outcome.stdout, outcome.fullStderr].map { $0.components(separatedBy: "daily request limit").count - 1 }
+            #expect(said[0] <= 1 && said[1] == 1, "\(outcome.stdout)\n\(outcome.fullStderr)")
             #expect(!outcome.stdout.contains("page 3 of"), "\(outcome.stdout)")
         }
     }
