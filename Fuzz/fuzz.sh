@@ -12,9 +12,9 @@ mkdir -p "$modules"
 flags=(-sanitize=fuzzer,address -wmo -parse-as-library -enable-testing -package-name movies -swift-version 6 -I "$modules" -L "$modules" -suppress-warnings)
 
 # One library per module the targets need, rebuilt when one of its sources is newer. The
-# front end's parsers are three folders of MoviesCLI taken whole (Parsing/, Configuration/ and
-# System/, which they use), compiled as a module of that name: the whole of it would bring
-# libcurl and the prompt for nothing. A file those folders need belongs in one of them.
+# front end's parsers are four folders of MoviesCLI taken whole (Parsing/, Configuration/, and
+# System/ and Output/, which they use), compiled as a module of that name: the whole of it would
+# bring libcurl and the prompt for nothing. A file those folders need belongs in one of them.
 module() {
   local name=$1; shift
   local sources=("$@")
@@ -33,7 +33,7 @@ module() {
 module Files Sources/Files/*.swift & module ImageFormats Sources/ImageFormats/*.swift & wait
 module OMDbKit $(find Sources/OMDbKit -name '*.swift' | sort) & module LineEditing Sources/LineEditing/*.swift &
 module TerminalImages Sources/TerminalImages/*.swift & wait
-module MoviesCLI Sources/MoviesCLI/{Parsing,Configuration,System}/*.swift
+module MoviesCLI Sources/MoviesCLI/{Parsing,Configuration,System,Output}/*.swift
 for name in Files ImageFormats OMDbKit LineEditing TerminalImages MoviesCLI; do [ -f "$modules/lib$name.a" ] || exit 1; done
 
 # Each target: its harness (Fuzz/Targets/NAME.swift), the support files, the libraries.

@@ -57,13 +57,11 @@ struct CatalogueCommand: SessionPart {
         for title in titles { console.out(lines.line(output(title))) }
     }
 
-    /// One title of `movies catalogue --json`, its keys named as search's lines name them; null when unknown.
+    /// One title of `movies catalogue --json`, its keys named as search's lines name them
+    /// (``LineFormat/catalogueFields``); null when unknown.
     nonisolated static func output(_ title: Catalogue.Title) -> [String: JSONValue] {
         ["imdbID": .string(title.imdbID), "title": .string(title.title), "year": title.year.map(JSONValue.string) ?? .null, "type": .string(title.type)]
     }
-
-    /// The keys of ``output(_:)``.
-    nonisolated static let outputFields = ["imdbID", "title", "year", "type"]
 
     /// `  Alien (1979)  movie  tt0078748`
     static func row(_ title: Catalogue.Title, style: Style) -> String {

@@ -25,12 +25,15 @@ enum LineFormat: Equatable, Sendable {
     static func fieldNames(of command: String) -> [String] {
         switch command {
         case "episodes": EpisodeOutput.CodingKeys.allCases.map(\.stringValue)
-        case "catalogue": CatalogueCommand.outputFields
+        case "catalogue": catalogueFields
         // One title asked for by name: no search page, no rank in it.
         case "show": RecordOutput.CodingKeys.allCases.map(\.stringValue).filter { $0 != "page" && $0 != "rank" }
         default: RecordOutput.CodingKeys.allCases.map(\.stringValue)
         }
     }
+
+    /// The keys of a line of `movies catalogue` (``CatalogueCommand/output(_:)``).
+    static let catalogueFields = ["imdbID", "title", "year", "type"]
 
     /// Every key any command's lines have, for Tab to offer.
     static var allFieldNames: [String] {
