@@ -83,7 +83,8 @@ import Testing
 
     @Test(arguments: [("page", "page takes a page number"), ("page 0", "page takes a page number"), ("prev 2", "prev takes nothing"),
                       ("poster", "poster takes a result number"), ("poster shots", "poster takes a result number"),
-                      ("catalogue x", "catalogue takes a page number"), ("o", "o takes a result number")])
+                      ("catalogue x", "catalogue takes a page number"), ("o", "o takes a result number"),
+                      ("o 0", "o takes result numbers from 1"), ("o 3-1", "o takes result numbers from 1")])
     func misusedPageAndListCommandsSayHowToUseThem(line: String, start: String) throws {
         guard case .invalid(let hint) = Command(parsing: line) else {
             Issue.record("\"\(line)\" parsed as \(Command(parsing: line))")

@@ -108,6 +108,9 @@ enum Command: Equatable, Sendable {
         case "p" where rest.isEmpty: self = .previousPage
         case "o" where rest.isEmpty: self = .invalid(hint: "o takes a result number, as open does: o 3, or several, such as o 1-3")
         case "o" where RowList(rest) != nil: self = .open(RowList(rest)!)
+        // Numbers that name no row (`o 0`): a slip for open, not a title.
+        case "o" where rest.allSatisfy({ $0.isASCII && ($0.isNumber || ", -".contains($0)) }):
+            self = .invalid(hint: "o takes result numbers from 1, as open does: o 3, or several, such as o 1-3" + searchInstead)
         case "prev", "previous": self = noArguments(.previousPage)
         case "first": self = noArguments(.firstPage)
         case "help", "?":
