@@ -95,6 +95,20 @@ import Testing
             == ["⠋ plots 0/1 · posters 0/1 · requests today: 61 of 1,000", "⠋ plots 0/1 · posters 0/1", "⠋ plots 0/1"])
     }
 
+    /// A finished page is ticked only when every row has its record: failed plots get ✗, a
+    /// stopped page –. (Every plot failed and the line read "✓ plots 1/1".)
+    @Test func theFinishedMarkSaysWhetherEveryPlotCame() throws {
+        let item = SearchItem(imdbID: "tt0212879", title: "x", year: ReleaseYear("2000"), type: .movie, posterURL: nil)
+        let marks = [false, true].map { failed -> String in
+            var page = row("x")
+            if failed { page.update(.at(0, item: item, part: .record(.failure(.dataUnavailable))), number: 1) }
+            page.update(.at(0, item: item, part: .poster(.failure(.posterUnavailable))), number: 1)
+            page.finish(stopped: false)
+            return page.statusLine(width: 80, frame: 0, style: .plain)
+        }
+        #expect(marks == ["– plots 0/1 · posters 1/1", "✗ plots 1/1 · posters 1/1"])
+    }
+
     /// Widths are a terminal's: zero-width characters take none, so a row ends at the edge and
     /// not before; a wide emoji takes two, so it does not end past it.
     @Test func zeroWidthAndWideCharactersAreMeasuredAsTheTerminalDrawsThem() {

@@ -157,7 +157,8 @@ struct LivePage {
         var parts = ["plots \(plotsDone)/\(rows.count)"]
         if postersOn { parts.append("posters \(postersDone)/\(rows.count)") }
         if let today { parts.append(today) }
-        let marker = isFinished ? (rows.contains { $0.stopped } ? "–" : "✓") : String(Self.spinner[frame % Self.spinner.count])
+        let marker = !isFinished ? String(Self.spinner[frame % Self.spinner.count])
+            : rows.contains { $0.stopped } ? "–" : rows.contains { (try? $0.record?.get()) == nil } ? "✗" : "✓"
         let room = max(10, width - 1)
         var plain = marker + " " + parts.joined(separator: " · ")
         while parts.count > 1, displayWidth(plain) > room {
