@@ -147,6 +147,15 @@ import TestSupport
         #expect(files(folder) == ["fifo.json", "link.json", "real.json"])
     }
 
+    /// A name longer than the file system takes says to shorten it, not to check the folder.
+    @Test func aNameTooLongSaysToShortenIt() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        await session(capture, in: folder).handle(.save(String(repeating: "x", count: 300) + ".md", force: true))
+        #expect(capture.err.hasSuffix("File name too long. Give save a shorter name.\n") && files(folder).isEmpty, "\(capture.err)")
+    }
+
     private func files(_ folder: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }

@@ -74,7 +74,9 @@ struct SaveCommand: SessionPart {
             console.out("Saved \(entries.count) movie\(entries.count == 1 ? "" : "s") to \(safe(url.path))." + left)
             return .success
         } catch {
-            console.error("Could not save \(safe(file)): \(safe(error.reason)). \(safe(Self.capitalized(error.advice ?? "check that its folder can be written"))).")
+            let tooLong = error.reason == String(cString: strerror(ENAMETOOLONG))
+            let advice = error.advice ?? (tooLong ? "give save a shorter name" : "check that its folder can be written")
+            console.error("Could not save \(safe(file)): \(safe(error.reason)). \(safe(Self.capitalized(advice))).")
             return .failure
         }
     }
