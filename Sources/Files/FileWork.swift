@@ -13,13 +13,10 @@ package enum FileWork {
         DispatchQueue(label: "movies.file-work", qos: .userInitiated).async(execute: work)
     }
 
-    /// The value of `work`, run on a thread that may block (or on `lane`, in order); the caller
-    /// suspends meanwhile. Not cancellable: file work is short and must finish.
-    package static func run<T: Sendable>(on lane: DispatchQueue? = nil, _ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let item: @Sendable () -> Void = { continuation.resume(returning: work()) }
-            if let lane { lane.async(execute: item) } else { start(item) }
-        }
+    /// The value of `work`, run on a thread that may block; the caller suspends meanwhile. Not
+    /// cancellable: file work is short and must finish.
+    package static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in start { continuation.resume(returning: work()) } }
     }
 
     /// The value of `work`, run on `lane`; a cancelled caller leaves at once with `CancellationError`

@@ -27,7 +27,7 @@ import TestSupport
         let lane = FileWork.lane("test-lane")
         let order = Mutex<[Int]>([])
         for n in 0..<50 { lane.async { order.withLock { $0.append(n) } } }
-        await FileWork.run(on: lane) {}
+        try? await FileWork.runUnlessCancelled(on: lane) {}
         #expect(order.withLock { $0 } == Array(0..<50))
     }
 }

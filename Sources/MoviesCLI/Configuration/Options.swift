@@ -104,20 +104,15 @@ struct Options: Equatable {
         // `--help` and `--version` win over anything else on the line, help first.
         if given.contains(where: { $0.scope == .instead }) {
             if given.contains(where: { $0.name == "--help" }) { options.mode = .help }
-            options.pages = nil
-            options.json = false
-            options.season = nil
-            options.fields = nil
-            options.format = nil
-            return options
+        } else {
+            try options.readCommand(words, given: given)
         }
-        try options.readCommand(words, given: given)
+        (options.pages, options.json, options.season, options.fields, options.format) = (nil, false, nil, nil, nil)
         return options
     }
 
     /// Settles the mode from the words that are not options.
     private mutating func readCommand(_ words: [String], given: [OptionSpec]) throws(UsageError) {
-        defer { pages = nil; json = false; season = nil; fields = nil; format = nil }
         guard let first = words.first else { return try Self.checkScope(of: given, command: nil) }
         switch first {
         case "search":

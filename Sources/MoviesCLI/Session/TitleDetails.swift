@@ -127,13 +127,7 @@ struct TitleDetails: SessionPart {
     private func savedPoster(of item: SearchItem, known: SavedPoster?) async -> Result<SavedPoster, OMDbError>? {
         if let known { return .success(known) }
         guard let store = posterStore else { return nil }
-        do {
-            return .success(try await client.poster(for: item, in: store))
-        } catch let error as OMDbError {
-            return .failure(error)
-        } catch {
-            return nil   // stopped (Ctrl-C): nothing to say
-        }
+        return await outcome { [client] in try await client.poster(for: item, in: store) }
     }
 
     /// Draws result `number`'s poster when the terminal can (saved now when a poster folder is set).

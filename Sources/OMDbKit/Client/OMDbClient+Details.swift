@@ -220,7 +220,7 @@ private final class Once: Sendable {
 }
 
 /// Runs `body`, keeping its ``OMDbError`` as a value; `nil` when the task was cancelled.
-private func outcome<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, OMDbError>? {
+package func outcome<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, OMDbError>? {
     do {
         return .success(try await body())
     } catch let error as OMDbError {
