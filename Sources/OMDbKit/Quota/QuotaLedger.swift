@@ -98,7 +98,7 @@ package final class QuotaLedger: Sendable {
     /// count (this process's requests in flight included). Always a place with no limit.
     package func reserve() -> Reservation? {
         let day = today()
-        if let limit = dailyLimit, let left = placesLeft(), left <= Self.exactMargin(limit: limit),
+        if let limit = dailyLimit, let left = placesLeft(on: day), left <= Self.exactMargin(limit: limit),
            counts.withLock({ !$0.closed && $0.unkept == nil }) {
             switch reserveInFile(day: day, limit: limit) {
             case .granted: return Reservation(day: day, inFile: true)
@@ -164,9 +164,10 @@ package final class QuotaLedger: Sendable {
 
     /// How many more requests today's limit allows now, requests in flight counted; `nil` with no
     /// limit. Advice for planning (how many pages to ask for at once), not the check.
-    package func placesLeft() -> Int? {
+    package func placesLeft() -> Int? { placesLeft(on: today()) }
+
+    private func placesLeft(on day: String) -> Int? {
         guard let limit = dailyLimit else { return nil }
-        let day = today()
         return counts.withLock { counts in counts.day == day ? max(0, limit - Self.adding(counts.sent, counts.reserved)) : limit }
     }
 
@@ -205,21 +206,22 @@ package final class QuotaLedger: Sendable {
     package func warningDue() -> QuotaUsage? {
         guard let limit = dailyLimit else { return nil }
         let day = today()
+        // 90 % rounded up, without overflow for any limit.
+        let nearly = limit - limit / 10
         let near = counts.withLock { counts -> Bool in
-            counts.day == day && !counts.warned && counts.sent >= limit - limit / 10
+            counts.day == day && !counts.warned && counts.sent >= nearly
         }
         guard near else { return nil }
         var due: QuotaUsage?
         lane.sync {
             write()
             let record = updateView(day: day) { record in
-                // 90 % rounded up, without overflow for any limit.
-                guard !record.warned, record.sent >= limit - limit / 10 else { return }
+                guard !record.warned, record.sent >= nearly else { return }
                 record.warned = true
                 due = QuotaUsage(day: day, sent: record.sent, limit: limit)
             }
             // Unwritten: this process warns once, by its own count.
-            if record == nil, counts.withLock({ $0.sent >= limit - limit / 10 }) { due = estimatedUsage() }
+            if record == nil, counts.withLock({ $0.sent >= nearly }) { due = estimatedUsage() }
         }
         if due != nil { counts.withLock { $0.warned = true } }
         return due
