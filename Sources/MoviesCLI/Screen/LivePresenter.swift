@@ -83,7 +83,8 @@ final class LivePresenter: Presenter {
     }
 
     func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) async {
-        guard self.page != nil else { plain.pageFinished(page, pagesShown: pagesShown); return }
+        defer { plain.pageFinished(page, pagesShown: pagesShown) }
+        guard self.page != nil else { return }
         ticker?.cancel()
         ticker = nil
         if let listener { terminal.ignore(listener) }
@@ -93,7 +94,6 @@ final class LivePresenter: Presenter {
         draw()
         terminal.showCursor(true)
         self.page = nil
-        plain.pageFinished(page, pagesShown: pagesShown)
     }
 
     // MARK: Drawing
