@@ -49,8 +49,6 @@ static struct {
     int (*easy_getinfo)(ccurl_easy *, int, ...);
     int (*easy_pause)(ccurl_easy *, int);
     const char *(*easy_strerror)(int);
-    ccurl_slist *(*slist_append)(ccurl_slist *, const char *);
-    void (*slist_free_all)(ccurl_slist *);
     ccurl_multi *(*multi_init)(void);
     int (*multi_cleanup)(ccurl_multi *);
     int (*multi_setopt)(ccurl_multi *, int, ...);
@@ -188,8 +186,6 @@ static void load(const char *preferred_library) {
     RESOLVE(easy_getinfo, "curl_easy_getinfo");
     RESOLVE(easy_pause, "curl_easy_pause");
     RESOLVE(easy_strerror, "curl_easy_strerror");
-    RESOLVE(slist_append, "curl_slist_append");
-    RESOLVE(slist_free_all, "curl_slist_free_all");
     RESOLVE(multi_init, "curl_multi_init");
     RESOLVE(multi_cleanup, "curl_multi_cleanup");
     RESOLVE(multi_setopt, "curl_multi_setopt");
@@ -266,13 +262,9 @@ int ccurl_easy_setopt_socket_errors(ccurl_easy *easy, int *error) {
     return result != 0 ? result : curl.easy_setopt(easy, 10164, error); /* CURLOPT_OPENSOCKETDATA */
 }
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) { return curl.easy_getinfo(easy, info, value); }
-int ccurl_easy_getinfo_off(ccurl_easy *easy, int info, int64_t *value) { return curl.easy_getinfo(easy, info, value); }
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value) { return curl.easy_getinfo(easy, info, value); }
 int ccurl_easy_pause(ccurl_easy *easy, int bitmask) { return curl.easy_pause(easy, bitmask); }
 const char *ccurl_easy_strerror(int code) { return curl.easy_strerror(code); }
-
-ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) { return curl.slist_append(list, text); }
-void ccurl_slist_free_all(ccurl_slist *list) { curl.slist_free_all(list); }
 
 ccurl_multi *ccurl_multi_init(void) { return curl.multi_init(); }
 int ccurl_multi_cleanup(ccurl_multi *multi) { return curl.multi_cleanup(multi); }

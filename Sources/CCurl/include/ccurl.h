@@ -21,7 +21,6 @@
 typedef struct ccurl_easy ccurl_easy;
 typedef struct ccurl_multi ccurl_multi;
 typedef struct ccurl_share ccurl_share;
-typedef struct ccurl_slist ccurl_slist;
 
 /// A write or header callback: return the count taken, 0 to stop, or CCURL_WRITEFUNC_PAUSE.
 typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, void *context);
@@ -137,13 +136,9 @@ int ccurl_easy_setopt_prereq(ccurl_easy *easy, ccurl_prereq_callback callback, v
 /// libcurl's own result does not tell ("could not connect"). `error` must outlive the handle.
 int ccurl_easy_setopt_socket_errors(ccurl_easy *easy, int *error);
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
-int ccurl_easy_getinfo_off(ccurl_easy *easy, int info, int64_t *value);
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value);
 int ccurl_easy_pause(ccurl_easy *easy, int bitmask);
 const char *ccurl_easy_strerror(int code);
-
-ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text);
-void ccurl_slist_free_all(ccurl_slist *list);
 
 ccurl_multi *ccurl_multi_init(void);
 int ccurl_multi_cleanup(ccurl_multi *multi);
