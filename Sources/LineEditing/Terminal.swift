@@ -119,8 +119,11 @@ public final class Terminal: Sendable {
 
     /// Hides or shows the cursor (a live page hides it while it draws).
     public func showCursor(_ shown: Bool) {
-        state.withLock { $0.cursorHidden = !shown }
+        // Hidden is recorded before the code goes out and shown after: a restore() meanwhile (a
+        // SIGTERM's, while this write waits for stdout) then shows the cursor itself.
+        if !shown { state.withLock { $0.cursorHidden = true } }
         write(shown ? "\u{1B}[?25h" : "\u{1B}[?25l")
+        if shown { state.withLock { $0.cursorHidden = false } }
     }
 
     /// The terminal as it was found: settings, cursor, paste mode. Safe to call at any time.
