@@ -24,7 +24,7 @@ package final class QuotaLedger: Sendable {
     let keyHash: String
     let now: @Sendable () -> Date
     /// The file's writes, in the order asked for.
-    let lane = DispatchQueue(label: "movies.quota-ledger")
+    let lane = FileWork.lane("movies.quota-ledger")
 
     /// This process's view of today's count.
     struct Counts {
