@@ -44,8 +44,8 @@ struct RunLimits {
             let what = switch limit {
             case .openFiles: "too few open files"
             case .addressSpace, .data: "too little memory"
-            case .stack: "too little stack"
-            case .processes: "too few threads"
+            // (A stack too small is said before anything runs: Runtime.)
+            case .processes, .stack: "too few threads"
             }
             return "\(what) for movies: \(limit.option) is \(limit.value.map(String.init) ?? "unlimited"), and it needs \(needed) or more. "
                 + "Raise it (\(limit.option) \(needed))."
@@ -88,7 +88,7 @@ struct RunLimits {
 
     /// Requests that fit in what `limit` (address space or data) leaves, or `nil` when it is not set.
     static func requestsByMemory(_ limit: ProcessLimit) -> Int? {
-        guard let kilobytes = limit.value, let used = mappedKilobytes(limit == .addressSpace ? "VmSize" : "VmData") else { return nil }
+        guard let kilobytes = limit.value, let used = mappedKilobytes(limit) else { return nil }
         let left = (kilobytes - used) * 1_024 - bytesHeld
         return left / stackBytes - threads(0)
     }
@@ -98,15 +98,17 @@ struct RunLimits {
         switch limit {
         case .openFiles: return filesHeld + filesPerRequest
         case .addressSpace, .data:
-            let used = mappedKilobytes(limit == .addressSpace ? "VmSize" : "VmData") ?? 0
+            let used = mappedKilobytes(limit) ?? 0
             let kilobytes = used + (bytesHeld + threads(1) * stackBytes) / 1_024
             return (kilobytes + 999) / 1_000 * 1_000
         case .processes, .stack: return threads(1)
         }
     }
 
-    /// The process's `field` of `/proc/self/status` (`VmSize:  138916 kB`), in KB; `nil` where there is none.
-    static func mappedKilobytes(_ field: String) -> Int? {
+    /// What the process maps against `limit` (address space or data), from `/proc/self/status`
+    /// (`VmSize:  138916 kB`), in KB; `nil` where there is none.
+    static func mappedKilobytes(_ limit: ProcessLimit) -> Int? {
+        let field = limit == .addressSpace ? "VmSize" : "VmData"
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return nil }
         return Int(line.dropFirst(field.count + 1).filter(\.isNumber))
