@@ -17,6 +17,16 @@ import TestSupport
         return try catalogueSession(capture, settings: settings, directory: directory)
     }
 
+    /// A session that searched `text`: the requests it sent, and nothing captured yet.
+    private func searched(_ text: String) async throws -> (session: Session, capture: Capture, sent: Int) {
+        let capture = Capture()
+        let session = try session(capture)
+        await session.handle(.search(text))
+        let sent = session.client.apiRequestCount
+        capture.clear()
+        return (session, capture, sent)
+    }
+
     @Test func typeYearAndPlotAloneSayTheCurrentValue() async throws {
         let capture = Capture()
         let session = try session(capture)
@@ -40,11 +50,7 @@ import TestSupport
     /// `text` searched with a page of "star trek" on screen: how it ended, what stderr said then,
     /// whether it sent a request, and the session (its page) after.
     private func searchOverAPage(_ text: String) async throws -> (status: MoviesCLI.ExitStatus, err: String, requested: Bool, session: Session) {
-        let capture = Capture()
-        let session = try session(capture)
-        await session.handle(.search("star trek"))
-        let sent = session.client.apiRequestCount
-        capture.clear()
+        let (session, capture, sent) = try await searched("star trek")
         let status = await session.search(text)
         return (status, capture.err, session.client.apiRequestCount != sent, session)
     }
@@ -105,11 +111,7 @@ import TestSupport
     /// A typo of a command that takes arguments, followed by them, sends nothing: it was searched
     /// for (twice, the second time without its punctuation).
     @Test func aTypoOfACommandWithItsArgumentsSendsNoRequest() async throws {
-        let capture = Capture()
-        let session = try session(capture)
-        await session.handle(.search("star wars"))
-        let sent = session.client.apiRequestCount
-        capture.clear()
+        let (session, capture, sent) = try await searched("star wars")
         for line in ["postr 1 shots", "svae x.csv"] { await session.handle(Command(parsing: line)) }
         #expect(capture.errLines == ["\"postr 1 shots\" is not a command: did you mean poster? To search for it, type: search postr 1 shots",
                                      "\"svae x.csv\" is not a command: did you mean save? To search for it, type: search svae x.csv"])
@@ -246,11 +248,7 @@ import TestSupport
     }
 
     @Test func pageNLoadsJustThatPageAndNextGoesOnFromIt() async throws {
-        let capture = Capture()
-        let session = try session(capture)
-        await session.handle(.search("star trek"))
-        let sent = session.client.apiRequestCount
-        capture.clear()
+        let (session, capture, sent) = try await searched("star trek")
         await session.handle(.page(3))
         #expect(capture.outLines.first == "Results for \"star trek\": page 3 of 3, 22 in all")
         // One search for page 3 and one record for each of its two rows: page 2 was never asked for.
