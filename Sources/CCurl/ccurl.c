@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #if defined(__linux__)
@@ -245,6 +246,10 @@ struct ccurl_sockaddr {
     struct sockaddr addr;
 };
 
+/* Descriptors a connection leaves free: libdispatch ends the process when it cannot open
+   /proc/<tid>/stat to watch its threads, and the day's count needs one to be written. */
+#define CCURL_SPARE_DESCRIPTORS 4
+
 static int open_socket(void *error, int purpose, struct ccurl_sockaddr *address) {
     (void)purpose;
 #if defined(SOCK_CLOEXEC)
@@ -253,8 +258,19 @@ static int open_socket(void *error, int purpose, struct ccurl_sockaddr *address)
     int fd = socket(address->family, address->socktype, address->protocol);
     if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
 #endif
-    if (fd < 0) *(int *)error = errno;
-    return fd; // -1 is CURL_SOCKET_BAD
+    if (fd < 0) {
+        *(int *)error = errno;
+        return -1; // CURL_SOCKET_BAD
+    }
+    // The kernel gives the lowest free number: one this near the limit leaves too few free.
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
+        && (rlim_t)fd + CCURL_SPARE_DESCRIPTORS >= limit.rlim_cur) {
+        close(fd);
+        *(int *)error = EMFILE;
+        return -1;
+    }
+    return fd;
 }
 
 int ccurl_easy_setopt_socket_errors(ccurl_easy *easy, int *error) {
