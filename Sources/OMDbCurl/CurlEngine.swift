@@ -215,7 +215,8 @@ private final class EngineLoop {
         var wait = EngineClock.backstop
         var overdue: [CurlTransfer] = []
         for easy in active.values {
-            switch easy.transfer.charge(started.contains(ObjectIdentifier(easy.transfer)) ? .zero : elapsed) {
+            let spent = started.contains(ObjectIdentifier(easy.transfer)) ? .zero : elapsed
+            switch easy.transfer.machine.withLock({ $0.charge(spent) }) {
             case .overdue: overdue.append(easy.transfer)
             case .left(let left): wait = min(wait, left)
             case .paused: break
@@ -225,7 +226,7 @@ private final class EngineLoop {
     }
 
     private func start(_ transfer: CurlTransfer) {
-        guard let url = transfer.start() else { return }
+        guard let url = transfer.machine.withLock({ $0.start() }) else { return }
         guard let easy = CurlEasy(for: transfer, url: url, share: share) else {
             transfer.handleUnavailable()
             return
@@ -236,7 +237,7 @@ private final class EngineLoop {
     }
 
     private func finished(_ easy: CurlEasy, result: Int32) {
-        if let next = easy.transfer.follow(after: result) {
+        if let next = easy.transfer.machine.withLock({ $0.follow(after: result) }) {
             // Another request of the same transfer: same handle, same caller.
             ccurl_multi_remove_handle(multi, easy.handle)
             easy.point(at: next)

@@ -32,7 +32,8 @@ final class CurlTransfer: Sendable {
     let isWarmUp: Bool
     /// The names of the request's secret query items, as the client handed them over.
     let secretQueryItems: Set<String>
-    private let state: Mutex<Machine>
+    /// Its life; the engine's thread feeds it the events that need nothing resumed here.
+    let machine: Mutex<Machine>
 
     /// - Parameter timeout: seconds of the engine's running time for the whole exchange (the
     ///   setup's when nil), the time paused for a reader behind not counted.
@@ -42,7 +43,7 @@ final class CurlTransfer: Sendable {
         self.engine = engine
         self.isWarmUp = isWarmUp
         self.secretQueryItems = secretQueryItems
-        state = Mutex(Machine(url: url, limit: .seconds(max(1, timeout ?? setup.timeout)), isWarmUp: isWarmUp,
+        machine = Mutex(Machine(url: url, limit: .seconds(max(1, timeout ?? setup.timeout)), isWarmUp: isWarmUp,
                               secretQueryItems: secretQueryItems))
     }
 
@@ -54,29 +55,20 @@ final class CurlTransfer: Sendable {
     func send(afterPosting: () -> Void = {}) async throws -> TransportResponse {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                switch state.withLock({ $0.send(continuation) }) {
-                case .start:
-                    engine.post(.start(self))
-                    afterPosting()
-                case let .fail(continuation, error): continuation.resume(throwing: error)
+                guard machine.withLock({ $0.send(continuation) }) else {
+                    return continuation.resume(throwing: CancellationError())
                 }
+                engine.post(.start(self))
+                afterPosting()
             }
         } onCancel: {
             // Answered now, whatever libcurl is doing; the engine drops the transfer when it gets to it.
-            if let (continuation, error) = state.withLock({ $0.giveUp() }) { continuation.resume(throwing: error) }
+            if let (continuation, error) = machine.withLock({ $0.giveUp() }) { continuation.resume(throwing: error) }
             engine.post(.cancel(self))
         }
     }
 
     // MARK: The engine's side (its thread only: the engine's loop and libcurl's callbacks)
-
-    /// The engine took the transfer: the URL to add a handle for, or nil when its caller gave up.
-    func start() -> URL? {
-        switch state.withLock({ $0.start() }) {
-        case .add(let url): url
-        case .drop: nil
-        }
-    }
 
     /// `bytes` without HTTP's whitespace (space, tab) and the line's end (CR, LF) at either end.
     static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
@@ -88,17 +80,7 @@ final class CurlTransfer: Sendable {
     }
 
     func handleUnavailable() {
-        if let (continuation, error) = state.withLock({ $0.handleUnavailable() }) { continuation.resume(throwing: error) }
-    }
-
-    func writtenUntracked() {
-        state.withLock { $0.writtenUntracked() }
-    }
-
-    /// libcurl's connection is ready (TCP, TLS): true to write the request, false when the
-    /// caller already gave up (it was answered "not sent", and the request never is).
-    func mayWriteRequest() -> Bool {
-        state.withLock { $0.prerequest() }
+        if let (continuation, error) = machine.withLock({ $0.handleUnavailable() }) { continuation.resume(throwing: error) }
     }
 
     /// One header line; the response code is read from the handle (`code`) only at the end of a
@@ -107,19 +89,19 @@ final class CurlTransfer: Sendable {
         // Read as bytes: on the engine's thread, for every line of every answer.
         let text = Self.trimmed(line[...])
         if text.starts(with: "HTTP/".utf8) {
-            state.withLock { $0.statusLine() }
+            machine.withLock { $0.statusLine() }
             return true
         }
         guard text.isEmpty else {
             if let colon = text.firstIndex(of: UInt8(ascii: ":")) {
                 let name = String(decoding: Self.trimmed(text[..<colon]), as: UTF8.self)
                 let value = String(decoding: Self.trimmed(text[(colon + 1)...]), as: UTF8.self)
-                state.withLock { $0.header(name: name, value: value) }
+                machine.withLock { $0.header(name: name, value: value) }
             }
             return true
         }
         let code = code()
-        let end = state.withLock { machine in
+        let end = machine.withLock { machine in
             machine.headersEnded(code: code) {
                 BodyFeed(resumeTransfer: { [engine, self] in engine.post(.resume(self)) },
                          cancelTransfer: { [engine, self] in engine.post(.cancel(self)) })
@@ -143,39 +125,25 @@ final class CurlTransfer: Sendable {
     /// Body bytes, decoded: to the reader, or, when its queue is full, not taken (the transfer
     /// pauses). Returns what libcurl's write callback returns.
     func write(_ bytes: UnsafeRawBufferPointer) -> Int {
-        switch state.withLock({ $0.write() }) {
+        switch machine.withLock({ $0.write() }) {
         case .discard: return bytes.count
         case .stop: return 0
         case .deliver(let feed):
             let intake = feed.receive(Data(bytes))
-            switch state.withLock({ $0.delivered(intake, count: bytes.count) }) {
+            machine.withLock { $0.delivered(intake, count: bytes.count) }
+            switch intake {
             case .taken: return bytes.count
-            case .pause:
+            case .full:
                 engine.pauses.add(1, ordering: .relaxed)
                 return Int(CCURL_WRITEFUNC_PAUSE)
-            case .stop: return 0
+            case .stopped: return 0
             }
         }
     }
 
-    /// Charges `elapsed` of the engine's running time (see ``CurlTransferStateMachine/charge(_:)``).
-    func charge(_ elapsed: Duration) -> Machine.Deadline {
-        state.withLock { $0.charge(elapsed) }
-    }
-
-    /// The reader caught up: true when the handle is to be continued.
-    func readerCaughtUp() -> Bool {
-        state.withLock { $0.readerCaughtUp() }
-    }
-
-    /// libcurl is done with a request: where to point the handle next, when it was a redirect to follow.
-    func follow(after result: Int32) -> URL? {
-        state.withLock { $0.follow(after: result) }
-    }
-
     /// libcurl finished the transfer with `result`; `systemError` is the `errno` of a socket that could not be opened (0: none).
     func complete(_ result: Int32, systemError: Int32 = 0) {
-        switch state.withLock({ $0.complete(result) }) {
+        switch machine.withLock({ $0.complete(result) }) {
         case let .fail(continuation, error): continuation.resume(throwing: explained(error, result: result, systemError: systemError))
         case let .finish(feed, error): feed.finish(throwing: error)
         case .nothing: break
@@ -202,7 +170,7 @@ final class CurlTransfer: Sendable {
 
     /// Given up (by its reader or caller) or the engine stopped: nobody is answered but with this.
     func abandon() {
-        let (continuation, feed) = state.withLock { $0.abandon() }
+        let (continuation, feed) = machine.withLock { $0.abandon() }
         continuation?.resume(throwing: CancellationError())
         feed?.finish(throwing: CancellationError())
     }
@@ -272,10 +240,12 @@ final class CurlEasy {
         ccurl_easy_setopt_pointer(handle, CCURLOPT_WRITEDATA, context)
         let tracked = ccurl_easy_setopt_prereq(handle, { context, _, _, _, _ in
             guard let context else { return 0 }
-            return Unmanaged<CurlEasy>.fromOpaque(context).takeUnretainedValue().transfer.mayWriteRequest() ? 0 : 1
+            // False when the caller already gave up: it was answered "not sent", and the request never is.
+            let transfer = Unmanaged<CurlEasy>.fromOpaque(context).takeUnretainedValue().transfer
+            return transfer.machine.withLock { $0.prerequest() } ? 0 : 1
         }, context) == CCURLE_OK
         // A libcurl before 7.80 cannot say when the request is written: every request counts.
-        if !tracked { transfer.writtenUntracked() }
+        if !tracked { transfer.machine.withLock { $0.writtenUntracked() } }
         point(at: url)
     }
 
@@ -308,7 +278,7 @@ final class CurlEasy {
     /// The reader caught up: libcurl delivers what it held back (through the write callback,
     /// before this returns), then reads on.
     func continueIfPaused() {
-        if transfer.readerCaughtUp() { ccurl_easy_pause(handle, CCURLPAUSE_CONT) }
+        if transfer.machine.withLock({ $0.readerCaughtUp() }) { ccurl_easy_pause(handle, CCURLPAUSE_CONT) }
     }
 }
 

@@ -36,22 +36,6 @@ struct CurlTransferStateMachine<Continuation, Feed> {
         case done
     }
 
-    /// What the caller's asking comes to.
-    enum Send {
-        /// Parked: hand the transfer to the engine.
-        case start
-        /// Not parked (it gave up first): resume it with this.
-        case fail(Continuation, any Error)
-    }
-
-    /// What the engine does with the transfer it was handed.
-    enum Start {
-        /// Make a handle for `url` and add it to the multi handle.
-        case add(URL)
-        /// Nothing: the caller gave up before it started.
-        case drop
-    }
-
     /// What is known of the answer when its headers are in.
     struct Head: Equatable {
         let status: Int
@@ -79,15 +63,6 @@ struct CurlTransferStateMachine<Continuation, Feed> {
         /// Hand it to the feed, then tell ``delivered(_:count:)`` what it did.
         case deliver(Feed)
         /// Refuse it: libcurl stops the transfer.
-        case stop
-    }
-
-    /// What became of a chunk handed to the feed.
-    enum Delivery: Equatable {
-        case taken
-        /// Not taken: pause the transfer (`CURL_WRITEFUNC_PAUSE`); it is offered again once continued.
-        case pause
-        /// Not taken, and never will be: stop the transfer.
         case stop
     }
 
@@ -135,11 +110,12 @@ struct CurlTransferStateMachine<Continuation, Feed> {
 
     // MARK: The caller's events
 
-    /// The caller asks, and waits for the headers.
-    mutating func send(_ continuation: Continuation) -> Send {
-        guard case .idle = state else { return .fail(continuation, CancellationError()) }
+    /// The caller asks, and waits for the headers: true when parked (hand the transfer to the
+    /// engine), false when it gave up first (resume it with `CancellationError`).
+    mutating func send(_ continuation: Continuation) -> Bool {
+        guard case .idle = state else { return false }
         state = .queued(continuation)
-        return .start
+        return true
     }
 
     /// The caller's task was cancelled: it is answered now, whatever libcurl is doing, with
@@ -168,8 +144,8 @@ struct CurlTransferStateMachine<Continuation, Feed> {
 
     // MARK: The engine's events
 
-    /// The engine's thread took the transfer.
-    mutating func start() -> Start {
+    /// The engine's thread took the transfer: the URL to make a handle for, nil when the caller gave up.
+    mutating func start() -> URL? {
         switch state {
         case .idle:
             state = .connecting(nil)
@@ -177,11 +153,11 @@ struct CurlTransferStateMachine<Continuation, Feed> {
             state = .connecting(continuation)
         case .stopping:
             state = .done
-            return .drop
+            return nil
         case .connecting, .requested, .redirecting, .streaming, .paused, .done:
-            return .drop
+            return nil
         }
-        return .add(url)
+        return url
     }
 
     /// libcurl could not make a handle: the transfer ends before it began. Returns whom to fail, and with what.
@@ -270,18 +246,11 @@ struct CurlTransferStateMachine<Continuation, Feed> {
         }
     }
 
-    /// The feed took a chunk of `count` bytes, or did not.
-    mutating func delivered(_ intake: BodyFeed.Intake, count: Int) -> Delivery {
-        switch intake {
-        case .taken:
-            received += count
-            return .taken
-        case .full:
-            if case .streaming(let feed?) = state { state = .paused(feed) }
-            return .pause
-        case .stopped:
-            return .stop
-        }
+    /// The feed took a chunk of `count` bytes, or did not: full, the transfer pauses
+    /// (`CURL_WRITEFUNC_PAUSE`) and the chunk is offered again once continued; stopped, it stops.
+    mutating func delivered(_ intake: BodyFeed.Intake, count: Int) {
+        if case .taken = intake { received += count }
+        if case .full = intake, case .streaming(let feed?) = state { state = .paused(feed) }
     }
 
     /// The reader caught up: true when the transfer is to be continued (`CURLPAUSE_CONT`).
