@@ -59,11 +59,14 @@ final class CurlEngine: Sendable {
         ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_DNS)
         ccurl_share_setopt_int(share, CCURLSHOPT_SHARE, CCURL_LOCK_DATA_SSL_SESSION)
         wakeDescriptor = descriptors.wake
-        // Handed to the thread, which owns them from its start (pthread_create orders the setting up above before it).
-        let handles = (multi: CurlHandleAddress(multi), share: CurlHandleAddress(share))
+        // Handed to the thread, which owns them from its start (pthread_create orders the setting up
+        // above before it), as addresses: a pointer is not `Sendable`.
+        let handles = (multi: UInt(bitPattern: multi), share: UInt(bitPattern: share))
         if let failure = startThread(name: "movies.curl", { [self] in
             EngineSleep.blockSignals()
-            EngineLoop(engine: self, multi: handles.multi.handle, share: handles.share.handle, sleep: EngineSleep(descriptors), now: now).run()
+            let multi = OpaquePointer(bitPattern: handles.multi).unsafelyUnwrapped
+            let share = OpaquePointer(bitPattern: handles.share).unsafelyUnwrapped
+            EngineLoop(engine: self, multi: multi, share: share, sleep: EngineSleep(descriptors), now: now).run()
         }) {
             ccurl_multi_cleanup(multi)
             ccurl_share_cleanup(share)
@@ -93,22 +96,6 @@ final class CurlEngine: Sendable {
     /// No wakeup is sent from now on: the engine's thread is ending (the engine's thread).
     fileprivate func close() {
         inbox.withLock { $0.closed = true }
-    }
-}
-
-/// The address of a libcurl handle, as a value that may cross threads (a pointer is not
-/// `Sendable`). It crosses once: the multi and share handles go from ``CurlEngine``'s initializer
-/// to the engine's thread, which owns them from then on.
-struct CurlHandleAddress: Sendable {
-    private let bits: UInt
-
-    init(_ handle: OpaquePointer) {
-        bits = UInt(bitPattern: handle)
-    }
-
-    var handle: OpaquePointer {
-        // Made from a handle that was not nil.
-        OpaquePointer(bitPattern: bits).unsafelyUnwrapped
     }
 }
 
