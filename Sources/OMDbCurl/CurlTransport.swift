@@ -1,4 +1,5 @@
 import CCurl
+import Files
 import Foundation
 import OMDbKit
 import Synchronization
@@ -44,7 +45,8 @@ public final class CurlTransport: OMDbTransport {
         let caVariable = ["CURL_CA_BUNDLE", "SSL_CERT_FILE"].first { !(environment[$0] ?? "").isEmpty }
         let caFile = caVariable.flatMap { environment[$0] }
         // libcurl would open a FIFO there and wait on it for ever, holding every request.
-        if let caVariable, let caFile, let kind = Self.kindIfNotARegularFile(caFile) {
+        var info = stat()
+        if let caVariable, let caFile, stat(caFile, &info) == 0, let kind = AtomicFile.kindIfNotRegular(info.st_mode) {
             throw CurlUnavailable(reason: "\(caVariable) names \(caFile), which is \(kind)",
                                   advice: "Point it at a file of PEM certificates, or unset it.")
         }
@@ -103,19 +105,5 @@ public final class CurlTransport: OMDbTransport {
     private func noteUse(of url: URL) {
         guard let origin = url.httpOrigin?.absoluteString else { return }
         origins.withLock { $0.warmed[origin] = .now }
-    }
-
-    /// What `path` is when it exists and is not a regular file (after links): "a FIFO", "a folder"…
-    static func kindIfNotARegularFile(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "a folder"
-        case S_IFIFO: return "a FIFO"
-        case S_IFCHR, S_IFBLK: return "a device"
-        case S_IFSOCK: return "a socket"
-        default: return "not a regular file"
-        }
     }
 }

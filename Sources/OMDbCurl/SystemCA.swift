@@ -1,4 +1,5 @@
 import CCurl
+import Files
 import Foundation
 
 /// The system's CA certificates read from libcurl's built-in folder alone (Debian's
@@ -42,33 +43,28 @@ struct SystemCA: Sendable, Equatable {
 
     /// Whether `folder` alone trusts as many as `bundle` and `folder` together: it holds at least
     /// one certificate, and no fewer than `bundle`. A bundle that is missing adds nothing; one that
-    /// is not a regular file (a FIFO would hold the reader) or cannot be read keeps the defaults.
+    /// cannot be read keeps the defaults.
     static func serves(folder: String, bundle: String?) -> Bool {
         let held = hashedCertificates(in: folder)
         guard held > 0 else { return false }
         guard let bundle, FileManager.default.fileExists(atPath: bundle) else { return true }
-        guard CurlTransport.kindIfNotARegularFile(bundle) == nil, let count = certificates(inBundle: bundle) else { return false }
+        guard let count = certificates(inBundle: bundle) else { return false }
         return held >= count
     }
 
     /// The certificates `folder` holds under their hash names (`1a2b3c4d.0`, as OpenSSL looks them
     /// up; `c_rehash`, `openssl rehash`, `update-ca-certificates`) that lead to a file: a link to
-    /// nothing is no certificate. On the way to every first connection: `readdir` and `fstatat`
-    /// on the names as bytes, no path made per name.
+    /// nothing is no certificate. On the way to every first connection: the names as bytes, no path
+    /// made per name. A folder ``FileTrust`` refuses holds none.
     static func hashedCertificates(in folder: String) -> Int {
-        guard let listing = opendir(folder) else { return 0 }
-        defer { closedir(listing) }
-        let descriptor = dirfd(listing)
+        guard let folder = try? OpenFolder(URL(fileURLWithPath: folder)) else { return 0 }
         var count = 0
-        while let entry = readdir(listing) {
-            let leadsToAFile = withUnsafePointer(to: &entry.pointee.d_name) { name in
-                name.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { name -> Bool in
-                    guard isHashName(UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)) else { return false }
-                    var status = stat()
-                    return fstatat(descriptor, name, &status, 0) == 0 && status.st_mode & S_IFMT == S_IFREG
-                }
+        folder.names { name in
+            var status = stat()
+            if isHashName(UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)),
+               fstatat(folder.descriptor, name, &status, 0) == 0, status.st_mode & S_IFMT == S_IFREG {
+                count += 1
             }
-            if leadsToAFile { count += 1 }
         }
         return count
     }
@@ -86,35 +82,16 @@ struct SystemCA: Sendable, Equatable {
         return true
     }
 
-    /// The certificates in a PEM bundle (its `BEGIN CERTIFICATE` lines), or nil when it cannot be
-    /// read (or passes 16 MB: no CA bundle does).
+    /// The certificates in a PEM bundle (its `BEGIN CERTIFICATE` lines), or nil when it is empty or
+    /// cannot be read as ``AtomicFile`` reads (a FIFO is refused, not waited on; past 16 MB, which
+    /// no CA bundle is).
     static func certificates(inBundle path: String) -> Int? {
-        let limit = 16 << 20
-        // O_NONBLOCK: a FIFO put there since the caller looked is refused below, not waited on.
-        let file = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard file >= 0 else { return nil }
-        defer { close(file) }
-        var status = stat()
-        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size < limit else { return nil }
-        // Sized as the file says, one byte more to see its end; grown if it grows meanwhile.
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
-        var length = 0
-        while true {
-            if length == bytes.count {
-                guard bytes.count < limit else { return nil }
-                bytes += [UInt8](repeating: 0, count: min(limit - bytes.count, bytes.count))
-            }
-            let got = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress! + length, $0.count - length) }
-            if got < 0, errno == EINTR { continue }
-            guard got >= 0 else { return nil }
-            if got == 0 { break }
-            length += got
-        }
-        // An empty file holds no bundle: libcurl's defaults stay (as when FileHandle read it: nil at its end).
-        guard length > 0 else { return nil }
+        let file = AtomicFile(URL(fileURLWithPath: path))
+        guard let bytes = try? file.contents(upTo: 16 << 20), !bytes.isEmpty else { return nil }
         let marker = Array("-----BEGIN CERTIFICATE-----".utf8)
         return bytes.withUnsafeBytes { buffer -> Int in
             let base = buffer.baseAddress!
+            let length = buffer.count
             var count = 0
             var offset = 0
             // From one dash to the next (memchr), comparing the marker there.
