@@ -187,14 +187,3 @@ public final class Terminal: Sendable {
     /// Writes escape codes or the edited line to stdout; a failure is reported by the next result's write.
     public func write(_ text: String) { output(text) }
 }
-
-/// Writes all of `text` to `descriptor` (the line reader's wake-up pipe), retrying when a signal interrupts.
-func writeAll(_ descriptor: Int32, _ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return }
-        bytes = bytes.dropFirst(written)
-    }
-}

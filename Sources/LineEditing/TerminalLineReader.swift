@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
 @preconcurrency import Darwin
 #endif
+import Files
 import Foundation
 import Synchronization
 
@@ -39,7 +40,7 @@ public final class TerminalLineReader: Sendable {
         if pipe(&fds) != 0 { fds = [-1, -1] }
         wake = (fds[0], fds[1])
         let wakeWrite = wake.write
-        _ = terminal.listen { event in writeAll(wakeWrite, event == .resized ? "r" : "c") }
+        _ = terminal.listen { event in _ = AtomicFile.writeAll(Data((event == .resized ? "r" : "c").utf8), to: wakeWrite) }
         let thread = Thread { [self] in
             // The reading thread's alone (``Reading`` is not `Sendable`).
             let reading = Reading(owner: self, editor: LineEditor(history: remembered, completer: completer))
@@ -91,18 +92,14 @@ public final class TerminalLineReader: Sendable {
             shownPrompt = owner.prompt
         }
 
-        private var prompt: String { owner.prompt }
         private var terminal: Terminal { owner.terminal }
-        private var history: History? { owner.history }
-        private var typing: (@Sendable () -> Void)? { owner.typing }
-        private var wake: (read: Int32, write: Int32) { owner.wake }
 
         func readAnswer(_ question: String) -> String? {
             let commands = editor
             editor = LineEditor()
             defer {
                 editor = commands
-                shownPrompt = prompt
+                shownPrompt = owner.prompt
             }
             shownPrompt = question
             return readLine(asking: true)
@@ -125,7 +122,7 @@ public final class TerminalLineReader: Sendable {
                 queued.removeFirst()
                 if !typed {
                     typed = true
-                    typing?()
+                    owner.typing?()
                 }
                 switch editor.handle(key) {
                 case .redraw: draw()
@@ -138,9 +135,9 @@ public final class TerminalLineReader: Sendable {
                     terminal.write("^C")
                     return finish(nil)
                 case .submit(let line):
-                    if History.keeps(line, after: editor.history.last, secret: history?.secret) {
+                    if History.keeps(line, after: editor.history.last, secret: owner.history?.secret) {
                         editor.remember(line)
-                        history?.add(line)
+                        owner.history?.add(line)
                     }
                     return finish(line)
                 case .endOfInput:
@@ -210,14 +207,14 @@ public final class TerminalLineReader: Sendable {
         /// Blocks until keys come (or an event needs a redraw, which is done here).
         private func waitForKeys() -> [Key] {
             var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: owner.wake.read, events: Int16(POLLIN), revents: 0)]
             // A lone Escape is a key only when nothing follows it quickly.
             let ready = poll(&fds, nfds_t(fds.count), decoder.isWaiting ? 40 : -1)
             if ready == 0 { return decoder.flush() }
             guard ready > 0 else { return [] }
             if fds[1].revents != 0 {
                 var events = [UInt8](repeating: 0, count: 64)
-                let count = read(wake.read, &events, events.count)
+                let count = read(owner.wake.read, &events, events.count)
                 // Back from Ctrl-Z, the screen is the shell's: draw on a fresh line.
                 if count > 0, events[..<count].contains(UInt8(ascii: "c")) { layout = nil }
                 draw()
