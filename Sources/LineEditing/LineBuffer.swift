@@ -14,8 +14,6 @@ struct LineBuffer: Equatable {
 
     var text: String { String(characters) }
     var isEmpty: Bool { characters.isEmpty }
-    /// Terminal columns from the start of the line to the cursor.
-    var cursorColumns: Int { displayWidth(String(characters[..<cursor])) }
 
     /// Inserts at the cursor. A combining mark joins the character before it, as on screen.
     mutating func insert(_ text: String) {

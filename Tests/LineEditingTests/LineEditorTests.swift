@@ -42,7 +42,7 @@ import TestSupport
 
     @Test func widePlusCombiningCharactersCountTheirColumns() {
         let (editor, _) = type("日本e\u{0301}")
-        #expect(editor.buffer.cursorColumns == 5)
+        #expect(LineLayout.place(prompt: "", line: editor.buffer, width: 80).layout.cursorColumn == 5)
     }
 
     @Test func enterSubmitsAndPasteNeverDoes() {
