@@ -122,12 +122,9 @@ package final class OpenFolder: Sendable {
             missing.insert(existing.lastPathComponent, at: 0)
             existing = parent
         }
-        var folder: OpenFolder
-        if missing.isEmpty {
-            folder = try OpenFolder(existing, user: user, tighten: tighten)
-        } else {
-            folder = try OpenFolder(existing, user: user, below: wanted)
-        }
+        // The existing part is checked as a folder above the one wanted, unless it is that one.
+        var folder = try missing.isEmpty ? OpenFolder(existing, user: user, tighten: tighten)
+            : OpenFolder(adopting: walk(existing, user: user), url: existing, user: user, tighten: false, below: wanted)
         for (index, name) in missing.enumerated() {
             let last = index == missing.count - 1
             let path = folder.url.appendingPathComponent(name, isDirectory: true)
@@ -140,12 +137,6 @@ package final class OpenFolder: Sendable {
                                     below: last ? nil : wanted, ancestorsChecked: true)
         }
         return folder
-    }
-
-    /// Opens `url` and checks it as a folder above `folder` (the folders above it too).
-    private convenience init(_ url: URL, user: uid_t, below folder: URL) throws(AtomicFile.Problem) {
-        let fd = try Self.walk(url, user: user)
-        try self.init(adopting: fd, url: url, user: user, tighten: false, below: folder)
     }
 
     /// Why `name` could not be opened as a folder (`code`): what is there instead.
