@@ -28,18 +28,12 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 // Easy options (CURLOPT_*).
 #define CCURLOPT_WRITEDATA 10001
 #define CCURLOPT_URL 10002
-#define CCURLOPT_ERRORBUFFER 10010
-#define CCURLOPT_LOW_SPEED_LIMIT 19
-#define CCURLOPT_LOW_SPEED_TIME 20
 #define CCURLOPT_USERAGENT 10018
-#define CCURLOPT_HTTPHEADER 10023
 #define CCURLOPT_HEADERDATA 10029
-#define CCURLOPT_VERBOSE 41
 #define CCURLOPT_NOBODY 44
 #define CCURLOPT_FOLLOWLOCATION 52
 #define CCURLOPT_CAINFO 10065
 #define CCURLOPT_CAPATH 10097
-#define CCURLOPT_CONNECTTIMEOUT 78
 #define CCURLOPT_HTTP_VERSION 84
 #define CCURLOPT_NOSIGNAL 99
 #define CCURLOPT_SHARE 10100
@@ -55,7 +49,6 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 #define CCURLPROTO_HTTPS 2
 #define CCURL_WRITEFUNC_PAUSE 0x10000001
 #define CCURLPAUSE_CONT 0
-#define CCURL_ERROR_SIZE 256
 
 // Multi options (CURLMOPT_*).
 #define CCURLMOPT_PIPELINING 3
@@ -80,9 +73,6 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 
 // Transfer information (CURLINFO_*).
 #define CCURLINFO_RESPONSE_CODE 0x200002
-#define CCURLINFO_SIZE_DOWNLOAD_T 0x600008
-#define CCURLINFO_CONTENT_LENGTH_DOWNLOAD_T 0x60000F
-#define CCURLINFO_HTTP_VERSION 0x20002E
 // libcurl's built-in CA bundle file and folder (7.84 and later).
 #define CCURLINFO_CAINFO 0x10003D
 #define CCURLINFO_CAPATH 0x10003E
