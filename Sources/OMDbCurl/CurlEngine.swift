@@ -25,14 +25,9 @@ final class CurlEngine: Sendable {
         case stop
     }
 
-    /// What other threads hand over; `closed` once the engine's thread has ended, so that no wakeup
-    /// ever reaches a closed descriptor (a wakeup is sent under this lock).
-    private struct Inbox {
-        var commands: [Command] = []
-        var closed = false
-    }
-
-    private let inbox = Mutex(Inbox())
+    /// What other threads hand over; nil once the engine's thread has ended, so that no wakeup ever
+    /// reaches a closed descriptor (a wakeup is sent under this lock).
+    private let inbox = Mutex<[Command]?>([])
     /// Written to wake the engine's thread (``EngineSleep/wake(_:)``).
     private let wakeDescriptor: Int32
     /// Transfers paused for a reader behind (for tests).
@@ -78,24 +73,24 @@ final class CurlEngine: Sendable {
 
     /// Hands `command` to the engine's thread. Ignored once the engine has stopped.
     func post(_ command: Command) {
-        inbox.withLock { inbox in
-            guard !inbox.closed else { return }
-            inbox.commands.append(command)
+        inbox.withLock { commands in
+            guard commands != nil else { return }
+            commands?.append(command)
             EngineSleep.wake(wakeDescriptor)
         }
     }
 
     /// The commands posted since the last call (the engine's thread).
     fileprivate func takeCommands() -> [Command] {
-        inbox.withLock { inbox in
-            defer { inbox.commands = [] }
-            return inbox.commands
+        inbox.withLock { commands in
+            defer { commands = [] }
+            return commands ?? []
         }
     }
 
     /// No wakeup is sent from now on: the engine's thread is ending (the engine's thread).
     fileprivate func close() {
-        inbox.withLock { $0.closed = true }
+        inbox.withLock { $0 = nil }
     }
 }
 
