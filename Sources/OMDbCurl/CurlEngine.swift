@@ -37,7 +37,14 @@ final class CurlEngine: Sendable {
     /// - Parameter now: the clock the engine's running time is read from (a seam for tests).
     init(maxConnectionsPerHost: Int, library: String?,
          now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) throws(CurlUnavailable) {
-        try CurlLibrary.load(library)
+        var reason = [CChar](repeating: 0, count: 512)
+        var code: Int32 = 0
+        guard ccurl_load(library, &reason, reason.count, &code) == 0 else {
+            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // A limit reached is no missing libcurl: installing one would not help.
+            guard let limit = ProcessLimit.reached(by: code) else { throw CurlUnavailable(reason: text) }
+            throw CurlUnavailable(reason: text, advice: limit.advice)
+        }
         guard let multi = ccurl_multi_init(), let share = ccurl_share_init() else {
             throw CurlUnavailable(reason: "libcurl could not make a multi handle")
         }
@@ -261,19 +268,4 @@ public struct CurlUnavailable: Error, Sendable, CustomStringConvertible {
 
     /// The reason, then the advice, as one line.
     public var description: String { "\(reason). \(advice)" }
-}
-
-/// libcurl, loaded once per process.
-enum CurlLibrary {
-    /// - Parameter path: a libcurl of the person's choosing (`MOVIES_LIBCURL`); nil for the system's.
-    static func load(_ path: String?) throws(CurlUnavailable) {
-        var reason = [CChar](repeating: 0, count: 512)
-        var code: Int32 = 0
-        guard ccurl_load(path, &reason, reason.count, &code) == 0 else {
-            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            // A limit reached is no missing libcurl: installing one would not help.
-            guard let limit = ProcessLimit.reached(by: code) else { throw CurlUnavailable(reason: text) }
-            throw CurlUnavailable(reason: text, advice: limit.advice)
-        }
-    }
 }
