@@ -66,7 +66,7 @@ public final class CurlTransport: OMDbTransport {
     /// would read it whole), and follows a redirect only within its origin.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
-        noteUse(of: request.url)
+        if let origin = request.url.httpOrigin?.absoluteString { origins.withLock { $0.warmed[origin] = .now } }
         let behind = origins.withLock { origins in defer { origins.afterNext = [] }; return origins.afterNext }
         // The engine starts transfers in the order they are posted: these open behind this request.
         return try await CurlTransfer(url: request.url, setup: setup, engine: engine, timeout: request.timeout,
@@ -101,9 +101,4 @@ public final class CurlTransport: OMDbTransport {
 
     /// Times a transfer was paused because its reader was behind (for tests).
     package var pauses: Int { engine.pauses.load(ordering: .relaxed) }
-
-    private func noteUse(of url: URL) {
-        guard let origin = url.httpOrigin?.absoluteString else { return }
-        origins.withLock { $0.warmed[origin] = .now }
-    }
 }
