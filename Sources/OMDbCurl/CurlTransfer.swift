@@ -212,7 +212,7 @@ final class CurlEasy {
         ccurl_easy_setopt_long(handle, CCURLOPT_BUFFERSIZE, 100 * 1024)
         // No timeout of libcurl's: those run on the wall clock, and a process stopped for longer
         // would fail every transfer on being continued. The engine charges the deadline instead
-        // (``CurlTransfer/charge(_:)``), connecting included; libcurl's own connect limit (300 s) is a backstop.
+        // (``CurlTransferStateMachine/charge(_:)``), connecting included; libcurl's own connect limit (300 s) is a backstop.
         if let caFile = setup.caFile {
             ccurl_easy_setopt_pointer(handle, CCURLOPT_CAINFO, caFile)
             // That file alone, as the variable says: beside a CA folder libcurl parses the file again
