@@ -128,8 +128,10 @@ final class EngineSleep {
     /// Sleeps until a watched socket is ready, a wake-up, or `timeout`. `stopped`: the process was
     /// stopped, and is now continued (see ``EngineClock``).
     func wait(upTo timeout: Duration) -> (ready: [Ready], stopped: Bool) {
+        // Rounded up: a deadline 0.4 ms away is not slept past in a busy loop of zero-length waits.
+        let milliseconds = Int32((timeout / .milliseconds(1)).rounded(.up))
         #if os(Linux)
-        let count = epoll_wait(descriptors.epoll, &events, Int32(events.count), Int32(timeout.milliseconds))
+        let count = epoll_wait(descriptors.epoll, &events, Int32(events.count), milliseconds)
         guard count > 0 else { return ([], count < 0 && errno == EINTR) }
         var ready: [Ready] = []
         for event in events.prefix(Int(count)) {
@@ -142,7 +144,7 @@ final class EngineSleep {
         #else
         var polled = [pollfd(fd: descriptors.heard, events: Int16(POLLIN), revents: 0)]
             + watched.map { pollfd(fd: $0.key, events: $0.value, revents: 0) }
-        guard poll(&polled, nfds_t(polled.count), Int32(timeout.milliseconds)) > 0 else { return ([], false) }
+        guard poll(&polled, nfds_t(polled.count), milliseconds) > 0 else { return ([], false) }
         if polled[0].revents != 0 { drainWakes() }
         let ready = polled.dropFirst().filter { $0.revents != 0 }.map { descriptor in
             (descriptor.fd, Self.curlEvents(read: descriptor.revents & Int16(POLLIN | POLLHUP) != 0,
@@ -160,14 +162,5 @@ final class EngineSleep {
 
     private static func curlEvents(read: Bool, write: Bool, error: Bool) -> Int32 {
         (read ? CCURL_CSELECT_IN : 0) | (write ? CCURL_CSELECT_OUT : 0) | (error ? CCURL_CSELECT_ERR : 0)
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, rounded up, at most a day.
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        guard seconds < 86_400 else { return 86_400_000 }
-        return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 }
