@@ -36,11 +36,11 @@ struct LineLayout: Equatable {
     }
 
     /// The bytes that erase the line drawn with `previous` and draw `prompt` + `line`, cursor in place.
-    static func redraw(prompt: String, styledPrompt: String? = nil, line: LineBuffer, width: Int, previous: LineLayout?) -> (bytes: String, layout: LineLayout) {
+    static func redraw(prompt: String, line: LineBuffer, width: Int, previous: LineLayout?) -> (bytes: String, layout: LineLayout) {
         var out = ""
         if let previous, previous.cursorRow > 0 { out += "\u{1B}[\(previous.cursorRow)A" }
         out += "\r\u{1B}[J"
-        out += (styledPrompt ?? prompt) + line.text
+        out += prompt + line.text
         let (layout, endRow, endColumn) = place(prompt: prompt, line: line, width: width)
         // Text that fills its last row leaves the cursor in limbo at the right edge: a line break makes the next row real.
         if endColumn == 0, endRow > 0 { out += "\r\n" }
