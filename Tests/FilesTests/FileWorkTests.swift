@@ -30,4 +30,31 @@ import TestSupport
         try? await FileWork.runUnlessCancelled(on: lane) {}
         #expect(order.withLock { $0 } == Array(0..<50))
     }
+
+    /// A caller cancelled while its work blocks leaves at once; the work runs on to its end, and a
+    /// caller cancelled before asking never starts any.
+    @Test func aCancelledCallerLeavesWhileItsWorkRunsOn() async throws {
+        let lane = FileWork.lane("test-cancel")
+        let (started, release, ended) = (Latch(), Latch(), Latch())
+        let caller = Task {
+            try await FileWork.runUnlessCancelled(on: lane) {
+                started.open()
+                release.wait(timeout: .seconds(60))
+                ended.open()
+            }
+        }
+        try await started.wait(for: "the work to start")
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        release.open()
+        try await ended.wait(for: "the work to end")
+        let ran = Watched(false)
+        let late = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await FileWork.runUnlessCancelled(on: lane) { ran.update { $0 = true } }
+        }
+        await #expect(throws: CancellationError.self) { try await late.value }
+        try await FileWork.runUnlessCancelled(on: lane) {}
+        #expect(ran.update { $0 } == false)
+    }
 }
