@@ -5,14 +5,12 @@ public struct Completer: Sendable {
     /// Where that word starts (in characters), and its full replacements, each with the space or slash that follows.
     public typealias Complete = @Sendable (_ before: String) -> (start: Int, choices: [String])
 
-    private let completions: Complete
+    let complete: Complete
 
     /// - Parameter complete: the tool's completions; by default none.
     public init(_ complete: @escaping Complete = { _ in (0, []) }) {
-        completions = complete
+        self.complete = complete
     }
-
-    func complete(_ before: String) -> (start: Int, choices: [String]) { completions(before) }
 
     /// A choice as listed under the line, as shells list paths: the last component (a folder with
     /// its slash), a word without its space.
