@@ -4,19 +4,11 @@ import Foundation
 import OMDbKit
 import Synchronization
 
-/// One libcurl multi handle and the one thread that drives it.
-///
-/// Every transfer of a ``CurlTransport`` runs here: libcurl keeps one connection cache, one DNS
-/// cache, one TLS session cache and (libcurl 7.87 and later) one parsed CA store for all of them,
-/// so a page's requests share their host's connection (HTTP/2 multiplexes them), and the next
-/// page finds it open. Other threads never touch a libcurl handle: they post a ``Command`` and
-/// wake the thread, which otherwise sleeps (``EngineSleep``) until a socket libcurl watches is
-/// ready or libcurl's timer is due (its multi socket interface): no busy polling, whatever the latency.
-///
-/// What the thread touches (the multi and share handles, the transfers in libcurl's hands, their
-/// easy handles) is an ``EngineLoop``, made on the thread and reachable from nowhere else: it is
-/// not `Sendable`, so the compiler refuses any other thread a way to it. What crosses is `Sendable`:
-/// commands, through a lock.
+/// One libcurl multi handle and the one thread that drives it: every transfer of a ``CurlTransport``
+/// shares its connection, DNS, TLS session and CA caches. Other threads post a ``Command`` and wake
+/// the thread, which otherwise sleeps (``EngineSleep``) until a socket libcurl watches is ready or
+/// libcurl's timer is due: no busy polling. What the thread touches is an ``EngineLoop``, which is
+/// not `Sendable`: the compiler refuses any other thread a way to it.
 final class CurlEngine: Sendable {
     enum Command: Sendable {
         case start(CurlTransfer)
@@ -196,10 +188,9 @@ private final class EngineLoop {
         }
     }
 
-    /// Charges `elapsed` (the engine's running time since the last charge) to every transfer not
-    /// paused for its reader and not `sparing` (started this turn, after that time ran). Returns
-    /// how long the engine may sleep (until the nearest deadline, at most the backstop), and the
-    /// transfers past their deadline.
+    /// Charges `elapsed` to every transfer but those `started` this turn (after that time ran).
+    /// Returns how long the engine may sleep (to the nearest deadline, at most the backstop), and
+    /// the transfers past their deadline.
     private func chargeDeadlines(_ elapsed: Duration, sparing started: Set<ObjectIdentifier>) -> (wait: Duration, overdue: [CurlTransfer]) {
         var wait = EngineClock.backstop
         var overdue: [CurlTransfer] = []

@@ -4,12 +4,9 @@ import Foundation
 import OMDbKit
 import Synchronization
 
-/// One request on the ``CurlEngine``, and the one answer its caller gets.
-///
-/// Its life is ``CurlTransferStateMachine``'s, held under a lock: the caller's task (asking,
-/// giving up) and the engine's thread (starting it, libcurl's callbacks, deadlines, the end) feed
-/// it events, and do what each returns outside the lock, continuations resumed included. The
-/// libcurl side, the easy handle, is a ``CurlEasy`` that only the engine's thread reaches.
+/// One request on the ``CurlEngine``, and the one answer its caller gets. Its life is
+/// ``CurlTransferStateMachine``'s, under a lock: the caller's task and the engine's thread feed it
+/// events and do what each returns outside the lock. Its easy handle is a ``CurlEasy``.
 final class CurlTransfer: Sendable {
     /// How the transfer's easy handle is set up, the same for every transfer of a transport.
     struct Setup: Sendable {
@@ -28,11 +25,10 @@ final class CurlTransfer: Sendable {
 
     let engine: CurlEngine
     let setup: Setup
-    /// A warm-up: a keyless HEAD that only opens the connection; nobody waits for it.
+    /// A warm-up (``CurlTransferStateMachine/isWarmUp``).
     let isWarmUp: Bool
-    /// The names of the request's secret query items, as the client handed them over.
     let secretQueryItems: Set<String>
-    /// Its life; the engine's thread feeds it the events that need nothing resumed here.
+    /// The engine's thread feeds it the events that need nothing resumed here itself.
     let machine: Mutex<Machine>
 
     /// - Parameter timeout: seconds of the engine's running time for the whole exchange (the
@@ -150,10 +146,9 @@ final class CurlTransfer: Sendable {
         }
     }
 
-    /// A connection that failed for want of a descriptor (EMFILE: `ulimit -n`) says so, not
-    /// "connection refused". A certificate refused under a CA file trusted alone (see ``Setup``)
-    /// says so, and how to trust the system's certificates too: OpenSSL's programs add the default
-    /// folder to such a file. Under the system's folder read alone (``SystemCA``), it says so, and how to trust a bundle.
+    /// A connection that failed for want of a descriptor says so (`ulimit -n`), not "connection
+    /// refused"; a certificate refused under a CA file or the system's folder read alone says so,
+    /// and which variable trusts more (OpenSSL's programs add the default folder to a file).
     private func explained(_ error: TransportError, result: Int32, systemError: Int32) -> TransportError {
         if error.isNotSent, systemError == EMFILE || systemError == ENFILE, let shortage = ProcessLimit.shortage(systemError) {
             return .notSent(reason: shortage)
@@ -176,9 +171,8 @@ final class CurlTransfer: Sendable {
     }
 }
 
-/// A transfer's easy handle, on the engine's thread: only the engine's loop holds one (in its
-/// table of transfers in libcurl's hands), and libcurl's callbacks reach it through the context
-/// pointer they are given, on that thread too. Not `Sendable`: the compiler keeps it there.
+/// A transfer's easy handle: only the engine's loop holds one, and libcurl's callbacks reach it
+/// through their context pointer, on that thread too. Not `Sendable`: the compiler keeps it there.
 final class CurlEasy {
     let handle: OpaquePointer
     let transfer: CurlTransfer

@@ -7,13 +7,11 @@ import Synchronization
 /// The live transport: libcurl's multi interface, driven directly on one thread of its own.
 ///
 /// One connection per host, kept open across pages (HTTP/2 multiplexes a page's requests onto
-/// it, `CURLOPT_PIPEWAIT` makes them wait for it instead of opening their own), one TLS session
-/// and CA store per process, and connections opened before they are needed (``preconnect(_:)``).
-/// A body streams to its reader as libcurl decodes it; a reader that falls behind pauses the
-/// transfer (`CURL_WRITEFUNC_PAUSE`) until it catches up, so nothing piles up in memory and no
-/// thread waits. What curl users expect holds too: `HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY` (read by
-/// libcurl), and `CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `SSL_CERT_DIR` for the CA certificates (with
-/// none of them, the system's CA folder read alone, when libcurl has one built in).
+/// it), one TLS session and CA store per process, and connections opened before they are needed
+/// (``preconnect(_:)``). A body streams to its reader as libcurl decodes it; a reader that falls
+/// behind pauses the transfer until it catches up, so nothing piles up in memory. `HTTPS_PROXY`,
+/// `ALL_PROXY`, `NO_PROXY`, `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR` work as in curl
+/// (with no CA variable, the system's CA folder is read alone, when libcurl has one built in).
 ///
 /// libcurl is loaded at run time (see the `CCurl` target): when it cannot be, ``init(maxConnectionsPerHost:timeout:environment:)``
 /// throws ``CurlUnavailable`` with the library's name.

@@ -8,17 +8,14 @@ import CCurl
 /// The engine's running time: what a request's deadline is charged with.
 ///
 /// The clock runs on while the process is stopped (Ctrl-Z, `kill -STOP`, a debugger), and a
-/// deadline charged with it would fail every request in flight the moment the process is continued,
-/// though their answers may be waiting on the socket. The kernel says when that happened: the
-/// engine's thread sleeps in `epoll_wait`, which a stop of the process ends with EINTR once it is
-/// continued (Linux, signal(7)), and the thread blocks every signal, so EINTR means a stop and
-/// nothing else. That turn, from the tick before the stop to the continue, is not charged; every
-/// other turn is charged all the time it took, however busy the machine.
+/// deadline charged with it would fail every request in flight on `fg`, though their answers may
+/// be waiting on the socket. The engine's thread sleeps in `epoll_wait`, which a stop ends with
+/// EINTR once the process is continued (Linux, signal(7)); the thread blocks every signal, so EINTR
+/// means a stop. That turn is not charged; every other turn is charged all the time it took.
 ///
-/// Exact for a stop that comes while the engine sleeps, which is all the while it waits on a
-/// server; one that lands in the moments it spends handling bytes leaves no trace and is charged,
-/// but a request it would time out first gets what waits on its socket (``EngineLoop``).
-/// Where the sleep is `poll` (not Linux), no stop is seen.
+/// Exact for a stop while the engine sleeps (all the while it waits on a server); one in the
+/// moments it handles bytes is charged, but a request it would time out first gets what waits on
+/// its socket (``EngineLoop``). Where the sleep is `poll` (not Linux), no stop is seen.
 struct EngineClock {
     /// The longest the engine's thread sleeps in one turn.
     static let backstop: Duration = .seconds(1)

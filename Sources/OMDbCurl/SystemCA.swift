@@ -4,13 +4,11 @@ import Foundation
 
 /// The system's CA certificates read from libcurl's built-in folder alone (Debian's
 /// `/etc/ssl/certs`), one when a handshake needs it, instead of libcurl's defaults, which also
-/// parse its built-in bundle file whole for every connection: libcurl keeps no parsed store
-/// beside a folder.
+/// parse its built-in bundle file whole for every connection.
 ///
 /// Used only where nobody is trusted less for it (``found()``): an OpenSSL libcurl whose folder
-/// holds, under hash names that lead to files, at least as many certificates as its bundle
-/// (`update-ca-certificates` makes both from one list). A CA appended to the bundle by hand, or a
-/// folder whose links lead nowhere (another system's, mounted), keeps libcurl's defaults.
+/// holds, under hash names that lead to files, at least as many certificates as its bundle. A CA
+/// appended to the bundle by hand, or a folder whose links lead nowhere, keeps libcurl's defaults.
 struct SystemCA: Sendable, Equatable {
     /// libcurl's built-in CA folder, read alone.
     let folder: String
