@@ -5,18 +5,19 @@ import Foundation
 @preconcurrency import Darwin
 #endif
 
-/// A process limit, as `ulimit` names it: the one place that turns EMFILE, ENOMEM or EAGAIN into the limit to raise.
-package enum ProcessLimit: Sendable {
+/// A process limit, as `ulimit` names it (its raw value is the option's letter): the one place that
+/// turns EMFILE, ENOMEM or EAGAIN into the limit to raise.
+package enum ProcessLimit: String, Sendable {
     /// Open files (`ulimit -n`): every connection and every file open takes one.
-    case openFiles
+    case openFiles = "n"
     /// Address space (`ulimit -v`, KB): the program and its libraries, the heap, thread stacks.
-    case addressSpace
+    case addressSpace = "v"
     /// Writable memory (`ulimit -d`, KB): the heap and thread stacks.
-    case data
+    case data = "d"
     /// Processes and threads of this user (`ulimit -u`); root is not held to it.
-    case processes
+    case processes = "u"
     /// The main thread's stack, and the default for other threads (`ulimit -s`, KB).
-    case stack
+    case stack = "s"
 
     /// The soft limit in `ulimit`'s unit (KB for sizes), or `nil` when there is none.
     package var value: Int? {
@@ -29,15 +30,7 @@ package enum ProcessLimit: Sendable {
     }
 
     /// `ulimit -n`.
-    package var option: String {
-        switch self {
-        case .openFiles: "ulimit -n"
-        case .addressSpace: "ulimit -v"
-        case .data: "ulimit -d"
-        case .processes: "ulimit -u"
-        case .stack: "ulimit -s"
-        }
-    }
+    package var option: String { "ulimit -\(rawValue)" }
 
     /// `raise ulimit -n (now 16)`.
     package var raise: String { "raise \(option) (now \(value.map(String.init) ?? "unlimited"))" }
