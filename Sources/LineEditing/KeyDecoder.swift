@@ -54,7 +54,7 @@ struct KeyDecoder {
         pending.append(contentsOf: bytes)
         var keys: [Key] = []
         while let key = next() { keys.append(key) }
-        return merged(keys)
+        return keys
     }
 
     /// What is held back, taken as typed: a lone Escape is `cancel`; a paste ends at its last end
@@ -67,7 +67,7 @@ struct KeyDecoder {
             keys.append(paste)
             while let key = next() { keys.append(key) }
             // A new paste started after the end, with no end marker yet: it goes on.
-            if pasted != nil { return merged(keys) }
+            if pasted != nil { return keys }
         }
         if pending.first == 0x1B {
             pending.removeFirst()
@@ -75,7 +75,7 @@ struct KeyDecoder {
         }
         while let key = next() { keys.append(key) }
         pending.removeAll()
-        return merged(keys)
+        return keys
     }
 
     /// One key from the front of `pending`, or nil when more bytes are needed.
@@ -116,7 +116,8 @@ struct KeyDecoder {
         }
     }
 
-    /// UTF-8 text up to the next control byte; an incomplete character waits for its last bytes.
+    /// UTF-8 text up to the next control byte, as one key (a fast typist's burst is one insert); an
+    /// incomplete character waits for its last bytes.
     private mutating func text() -> Key? {
         var end = 0
         while end < pending.count, pending[end] >= 0x20, pending[end] != 0x7F {
@@ -241,18 +242,5 @@ struct KeyDecoder {
         }
         pasted = Array(bytes.suffix(kept))
         return kept == bytes.count ? [] : [.paste(String(decoding: bytes.dropLast(kept), as: UTF8.self))]
-    }
-
-    /// Runs of typed text arrive as one key each read, so a fast typist's burst is one insert.
-    private func merged(_ keys: [Key]) -> [Key] {
-        var result: [Key] = []
-        for key in keys {
-            if case .insert(let more) = key, case .insert(let text)? = result.last {
-                result[result.count - 1] = .insert(text + more)
-            } else {
-                result.append(key)
-            }
-        }
-        return result
     }
 }

@@ -91,4 +91,11 @@ import TestSupport
         #expect(decoder.feed([0x1B]) == [])
         #expect(decoder.flush() == [.cancel])
     }
+
+    /// Text typed faster than the editor reads arrives as one insert a read, however it is cut.
+    @Test func aBurstOfTextIsOneInsert() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(Array("ali".utf8) + [0xC3]) == [.insert("ali")])
+        #expect(decoder.feed([0xA9] + Array("n 2\r".utf8)) == [.insert("én 2"), .enter])
+    }
 }
