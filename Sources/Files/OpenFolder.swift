@@ -27,26 +27,20 @@ package final class OpenFolder: Sendable {
     /// only as ``FileTrust/linkProblem(_:_:in:user:)`` allows. The caller closes the descriptor.
     private static func walk(_ url: URL, user: uid_t) throws(AtomicFile.Problem) -> Int32 {
         var path = url.path
-        var pending: [Substring] = []
         var fd: Int32 = -1
         var walked = URL(fileURLWithPath: "/")
         var links = 0
-        defer { if fd >= 0, fd != AT_FDCWD { close(fd) } }
+        defer { if fd >= 0 { close(fd) } }
+        // From `/` for an absolute path, else from the current folder.
         func restart(_ at: String) throws(AtomicFile.Problem) {
             if fd >= 0 { close(fd) }
-            fd = -1
-            if at.hasPrefix("/") {
-                fd = systemOpen("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                guard fd >= 0 else { throw .system("/") }
-                walked = URL(fileURLWithPath: "/")
-            } else {
-                fd = systemOpen(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                guard fd >= 0 else { throw .system(".") }
-                walked = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            }
+            let start = at.hasPrefix("/") ? "/" : "."
+            fd = systemOpen(start, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw .system(start) }
+            walked = URL(fileURLWithPath: start == "/" ? start : FileManager.default.currentDirectoryPath)
         }
         try restart(path)
-        pending = path.split(separator: "/", omittingEmptySubsequences: true)
+        var pending = path.split(separator: "/", omittingEmptySubsequences: true)
         while !pending.isEmpty {
             let name = String(pending.removeFirst())
             if name == "." { continue }
