@@ -25,7 +25,7 @@ final class CurlTransfer: Sendable {
 
     let engine: CurlEngine
     let setup: Setup
-    /// A warm-up (``CurlTransferStateMachine/isWarmUp``).
+    /// A warm-up: a keyless HEAD that only opens the connection; nobody waits for it.
     let isWarmUp: Bool
     let secretQueryItems: Set<String>
     /// The engine's thread feeds it the events that need nothing resumed here itself.
@@ -39,8 +39,8 @@ final class CurlTransfer: Sendable {
         self.engine = engine
         self.isWarmUp = isWarmUp
         self.secretQueryItems = secretQueryItems
-        machine = Mutex(Machine(url: url, limit: .seconds(max(1, timeout ?? setup.timeout)), isWarmUp: isWarmUp,
-                              secretQueryItems: secretQueryItems))
+        let limit = Duration.seconds(max(1, timeout ?? setup.timeout))
+        machine = Mutex(Machine(url: url, limit: limit, secretQueryItems: secretQueryItems))
     }
 
     // MARK: The caller's side
@@ -111,7 +111,7 @@ final class CurlTransfer: Sendable {
                                                             body: HTTPBody(feed: feed, length: head.length)))
             return true
         case let .fail(continuation, error):
-            continuation?.resume(throwing: error)
+            continuation.resume(throwing: error)
             return false
         case .stop:
             return false

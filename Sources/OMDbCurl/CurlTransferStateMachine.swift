@@ -50,8 +50,8 @@ struct CurlTransferStateMachine<Continuation, Feed> {
         case proceed
         /// Answer the caller with the head and `Feed` (which the machine now streams to), read on.
         case answer(Continuation, Head, Feed)
-        /// Resume the caller with the error (when there is one), and stop the transfer.
-        case fail(Continuation?, TransportError)
+        /// Resume the caller with the error, and stop the transfer.
+        case fail(Continuation, TransportError)
         /// Stop the transfer: nobody wants it.
         case stop
     }
@@ -86,8 +86,6 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     private(set) var state = State.idle
     /// The request's URL: the redirect's once one is followed.
     private(set) var url: URL
-    /// A warm-up: a keyless HEAD that only opens the connection; nobody waits for it.
-    let isWarmUp: Bool
     /// The names of the request's secret query items: a redirect is followed only where they may go.
     let secretQueryItems: Set<String>
     /// The header fields of the block being read (names lower-cased; repeated fields joined).
@@ -101,10 +99,9 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     /// Redirects followed before the transfer fails with "too many redirects".
     static var maxRedirects: Int { 10 }
 
-    init(url: URL, limit: Duration, isWarmUp: Bool = false, secretQueryItems: Set<String> = []) {
+    init(url: URL, limit: Duration, secretQueryItems: Set<String> = []) {
         self.url = url
         self.limit = limit
-        self.isWarmUp = isWarmUp
         self.secretQueryItems = secretQueryItems
     }
 
@@ -217,16 +214,18 @@ struct CurlTransferStateMachine<Continuation, Feed> {
         }
         // A 1xx (or a proxy's tunnel) is followed by the real answer's block.
         guard code >= 200 else { return .proceed }
-        if (300..<400).contains(code), !isWarmUp, let next = redirectURL(), CurlTransfer.mayFollow(from: url, to: next, secrets: secretQueryItems) {
+        // Nobody waits for a warm-up (a keyless HEAD that only opens the connection): it follows no
+        // redirect, and its answer goes nowhere.
+        guard let continuation else {
+            state = .streaming(nil)
+            return .proceed
+        }
+        if (300..<400).contains(code), let next = redirectURL(), CurlTransfer.mayFollow(from: url, to: next, secrets: secretQueryItems) {
             guard redirects < Self.maxRedirects else {
                 state = .stopping
                 return .fail(continuation, .unreachable(reason: "too many redirects"))
             }
             state = .redirecting(continuation, to: next)
-            return .proceed
-        }
-        guard let continuation, !isWarmUp else {
-            state = .streaming(nil)
             return .proceed
         }
         let encoded = headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false

@@ -12,8 +12,9 @@ import Testing
 
     private static let url = URL(string: "http://127.0.0.1:1/?apikey=k&s=x")!
 
-    private static func machine(warmUp: Bool = false, limit: Duration = .seconds(10)) -> Machine {
-        Machine(url: url, limit: limit, isWarmUp: warmUp, secretQueryItems: ["apikey"])
+    /// A machine nobody sent is a warm-up: nobody waits for it.
+    private static func machine(limit: Duration = .seconds(10)) -> Machine {
+        Machine(url: url, limit: limit, secretQueryItems: ["apikey"])
     }
 
     /// The state's name, its payload left out.
@@ -33,7 +34,7 @@ import Testing
 
     /// A machine walked to `state` by the events that lead there, caller 1 waiting.
     private static func walked(to state: String, warmUp: Bool = false) -> Machine {
-        var machine = machine(warmUp: warmUp)
+        var machine = machine()
         if state == "idle" { return machine }
         if !warmUp {
             guard machine.send(1) else { fatalError("send") }
