@@ -284,15 +284,13 @@ struct CurlTransferStateMachine<Continuation, Feed> {
     mutating func complete(_ result: Int32) -> End {
         defer { state = .done }
         switch state {
-        case .connecting(let continuation):
-            guard let continuation else { return .nothing }
+        case .connecting(let continuation?):
             return .fail(continuation, result == CCURLE_OK ? Self.noAnswer : CurlTransfer.error(for: result, requestWritten: false))
-        case .requested(let continuation), .redirecting(let continuation, _):
-            guard let continuation else { return .nothing }
+        case .requested(let continuation?), .redirecting(let continuation?, _):
             return .fail(continuation, result == CCURLE_OK ? Self.noAnswer : CurlTransfer.error(for: result, requestWritten: true))
         case .streaming(let feed?), .paused(let feed):
             return .finish(feed, result == CCURLE_OK ? nil : bodyError(result))
-        case .streaming(nil), .idle, .queued, .stopping, .done:
+        case .connecting(nil), .requested(nil), .redirecting(nil, _), .streaming(nil), .idle, .queued, .stopping, .done:
             return .nothing
         }
     }
