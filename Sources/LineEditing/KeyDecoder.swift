@@ -44,7 +44,6 @@ struct KeyDecoder {
     /// The input paused inside a paste with no end marker, and nothing came since.
     private var pastePaused = false
 
-    static let pasteStart: [UInt8] = Array("\u{1B}[200~".utf8)
     static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
 
     /// True when bytes wait for the rest of a sequence, or for the pause that ends a paste.
