@@ -310,7 +310,6 @@ extension CurlTransfer {
         case CCURLE_GOT_NOTHING: "the server sent nothing"
         // libcurl answers a reply with no status line (HTTP/0.9) with "unsupported protocol".
         case CCURLE_WEIRD_SERVER_REPLY, CCURLE_UNSUPPORTED_PROTOCOL: "the server's answer was not valid HTTP"
-        case CCURLE_TOO_MANY_REDIRECTS: "too many redirects"
         case CCURLE_BAD_CONTENT_ENCODING: "the answer's compression is broken"
         default: "the connection failed"
         }

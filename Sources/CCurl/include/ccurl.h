@@ -90,7 +90,6 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 #define CCURLE_WRITE_ERROR 23
 #define CCURLE_OPERATION_TIMEDOUT 28
 #define CCURLE_SSL_CONNECT_ERROR 35
-#define CCURLE_TOO_MANY_REDIRECTS 47
 #define CCURLE_GOT_NOTHING 52
 #define CCURLE_SEND_ERROR 55
 #define CCURLE_RECV_ERROR 56
