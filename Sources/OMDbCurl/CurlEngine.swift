@@ -208,8 +208,8 @@ private final class EngineLoop {
     private func start(_ transfer: CurlTransfer) {
         guard let url = transfer.machine.withLock({ $0.start() }) else { return }
         guard let easy = CurlEasy(for: transfer, url: url, share: share) else {
-            transfer.handleUnavailable()
-            return
+            // No handle: the transfer ends before it began.
+            return transfer.complete(CCURLE_FAILED_INIT)
         }
         active[easy.handle] = easy
         byTransfer[ObjectIdentifier(transfer)] = easy

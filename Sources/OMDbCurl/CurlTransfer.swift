@@ -75,10 +75,6 @@ final class CurlTransfer: Sendable {
         return bytes[first...last]
     }
 
-    func handleUnavailable() {
-        if let (continuation, error) = machine.withLock({ $0.handleUnavailable() }) { continuation.resume(throwing: error) }
-    }
-
     /// One header line; the response code is read from the handle (`code`) only at the end of a
     /// block. Returns false to stop the transfer.
     func header(_ line: UnsafeRawBufferPointer, code: () -> Int) -> Bool {
@@ -303,6 +299,7 @@ extension CurlTransfer {
         case CCURLE_PEER_FAILED_VERIFICATION, CCURLE_SSL_CERTPROBLEM: "the server's TLS certificate was refused"
         case CCURLE_SSL_CACERT_BADFILE: "the CA certificates could not be read (check SSL_CERT_FILE or CURL_CA_BUNDLE)"
         case CCURLE_URL_MALFORMAT: "the address is not a URL it can fetch"
+        case CCURLE_FAILED_INIT: "libcurl could not make a request"
         default: nil
         }
         if let notSent { return .notSent(reason: notSent) }

@@ -157,13 +157,6 @@ struct CurlTransferStateMachine<Continuation, Feed> {
         return url
     }
 
-    /// libcurl could not make a handle: the transfer ends before it began. Returns whom to fail, and with what.
-    mutating func handleUnavailable() -> (Continuation, TransportError)? {
-        guard case .connecting(let continuation) = state else { return nil }
-        state = .done
-        return continuation.map { ($0, .notSent(reason: "libcurl could not make a request")) }
-    }
-
     /// This libcurl (before 7.80) cannot say when the request is written: every request counts.
     mutating func writtenUntracked() {
         if case .connecting(let continuation) = state { state = .requested(continuation) }

@@ -161,12 +161,10 @@ import Testing
 
     @Test func noHandleIsNotSent() {
         var machine = Self.walked(to: "connecting")
-        let failed = machine.handleUnavailable()
-        #expect(failed?.0 == 1)
-        #expect(failed?.1 == .notSent(reason: "libcurl could not make a request"))
+        guard case .fail(1, let error) = machine.complete(CCURLE_FAILED_INIT) else { Issue.record("not failed"); return }
+        #expect(error == .notSent(reason: "libcurl could not make a request"))
         #expect(Self.name(machine) == "done")
-        let failedAgain = machine.handleUnavailable()
-        #expect(failedAgain == nil)
+        guard case .nothing = machine.complete(CCURLE_FAILED_INIT) else { Issue.record("failed twice"); return }
     }
 
     @Test func aFailureBeforeTheRequestWasWrittenIsNotSent() {

@@ -80,6 +80,7 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 // Result codes (CURLcode) the transport tells apart.
 #define CCURLE_OK 0
 #define CCURLE_UNSUPPORTED_PROTOCOL 1
+#define CCURLE_FAILED_INIT 2
 #define CCURLE_URL_MALFORMAT 3
 #define CCURLE_COULDNT_RESOLVE_PROXY 5
 #define CCURLE_COULDNT_RESOLVE_HOST 6
