@@ -235,7 +235,7 @@ final class CurlEasy {
             return transfer.machine.withLock { $0.prerequest() } ? 0 : 1
         }, context) == CCURLE_OK
         // A libcurl before 7.80 cannot say when the request is written: every request counts.
-        if !tracked { transfer.machine.withLock { $0.writtenUntracked() } }
+        if !tracked { _ = transfer.machine.withLock { $0.prerequest() } }
         point(at: url)
     }
 

@@ -157,13 +157,9 @@ struct CurlTransferStateMachine<Continuation, Feed> {
         return url
     }
 
-    /// This libcurl (before 7.80) cannot say when the request is written: every request counts.
-    mutating func writtenUntracked() {
-        if case .connecting(let continuation) = state { state = .requested(continuation) }
-    }
-
-    /// libcurl's connection is ready (TCP, TLS) and the request is about to be written: true to
-    /// write it, false when the caller already gave up (libcurl aborts).
+    /// libcurl's connection is ready (TCP, TLS) and the request is about to be written (or, from a
+    /// libcurl before 7.80, which cannot say when, the handle was just made): true to write it,
+    /// false when the caller already gave up (libcurl aborts).
     mutating func prerequest() -> Bool {
         switch state {
         case .connecting(let continuation):
