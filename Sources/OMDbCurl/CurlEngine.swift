@@ -236,7 +236,7 @@ private final class EngineLoop {
         }
         active[easy.handle] = nil
         ccurl_multi_remove_handle(multi, easy.handle)
-        if let result { transfer.complete(result, systemError: easy.systemError) } else { transfer.abandon() }
+        if let result { transfer.complete(result, systemError: easy.socketError.pointee) } else { transfer.abandon() }
         // The handle is freed with `easy`, now that libcurl no longer holds it.
     }
 }

@@ -173,7 +173,7 @@ final class CurlEasy {
     let handle: OpaquePointer
     let transfer: CurlTransfer
     /// Why a socket of the handle's could not be opened (`errno`; 0: none did fail), written by libcurl's callback.
-    private let socketError: UnsafeMutablePointer<Int32>
+    let socketError: UnsafeMutablePointer<Int32>
 
     /// A handle for `transfer`, set up for `url`; nil when libcurl cannot make one.
     init?(for transfer: CurlTransfer, url: URL, share: OpaquePointer) {
@@ -243,9 +243,6 @@ final class CurlEasy {
         ccurl_easy_cleanup(handle)
         socketError.deallocate()
     }
-
-    /// The `errno` of a socket the handle could not open (0: none).
-    var systemError: Int32 { socketError.pointee }
 
     /// The status of the answer being read.
     private var responseCode: Int {
