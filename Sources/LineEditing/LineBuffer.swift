@@ -7,10 +7,7 @@ struct LineBuffer: Equatable {
     /// What the last kill (Ctrl-K/U/W, Alt-D) removed, for Ctrl-Y.
     private(set) var killed = ""
 
-    init(_ text: String = "") {
-        characters = Array(text)
-        cursor = characters.count
-    }
+    init(_ text: String = "") { replace(with: text) }
 
     var text: String { String(characters) }
     var isEmpty: Bool { characters.isEmpty }
