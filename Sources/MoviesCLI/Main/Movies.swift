@@ -130,7 +130,7 @@ public enum Movies {
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory,
                                   offlineCatalogue: catalogue)
-            return await EpisodesOneShot(session: session, console: console, interrupts: runtime.interrupts).run(target: target, season: season, lines: lines)
+            return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(episodesOf: target, season: season, lines: lines)
         case let .show(target, lines):
             guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
             guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
