@@ -175,7 +175,7 @@ import Testing
 
     @Test func versionNamesTheToolTheLibraryTheCompilerAndThePlatform() {
         let line = Movies.versionLine
-        #expect(line.hasPrefix("movies \(Movies.version) (OMDbKit \(OMDbKit.version), Swift 6.") && line.range(of: #"^movies \d+\.\d+\.\d+ \(OMDbKit \d+\.\d+\.\d+, Swift [\d.]+[^,]*, \w+ \w+\)$"#, options: .regularExpression) != nil, "\(line)")
+        #expect(line.hasPrefix("movies \(OMDbKit.version) (OMDbKit \(OMDbKit.version), Swift 6.") && line.range(of: #"^movies \d+\.\d+\.\d+ \(OMDbKit \d+\.\d+\.\d+, Swift [\d.]+[^,]*, \w+ \w+\)$"#, options: .regularExpression) != nil, "\(line)")
         #if os(Linux) && arch(x86_64)
         #expect(line.hasSuffix(", Linux x86_64)"))
         #endif

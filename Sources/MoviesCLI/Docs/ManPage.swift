@@ -5,7 +5,7 @@ import OMDbKit
 extension Manual {
     static var manPage: String {
         var page: [String] = [
-            ".TH MOVIES 1 \"\" \"movies \(Movies.version)\" \"User Commands\"",
+            ".TH MOVIES 1 \"\" \"movies \(OMDbKit.version)\" \"User Commands\"",
             ".SH NAME", "movies \\- " + roff(summary),
             ".SH SYNOPSIS",
             ".B movies", "[\\fIoptions\\fR]",
