@@ -211,62 +211,56 @@ struct Options: Equatable {
 
 // MARK: - Values shared by options, the environment and prompt commands
 
+/// What `read` makes of `text`; when nothing, a ``UsageError`` saying what `source` takes instead.
+func parse<T>(_ text: String, _ source: String, takes what: String, _ read: (String) -> T?) throws(UsageError) -> T {
+    guard let value = read(text) else { throw UsageError("\(source) takes \(what), not \"\(text)\"") }
+    return value
+}
+
 /// `movie`, `series`, `episode`, or `any` (no filter, `nil`).
 func parseType(_ text: String, source: String) throws(UsageError) -> SearchType? {
-    let lowered = text.lowercased()
-    if lowered == "any" || lowered == "all" { return nil }
-    guard let type = SearchType(rawValue: lowered) else {
-        throw UsageError("\(source) takes movie, series, episode or any, not \"\(text)\"")
+    try parse(text, source, takes: "movie, series, episode or any") {
+        ["any", "all"].contains($0.lowercased()) ? .some(nil) : SearchType(rawValue: $0.lowercased()).map(Optional.some)
     }
-    return type
 }
 
 /// A four-digit year, or `any` (no filter, `nil`).
 func parseYear(_ text: String, source: String) throws(UsageError) -> Int? {
-    if text.lowercased() == "any" { return nil }
-    guard text.count == 4, let year = Int(text), (1870...2100).contains(year) else {
-        throw UsageError("\(source) takes a year of four digits from 1870 to 2100, such as 1984, or any, not \"\(text)\"")
+    try parse(text, source, takes: "a year of four digits from 1870 to 2100, such as 1984, or any") { text in
+        if text.lowercased() == "any" { return .some(nil) }
+        guard text.count == 4, let year = Int(text), (1870...2100).contains(year) else { return nil }
+        return year
     }
-    return year
 }
 
 /// A parser of whole numbers in `range`; its error says the option `takes WHAT`.
 func parseNumber(in range: ClosedRange<Int>, _ what: String) -> @Sendable (String, String) throws(UsageError) -> Int {
     { (text: String, source: String) throws(UsageError) -> Int in
-        guard let number = Int(text), range.contains(number) else { throw UsageError("\(source) takes \(what), not \"\(text)\"") }
-        return number
+        try parse(text, source, takes: what) { Int($0).flatMap { range.contains($0) ? $0 : nil } }
     }
 }
 
 /// A parser of `T`'s raw values, in any case; its error says the option `takes CHOICES`.
 func parseChoice<T: RawRepresentable<String> & Sendable>(_ choices: String) -> @Sendable (String, String) throws(UsageError) -> T {
-    { (text: String, source: String) throws(UsageError) -> T in
-        guard let value = T(rawValue: text.lowercased()) else { throw UsageError("\(source) takes \(choices), not \"\(text)\"") }
-        return value
-    }
+    { (text: String, source: String) throws(UsageError) -> T in try parse(text, source, takes: choices) { T(rawValue: $0.lowercased()) } }
 }
 
 /// `300`, `600`, `1000` or `original`.
 func parsePosterWidth(_ text: String, source: String) throws(UsageError) -> PosterWidth {
-    guard let width = PosterWidth(text) else {
-        throw UsageError("\(source) takes \(PosterWidth.choices.joined(separator: ", ")), not \"\(text)\"")
-    }
-    return width
+    try parse(text, source, takes: PosterWidth.choices.joined(separator: ", "), PosterWidth.init)
 }
 
 /// `title,year`: the keys `--json` writes (checked against the command's once it is known).
 func parseFields(_ text: String, source: String) throws(UsageError) -> [String] {
-    let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-    guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
-        throw UsageError("\(source) takes field names with commas between them, such as title,year, not \"\(text)\"")
+    try parse(text, source, takes: "field names with commas between them, such as title,year") { text in
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return names.isEmpty || names.contains(where: \.isEmpty) ? nil : names
     }
-    return names
 }
 
 func parseBaseURL(_ text: String, source: String) throws(UsageError) -> URL {
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-          url.host?.isEmpty == false else {
-        throw UsageError("\(source) takes an http or https URL such as https://www.omdbapi.com/, not \"\(text)\"")
+    try parse(text, source, takes: "an http or https URL such as https://www.omdbapi.com/") { text in
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false else { return nil }
+        return url
     }
-    return url
 }

@@ -25,42 +25,39 @@ extension Settings {
 
 /// `on`/`off` and their usual spellings.
 func parseSwitch(_ text: String, source: String) throws(UsageError) -> Bool {
-    switch text.lowercased() {
-    case "on", "1", "yes", "true": return true
-    case "off", "0", "no", "false": return false
-    default: throw UsageError("\(source) takes on or off, not \"\(text)\"")
+    try parse(text, source, takes: "on or off") {
+        ["on", "1", "yes", "true"].contains($0.lowercased()) ? true : ["off", "0", "no", "false"].contains($0.lowercased()) ? false : nil
     }
 }
 
 /// `3600`, `90s`, `30m`, `24h`, `7d`: how long answers are kept. `0` keeps nothing.
 func parseLifetime(_ text: String, source: String) throws(UsageError) -> TimeInterval {
-    let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-    let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
-    let unit = lowered.last.flatMap { units[$0] }
-    let digits = unit == nil ? lowered : String(lowered.dropLast())
-    guard let number = Int(digits), number >= 0, number <= Int(DiskCache.maximumLifetime) / (unit ?? 1) else {
-        throw UsageError("\(source) takes a duration such as 3600, 30m, 24h or 7d, not \"\(text)\"")
+    try parse(text, source, takes: "a duration such as 3600, 30m, 24h or 7d") { text in
+        let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let unit = lowered.last.flatMap { ["s": 1, "m": 60, "h": 3_600, "d": 86_400][$0] }
+        guard let number = Int(unit == nil ? lowered : String(lowered.dropLast())), number >= 0,
+              number <= Int(DiskCache.maximumLifetime) / (unit ?? 1) else { return nil }
+        return TimeInterval(number * (unit ?? 1))
     }
-    return TimeInterval(number * (unit ?? 1))
 }
 
 /// `50MB`, `500KB`, `1GB` or a number of bytes: the cache's size bound.
 func parseSize(_ text: String, source: String) throws(UsageError) -> Int {
-    let units: [(String, Int)] = [("gb", 1_000_000_000), ("mb", 1_000_000), ("kb", 1_000), ("g", 1_000_000_000), ("m", 1_000_000), ("k", 1_000), ("b", 1)]
-    let lowered = text.lowercased().replacingOccurrences(of: " ", with: "")
-    let (suffix, factor) = units.first { lowered.hasSuffix($0.0) } ?? ("", 1)
-    guard let number = Int(lowered.dropLast(suffix.count)), number >= 0, number <= Int.max / factor else {
-        throw UsageError("\(source) takes a size such as 50MB, 500KB or 1GB, not \"\(text)\"")
+    try parse(text, source, takes: "a size such as 50MB, 500KB or 1GB") { text in
+        let units = [("gb", 1_000_000_000), ("mb", 1_000_000), ("kb", 1_000), ("g", 1_000_000_000), ("m", 1_000_000), ("k", 1_000), ("b", 1)]
+        let lowered = text.lowercased().replacingOccurrences(of: " ", with: "")
+        let (suffix, factor) = units.first { lowered.hasSuffix($0.0) } ?? ("", 1)
+        guard let number = Int(lowered.dropLast(suffix.count)), number >= 0, number <= Int.max / factor else { return nil }
+        return number * factor
     }
-    return number * factor
 }
 
 /// A number of requests a day, or `unlimited` (`nil`).
 func parseDailyLimit(_ text: String, source: String) throws(UsageError) -> Int? {
-    let lowered = text.lowercased().replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "_", with: "")
-    if ["unlimited", "none", "no"].contains(lowered) { return nil }
-    guard let limit = Int(lowered), limit >= 1 else {
-        throw UsageError("\(source) takes a number of requests a day such as 1000 or 100000, or unlimited, not \"\(text)\"")
+    try parse(text, source, takes: "a number of requests a day such as 1000 or 100000, or unlimited") { text in
+        let lowered = text.lowercased().replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "_", with: "")
+        if ["unlimited", "none", "no"].contains(lowered) { return .some(nil) }
+        guard let limit = Int(lowered), limit >= 1 else { return nil }
+        return limit
     }
-    return limit
 }
