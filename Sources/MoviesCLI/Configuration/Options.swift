@@ -114,17 +114,16 @@ struct Options: Equatable {
     /// Settles the mode from the words that are not options.
     private mutating func readCommand(_ words: [String], given: [OptionSpec]) throws(UsageError) {
         guard let first = words.first else { return try Self.checkScope(of: given, command: nil) }
+        // What `search`, `episodes` and `show` are about.
+        let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
         switch first {
         case "search":
-            let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
-            guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
-            mode = .search(query: query, pages: pages ?? 1, lines: try lineFormat(for: first))
+            guard !target.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
+            mode = .search(query: target, pages: pages ?? 1, lines: try lineFormat(for: first))
         case "episodes":
-            let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
             guard !target.isEmpty else { throw UsageError("episodes needs a series: movies episodes IMDBID|QUERY [--season S]") }
             mode = .episodes(target: target, season: season ?? 1, lines: try lineFormat(for: first))
         case "show":
-            let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
             guard !target.isEmpty else { throw UsageError("show needs a title: movies show IMDBID|LINK|TITLE [--json]") }
             // A link to a person or a list is refused before any request is spent on it.
             if case .notATitle(let why)? = IMDbReference(target) { throw UsageError(why) }
@@ -262,5 +261,44 @@ func parseBaseURL(_ text: String, source: String) throws(UsageError) -> URL {
     try parse(text, source, takes: "an http or https URL such as https://www.omdbapi.com/") { text in
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false else { return nil }
         return url
+    }
+}
+
+/// `on`/`off` and their usual spellings.
+func parseSwitch(_ text: String, source: String) throws(UsageError) -> Bool {
+    try parse(text, source, takes: "on or off") {
+        ["on", "1", "yes", "true"].contains($0.lowercased()) ? true : ["off", "0", "no", "false"].contains($0.lowercased()) ? false : nil
+    }
+}
+
+/// `3600`, `90s`, `30m`, `24h`, `7d`: how long answers are kept. `0` keeps nothing.
+func parseLifetime(_ text: String, source: String) throws(UsageError) -> TimeInterval {
+    try parse(text, source, takes: "a duration such as 3600, 30m, 24h or 7d") { text in
+        let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let unit = lowered.last.flatMap { ["s": 1, "m": 60, "h": 3_600, "d": 86_400][$0] }
+        guard let number = Int(unit == nil ? lowered : String(lowered.dropLast())), number >= 0,
+              number <= Int(DiskCache.maximumLifetime) / (unit ?? 1) else { return nil }
+        return TimeInterval(number * (unit ?? 1))
+    }
+}
+
+/// `50MB`, `500KB`, `1GB` or a number of bytes: the cache's size bound.
+func parseSize(_ text: String, source: String) throws(UsageError) -> Int {
+    try parse(text, source, takes: "a size such as 50MB, 500KB or 1GB") { text in
+        let units = [("gb", 1_000_000_000), ("mb", 1_000_000), ("kb", 1_000), ("g", 1_000_000_000), ("m", 1_000_000), ("k", 1_000), ("b", 1)]
+        let lowered = text.lowercased().replacingOccurrences(of: " ", with: "")
+        let (suffix, factor) = units.first { lowered.hasSuffix($0.0) } ?? ("", 1)
+        guard let number = Int(lowered.dropLast(suffix.count)), number >= 0, number <= Int.max / factor else { return nil }
+        return number * factor
+    }
+}
+
+/// A number of requests a day, or `unlimited` (`nil`).
+func parseDailyLimit(_ text: String, source: String) throws(UsageError) -> Int? {
+    try parse(text, source, takes: "a number of requests a day such as 1000 or 100000, or unlimited") { text in
+        let lowered = text.lowercased().replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "_", with: "")
+        if ["unlimited", "none", "no"].contains(lowered) { return .some(nil) }
+        guard let limit = Int(lowered), limit >= 1 else { return nil }
+        return limit
     }
 }

@@ -64,11 +64,11 @@ struct Settings: Equatable {
     /// ``guardKey(baseSource:keySource:)``.
     /// - Throws: ``UsageError`` for a bad value (naming its variable), or a key that would go in clear.
     static func resolve(_ options: Options, environment: [String: String], dotEnv: [String: String],
-                               currentDirectory: URL) throws(UsageError) -> Settings {
+                        currentDirectory: URL) throws(UsageError) -> Settings {
         // For the variables that are no option's.
-        func lookup(_ name: String) -> (value: String, source: String)? {
-            if let value = environment[name], !value.isEmpty { return (value, name) }
-            if let value = dotEnv[name], !value.isEmpty { return (value, "\(name) in .env") }
+        func read<T>(_ name: String, _ parse: (String, String) throws(UsageError) -> T) throws(UsageError) -> T? {
+            if let value = environment[name], !value.isEmpty { return try parse(value, name) }
+            if let value = dotEnv[name], !value.isEmpty { return try parse(value, "\(name) in .env") }
             return nil
         }
         var options = options
@@ -90,24 +90,23 @@ struct Settings: Equatable {
         settings.apiKeySource = sources["--api-key"]
         settings.baseURL = options.baseURL ?? settings.baseURL
         settings.baseURLChosen = sources["--base-url"] != nil
-        if let folder = options.posters {
-            settings.posters = posterFolder(folder, relativeTo: currentDirectory, home: settings.home)
-        }
+        settings.posters = options.posters.map { posterFolder($0, relativeTo: currentDirectory, home: settings.home) }
         settings.type = options.type ?? nil
         settings.year = options.year ?? nil
-        settings.plot = options.plot ?? .short
-        settings.timeout = options.timeout ?? 10
-        if let count = options.concurrency { settings.concurrency = count }
-        if options.noPrefetch {
-            settings.prefetch = false
-        } else if let (text, source) = lookup(Variable.prefetch) {
-            settings.prefetch = try parseSwitch(text, source: source)
-        }
+        settings.plot = options.plot ?? settings.plot
+        settings.timeout = options.timeout ?? settings.timeout
+        settings.concurrency = options.concurrency ?? settings.concurrency
+        settings.prefetch = try options.noPrefetch ? false : read(Variable.prefetch, parseSwitch) ?? true
         settings.offline = options.offline
-        if let width = options.posterWidth { settings.posterWidth = width }
-        if let setting = options.inlineImages { settings.inlineImages = setting }
+        settings.posterWidth = options.posterWidth ?? settings.posterWidth
+        settings.inlineImages = options.inlineImages ?? settings.inlineImages
         try settings.guardKey(baseSource: sources["--base-url"], keySource: sources["--api-key"])
-        try resolveSpending(&settings, options, environment: environment, lookup: lookup)
+        settings.cacheFolder = DiskCache.defaultFolder(environment: environment)
+        settings.stateFolder = QuotaLedger.defaultFolder(environment: environment)
+        settings.cache = try options.noCache ? false : read(Variable.cache, parseSwitch) ?? true
+        settings.cacheLifetime = options.cacheLifetime
+        settings.cacheMaxBytes = try read(Variable.cacheSize, parseSize) ?? settings.cacheMaxBytes
+        settings.dailyLimit = options.dailyLimit ?? settings.dailyLimit
         return settings
     }
 
