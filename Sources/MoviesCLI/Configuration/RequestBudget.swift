@@ -40,14 +40,6 @@ struct RequestBudget: Sendable {
         }
     }
 
-    init(cache: DiskCache, cacheInUse: Bool, ledger: QuotaLedger?) {
-        self.cache = cache
-        self.cacheInUse = cacheInUse
-        self.ledger = ledger
-        notices = []
-        keyAccepted = nil
-    }
-
     /// Writes what is on its way to the disk (answers for the cache, the day's count, requests in
     /// flight counted as sent): the process is ending.
     func finish() {
