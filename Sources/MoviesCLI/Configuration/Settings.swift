@@ -163,7 +163,8 @@ struct Settings: Equatable {
     static func posterFolder(_ text: String, relativeTo directory: URL, home: String?) -> URL {
         var expanded = text
         if text == "~" || text.hasPrefix("~/") {
-            var home = home.flatMap { $0.isEmpty ? nil : $0 } ?? defaultHome()
+            var home = [home, ProcessInfo.processInfo.environment["HOME"]].compactMap { $0 }.first { !$0.isEmpty }
+                ?? FileManager.default.homeDirectoryForCurrentUser.path
             while home.count > 1, home.hasSuffix("/") { home.removeLast() }
             let rest = text.dropFirst()
             expanded = home == "/" && !rest.isEmpty ? String(rest) : home + rest
@@ -173,11 +174,6 @@ struct Settings: Equatable {
         return expanded.hasPrefix("/")
             ? URL(fileURLWithPath: expanded, isDirectory: true)
             : directory.appendingPathComponent(expanded, isDirectory: true)
-    }
-
-    private static func defaultHome() -> String {
-        if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty { return home }
-        return FileManager.default.homeDirectoryForCurrentUser.path
     }
 }
 
