@@ -9,9 +9,6 @@ import OMDbCatalogue
 /// The `movies` command: reads the command line, settles the configuration, and runs the prompt or a
 /// one-shot command. `main` calls ``run(arguments:environment:runtime:)`` and exits with ``Runtime/exit(_:)``.
 public enum Movies {
-    /// Exit statuses, by the name README's table and the manual use.
-    public typealias Status = ExitStatus
-
     /// Runs the tool and returns how it ended. Takes over the process's signals (``Interrupts``), so call
     /// it only from `main`; a SIGTERM, SIGHUP or closed stdout ends the process from within instead.
     @MainActor
@@ -21,10 +18,10 @@ public enum Movies {
         if let failure = interrupts.start() {
             let reason = ProcessLimit.shortage(failure) ?? String(cString: strerror(failure))
             Console.standard(environment: environment, runtime: runtime).error("movies cannot start: \(reason).")
-            return Status.failure
+            return .failure
         }
         // Until a command runs, Ctrl-C ends the tool as it would have without the handler.
-        interrupts.whenIdle { @Sendable in interrupts.stop(status: Status.interrupted) }
+        interrupts.whenIdle { @Sendable in interrupts.stop(status: .interrupted) }
         let status = await runCommand(arguments: arguments, environment: environment, runtime: runtime)
         // A stop under way (SIGTERM, closed stdout) ends the process with its own status.
         interrupts.waitIfStopping()
@@ -39,12 +36,12 @@ public enum Movies {
             options = try Options.parse(arguments)
         } catch {
             Console.standard(environment: environment, runtime: runtime).error(error.message)
-            return Status.usage
+            return .usage
         }
         // Texts about the tool need no settings: a broken .env must not stop `--help`.
         if let text = text(for: options.mode) {
             Console.standard(environment: environment, noColor: options.noColor, runtime: runtime).out(text)
-            return Status.success
+            return .success
         }
         var settings: Settings
         let dotEnv = DotEnv.read(from: directory)
@@ -54,12 +51,12 @@ public enum Movies {
             let console = Console.standard(environment: environment, runtime: runtime)
             for notice in dotEnv.notices { console.note(notice) }
             console.error(error.message)
-            return Status.usage
+            return .usage
         }
         let console = Console.standard(environment: environment, noColor: options.noColor, quiet: options.quiet, runtime: runtime)
         if let problem = keyProblem(settings) {
             console.error(problem)
-            return Status.usage
+            return .usage
         }
         do throws(RunLimits.Shortage) {
             let limits = try RunLimits.check(concurrency: settings.concurrency)
@@ -69,7 +66,7 @@ public enum Movies {
             settings.concurrency = limits.concurrency
         } catch {
             console.error(error.message)
-            return Status.failure
+            return .failure
         }
         let budget = RequestBudget(settings: settings)
         runtime.finishing(budget)
@@ -79,18 +76,18 @@ public enum Movies {
 
         switch options.mode {
         case .help, .version, .completions, .manPage, .optionsMarkdown:
-            return Status.success
+            return .success
         case .quota:
             let report = budget.quotaReport
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }
             console.say(report)
-            return Status.success
+            return .success
         case .cache(let clear):
             console.say(clear ? budget.clearCache() : budget.cacheReport)
-            return Status.success
+            return .success
         case .interactive:
-            guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
+            guard postersFolderIsUsable(settings, console: console) else { return .usage }
+            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return .failure }
             let presenter = self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget, moreHint: nil)
             // At the prompt a poster may be wanted any time; the connections open while the first title is typed.
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: true) : nil
@@ -108,10 +105,10 @@ public enum Movies {
                                                                     outputIsTerminal: isatty(STDOUT_FILENO) == 1),
                                   opener: Opener.find(environment: environment), confirm: prompt.confirm, ask: prompt.ask)
             await prompt.run(session)
-            return Status.success
+            return .success
         case let .search(query, pages, lines):
-            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
+            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return .usage }
+            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return .failure }
             let presenter: any Presenter = lines.map { JSONPresenter(console: console, format: $0) }
                 ?? self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,
                                  moreHint: { Self.pagesHint(after: $0, asked: pages) }, quietInput: true)
@@ -125,22 +122,22 @@ public enum Movies {
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }
             return status
         case let .episodes(target, season, lines):
-            guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
-            guard case let (client, catalogue)? = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
+            guard hasKeyOrOffline(settings, console: console) else { return .usage }
+            guard case let (client, catalogue)? = makeClient(settings, console: console, announceOffline: false) else { return .failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory,
                                   offlineCatalogue: catalogue)
             return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(episodesOf: target, season: season, lines: lines)
         case let .show(target, lines):
-            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
+            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return .usage }
+            guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return .failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory, budget: budget)
             return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run { await session.showOne(target, lines: lines) }
         case .catalogue(let lines):
-            guard let catalogue = offlineCatalogue(settings, console: console) else { return Status.failure }
+            guard let catalogue = offlineCatalogue(settings, console: console) else { return .failure }
             CatalogueCommand.listAll(catalogue, lines: lines, console: console)
-            return Status.success
+            return .success
         }
     }
 
