@@ -86,7 +86,8 @@ struct Options: Equatable {
                 continue
             }
             if argument == "--" { onlyWords = true; continue }
-            let (name, inline) = split(argument)
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let (name, inline) = (parts[0], parts.count > 1 ? parts[1] : nil)
             guard let spec = OptionSpec.named(name) else { throw UsageError(unknownOption(name)) }
             if spec.placeholder == nil {
                 guard inline == nil || spec.inlineValue != nil else { throw UsageError("\(name) takes no value") }
@@ -179,12 +180,6 @@ struct Options: Equatable {
             let usage = CommandSpec.all.filter { names.contains($0.name) }.map { ["movies", $0.name, $0.arguments].filter { !$0.isEmpty }.joined(separator: " ") }
             throw UsageError("\(Set(misplaced).sorted().joined(separator: " and ")) go with: \(usage.joined(separator: " or "))")
         }
-    }
-
-    /// `--name=value` (or `-name=value`) split at the first `=`.
-    private static func split(_ argument: String) -> (String, String?) {
-        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
     /// Names the unknown option (never what followed its `=`), with the option it resembles.
