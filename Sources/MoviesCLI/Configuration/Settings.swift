@@ -42,20 +42,9 @@ struct Settings: Equatable {
     /// The one of `notices` that says requests go to a base URL other than OMDb's, if any.
     var baseURLNotice: String?
 
-    /// The settings the environment variables name, as `.env.example` documents them.
+    /// The variable that names the program `open` runs; the others are written where they are read.
     enum Variable {
-        static let apiKey = "OMDB_API_KEY"
-        static let baseURL = "OMDB_BASE_URL"
-        static let posters = "MOVIES_POSTERS"
-        static let posterWidth = "MOVIES_POSTER_WIDTH"
-        static let inlineImages = "MOVIES_INLINE_IMAGES"
         static let opener = "MOVIES_OPENER"
-        static let concurrency = "MOVIES_CONCURRENCY"
-        static let prefetch = "MOVIES_PREFETCH"
-        static let cache = "MOVIES_CACHE"
-        static let cacheLifetime = "MOVIES_CACHE_TTL"
-        static let cacheSize = "MOVIES_CACHE_SIZE"
-        static let dailyLimit = "MOVIES_DAILY_LIMIT"
     }
 
     static let defaultConcurrency = 24
@@ -96,16 +85,16 @@ struct Settings: Equatable {
         settings.plot = options.plot ?? settings.plot
         settings.timeout = options.timeout ?? settings.timeout
         settings.concurrency = options.concurrency ?? settings.concurrency
-        settings.prefetch = try options.noPrefetch ? false : read(Variable.prefetch, parseSwitch) ?? true
+        settings.prefetch = try options.noPrefetch ? false : read("MOVIES_PREFETCH", parseSwitch) ?? true
         settings.offline = options.offline
         settings.posterWidth = options.posterWidth ?? settings.posterWidth
         settings.inlineImages = options.inlineImages ?? settings.inlineImages
         try settings.guardKey(baseSource: sources["--base-url"], keySource: sources["--api-key"])
         settings.cacheFolder = DiskCache.defaultFolder(environment: environment)
         settings.stateFolder = QuotaLedger.defaultFolder(environment: environment)
-        settings.cache = try options.noCache ? false : read(Variable.cache, parseSwitch) ?? true
+        settings.cache = try options.noCache ? false : read("MOVIES_CACHE", parseSwitch) ?? true
         settings.cacheLifetime = options.cacheLifetime
-        settings.cacheMaxBytes = try read(Variable.cacheSize, parseSize) ?? settings.cacheMaxBytes
+        settings.cacheMaxBytes = try read("MOVIES_CACHE_SIZE", parseSize) ?? settings.cacheMaxBytes
         settings.dailyLimit = options.dailyLimit ?? settings.dailyLimit
         return settings
     }
