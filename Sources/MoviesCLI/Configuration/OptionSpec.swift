@@ -68,16 +68,12 @@ struct OptionSpec: Sendable {
         } catch {
             let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             guard let text, !text.isEmpty, secret || Options.mayBeAKey(trimmed) else { throw error }
-            let shown = secret ? nil : Self.numberShape(trimmed)
+            // `a number of 8 digits`, `a number of 8 digits and d`: a number's shape without its digits.
+            let shape = trimmed.wholeMatch(of: /([0-9]+)([A-Za-z]?)/).map { "a number of \($0.1.count) digits" + ($0.2.isEmpty ? "" : " and \($0.2)") }
+            let shown = secret ? nil : shape
             throw UsageError(error.message.replacingOccurrences(of: "\"\(text)\"", with: shown ?? "a value that looks like a key (not shown)")
                 .replacingOccurrences(of: text, with: "(not shown)"))
         }
-    }
-
-    /// `a number of 8 digits`, `a number of 8 digits and d`: a number's shape without its digits; else `nil`.
-    static func numberShape(_ text: String) -> String? {
-        guard let match = text.wholeMatch(of: /([0-9]+)([A-Za-z]?)/) else { return nil }
-        return "a number of \(match.1.count) digits" + (match.2.isEmpty ? "" : " and \(match.2)")
     }
 
     /// `with search: ` before the help of an option that goes only with some commands.
