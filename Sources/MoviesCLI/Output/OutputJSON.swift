@@ -13,7 +13,17 @@ enum OutputJSON {
         encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         // Plain strings, numbers and lists: encoding cannot fail.
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        return escapingTerminalControls(String(decoding: data, as: UTF8.self))
+        // Also escapes what JSON leaves as it is (DEL, C1 controls such as CSI, U+2028, U+2029), so no line
+        // carries a control sequence; they can only be inside strings.
+        var escaped = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                escaped += String(format: "\\u%04x", scalar.value)
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     /// Writes each stored property of `value` under its name, null when nil (a synthesised `encode(to:)`
@@ -30,19 +40,5 @@ enum OutputJSON {
                 try container.encode(field, forKey: key)
             }
         }
-    }
-
-    /// Also escapes what JSON leaves as it is (DEL, C1 controls such as CSI, U+2028, U+2029), so no line
-    /// carries a control sequence; they can only be inside strings.
-    static func escapingTerminalControls(_ json: String) -> String {
-        var escaped = ""
-        for scalar in json.unicodeScalars {
-            if (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                escaped += String(format: "\\u%04x", scalar.value)
-            } else {
-                escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
     }
 }
