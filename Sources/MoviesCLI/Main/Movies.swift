@@ -54,8 +54,9 @@ public enum Movies {
             return .usage
         }
         let console = Console.standard(environment: environment, noColor: options.noColor, quiet: options.quiet, runtime: runtime)
-        if let problem = keyProblem(settings) {
-            console.error(problem)
+        // A key shorter than OMDb's 8 characters (a placeholder, a cut paste) is refused before any request.
+        if settings.sendsKey, let length = settings.apiKey?.value.count, length < 8 {
+            console.error("The OMDb API key given is \(length) character\(length == 1 ? "" : "s") long; OMDb's keys are 8 (such as 1a2b3c4d): check OMDB_API_KEY, .env or --api-key, or use --offline for the offline catalogue.")
             return .usage
         }
         do throws(RunLimits.Shortage) {
@@ -111,7 +112,7 @@ public enum Movies {
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return .failure }
             let presenter: any Presenter = lines.map { JSONPresenter(console: console, format: $0) }
                 ?? self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,
-                                 moreHint: { Self.pagesHint(after: $0, asked: pages) }, quietInput: true)
+                                 moreHint: { $0.number < pages ? nil : "Use --pages \($0.number + 1) to see more." }, quietInput: true)
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil) : nil
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget, offlineCatalogue: catalogue, warmup: warmup)
@@ -190,11 +191,6 @@ public enum Movies {
         return false
     }
 
-    /// One-shot mode's way to more results, under the last of the `asked` pages only.
-    static func pagesHint(after page: SearchPage, asked: Int) -> String? {
-        page.number < asked ? nil : "Use --pages \(page.number + 1) to see more."
-    }
-
     /// With no key, the read commands answer from the offline catalogue, saying so, unless a base URL was
     /// chosen: a script pointed at a server without its key must not get the catalogue's answer. False then.
     private static func hasKeyOrOffline(_ settings: Settings, console: Console) -> Bool {
@@ -206,15 +202,6 @@ public enum Movies {
         console.error("No OMDb API key: set OMDB_API_KEY, put OMDB_API_KEY=… in .env, pass --api-key KEY, or use --offline for the offline catalogue.")
         return false
     }
-
-    /// Why a key shorter than OMDb's 8 characters (a placeholder, a cut paste) is refused before any
-    /// request; `nil` when the key will not be sent or looks like OMDb's.
-    static func keyProblem(_ settings: Settings) -> String? {
-        guard settings.sendsKey, let length = settings.apiKey?.value.count, length < minimumKeyLength else { return nil }
-        return "The OMDb API key given is \(length) character\(length == 1 ? "" : "s") long; OMDb's keys are \(minimumKeyLength) (such as 1a2b3c4d): check OMDB_API_KEY, .env or --api-key, or use --offline for the offline catalogue."
-    }
-
-    static let minimumKeyLength = 8
 
     /// What the prompt says first offline: how to search OMDb, or (`--offline`) that the key is not used.
     static func offlineNotice(_ settings: Settings, titles: Int) -> String {
