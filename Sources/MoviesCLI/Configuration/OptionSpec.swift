@@ -51,8 +51,6 @@ struct OptionSpec: Sendable {
     var hidden = false
     /// Stores the value. A flag's variable (`NO_COLOR`, which Console checks) is only documented.
     let apply: Apply
-    /// Whether the command line set it (then the environment and `.env` are not consulted).
-    let isSet: @Sendable (Options) -> Bool
 
     /// `--name PLACEHOLDER` (or `-h, --help`), as `--help` and the manual page show it.
     var synopsis: String {
@@ -90,29 +88,27 @@ struct OptionSpec: Sendable {
     /// An option with a value, stored at `keyPath` once `parse` accepts it.
     static func value<T>(_ name: String, _ placeholder: String, help: String, default defaultText: String = "",
                          completion: Completion = .none, environment: String? = nil, dotEnv: Bool = false,
-                         scope: Scope = .everywhere, secret: Bool = false, into keyPath: WritableKeyPath<Options, T?> & Sendable,
+                         scope: Scope = .everywhere, secret: Bool = false, into keyPath: WritableKeyPath<Options, T> & Sendable,
                          parse: @escaping @Sendable (_ text: String, _ source: String) throws(UsageError) -> T) -> OptionSpec {
         OptionSpec(name: name, placeholder: placeholder, completion: completion, environment: environment, dotEnv: dotEnv,
                    defaultText: defaultText, help: help, scope: scope, secret: secret,
                    apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
                        options[keyPath: keyPath] = try parse(text ?? "", source)
-                   },
-                   isSet: { $0[keyPath: keyPath].map { _ in true } ?? false })
+                   })
     }
 
-    /// A flag that turns on the `Bool` at `keyPath`.
+    /// A flag that sets the `Bool` at `keyPath` to `value`.
     static func flag(_ name: String, short: String? = nil, help: String, default defaultText: String = "",
                      environment: String? = nil, dotEnv: Bool = false, scope: Scope = .everywhere, hidden: Bool = false,
-                     into keyPath: WritableKeyPath<Options, Bool> & Sendable) -> OptionSpec {
+                     into keyPath: WritableKeyPath<Options, Bool> & Sendable, _ value: Bool = true) -> OptionSpec {
         OptionSpec(name: name, short: short, environment: environment, dotEnv: dotEnv, defaultText: defaultText, help: help,
-                   scope: scope, hidden: hidden, apply: { options, _, _ in options[keyPath: keyPath] = true },
-                   isSet: { $0[keyPath: keyPath] })
+                   scope: scope, hidden: hidden, apply: { options, _, _ in options[keyPath: keyPath] = value })
     }
 
     /// A flag that asks for something other than a search (`--help`, `--version`).
     static func mode(_ name: String, short: String? = nil, help: String, hidden: Bool = false, _ mode: Options.Mode) -> OptionSpec {
         OptionSpec(name: name, short: short, help: help, scope: .instead, hidden: hidden,
-                   apply: { options, _, _ in options.mode = mode }, isSet: { $0.mode == mode })
+                   apply: { options, _, _ in options.mode = mode })
     }
 }
 

@@ -37,21 +37,15 @@ struct Options: Equatable {
     enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
     var mode: Mode = .interactive
-    var apiKey: APIKey?
-    var baseURL: URL?
+    /// What the options set, over the defaults: ``Settings/resolve(_:environment:dotEnv:currentDirectory:)``
+    /// adds what the environment and `.env` set.
+    var settings = Settings()
+    /// The names of the options given, which the environment and `.env` do not override.
+    var given: Set<String> = []
+    /// `--posters` as typed: a folder once the working one is known.
     var posters: String?
-    /// `.some(nil)` is `--type any`.
-    var type: SearchType??
-    var year: Int??
-    var plot: PlotLength?
-    var timeout: Int?
-    var concurrency: Int?
-    /// `--no-prefetch`: the prompt does not fetch the next page's search while a page is shown.
-    var noPrefetch = false
-    var offline = false
     var noColor = false
-    var posterWidth: PosterWidth?
-    var inlineImages: InlineImages.Setting?
+    var quiet = false
     // Read by their rows, then folded into the one-shot modes (`.search(query:pages:lines:)`…)
     // and reset: they only mean something there.
     var pages: Int?
@@ -60,14 +54,6 @@ struct Options: Equatable {
     /// `--json=FIELDS` or `--fields FIELDS`: the keys of `--json`'s lines.
     var fields: [String]?
     var format: LineTemplate?
-    var noCache = false
-    /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
-    var cacheLifetime: TimeInterval?
-    /// `--daily-limit`: `.some(nil)` is `unlimited`.
-    var dailyLimit: Int??
-    var quiet = false
-
-    init() {}
 
     /// Reads `arguments` (without the program name), `--name value` or `--name=value`.
     /// - Throws: ``UsageError`` for an unknown option, a missing or bad value; never showing what may be the key.
@@ -100,6 +86,7 @@ struct Options: Equatable {
                 index += 1
             }
             given.append(spec)
+            options.given.insert(spec.name)
         }
 
         // `--help` and `--version` win over anything else on the line, help first.

@@ -65,7 +65,7 @@ struct Settings: Equatable {
         // Only options with a value: a flag's variable (NO_COLOR) is Console's.
         for spec in OptionSpec.all where spec.placeholder != nil {
             guard let variable = spec.environment else { continue }
-            if spec.isSet(options) { sources[spec.name] = spec.name; continue }
+            if options.given.contains(spec.name) { sources[spec.name] = spec.name; continue }
             for (values, source) in [(environment, variable), (spec.dotEnv ? dotEnv : [:], "\(variable) in .env")] {
                 guard let text = values[variable], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
                 try spec.read(text, into: &options, source: source)
@@ -73,29 +73,19 @@ struct Settings: Equatable {
                 break
             }
         }
-        var settings = Settings()
+        var settings = options.settings
         if let home = environment["HOME"], !home.isEmpty { settings.home = home }
-        settings.apiKey = options.apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        settings.apiKey = settings.apiKey.flatMap { $0.isEmpty ? nil : $0 }
         settings.apiKeySource = sources["--api-key"]
-        settings.baseURL = options.baseURL ?? settings.baseURL
         settings.baseURLChosen = sources["--base-url"] != nil
         settings.posters = options.posters.map { posterFolder($0, relativeTo: currentDirectory, home: settings.home) }
-        settings.type = options.type ?? nil
-        settings.year = options.year ?? nil
-        settings.plot = options.plot ?? settings.plot
-        settings.timeout = options.timeout ?? settings.timeout
-        settings.concurrency = options.concurrency ?? settings.concurrency
-        settings.prefetch = try options.noPrefetch ? false : read("MOVIES_PREFETCH", parseSwitch) ?? true
-        settings.offline = options.offline
-        settings.posterWidth = options.posterWidth ?? settings.posterWidth
-        settings.inlineImages = options.inlineImages ?? settings.inlineImages
+        // `--no-prefetch` and `--no-cache` win over MOVIES_PREFETCH and MOVIES_CACHE.
+        if settings.prefetch { settings.prefetch = try read("MOVIES_PREFETCH", parseSwitch) ?? true }
         try settings.guardKey(baseSource: sources["--base-url"], keySource: sources["--api-key"])
         settings.cacheFolder = DiskCache.defaultFolder(environment: environment)
         settings.stateFolder = QuotaLedger.defaultFolder(environment: environment)
-        settings.cache = try options.noCache ? false : read("MOVIES_CACHE", parseSwitch) ?? true
-        settings.cacheLifetime = options.cacheLifetime
+        if settings.cache { settings.cache = try read("MOVIES_CACHE", parseSwitch) ?? true }
         settings.cacheMaxBytes = try read("MOVIES_CACHE_SIZE", parseSize) ?? settings.cacheMaxBytes
-        settings.dailyLimit = options.dailyLimit ?? settings.dailyLimit
         return settings
     }
 
