@@ -89,7 +89,7 @@ public enum Movies {
         case .interactive:
             guard postersFolderIsUsable(settings, console: console) else { return .usage }
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return .failure }
-            let presenter = self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget, moreHint: nil)
+            let presenter = self.presenter(TextPresenter(console: console, currentDirectory: directory), terminal: runtime.terminal, budget: budget)
             // At the prompt a poster may be wanted any time; the connections open while the first title is typed.
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: true) : nil
             warmup?.openAll()
@@ -111,8 +111,9 @@ public enum Movies {
             guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return .usage }
             guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return .failure }
             let presenter: any Presenter = lines.map { JSONPresenter(console: console, format: $0) }
-                ?? self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,
-                                 moreHint: { $0.number < pages ? nil : "Use --pages \($0.number + 1) to see more." }, quietInput: true)
+                ?? self.presenter(TextPresenter(console: console, currentDirectory: directory,
+                                                moreHint: { $0.number < pages ? nil : "Use --pages \($0.number + 1) to see more." }),
+                                  terminal: runtime.terminal, budget: budget, quietInput: true)
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil) : nil
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget, offlineCatalogue: catalogue, warmup: warmup)
@@ -154,14 +155,12 @@ public enum Movies {
         }
     }
 
-    /// A page that fills in place where stdout is a terminal (not `TERM=dumb`); plain lines otherwise.
+    /// A page that fills in place where stdout is a terminal (not `TERM=dumb`); `plain` lines otherwise.
     /// - Parameter quietInput: keys typed while the page fills are not echoed (one-shot mode).
     @MainActor
-    static func presenter(console: Console, directory: URL, terminal: Terminal, budget: RequestBudget?,
-                          moreHint: ((SearchPage) -> String?)?, quietInput: Bool = false) -> any Presenter {
-        let plain = moreHint.map { TextPresenter(console: console, currentDirectory: directory, moreHint: $0) }
-            ?? TextPresenter(console: console, currentDirectory: directory)
-        guard console.drawsLive, Terminal.size() != nil else { return plain }
+    static func presenter(_ plain: TextPresenter, terminal: Terminal, budget: RequestBudget?,
+                          quietInput: Bool = false) -> any Presenter {
+        guard plain.console.drawsLive, Terminal.size() != nil else { return plain }
         terminal.watchResizes()
         if quietInput, terminal.start() { terminal.set(.quiet) }
         return LivePresenter(plain: plain, terminal: terminal, budget: budget)
