@@ -26,9 +26,6 @@ struct OptionSpec: Sendable {
         case directories
     }
 
-    /// Stores the value (`nil` for a flag); the `String` names its source (`OMDB_BASE_URL in .env`) for messages.
-    typealias Apply = @Sendable (inout Options, String?, String) throws(UsageError) -> Void
-
     let name: String
     var short: String?
     /// `KEY`, shown after the name; `nil` for a flag, which takes no value.
@@ -49,8 +46,9 @@ struct OptionSpec: Sendable {
     var secret = false
     /// Left out of `--help`, the manual page, the completions and README (tools for the build).
     var hidden = false
-    /// Stores the value. A flag's variable (`NO_COLOR`, which Console checks) is only documented.
-    let apply: Apply
+    /// Stores the value (`nil` for a flag); the last `String` names its source (`OMDB_BASE_URL in .env`) for
+    /// messages. A flag's variable (`NO_COLOR`, which Console checks) is only documented.
+    let apply: @Sendable (inout Options, String?, String) throws(UsageError) -> Void
 
     /// `--name PLACEHOLDER` (or `-h, --help`), as `--help` and the manual page show it.
     var synopsis: String {
@@ -67,7 +65,8 @@ struct OptionSpec: Sendable {
             let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             guard let text, !text.isEmpty, secret || Options.mayBeAKey(trimmed) else { throw error }
             // `a number of 8 digits`, `a number of 8 digits and d`: a number's shape without its digits.
-            let shape = trimmed.wholeMatch(of: /([0-9]+)([A-Za-z]?)/).map { "a number of \($0.1.count) digits" + ($0.2.isEmpty ? "" : " and \($0.2)") }
+            let shape = trimmed.wholeMatch(of: /([0-9]+)([A-Za-z]?)/)
+                .map { "a number of \($0.1.count) digits" + ($0.2.isEmpty ? "" : " and \($0.2)") }
             let shown = secret ? nil : shape
             throw UsageError(error.message.replacingOccurrences(of: "\"\(text)\"", with: shown ?? "a value that looks like a key (not shown)")
                 .replacingOccurrences(of: text, with: "(not shown)"))
