@@ -26,7 +26,7 @@ import Testing
         return table.dropFirst(2).map { $0.split(separator: "|").first.map(String.init) ?? "" }.joined(separator: "\n")
     }
 
-    @Test(arguments: PromptCommand.words.sorted())
+    @Test(arguments: Command.words.sorted())
     func everyCommandWordIsInHelpTheManualTheReadmeAndTab(word: String) throws {
         let entry = try #require(PromptCommand.named(word))
         #expect(Self.words(entry.usage + " " + entry.help).contains(word), "its own entry in help does not name \(word)")
