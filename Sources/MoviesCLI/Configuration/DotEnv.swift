@@ -97,7 +97,9 @@ enum DotEnv {
             let character = text[index]
             if character == quote {
                 let after = text[text.index(after: index)...].trimmingCharacters(in: .whitespaces)
-                guard after.isEmpty || after.hasPrefix("#") else { throw Skipped(reason: "there is text after the closing quote") }
+                guard after.isEmpty || after.hasPrefix("#") else {
+                    throw Skipped(reason: "there is text after the closing quote")
+                }
                 return value
             }
             if quote == "\"", character == "\\", text.index(after: index) < text.endIndex {

@@ -223,7 +223,9 @@ func parseNumber(in range: ClosedRange<Int>, _ what: String) -> @Sendable (Strin
 
 /// A parser of `T`'s raw values, in any case; its error says the option `takes CHOICES`.
 func parseChoice<T: RawRepresentable<String> & Sendable>(_ choices: String) -> @Sendable (String, String) throws(UsageError) -> T {
-    { (text: String, source: String) throws(UsageError) -> T in try parse(text, source, takes: choices) { T(rawValue: $0.lowercased()) } }
+    { (text: String, source: String) throws(UsageError) -> T in
+        try parse(text, source, takes: choices) { T(rawValue: $0.lowercased()) }
+    }
 }
 
 /// `300`, `600`, `1000` or `original`.
@@ -241,7 +243,8 @@ func parseFields(_ text: String, source: String) throws(UsageError) -> [String] 
 
 func parseBaseURL(_ text: String, source: String) throws(UsageError) -> URL {
     try parse(text, source, takes: "an http or https URL such as https://www.omdbapi.com/") { text in
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false else { return nil }
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
+              url.host?.isEmpty == false else { return nil }
         return url
     }
 }
@@ -249,7 +252,7 @@ func parseBaseURL(_ text: String, source: String) throws(UsageError) -> URL {
 /// `on`/`off` and their usual spellings.
 func parseSwitch(_ text: String, source: String) throws(UsageError) -> Bool {
     try parse(text, source, takes: "on or off") {
-        ["on", "1", "yes", "true"].contains($0.lowercased()) ? true : ["off", "0", "no", "false"].contains($0.lowercased()) ? false : nil
+        ["on": true, "1": true, "yes": true, "true": true, "off": false, "0": false, "no": false, "false": false][$0.lowercased()]
     }
 }
 

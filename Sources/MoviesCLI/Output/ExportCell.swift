@@ -8,7 +8,8 @@ enum ExportCell {
     /// with a quote, as OWASP advises, checked after control characters are dropped (`\u{1}=1+1`).
     static func csv(_ text: String) -> String {
         var field = PrintableText.clean(text, keepingLineBreaks: true)
-        // A spreadsheet's formula: it starts with a tab or CR, or its first scalar past blanks and line breaks is =, +, - or @.
+        // A spreadsheet's formula: it starts with a tab or CR, or its first scalar past blanks and line
+        // breaks is =, +, - or @.
         let lead = field.unicodeScalars.first { !" \t\n\r".unicodeScalars.contains($0) }
         let isFormula = ["\t", "\r"].contains(field.unicodeScalars.first) || ["=", "+", "-", "@"].contains(lead)
         if isFormula { field = "'" + field }
