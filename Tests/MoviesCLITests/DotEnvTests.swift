@@ -93,9 +93,8 @@ import TestSupport
     ])
     func unreadableLinesAreWarnedAboutByNumberAndSkipped(line: String, reason: String) {
         let parsed = DotEnv.read(Data("# settings\r\nGOOD=1\r\n\(line)\r\nLATER=2\r\n".utf8))
-        #expect(parsed.values == ["GOOD": "1", "LATER": "2"] && parsed.warnings == [DotEnv.Warning(line: 3, reason: reason)])
-        let said = parsed.warnings.map(\.description)
-        #expect(said == [".env line 3 skipped: \(reason)."] && !said.joined().contains("abc"))
+        #expect(parsed.values == ["GOOD": "1", "LATER": "2"] && parsed.warnings == [".env line 3 skipped: \(reason)."])
+        #expect(!parsed.warnings.joined().contains("abc"))
     }
 
     @Test func aLineThatIsNotUTF8IsWarnedAboutAndTheRestIsRead() {
@@ -103,7 +102,7 @@ import TestSupport
         bytes += Data([0x42, 0x3D, 0xFF, 0xFE, 0x0A])
         bytes += Data("C=3".utf8)
         let parsed = DotEnv.read(bytes)
-        #expect(parsed.values == ["A": "1", "C": "3"] && parsed.warnings == [DotEnv.Warning(line: 2, reason: "it is not UTF-8 text")])
+        #expect(parsed.values == ["A": "1", "C": "3"] && parsed.warnings == [".env line 2 skipped: it is not UTF-8 text."])
     }
 
     @Test func warningsComeBackFromTheFileInTheFolder() throws {
@@ -111,7 +110,7 @@ import TestSupport
         defer { removeFolder(folder) }
         try Data("OK=1\nBROKEN=\"sekrit\n".utf8).write(to: folder.appendingPathComponent(".env"))
         let parsed = DotEnv.read(from: folder)
-        #expect(parsed.values == ["OK": "1"] && parsed.warnings.map(\.line) == [2])
+        #expect(parsed.values == ["OK": "1"] && parsed.warnings == [".env line 2 skipped: its quote is not closed."])
     }
 
     /// Issue 21, finding 2: a `.env` someone else owns, or others can change, or in a folder anyone

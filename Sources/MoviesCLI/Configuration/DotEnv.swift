@@ -3,29 +3,22 @@ import Foundation
 
 /// Reads a `.env` file as dotenv users expect: `KEY=VALUE` lines, `#` comments, `export`, single quotes
 /// literal, double quotes with `\"`, `\\`, `\n`, `\t`, `\r`, CR LF and a byte order mark. A line that
-/// cannot be read is skipped with a ``Warning`` that names its number, never its text (it may hold the key).
+/// cannot be read is skipped with a warning that names its number, never its text (it may hold the key).
 enum DotEnv {
     /// The variables of a file, and what was skipped in it.
     struct Parsed: Equatable, Sendable {
         /// Later lines win over earlier ones with the same key.
         var values: [String: String] = [:]
-        var warnings: [Warning] = []
+        /// `.env line 3 skipped: its quote is not closed.`
+        var warnings: [String] = []
         /// Why the file was not read at all: one that may have been planted to steer the tool is not used.
         var refused: AtomicFile.Problem?
 
         /// The lines to say at the start: the refusal, then each line skipped.
         var notices: [String] {
             let refusal = refused.map { "Not using \(safe($0.path)): \(safe($0.reason))\($0.advice.map { "; \(safe($0))" } ?? "")." }
-            return (refusal.map { [$0] } ?? []) + warnings.map(\.description)
+            return (refusal.map { [$0] } ?? []) + warnings
         }
-    }
-
-    struct Warning: Equatable, Sendable, CustomStringConvertible {
-        /// 1-based.
-        let line: Int
-        let reason: String
-
-        var description: String { ".env line \(line) skipped: \(reason)." }
     }
 
     /// No `.env` is larger: a larger file is not one.
@@ -47,17 +40,13 @@ enum DotEnv {
         var parsed = Parsed()
         // Split on LF only, so a line number is what an editor shows; a CR before it is dropped.
         for (index, rawLine) in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
             var lineBytes = rawLine
             if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
-            guard let line = String(validating: lineBytes, as: UTF8.self) else {
-                parsed.warnings.append(Warning(line: number, reason: "it is not UTF-8 text"))
-                continue
-            }
             do throws(Skipped) {
+                guard let line = String(validating: lineBytes, as: UTF8.self) else { throw Skipped(reason: "it is not UTF-8 text") }
                 if let (key, value) = try parseLine(line) { parsed.values[key] = value }
             } catch {
-                parsed.warnings.append(Warning(line: number, reason: error.reason))
+                parsed.warnings.append(".env line \(index + 1) skipped: \(error.reason).")
             }
         }
         return parsed
@@ -83,12 +72,7 @@ enum DotEnv {
     static func value(_ text: Substring) throws(Skipped) -> String {
         guard let quote = text.first, quote == "\"" || quote == "'" else {
             // A bare value ends at a comment that follows a blank.
-            var end = text.endIndex
-            var previous: Character?
-            for index in text.indices {
-                if text[index] == "#", previous == " " || previous == "\t" { end = index; break }
-                previous = text[index]
-            }
+            let end = text.firstMatch(of: /[ \t]#/)?.range.lowerBound ?? text.endIndex
             return text[..<end].trimmingCharacters(in: .whitespaces)
         }
         var value = ""
