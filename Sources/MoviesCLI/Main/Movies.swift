@@ -207,12 +207,8 @@ public enum Movies {
         guard settings.apiKey != nil else {
             return "Offline catalogue (\(settings.offline ? "--offline" : "no API key")): \(titles) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env."
         }
-        let key = switch settings.apiKeySource {
-        case "OMDB_API_KEY in .env": "the key in .env"
-        case "OMDB_API_KEY": "the key in OMDB_API_KEY"
-        case "--api-key": "the key given with --api-key"
-        default: "the API key"
-        }
+        let key = ["OMDB_API_KEY in .env": "the key in .env", "OMDB_API_KEY": "the key in OMDB_API_KEY",
+                   "--api-key": "the key given with --api-key"][settings.apiKeySource ?? ""] ?? "the API key"
         return "Offline catalogue (--offline): \(titles) titles; \(key) is not used."
     }
 
