@@ -84,7 +84,4 @@ enum Manual {
         }
         return lines.joined(separator: "\n")
     }
-
-    static let markdownBegin = "<!-- options: written by `make readme` (movies --help-markdown); a test checks it -->"
-    static let markdownEnd = "<!-- end of options -->"
 }
