@@ -173,15 +173,11 @@ struct Options: Equatable {
     private static func unknownOption(_ name: String) -> String {
         func letters(_ text: String) -> String { text.lowercased().filter { $0.isLetter || $0.isNumber } }
         let shown = mayBeAKey(name.drop { $0 == "-" }.description) ? "(not shown: it may be a key)" : name
-        if let like = OptionSpec.visible.first(where: { letters($0.name) == letters(name) }) {
-            return "unknown option \(shown): did you mean \(like.name)? See movies --help"
-        }
+        let names = OptionSpec.visible.map(\.name)
         // `--josn`: two edits or fewer from an option (a word that may be a key is never compared).
-        if shown == name, name.hasPrefix("--"),
-           let like = DidYouMean.closest(to: String(name.dropFirst(2)), among: OptionSpec.visible.map { String($0.name.drop { $0 == "-" }) }) {
-            return "unknown option \(shown): did you mean --\(like)? See movies --help"
-        }
-        return "unknown option \(shown): see movies --help"
+        let like = names.first { letters($0) == letters(name) } ?? (shown == name && name.hasPrefix("--")
+            ? DidYouMean.closest(to: String(name.dropFirst(2)), among: names.map { String($0.dropFirst(2)) }).map { "--" + $0 } : nil)
+        return "unknown option \(shown): " + (like.map { "did you mean \($0)? See movies --help" } ?? "see movies --help")
     }
 
     /// Whether a word has the shape of an OMDb key (8 or more letters and digits, with digits): left out of messages.
