@@ -120,21 +120,17 @@ struct RequestBudget: Sendable {
     func warningIfDue() -> String? {
         let notice = ledger?.takeNotice()
         guard let usage = ledger?.warningDue(), let limit = usage.limit else { return notice }
-        return [notice, nearLimitWarning(usage, limit: limit)].compactMap { $0 }.joined(separator: "\n")
+        let left = limit - usage.sent
+        // Past the limit already: no "90 %", no "0 left".
+        let warning = left > 0
+            ? "Warning: 90 % of the key's daily limit is reached, \(usage), \(QuotaUsage.grouped(left)) left: repeated searches come from the cache, and --offline costs nothing."
+            : "Warning: the key's daily limit is reached by this tool's count, \(usage): OMDb may refuse what is not cached; repeated searches come from the cache, and --offline costs nothing."
+        return [notice, warning].compactMap { $0 }.joined(separator: "\n")
     }
 
     /// ``warningIfDue()`` on ``FileWork``: it may wait for the count file's lock, which the main actor must not.
     func warningAfterCommand() async -> String? {
         await FileWork.run { [self] in warningIfDue() }
-    }
-
-    private func nearLimitWarning(_ usage: QuotaUsage, limit: Int) -> String {
-        let left = limit - usage.sent
-        // Past the limit already: no "90 %", no "0 left".
-        guard left > 0 else {
-            return "Warning: the key's daily limit is reached by this tool's count, \(usage): OMDb may refuse what is not cached; repeated searches come from the cache, and --offline costs nothing."
-        }
-        return "Warning: 90 % of the key's daily limit is reached, \(usage), \(QuotaUsage.grouped(left)) left: repeated searches come from the cache, and --offline costs nothing."
     }
 
     /// The quota is spent: how much of it this tool sent, what still works.
