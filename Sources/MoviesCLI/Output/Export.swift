@@ -50,12 +50,9 @@ enum ExportFormat: String, CaseIterable {
 
     /// `.json`, `.csv`, `.md` or `.markdown` (any case); `nil` for anything else.
     init?(file: URL) {
-        switch file.pathExtension.lowercased() {
-        case "json": self = .json
-        case "csv": self = .csv
-        case "md", "markdown": self = .markdown
-        default: return nil
-        }
+        guard let format = ["json": Self.json, "csv": .csv, "md": .markdown, "markdown": .markdown][file.pathExtension.lowercased()]
+        else { return nil }
+        self = format
     }
 
     /// The CSV and Markdown columns: fields of ``RecordOutput`` under its names. `ratings` reads
