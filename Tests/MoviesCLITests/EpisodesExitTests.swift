@@ -26,8 +26,8 @@ import Testing
         let session = Session(client: client, settings: Settings(), console: capture.console(),
                               presenter: TextPresenter(console: capture.console(), currentDirectory: URL(fileURLWithPath: "/")),
                               currentDirectory: URL(fileURLWithPath: "/"))
-        let status = await EpisodesOneShot(session: session, console: capture.console(), interrupts: Interrupts())
-            .run(target: target, season: number, lines: json ? .json(fields: nil) : nil)
+        let status = await OneShot(session: session, console: capture.console())
+            .run(episodesOf: target, season: number, lines: json ? .json(fields: nil) : nil)
         return (status, capture)
     }
 

@@ -123,7 +123,7 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture, json: true)
         let status = await OneShot(session: session, console: capture.console()).run(query: "star trek", pages: 3)
-        #expect(status == Movies.Status.success && capture.err == "")
+        #expect(status == .success && capture.err == "")
         let objects = try capture.outLines.map(Self.object)
         // Rank, page and ID of each line, in order: 22 ranks, pages 1, 1… 2, 2… 3, 3.
         let expected: [[String]] = session.rows.enumerated().map { [String($0.offset + 1), String(min($0.offset / 10 + 1, 3)), $0.element.item.imdbID] }
@@ -136,6 +136,6 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture, json: true)
         let status = await OneShot(session: session, console: capture.console()).run(query: "zzzzqq", pages: 1)
-        #expect(status == Movies.Status.success && capture.out == "" && capture.err.hasPrefix("No results for \"zzzzqq\""))
+        #expect(status == .success && capture.out == "" && capture.err.hasPrefix("No results for \"zzzzqq\""))
     }
 }

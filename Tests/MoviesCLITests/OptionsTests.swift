@@ -20,16 +20,17 @@ import Testing
 
         var expected = Options()
         expected.mode = .search(query: "alien", pages: 1, lines: nil)
+        expected.given = [name]
         switch name {
-        case "--api-key": expected.apiKey = APIKey(value)
-        case "--base-url": expected.baseURL = URL(string: value)
+        case "--api-key": expected.settings.apiKey = APIKey(value)
+        case "--base-url": expected.settings.baseURL = try #require(URL(string: value))
         case "--posters": expected.posters = value
-        case "--type": expected.type = .some(.series)
-        case "--year": expected.year = .some(1984)
-        case "--plot": expected.plot = .full
-        case "--timeout": expected.timeout = 30
+        case "--type": expected.settings.type = .series
+        case "--year": expected.settings.year = 1984
+        case "--plot": expected.settings.plot = .full
+        case "--timeout": expected.settings.timeout = 30
         case "--pages": expected.mode = .search(query: "alien", pages: 3, lines: nil)
-        case "--concurrency": expected.concurrency = 5
+        case "--concurrency": expected.settings.concurrency = 5
         default: Issue.record("no expectation for \(name)")
         }
         #expect(options == expected)
@@ -38,16 +39,17 @@ import Testing
     @Test func flagsAreRead() throws {
         var expected = Options()
         expected.mode = .search(query: "alien", pages: 1, lines: .json(fields: nil))
-        (expected.noPrefetch, expected.offline, expected.noColor) = (true, true, true)
+        (expected.settings.prefetch, expected.settings.offline, expected.noColor) = (false, true, true)
+        expected.given = ["--json", "--offline", "--no-color", "--no-prefetch"]
         #expect(try Options.parse(["search", "alien", "--json", "--offline", "--no-color", "--no-prefetch"]) == expected)
     }
 
     @Test func optionsWithoutACommandGiveThePromptAndAnyMeansNoFilter() throws {
         #expect(try Options.parse([]) == Options() && Options().mode == .interactive)
         var expected = Options()
-        (expected.type, expected.year, expected.offline) = (.some(.movie), .some(nil), true)
+        (expected.settings.type, expected.settings.offline, expected.given) = (.movie, true, ["--type", "--year", "--offline"])
         var any = Options()
-        (any.type, any.year) = (.some(nil), .some(nil))
+        any.given = ["--type", "--year"]
         #expect(try [Options.parse(["--type", "movie", "--year=any", "--offline"]), Options.parse(["--type", "any", "--year", "ANY"])] == [expected, any])
     }
 
@@ -57,7 +59,7 @@ import Testing
                            ["search", "--", "--json", "-x", "--pages=2"], ["search", "-"]].map(Options.parse)
         let expected: [Options.Mode] = [.search(query: "the toxic avenger", pages: 2, lines: nil), .search(query: "star trek", pages: 1, lines: .json(fields: nil)),
                                         .search(query: "--json -x --pages=2", pages: 1, lines: nil), .search(query: "-", pages: 1, lines: nil)]
-        #expect(options.map(\.mode) == expected && options[1].offline)
+        #expect(options.map(\.mode) == expected && options[1].settings.offline)
     }
 
     @Test func helpAndVersionWin() throws {
@@ -156,7 +158,7 @@ import Testing
     }
 
     @Test func keyIsTrimmedOfBlanksAndLineEnds() throws {
-        #expect(try [Options.parse(["--api-key", " k3y\r\n"]), Options.parse(["--api-key=\tk3y "])].map(\.apiKey) == ["k3y", "k3y"])
+        #expect(try [Options.parse(["--api-key", " k3y\r\n"]), Options.parse(["--api-key=\tk3y "])].map(\.settings.apiKey) == ["k3y", "k3y"])
     }
 
     @Test(arguments: Options.Shell.allCases)
@@ -175,7 +177,7 @@ import Testing
 
     @Test func versionNamesTheToolTheLibraryTheCompilerAndThePlatform() {
         let line = Movies.versionLine
-        #expect(line.hasPrefix("movies \(Movies.version) (OMDbKit \(OMDbKit.version), Swift 6.") && line.range(of: #"^movies \d+\.\d+\.\d+ \(OMDbKit \d+\.\d+\.\d+, Swift [\d.]+[^,]*, \w+ \w+\)$"#, options: .regularExpression) != nil, "\(line)")
+        #expect(line.hasPrefix("movies \(OMDbKit.version) (OMDbKit \(OMDbKit.version), Swift 6.") && line.range(of: #"^movies \d+\.\d+\.\d+ \(OMDbKit \d+\.\d+\.\d+, Swift [\d.]+[^,]*, \w+ \w+\)$"#, options: .regularExpression) != nil, "\(line)")
         #if os(Linux) && arch(x86_64)
         #expect(line.hasSuffix(", Linux x86_64)"))
         #endif

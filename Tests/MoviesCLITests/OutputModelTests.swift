@@ -59,7 +59,7 @@ import TestSupport
             Episode(imdbID: "tt0098937", title: "Pilot", number: 0, released: CalendarDate(year: 1990, month: 4, day: 8), imdbRating: 9, raw: [:]),
             Episode(imdbID: "tt0098938", title: "Special", number: nil, released: nil, imdbRating: nil, raw: ["Episode": "x", "imdbRating": "N/A"]),
         ])
-        let lines = season.episodes.map { EpisodesOneShot.line($0, in: season) }
+        let lines = season.episodes.map { OutputJSON.line(EpisodeOutput($0, in: season)) }
         let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect((objects[0]["imdbRating"] as? NSNumber)?.doubleValue == 9.0)
         #expect(!(objects[0]["imdbRating"] is String))

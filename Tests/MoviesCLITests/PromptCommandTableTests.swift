@@ -26,7 +26,7 @@ import Testing
         return table.dropFirst(2).map { $0.split(separator: "|").first.map(String.init) ?? "" }.joined(separator: "\n")
     }
 
-    @Test(arguments: PromptCommand.words.sorted())
+    @Test(arguments: Command.words.sorted())
     func everyCommandWordIsInHelpTheManualTheReadmeAndTab(word: String) throws {
         let entry = try #require(PromptCommand.named(word))
         #expect(Self.words(entry.usage + " " + entry.help).contains(word), "its own entry in help does not name \(word)")
@@ -42,7 +42,6 @@ import Testing
 
     /// Each entry is in the manual page, under the usage `help` shows, with its whole description.
     @Test func theManualListsEveryEntryAsHelpDoes() {
-        #expect(Manual.promptCommands.map(\.0) == PromptCommand.all.map(\.usage))
         for entry in PromptCommand.all {
             #expect(Self.manualSection.contains(".B \(entry.usage)\n\(entry.help)\n"), "\(entry.usage)")
         }

@@ -26,7 +26,6 @@ import Testing
             "ExitStatus: public enum ExitStatus",
             "ExitStatus: public var code",
             "Movies: public static func run",
-            "Movies: public typealias Status",
             "Movies: public enum Movies",
             "Runtime: public final class Runtime",
             "Runtime: public func exit",

@@ -92,9 +92,8 @@ import TestSupport
     func theWarningSaysHowFarTheCountIs(sent: Int, start: String) throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
-        let ledger = QuotaLedger(folder: folder, apiKey: "k-123456", dailyLimit: 10)
-        for _ in 0..<sent { ledger.recordRequestSent() }
-        let budget = RequestBudget(cache: DiskCache(folder: folder.appendingPathComponent("c")), cacheInUse: true, ledger: ledger)
+        let budget = RequestBudget(settings: budgetSettings(folder, dailyLimit: 10))
+        for _ in 0..<sent { budget.ledger?.recordRequestSent() }
         let warning = budget.warningIfDue() ?? ""
         #expect(warning.hasPrefix(start), "\(warning)")
         #expect(budget.warningIfDue() == nil, "once a day")
@@ -103,15 +102,21 @@ import TestSupport
     @MainActor @Test func helpShowsTheCountWhenThereIsOne() async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
-        let ledger = QuotaLedger(folder: folder, apiKey: "k-123456")
-        for _ in 0..<37 { ledger.recordRequestSent() }
-        let budget = RequestBudget(cache: DiskCache(folder: folder.appendingPathComponent("c")), cacheInUse: true, ledger: ledger)
+        let budget = RequestBudget(settings: budgetSettings(folder))
+        for _ in 0..<37 { budget.ledger?.recordRequestSent() }
         let capture = Capture()
         let console = capture.console()
         let session = Session(client: try catalogueClient(), settings: Settings(), console: console,
                               presenter: TextPresenter(console: console, currentDirectory: folder), currentDirectory: folder, budget: budget)
         await session.handle(.help(nil))
         #expect([capture.outLines.last, session.requestsToday] == ["requests today: 37 of 1,000 (UTC day)", "requests today: 37 of 1,000 (UTC day)"])
+    }
+
+    /// A live key's settings, counting in `folder` and caching in `folder/c`.
+    private func budgetSettings(_ folder: URL, dailyLimit: Int = 1_000) -> Settings {
+        var settings = Settings()
+        (settings.apiKey, settings.stateFolder, settings.cacheFolder, settings.dailyLimit) = ("k-123456", folder, folder.appendingPathComponent("c"), dailyLimit)
+        return settings
     }
 
     @Test func sizesAreShortAndDecimal() {

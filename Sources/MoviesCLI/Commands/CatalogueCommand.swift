@@ -31,19 +31,15 @@ struct CatalogueCommand: SessionPart {
         searchController.startNewResults()
         searchController.insert(items.enumerated().map { SearchController.Row(number: first + $0.offset, item: $0.element) })
         searchController.cataloguePage = page
-        console.out(Self.lines(items, first: first, page: page, pages: pages, total: titles.count, style: console.style))
+        // Rows as a search's (`  21. Alien (1979)  movie  tt0078748`), under a heading, over what to type next.
+        console.out([console.style.bold("The offline catalogue: page \(page) of \(pages), \(titles.count) titles")]
+            + items.enumerated().map { TextPresenter.rowLine($0.element, number: first + $0.offset, style: console.style) }
+            + [console.style.dim(page < pages ? "Type next for the next page, show N for a title." : "That is all of it; show N for a title.")])
     }
 
     /// A title as a row's item, without a poster address (its record has it).
     static func item(_ title: Catalogue.Title) -> SearchItem {
         SearchItem(imdbID: title.imdbID, title: title.title, year: title.year.map(ReleaseYear.init), type: MediaType(omdb: title.type), posterURL: nil)
-    }
-
-    /// A page of the listing: heading, rows as a search's (`  21. Alien (1979)  movie  tt0078748`), what next.
-    static func lines(_ items: [SearchItem], first: Int, page: Int, pages: Int, total: Int, style: Style) -> [String] {
-        [style.bold("The offline catalogue: page \(page) of \(pages), \(total) titles")]
-            + items.enumerated().map { TextPresenter.rowLine($0.element, number: first + $0.offset, style: style) }
-            + [style.dim(page < pages ? "Type next for the next page, show N for a title." : "That is all of it; show N for a title.")]
     }
 
     /// `movies catalogue`: every title, a line each, for people or as `lines` writes them.

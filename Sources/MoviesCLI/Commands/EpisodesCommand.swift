@@ -12,16 +12,12 @@ struct EpisodesCommand: SessionPart {
     func episodes(_ number: Int, season: Int?) async -> ExitStatus {
         guard let row = searchController.row(number) else { return .success }
         if row.item.type != .series {
-            console.err("Result \(number) is \(Self.withArticle(safe(row.item.type.description))), not a series: episodes takes the number of a series.")
+            let type = safe(row.item.type.description)
+            let article = type.first.map { "aeiou".contains($0.lowercased()) ? "an " : "a " } ?? ""
+            console.err("Result \(number) is \(article)\(type), not a series: episodes takes the number of a series.")
             return .success
         }
         return await listSeason(of: row.item.imdbID, season: season ?? 1, title: row.item.title)
-    }
-
-    /// `word` after "a" or "an": "an episode", "a movie".
-    static func withArticle(_ word: String) -> String {
-        guard let first = word.lowercased().first else { return word }
-        return ("aeiou".contains(first) ? "an " : "a ") + word
     }
 
     /// Shows a season's episodes, numbered after every place of the search so no later page takes their numbers.

@@ -3,36 +3,23 @@ import Foundation
 
 /// Reads a `.env` file as dotenv users expect: `KEY=VALUE` lines, `#` comments, `export`, single quotes
 /// literal, double quotes with `\"`, `\\`, `\n`, `\t`, `\r`, CR LF and a byte order mark. A line that
-/// cannot be read is skipped with a ``Warning`` that names its number, never its text (it may hold the key).
+/// cannot be read is skipped with a warning that names its number, never its text (it may hold the key).
 enum DotEnv {
     /// The variables of a file, and what was skipped in it.
     struct Parsed: Equatable, Sendable {
         /// Later lines win over earlier ones with the same key.
         var values: [String: String] = [:]
-        var warnings: [Warning] = []
+        /// `.env line 3 skipped: its quote is not closed.`
+        var warnings: [String] = []
         /// Why the file was not read at all: one that may have been planted to steer the tool is not used.
         var refused: AtomicFile.Problem?
 
         /// The lines to say at the start: the refusal, then each line skipped.
         var notices: [String] {
             let refusal = refused.map { "Not using \(safe($0.path)): \(safe($0.reason))\($0.advice.map { "; \(safe($0))" } ?? "")." }
-            return (refusal.map { [$0] } ?? []) + warnings.map(\.description)
+            return (refusal.map { [$0] } ?? []) + warnings
         }
     }
-
-    struct Warning: Equatable, Sendable, CustomStringConvertible {
-        /// 1-based.
-        let line: Int
-        let reason: String
-
-        var description: String { ".env line \(line) skipped: \(reason)." }
-    }
-
-    /// The variables in `text`. Lines that are not `KEY=VALUE` are skipped.
-    static func parse(_ text: String) -> [String: String] { read(Data(text.utf8)).values }
-
-    /// The variables in `directory/.env`, or none when there is no such file.
-    static func load(from directory: URL) -> [String: String] { read(from: directory).values }
 
     /// No `.env` is larger: a larger file is not one.
     static let maximumBytes = 64 * 1_024
@@ -53,58 +40,40 @@ enum DotEnv {
         var parsed = Parsed()
         // Split on LF only, so a line number is what an editor shows; a CR before it is dropped.
         for (index, rawLine) in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
             var lineBytes = rawLine
             if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
-            guard let line = String(validating: lineBytes, as: UTF8.self) else {
-                parsed.warnings.append(Warning(line: number, reason: "it is not UTF-8 text"))
-                continue
-            }
-            switch parseLine(line) {
-            case .blank: break
-            case .pair(let key, let value): parsed.values[key] = value
-            case .skipped(let reason): parsed.warnings.append(Warning(line: number, reason: reason))
+            do throws(Skipped) {
+                guard let line = String(validating: lineBytes, as: UTF8.self) else { throw Skipped(reason: "it is not UTF-8 text") }
+                if let (key, value) = try parseLine(line) { parsed.values[key] = value }
+            } catch {
+                parsed.warnings.append(".env line \(index + 1) skipped: \(error.reason).")
             }
         }
         return parsed
     }
 
-    enum Line: Equatable {
-        case blank
-        case pair(String, String)
-        case skipped(String)
-    }
+    /// Why a line was skipped (never quoting it).
+    struct Skipped: Error { let reason: String }
 
-    /// One line: a comment or blank, a pair, or why it was skipped (never quoting the line).
-    static func parseLine(_ text: String) -> Line {
+    /// One line's pair; `nil` for a comment or a blank line.
+    static func parseLine(_ text: String) throws(Skipped) -> (String, String)? {
         var line = Substring(text.trimmingCharacters(in: .whitespaces))
-        if line.isEmpty || line.hasPrefix("#") { return .blank }
+        if line.isEmpty || line.hasPrefix("#") { return nil }
         if line.hasPrefix("export"), let next = line.dropFirst(6).first, next == " " || next == "\t" {
             line = Substring(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
         }
-        guard let equals = line.firstIndex(of: "=") else { return .skipped("it has no \"=\"") }
+        guard let equals = line.firstIndex(of: "=") else { throw Skipped(reason: "it has no \"=\"") }
         let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-        guard isValidKey(key) else { return .skipped("the name before \"=\" is not a variable name (letters, digits, _)") }
-        let rest = Substring(line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces))
-        switch value(rest) {
-        case .success(let value): return .pair(key, value)
-        case .failure(let problem): return .skipped(problem.reason)
-        }
+        guard isValidKey(key) else { throw Skipped(reason: "the name before \"=\" is not a variable name (letters, digits, _)") }
+        return (key, try value(Substring(line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces))))
     }
 
-    struct Problem: Error { let reason: String }
-
     /// The value after `=`: quoted (single: literal; double: with escapes) or bare (up to a ` #` comment).
-    static func value(_ text: Substring) -> Result<String, Problem> {
+    static func value(_ text: Substring) throws(Skipped) -> String {
         guard let quote = text.first, quote == "\"" || quote == "'" else {
             // A bare value ends at a comment that follows a blank.
-            var end = text.endIndex
-            var previous: Character?
-            for index in text.indices {
-                if text[index] == "#", previous == " " || previous == "\t" { end = index; break }
-                previous = text[index]
-            }
-            return .success(text[..<end].trimmingCharacters(in: .whitespaces))
+            let end = text.firstMatch(of: /[ \t]#/)?.range.lowerBound ?? text.endIndex
+            return text[..<end].trimmingCharacters(in: .whitespaces)
         }
         var value = ""
         var index = text.index(after: text.startIndex)
@@ -113,26 +82,20 @@ enum DotEnv {
             if character == quote {
                 let after = text[text.index(after: index)...].trimmingCharacters(in: .whitespaces)
                 guard after.isEmpty || after.hasPrefix("#") else {
-                    return .failure(Problem(reason: "there is text after the closing quote"))
+                    throw Skipped(reason: "there is text after the closing quote")
                 }
-                return .success(value)
+                return value
             }
             if quote == "\"", character == "\\", text.index(after: index) < text.endIndex {
                 index = text.index(after: index)
-                switch text[index] {
-                case "n": value.append("\n")
-                case "t": value.append("\t")
-                case "r": value.append("\r")
-                case "\"": value.append("\"")
-                case "\\": value.append("\\")
-                default: value.append("\\"); value.append(text[index])
-                }
+                let escaped: Character = text[index]
+                value += ["n": "\n", "t": "\t", "r": "\r", "\"": "\"", "\\": "\\"][escaped] ?? "\\\(escaped)"
             } else {
                 value.append(character)
             }
             index = text.index(after: index)
         }
-        return .failure(Problem(reason: "its quote is not closed"))
+        throw Skipped(reason: "its quote is not closed")
     }
 
     private static func isValidKey(_ key: String) -> Bool {

@@ -26,9 +26,6 @@ struct OptionSpec: Sendable {
         case directories
     }
 
-    /// Stores the value (`nil` for a flag); the `String` names its source (`OMDB_BASE_URL in .env`) for messages.
-    typealias Apply = @Sendable (inout Options, String?, String) throws(UsageError) -> Void
-
     let name: String
     var short: String?
     /// `KEY`, shown after the name; `nil` for a flag, which takes no value.
@@ -49,10 +46,9 @@ struct OptionSpec: Sendable {
     var secret = false
     /// Left out of `--help`, the manual page, the completions and README (tools for the build).
     var hidden = false
-    /// Stores the value. A flag's variable (`NO_COLOR`, which Console checks) is only documented.
-    let apply: Apply
-    /// Whether the command line set it (then the environment and `.env` are not consulted).
-    let isSet: @Sendable (Options) -> Bool
+    /// Stores the value (`nil` for a flag); the last `String` names its source (`OMDB_BASE_URL in .env`) for
+    /// messages. A flag's variable (`NO_COLOR`, which Console checks) is only documented.
+    let apply: @Sendable (inout Options, String?, String) throws(UsageError) -> Void
 
     /// `--name PLACEHOLDER` (or `-h, --help`), as `--help` and the manual page show it.
     var synopsis: String {
@@ -68,16 +64,13 @@ struct OptionSpec: Sendable {
         } catch {
             let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             guard let text, !text.isEmpty, secret || Options.mayBeAKey(trimmed) else { throw error }
-            let shown = secret ? nil : Self.numberShape(trimmed)
+            // `a number of 8 digits`, `a number of 8 digits and d`: a number's shape without its digits.
+            let shape = trimmed.wholeMatch(of: /([0-9]+)([A-Za-z]?)/)
+                .map { "a number of \($0.1.count) digits" + ($0.2.isEmpty ? "" : " and \($0.2)") }
+            let shown = secret ? nil : shape
             throw UsageError(error.message.replacingOccurrences(of: "\"\(text)\"", with: shown ?? "a value that looks like a key (not shown)")
                 .replacingOccurrences(of: text, with: "(not shown)"))
         }
-    }
-
-    /// `a number of 8 digits`, `a number of 8 digits and d`: a number's shape without its digits; else `nil`.
-    static func numberShape(_ text: String) -> String? {
-        guard let match = text.wholeMatch(of: /([0-9]+)([A-Za-z]?)/) else { return nil }
-        return "a number of \(match.1.count) digits" + (match.2.isEmpty ? "" : " and \(match.2)")
     }
 
     /// `with search: ` before the help of an option that goes only with some commands.
@@ -94,29 +87,27 @@ struct OptionSpec: Sendable {
     /// An option with a value, stored at `keyPath` once `parse` accepts it.
     static func value<T>(_ name: String, _ placeholder: String, help: String, default defaultText: String = "",
                          completion: Completion = .none, environment: String? = nil, dotEnv: Bool = false,
-                         scope: Scope = .everywhere, secret: Bool = false, into keyPath: WritableKeyPath<Options, T?> & Sendable,
+                         scope: Scope = .everywhere, secret: Bool = false, into keyPath: WritableKeyPath<Options, T> & Sendable,
                          parse: @escaping @Sendable (_ text: String, _ source: String) throws(UsageError) -> T) -> OptionSpec {
         OptionSpec(name: name, placeholder: placeholder, completion: completion, environment: environment, dotEnv: dotEnv,
                    defaultText: defaultText, help: help, scope: scope, secret: secret,
                    apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
                        options[keyPath: keyPath] = try parse(text ?? "", source)
-                   },
-                   isSet: { $0[keyPath: keyPath].map { _ in true } ?? false })
+                   })
     }
 
-    /// A flag that turns on the `Bool` at `keyPath`.
+    /// A flag that sets the `Bool` at `keyPath` to `value`.
     static func flag(_ name: String, short: String? = nil, help: String, default defaultText: String = "",
                      environment: String? = nil, dotEnv: Bool = false, scope: Scope = .everywhere, hidden: Bool = false,
-                     into keyPath: WritableKeyPath<Options, Bool> & Sendable) -> OptionSpec {
+                     into keyPath: WritableKeyPath<Options, Bool> & Sendable, _ value: Bool = true) -> OptionSpec {
         OptionSpec(name: name, short: short, environment: environment, dotEnv: dotEnv, defaultText: defaultText, help: help,
-                   scope: scope, hidden: hidden, apply: { options, _, _ in options[keyPath: keyPath] = true },
-                   isSet: { $0[keyPath: keyPath] })
+                   scope: scope, hidden: hidden, apply: { options, _, _ in options[keyPath: keyPath] = value })
     }
 
     /// A flag that asks for something other than a search (`--help`, `--version`).
     static func mode(_ name: String, short: String? = nil, help: String, hidden: Bool = false, _ mode: Options.Mode) -> OptionSpec {
         OptionSpec(name: name, short: short, help: help, scope: .instead, hidden: hidden,
-                   apply: { options, _, _ in options.mode = mode }, isSet: { $0.mode == mode })
+                   apply: { options, _, _ in options.mode = mode })
     }
 }
 

@@ -1,17 +1,17 @@
 import Foundation
 import OMDbKit
 
-// The options of `movies`. Adding one is a row here, a field in `Options` (and `Settings`), and its use.
+// The options of `movies`. Adding one is a row here, a field in `Settings` (or `Options`), and its use.
 extension OptionSpec {
     static let all: [OptionSpec] = [
         .value("--api-key", "KEY", help: "your OMDb API key",
                default: "none: the offline catalogue answers",
-               environment: Settings.Variable.apiKey, dotEnv: true, secret: true, into: \.apiKey) { text, _ in APIKey(text) },
+               environment: "OMDB_API_KEY", dotEnv: true, secret: true, into: \.settings.apiKey) { text, _ in APIKey(text) },
         .value("--base-url", "URL", help: "OMDb's address; the key goes in clear (http) only to this machine",
                default: OMDbClient.Configuration.defaultBaseURL.absoluteString,
-               environment: Settings.Variable.baseURL, dotEnv: true, into: \.baseURL, parse: parseBaseURL),
+               environment: "OMDB_BASE_URL", dotEnv: true, into: \.settings.baseURL, parse: parseBaseURL),
         .value("--posters", "DIR", help: "save posters into DIR, created if missing", default: "off",
-               completion: .directories, environment: Settings.Variable.posters, dotEnv: true, into: \.posters) { (text: String, source: String) throws(UsageError) -> String in
+               completion: .directories, environment: "MOVIES_POSTERS", dotEnv: true, into: \.posters) { (text: String, source: String) throws(UsageError) -> String? in
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw UsageError("\(source) needs a folder, such as --posters posters (leave it out for no posters)")
             }
@@ -22,47 +22,47 @@ extension OptionSpec {
             return text
         },
         .value("--poster-width", "WIDTH", help: "download posters 300 (OMDb's), 600, 1000 or original pixels wide; a wider one replaces a narrower file, and if it fails OMDb's is saved",
-               default: "300", completion: .values(PosterWidth.choices), environment: Settings.Variable.posterWidth, dotEnv: true,
-               into: \.posterWidth, parse: parsePosterWidth),
+               default: "300", completion: .values(PosterWidth.choices), environment: "MOVIES_POSTER_WIDTH", dotEnv: true,
+               into: \.settings.posterWidth, parse: parsePosterWidth),
         .value("--inline-images", "MODE", help: "draw posters in show N: auto, iterm, kitty, blocks or off (never when output is not a terminal)",
                default: "auto", completion: .values(["auto", "iterm", "kitty", "blocks", "off"]),
-               environment: Settings.Variable.inlineImages, dotEnv: true, into: \.inlineImages,
+               environment: "MOVIES_INLINE_IMAGES", dotEnv: true, into: \.settings.inlineImages,
                parse: parseChoice("auto, iterm, kitty, blocks or off")),
         .value("--type", "TYPE", help: "only movie, series, episode, or any", default: "any",
-               completion: .values(["movie", "series", "episode", "any"]), into: \.type, parse: parseType),
+               completion: .values(["movie", "series", "episode", "any"]), into: \.settings.type, parse: parseType),
         .value("--year", "YYYY", help: "only titles of that year, or any", default: "any",
-               completion: .values(["any"]), into: \.year, parse: parseYear),
+               completion: .values(["any"]), into: \.settings.year, parse: parseYear),
         .value("--plot", "LENGTH", help: "plot length in results: short or full", default: "short",
-               completion: .values(["short", "full"]), into: \.plot, parse: parseChoice("short or full")),
+               completion: .values(["short", "full"]), into: \.settings.plot, parse: parseChoice("short or full")),
         .value("--timeout", "SECONDS", help: "limit for each try of a request, whole seconds from 1 to 600 (a request that times out is tried 3 times in all)", default: "10",
-               into: \.timeout, parse: parseNumber(in: 1...600, "whole seconds from 1 to 600")),
+               into: \.settings.timeout, parse: parseNumber(in: 1...600, "whole seconds from 1 to 600")),
         .value("--concurrency", "N", help: "requests in flight at once, 1 to 100: a whole page and the next page's search go out together",
-               default: String(Settings.defaultConcurrency), environment: Settings.Variable.concurrency, dotEnv: true,
-               into: \.concurrency, parse: parseNumber(in: 1...100, "a whole number of requests from 1 to 100")),
+               default: String(Settings.defaultConcurrency), environment: "MOVIES_CONCURRENCY", dotEnv: true,
+               into: \.settings.concurrency, parse: parseNumber(in: 1...100, "a whole number of requests from 1 to 100")),
         .flag("--no-prefetch", help: "at the prompt, do not fetch the next page's search while a page is shown (also MOVIES_PREFETCH=off)",
-              default: "prefetch on", into: \.noPrefetch),
+              default: "prefetch on", into: \.settings.prefetch, false),
         .flag("--offline", help: "use the offline catalogue installed with movies, no key needed",
-              default: "OMDb when a key is set", into: \.offline),
-        .flag("--no-cache", help: "neither read nor keep answers on disk (also MOVIES_CACHE=off)", default: "cache on", into: \.noCache),
+              default: "OMDb when a key is set", into: \.settings.offline),
+        .flag("--no-cache", help: "neither read nor keep answers on disk (also MOVIES_CACHE=off)", default: "cache on", into: \.settings.cache, false),
         .value("--cache-ttl", "TIME", help: "keep answers for TIME (3600, 30m, 24h, 7d) instead of OMDb's max-age",
-               default: "OMDb's max-age, a day", environment: Settings.Variable.cacheLifetime, dotEnv: true,
-               into: \.cacheLifetime, parse: parseLifetime),
+               default: "OMDb's max-age, a day", environment: "MOVIES_CACHE_TTL", dotEnv: true,
+               into: \.settings.cacheLifetime, parse: parseLifetime),
         .value("--daily-limit", "N", help: "the key's requests a day, or unlimited", default: "1000",
-               environment: Settings.Variable.dailyLimit, dotEnv: true, into: \.dailyLimit, parse: parseDailyLimit),
+               environment: "MOVIES_DAILY_LIMIT", dotEnv: true, into: \.settings.dailyLimit, parse: parseDailyLimit),
         .value("--pages", "N", help: "load N pages, from 1 to 100", default: "1", scope: .commands(["search"]), into: \.pages,
                parse: parseNumber(in: 1...100, "a whole number from 1 to 100")),
         OptionSpec(name: "--json", inlineValue: "FIELDS", defaultText: "text", help: "one JSON object per line; --json=title,year for only those keys",
                    scope: lineCommands, apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
                        options.json = true
                        if let text { try options.pick(parseFields(text, source: source)) }
-                   }, isSet: { $0.json }),
+                   }),
         OptionSpec(name: "--fields", placeholder: "FIELDS", completion: .values(LineFormat.allFieldNames), defaultText: "every key",
                    help: "with --json, only these keys of each line (title,year); a name the command has not is refused, listing those it has",
                    scope: lineCommands, apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
                        try options.pick(parseFields(text ?? "", source: source))
-                   }, isSet: { $0.fields != nil }),
+                   }),
         .value("--format", "TEMPLATE", help: "one line per result from TEMPLATE: {name} for any key of --json's lines, \\t and \\n for tab and newline, as in '{imdbID}\\t{title} ({year})'",
-               default: "text", scope: lineCommands, into: \.format) { (text: String, source: String) throws(UsageError) -> LineTemplate in
+               default: "text", scope: lineCommands, into: \.format) { (text: String, source: String) throws(UsageError) -> LineTemplate? in
             guard !text.isEmpty else { throw UsageError("\(source) needs a template, such as '{imdbID}\\t{title} ({year})'") }
             return LineTemplate(text)
         },

@@ -37,21 +37,15 @@ struct Options: Equatable {
     enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
     var mode: Mode = .interactive
-    var apiKey: APIKey?
-    var baseURL: URL?
+    /// What the options set, over the defaults: ``Settings/resolve(_:environment:dotEnv:currentDirectory:)``
+    /// adds what the environment and `.env` set.
+    var settings = Settings()
+    /// The names of the options given, which the environment and `.env` do not override.
+    var given: Set<String> = []
+    /// `--posters` as typed: a folder once the working one is known.
     var posters: String?
-    /// `.some(nil)` is `--type any`.
-    var type: SearchType??
-    var year: Int??
-    var plot: PlotLength?
-    var timeout: Int?
-    var concurrency: Int?
-    /// `--no-prefetch`: the prompt does not fetch the next page's search while a page is shown.
-    var noPrefetch = false
-    var offline = false
     var noColor = false
-    var posterWidth: PosterWidth?
-    var inlineImages: InlineImages.Setting?
+    var quiet = false
     // Read by their rows, then folded into the one-shot modes (`.search(query:pages:lines:)`…)
     // and reset: they only mean something there.
     var pages: Int?
@@ -60,14 +54,6 @@ struct Options: Equatable {
     /// `--json=FIELDS` or `--fields FIELDS`: the keys of `--json`'s lines.
     var fields: [String]?
     var format: LineTemplate?
-    var noCache = false
-    /// `--cache-ttl`: seconds to keep answers, instead of OMDb's max-age.
-    var cacheLifetime: TimeInterval?
-    /// `--daily-limit`: `.some(nil)` is `unlimited`.
-    var dailyLimit: Int??
-    var quiet = false
-
-    init() {}
 
     /// Reads `arguments` (without the program name), `--name value` or `--name=value`.
     /// - Throws: ``UsageError`` for an unknown option, a missing or bad value; never showing what may be the key.
@@ -86,7 +72,8 @@ struct Options: Equatable {
                 continue
             }
             if argument == "--" { onlyWords = true; continue }
-            let (name, inline) = split(argument)
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let (name, inline) = (parts[0], parts.count > 1 ? parts[1] : nil)
             guard let spec = OptionSpec.named(name) else { throw UsageError(unknownOption(name)) }
             if spec.placeholder == nil {
                 guard inline == nil || spec.inlineValue != nil else { throw UsageError("\(name) takes no value") }
@@ -99,6 +86,7 @@ struct Options: Equatable {
                 index += 1
             }
             given.append(spec)
+            options.given.insert(spec.name)
         }
 
         // `--help` and `--version` win over anything else on the line, help first.
@@ -114,17 +102,16 @@ struct Options: Equatable {
     /// Settles the mode from the words that are not options.
     private mutating func readCommand(_ words: [String], given: [OptionSpec]) throws(UsageError) {
         guard let first = words.first else { return try Self.checkScope(of: given, command: nil) }
+        // What `search`, `episodes` and `show` are about.
+        let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
         switch first {
         case "search":
-            let query = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
-            guard !query.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
-            mode = .search(query: query, pages: pages ?? 1, lines: try lineFormat(for: first))
+            guard !target.isEmpty else { throw UsageError("search needs a title: movies search QUERY") }
+            mode = .search(query: target, pages: pages ?? 1, lines: try lineFormat(for: first))
         case "episodes":
-            let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
             guard !target.isEmpty else { throw UsageError("episodes needs a series: movies episodes IMDBID|QUERY [--season S]") }
             mode = .episodes(target: target, season: season ?? 1, lines: try lineFormat(for: first))
         case "show":
-            let target = words.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
             guard !target.isEmpty else { throw UsageError("show needs a title: movies show IMDBID|LINK|TITLE [--json]") }
             // A link to a person or a list is refused before any request is spent on it.
             if case .notATitle(let why)? = IMDbReference(target) { throw UsageError(why) }
@@ -182,25 +169,15 @@ struct Options: Equatable {
         }
     }
 
-    /// `--name=value` (or `-name=value`) split at the first `=`.
-    private static func split(_ argument: String) -> (String, String?) {
-        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-    }
-
     /// Names the unknown option (never what followed its `=`), with the option it resembles.
     private static func unknownOption(_ name: String) -> String {
         func letters(_ text: String) -> String { text.lowercased().filter { $0.isLetter || $0.isNumber } }
         let shown = mayBeAKey(name.drop { $0 == "-" }.description) ? "(not shown: it may be a key)" : name
-        if let like = OptionSpec.visible.first(where: { letters($0.name) == letters(name) }) {
-            return "unknown option \(shown): did you mean \(like.name)? See movies --help"
-        }
+        let names = OptionSpec.visible.map(\.name)
         // `--josn`: two edits or fewer from an option (a word that may be a key is never compared).
-        if shown == name, name.hasPrefix("--"),
-           let like = DidYouMean.closest(to: String(name.dropFirst(2)), among: OptionSpec.visible.map { String($0.name.drop { $0 == "-" }) }) {
-            return "unknown option \(shown): did you mean --\(like)? See movies --help"
-        }
-        return "unknown option \(shown): see movies --help"
+        let like = names.first { letters($0) == letters(name) } ?? (shown == name && name.hasPrefix("--")
+            ? DidYouMean.closest(to: String(name.dropFirst(2)), among: names.map { String($0.dropFirst(2)) }).map { "--" + $0 } : nil)
+        return "unknown option \(shown): " + (like.map { "did you mean \($0)? See movies --help" } ?? "see movies --help")
     }
 
     /// Whether a word has the shape of an OMDb key (8 or more letters and digits, with digits): left out of messages.
@@ -211,62 +188,98 @@ struct Options: Equatable {
 
 // MARK: - Values shared by options, the environment and prompt commands
 
+/// What `read` makes of `text`; when nothing, a ``UsageError`` saying what `source` takes instead.
+func parse<T>(_ text: String, _ source: String, takes what: String, _ read: (String) -> T?) throws(UsageError) -> T {
+    guard let value = read(text) else { throw UsageError("\(source) takes \(what), not \"\(text)\"") }
+    return value
+}
+
 /// `movie`, `series`, `episode`, or `any` (no filter, `nil`).
 func parseType(_ text: String, source: String) throws(UsageError) -> SearchType? {
-    let lowered = text.lowercased()
-    if lowered == "any" || lowered == "all" { return nil }
-    guard let type = SearchType(rawValue: lowered) else {
-        throw UsageError("\(source) takes movie, series, episode or any, not \"\(text)\"")
+    try parse(text, source, takes: "movie, series, episode or any") {
+        ["any", "all"].contains($0.lowercased()) ? .some(nil) : SearchType(rawValue: $0.lowercased()).map(Optional.some)
     }
-    return type
 }
 
 /// A four-digit year, or `any` (no filter, `nil`).
 func parseYear(_ text: String, source: String) throws(UsageError) -> Int? {
-    if text.lowercased() == "any" { return nil }
-    guard text.count == 4, let year = Int(text), (1870...2100).contains(year) else {
-        throw UsageError("\(source) takes a year of four digits from 1870 to 2100, such as 1984, or any, not \"\(text)\"")
+    try parse(text, source, takes: "a year of four digits from 1870 to 2100, such as 1984, or any") { text in
+        if text.lowercased() == "any" { return .some(nil) }
+        guard text.count == 4, let year = Int(text), (1870...2100).contains(year) else { return nil }
+        return year
     }
-    return year
 }
 
 /// A parser of whole numbers in `range`; its error says the option `takes WHAT`.
 func parseNumber(in range: ClosedRange<Int>, _ what: String) -> @Sendable (String, String) throws(UsageError) -> Int {
     { (text: String, source: String) throws(UsageError) -> Int in
-        guard let number = Int(text), range.contains(number) else { throw UsageError("\(source) takes \(what), not \"\(text)\"") }
-        return number
+        try parse(text, source, takes: what) { Int($0).flatMap { range.contains($0) ? $0 : nil } }
     }
 }
 
 /// A parser of `T`'s raw values, in any case; its error says the option `takes CHOICES`.
 func parseChoice<T: RawRepresentable<String> & Sendable>(_ choices: String) -> @Sendable (String, String) throws(UsageError) -> T {
     { (text: String, source: String) throws(UsageError) -> T in
-        guard let value = T(rawValue: text.lowercased()) else { throw UsageError("\(source) takes \(choices), not \"\(text)\"") }
-        return value
+        try parse(text, source, takes: choices) { T(rawValue: $0.lowercased()) }
     }
 }
 
 /// `300`, `600`, `1000` or `original`.
 func parsePosterWidth(_ text: String, source: String) throws(UsageError) -> PosterWidth {
-    guard let width = PosterWidth(text) else {
-        throw UsageError("\(source) takes \(PosterWidth.choices.joined(separator: ", ")), not \"\(text)\"")
-    }
-    return width
+    try parse(text, source, takes: PosterWidth.choices.joined(separator: ", "), PosterWidth.init)
 }
 
 /// `title,year`: the keys `--json` writes (checked against the command's once it is known).
 func parseFields(_ text: String, source: String) throws(UsageError) -> [String] {
-    let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-    guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
-        throw UsageError("\(source) takes field names with commas between them, such as title,year, not \"\(text)\"")
+    try parse(text, source, takes: "field names with commas between them, such as title,year") { text in
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return names.isEmpty || names.contains(where: \.isEmpty) ? nil : names
     }
-    return names
 }
 
 func parseBaseURL(_ text: String, source: String) throws(UsageError) -> URL {
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-          url.host?.isEmpty == false else {
-        throw UsageError("\(source) takes an http or https URL such as https://www.omdbapi.com/, not \"\(text)\"")
+    try parse(text, source, takes: "an http or https URL such as https://www.omdbapi.com/") { text in
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
+              url.host?.isEmpty == false else { return nil }
+        return url
     }
-    return url
+}
+
+/// `on`/`off` and their usual spellings.
+func parseSwitch(_ text: String, source: String) throws(UsageError) -> Bool {
+    try parse(text, source, takes: "on or off") {
+        ["on": true, "1": true, "yes": true, "true": true, "off": false, "0": false, "no": false, "false": false][$0.lowercased()]
+    }
+}
+
+/// `3600`, `90s`, `30m`, `24h`, `7d`: how long answers are kept. `0` keeps nothing.
+func parseLifetime(_ text: String, source: String) throws(UsageError) -> TimeInterval {
+    try parse(text, source, takes: "a duration such as 3600, 30m, 24h or 7d") { text in
+        let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let unit = lowered.last.flatMap { ["s": 1, "m": 60, "h": 3_600, "d": 86_400][$0] }
+        guard let number = Int(unit == nil ? lowered : String(lowered.dropLast())), number >= 0,
+              number <= Int(DiskCache.maximumLifetime) / (unit ?? 1) else { return nil }
+        return TimeInterval(number * (unit ?? 1))
+    }
+}
+
+/// `50MB`, `500KB`, `1GB` or a number of bytes: the cache's size bound.
+func parseSize(_ text: String, source: String) throws(UsageError) -> Int {
+    try parse(text, source, takes: "a size such as 50MB, 500KB or 1GB") { text in
+        let units = [("gb", 1_000_000_000), ("mb", 1_000_000), ("kb", 1_000), ("g", 1_000_000_000), ("m", 1_000_000), ("k", 1_000), ("b", 1)]
+        let lowered = text.lowercased().replacingOccurrences(of: " ", with: "")
+        let (suffix, factor) = units.first { lowered.hasSuffix($0.0) } ?? ("", 1)
+        guard let number = Int(lowered.dropLast(suffix.count)), number >= 0, number <= Int.max / factor else { return nil }
+        return number * factor
+    }
+}
+
+/// A number of requests a day, or `unlimited` (`nil`).
+func parseDailyLimit(_ text: String, source: String) throws(UsageError) -> Int? {
+    try parse(text, source, takes: "a number of requests a day such as 1000 or 100000, or unlimited") { text in
+        let lowered = text.lowercased().replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "_", with: "")
+        if ["unlimited", "none", "no"].contains(lowered) { return .some(nil) }
+        guard let limit = Int(lowered), limit >= 1 else { return nil }
+        return limit
+    }
 }

@@ -12,7 +12,7 @@ struct RequestBudget: Sendable {
     let ledger: QuotaLedger?
     /// One line for each folder refused, said at the start (one of ours open to others is tightened instead).
     let notices: [String]
-    /// Remembers the key as accepted; set while the cache is in use and the key new (``AcceptedKeys``).
+    /// Remembers the key as accepted; set while the cache is in use and the key new.
     let keyAccepted: (@Sendable () -> Void)?
 
     /// From the settings: a ledger and a cache only for a live key, the cache not where others could plant entries.
@@ -31,21 +31,26 @@ struct RequestBudget: Sendable {
         }
         self.cacheInUse = cacheInUse
         self.notices = notices
-        let accepted = AcceptedKeys(stateFolder: settings.stateFolder)
-        // Only the hash is held: the closure outlives this and must not carry the key.
-        if cacheInUse, let key = settings.apiKey, case let hash = AcceptedKeys.hash(of: key), !accepted.hashes.contains(hash) {
-            keyAccepted = { accepted.add(hash: hash) }
+        // The keys OMDb accepted here, a hash a line, the newest 100. A key not among them sends its first request
+        // past the cache, so a wrong key is refused at once, not answered from what another key kept. Failures to
+        // read or write only cost that check again. Only the hash is held: the closure must not carry the key.
+        let accepted = settings.stateFolder.appendingPathComponent("accepted-keys.txt")
+        if cacheInUse, let key = settings.apiKey, case let hash = String(SHA256.hex("movies accepted key: " + key.value).prefix(32)),
+           !Self.lines(of: accepted).contains(hash) {
+            keyAccepted = {
+                let kept = (Self.lines(of: accepted).filter { $0 != hash } + [hash]).suffix(100)
+                guard (try? AtomicFile.prepareFolder(accepted.deletingLastPathComponent())) != nil else { return }
+                try? AtomicFile(accepted).write(Data(kept.map { $0 + "\n" }.joined().utf8), sync: false)
+            }
         } else {
             keyAccepted = nil
         }
     }
 
-    init(cache: DiskCache, cacheInUse: Bool, ledger: QuotaLedger?) {
-        self.cache = cache
-        self.cacheInUse = cacheInUse
-        self.ledger = ledger
-        notices = []
-        keyAccepted = nil
+    /// The lines of `file`; none when it is missing, damaged or not to be trusted.
+    private static func lines(of file: URL) -> [String] {
+        guard let data = try? AtomicFile(file).contents(upTo: 100 * 64) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// Writes what is on its way to the disk (answers for the cache, the day's count, requests in
@@ -115,21 +120,17 @@ struct RequestBudget: Sendable {
     func warningIfDue() -> String? {
         let notice = ledger?.takeNotice()
         guard let usage = ledger?.warningDue(), let limit = usage.limit else { return notice }
-        return [notice, nearLimitWarning(usage, limit: limit)].compactMap { $0 }.joined(separator: "\n")
+        let left = limit - usage.sent
+        // Past the limit already: no "90 %", no "0 left".
+        let warning = left > 0
+            ? "Warning: 90 % of the key's daily limit is reached, \(usage), \(QuotaUsage.grouped(left)) left: repeated searches come from the cache, and --offline costs nothing."
+            : "Warning: the key's daily limit is reached by this tool's count, \(usage): OMDb may refuse what is not cached; repeated searches come from the cache, and --offline costs nothing."
+        return [notice, warning].compactMap { $0 }.joined(separator: "\n")
     }
 
     /// ``warningIfDue()`` on ``FileWork``: it may wait for the count file's lock, which the main actor must not.
     func warningAfterCommand() async -> String? {
         await FileWork.run { [self] in warningIfDue() }
-    }
-
-    private func nearLimitWarning(_ usage: QuotaUsage, limit: Int) -> String {
-        let left = limit - usage.sent
-        // Past the limit already: no "90 %", no "0 left".
-        guard left > 0 else {
-            return "Warning: the key's daily limit is reached by this tool's count, \(usage): OMDb may refuse what is not cached; repeated searches come from the cache, and --offline costs nothing."
-        }
-        return "Warning: 90 % of the key's daily limit is reached, \(usage), \(QuotaUsage.grouped(left)) left: repeated searches come from the cache, and --offline costs nothing."
     }
 
     /// The quota is spent: how much of it this tool sent, what still works.

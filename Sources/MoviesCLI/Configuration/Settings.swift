@@ -42,20 +42,9 @@ struct Settings: Equatable {
     /// The one of `notices` that says requests go to a base URL other than OMDb's, if any.
     var baseURLNotice: String?
 
-    /// The settings the environment variables name, as `.env.example` documents them.
+    /// The variable that names the program `open` runs; the others are written where they are read.
     enum Variable {
-        static let apiKey = "OMDB_API_KEY"
-        static let baseURL = "OMDB_BASE_URL"
-        static let posters = "MOVIES_POSTERS"
-        static let posterWidth = "MOVIES_POSTER_WIDTH"
-        static let inlineImages = "MOVIES_INLINE_IMAGES"
         static let opener = "MOVIES_OPENER"
-        static let concurrency = "MOVIES_CONCURRENCY"
-        static let prefetch = "MOVIES_PREFETCH"
-        static let cache = "MOVIES_CACHE"
-        static let cacheLifetime = "MOVIES_CACHE_TTL"
-        static let cacheSize = "MOVIES_CACHE_SIZE"
-        static let dailyLimit = "MOVIES_DAILY_LIMIT"
     }
 
     static let defaultConcurrency = 24
@@ -64,11 +53,11 @@ struct Settings: Equatable {
     /// ``guardKey(baseSource:keySource:)``.
     /// - Throws: ``UsageError`` for a bad value (naming its variable), or a key that would go in clear.
     static func resolve(_ options: Options, environment: [String: String], dotEnv: [String: String],
-                               currentDirectory: URL) throws(UsageError) -> Settings {
+                        currentDirectory: URL) throws(UsageError) -> Settings {
         // For the variables that are no option's.
-        func lookup(_ name: String) -> (value: String, source: String)? {
-            if let value = environment[name], !value.isEmpty { return (value, name) }
-            if let value = dotEnv[name], !value.isEmpty { return (value, "\(name) in .env") }
+        func read<T>(_ name: String, _ parse: (String, String) throws(UsageError) -> T) throws(UsageError) -> T? {
+            if let value = environment[name], !value.isEmpty { return try parse(value, name) }
+            if let value = dotEnv[name], !value.isEmpty { return try parse(value, "\(name) in .env") }
             return nil
         }
         var options = options
@@ -76,7 +65,7 @@ struct Settings: Equatable {
         // Only options with a value: a flag's variable (NO_COLOR) is Console's.
         for spec in OptionSpec.all where spec.placeholder != nil {
             guard let variable = spec.environment else { continue }
-            if spec.isSet(options) { sources[spec.name] = spec.name; continue }
+            if options.given.contains(spec.name) { sources[spec.name] = spec.name; continue }
             for (values, source) in [(environment, variable), (spec.dotEnv ? dotEnv : [:], "\(variable) in .env")] {
                 guard let text = values[variable], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
                 try spec.read(text, into: &options, source: source)
@@ -84,30 +73,19 @@ struct Settings: Equatable {
                 break
             }
         }
-        var settings = Settings()
+        var settings = options.settings
         if let home = environment["HOME"], !home.isEmpty { settings.home = home }
-        settings.apiKey = options.apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        settings.apiKey = settings.apiKey.flatMap { $0.isEmpty ? nil : $0 }
         settings.apiKeySource = sources["--api-key"]
-        settings.baseURL = options.baseURL ?? settings.baseURL
         settings.baseURLChosen = sources["--base-url"] != nil
-        if let folder = options.posters {
-            settings.posters = posterFolder(folder, relativeTo: currentDirectory, home: settings.home)
-        }
-        settings.type = options.type ?? nil
-        settings.year = options.year ?? nil
-        settings.plot = options.plot ?? .short
-        settings.timeout = options.timeout ?? 10
-        if let count = options.concurrency { settings.concurrency = count }
-        if options.noPrefetch {
-            settings.prefetch = false
-        } else if let (text, source) = lookup(Variable.prefetch) {
-            settings.prefetch = try parseSwitch(text, source: source)
-        }
-        settings.offline = options.offline
-        if let width = options.posterWidth { settings.posterWidth = width }
-        if let setting = options.inlineImages { settings.inlineImages = setting }
+        settings.posters = options.posters.map { posterFolder($0, relativeTo: currentDirectory, home: settings.home) }
+        // `--no-prefetch` and `--no-cache` win over MOVIES_PREFETCH and MOVIES_CACHE.
+        if settings.prefetch { settings.prefetch = try read("MOVIES_PREFETCH", parseSwitch) ?? true }
         try settings.guardKey(baseSource: sources["--base-url"], keySource: sources["--api-key"])
-        try resolveSpending(&settings, options, environment: environment, lookup: lookup)
+        settings.cacheFolder = DiskCache.defaultFolder(environment: environment)
+        settings.stateFolder = QuotaLedger.defaultFolder(environment: environment)
+        if settings.cache { settings.cache = try read("MOVIES_CACHE", parseSwitch) ?? true }
+        settings.cacheMaxBytes = try read("MOVIES_CACHE_SIZE", parseSize) ?? settings.cacheMaxBytes
         return settings
     }
 
@@ -164,7 +142,8 @@ struct Settings: Equatable {
     static func posterFolder(_ text: String, relativeTo directory: URL, home: String?) -> URL {
         var expanded = text
         if text == "~" || text.hasPrefix("~/") {
-            var home = home.flatMap { $0.isEmpty ? nil : $0 } ?? defaultHome()
+            var home = [home, ProcessInfo.processInfo.environment["HOME"]].compactMap { $0 }.first { !$0.isEmpty }
+                ?? FileManager.default.homeDirectoryForCurrentUser.path
             while home.count > 1, home.hasSuffix("/") { home.removeLast() }
             let rest = text.dropFirst()
             expanded = home == "/" && !rest.isEmpty ? String(rest) : home + rest
@@ -174,11 +153,6 @@ struct Settings: Equatable {
         return expanded.hasPrefix("/")
             ? URL(fileURLWithPath: expanded, isDirectory: true)
             : directory.appendingPathComponent(expanded, isDirectory: true)
-    }
-
-    private static func defaultHome() -> String {
-        if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty { return home }
-        return FileManager.default.homeDirectoryForCurrentUser.path
     }
 }
 

@@ -12,11 +12,6 @@ enum Completions {
 
     private static var options: [OptionSpec] { OptionSpec.visible }
 
-    private static func values(of spec: OptionSpec) -> [String]? {
-        if case .values(let values) = spec.completion { return values }
-        return nil
-    }
-
     // MARK: bash
 
     static var bash: String {

@@ -5,7 +5,7 @@ import OMDbKit
 extension Manual {
     static var manPage: String {
         var page: [String] = [
-            ".TH MOVIES 1 \"\" \"movies \(Movies.version)\" \"User Commands\"",
+            ".TH MOVIES 1 \"\" \"movies \(OMDbKit.version)\" \"User Commands\"",
             ".SH NAME", "movies \\- " + roff(summary),
             ".SH SYNOPSIS",
             ".B movies", "[\\fIoptions\\fR]",
@@ -34,8 +34,8 @@ extension Manual {
             page += [".TP", names + (spec.placeholder.map { " \\fI\(roff($0))\\fR" } ?? ""), roff(helpLine(for: spec))]
         }
         page.append(".SH PROMPT COMMANDS")
-        for (command, meaning) in promptCommands {
-            page += [".TP", ".B " + roff(command), roff(meaning)]
+        for command in PromptCommand.all {
+            page += [".TP", ".B " + roff(command.usage), roff(command.help)]
         }
         page.append(".SH ENVIRONMENT")
         for spec in OptionSpec.visible {
@@ -61,11 +61,6 @@ extension Manual {
             ".SH SEE ALSO", "https://www.omdbapi.com/",
         ]
         return page.joined(separator: "\n") + "\n"
-    }
-
-    /// The prompt's commands, as `help` lists them: `(command, meaning)`.
-    static var promptCommands: [(String, String)] {
-        PromptCommand.all.map { ($0.usage, $0.help) }
     }
 
     /// `text` safe as roff body text: backslashes and dashes escaped, no line read as a request.

@@ -57,14 +57,18 @@ enum Manual {
         return spec.scopePrefix + spec.help + (extra.isEmpty ? "" : " (\(extra.joined(separator: "; ")))")
     }
 
-    /// Two columns, the right one wrapped to 100 columns under itself.
+    /// Two columns, the right one wrapped to 100 columns under itself; a left one too wide pushes its first line on.
     private static func columns(_ rows: [(String, String)], width: Int) -> String {
-        let indent = String(repeating: " ", count: width + 3)
-        return rows.map { left, right in
-            let padded = left.count < width ? left.padding(toLength: width, withPad: " ", startingAt: 0) : left + "  "
-            let lines = wrap(right, width: 100, indent: indent)
-            return (["  " + padded + " " + lines[0].dropFirst(indent.count)] + lines.dropFirst()).joined(separator: "\n")
+        rows.flatMap { left, right in
+            hanging("  " + left + (left.count < width ? "" : "   "), right, column: width + 3, width: 100)
         }.joined(separator: "\n")
+    }
+
+    /// `left` padded to `column`, then `right` wrapped to `width` under itself (`help`'s lines too).
+    static func hanging(_ left: String, _ right: String, column: Int, width: Int) -> [String] {
+        let lines = wrap(right, width: width, indent: String(repeating: " ", count: column))
+        let padded = left.padding(toLength: max(column, left.count), withPad: " ", startingAt: 0)
+        return [padded + lines[0].dropFirst(column)] + lines.dropFirst()
     }
 
     // MARK: README
@@ -80,7 +84,4 @@ enum Manual {
         }
         return lines.joined(separator: "\n")
     }
-
-    static let markdownBegin = "<!-- options: written by `make readme` (movies --help-markdown); a test checks it -->"
-    static let markdownEnd = "<!-- end of options -->"
 }

@@ -7,7 +7,9 @@ enum PromptHelp {
 
     /// One line a command; on a screen too narrow for one, it goes on under its description.
     static func overview(width: Int) -> String {
-        PromptCommand.all.flatMap { entry in entry.summary.map { lines(entry.usage, $0, width: width) } ?? [] }.joined(separator: "\n")
+        PromptCommand.all.flatMap { entry in
+            entry.summary.map { Manual.hanging("  " + entry.usage, $0, column: column, width: width) } ?? []
+        }.joined(separator: "\n")
     }
 
     /// All about the command `word` names, with its other forms under it; `help keys`, the editor's
@@ -16,14 +18,7 @@ enum PromptHelp {
         if word.lowercased() == "keys" { return wrap(keys, width: width, indent: "").joined(separator: "\n") }
         guard let start = PromptCommand.all.firstIndex(where: { $0.words.contains(word.lowercased()) }) else { return nil }
         let entries = [PromptCommand.all[start]] + PromptCommand.all[(start + 1)...].prefix { $0.words.isEmpty }
-        return entries.flatMap { lines($0.usage, $0.help, width: width) }.joined(separator: "\n")
-    }
-
-    /// `  show LIST` padded to the descriptions' column, then `text` wrapped under itself.
-    private static func lines(_ usage: String, _ text: String, width: Int) -> [String] {
-        let indent = String(repeating: " ", count: column)
-        let wrapped = wrap(text, width: width, indent: indent)
-        return [("  " + usage).padding(toLength: column, withPad: " ", startingAt: 0) + wrapped[0].dropFirst(column)] + wrapped.dropFirst()
+        return entries.flatMap { Manual.hanging("  " + $0.usage, $0.help, column: column, width: width) }.joined(separator: "\n")
     }
 
     /// `help keys`.

@@ -9,9 +9,6 @@ import OMDbCatalogue
 /// The `movies` command: reads the command line, settles the configuration, and runs the prompt or a
 /// one-shot command. `main` calls ``run(arguments:environment:runtime:)`` and exits with ``Runtime/exit(_:)``.
 public enum Movies {
-    /// Exit statuses, by the name README's table and the manual use.
-    public typealias Status = ExitStatus
-
     /// Runs the tool and returns how it ended. Takes over the process's signals (``Interrupts``), so call
     /// it only from `main`; a SIGTERM, SIGHUP or closed stdout ends the process from within instead.
     @MainActor
@@ -21,10 +18,10 @@ public enum Movies {
         if let failure = interrupts.start() {
             let reason = ProcessLimit.shortage(failure) ?? String(cString: strerror(failure))
             Console.standard(environment: environment, runtime: runtime).error("movies cannot start: \(reason).")
-            return Status.failure
+            return .failure
         }
         // Until a command runs, Ctrl-C ends the tool as it would have without the handler.
-        interrupts.whenIdle { @Sendable in interrupts.stop(status: Status.interrupted) }
+        interrupts.whenIdle { @Sendable in interrupts.stop(status: .interrupted) }
         let status = await runCommand(arguments: arguments, environment: environment, runtime: runtime)
         // A stop under way (SIGTERM, closed stdout) ends the process with its own status.
         interrupts.waitIfStopping()
@@ -39,12 +36,12 @@ public enum Movies {
             options = try Options.parse(arguments)
         } catch {
             Console.standard(environment: environment, runtime: runtime).error(error.message)
-            return Status.usage
+            return .usage
         }
         // Texts about the tool need no settings: a broken .env must not stop `--help`.
         if let text = text(for: options.mode) {
             Console.standard(environment: environment, noColor: options.noColor, runtime: runtime).out(text)
-            return Status.success
+            return .success
         }
         var settings: Settings
         let dotEnv = DotEnv.read(from: directory)
@@ -54,12 +51,13 @@ public enum Movies {
             let console = Console.standard(environment: environment, runtime: runtime)
             for notice in dotEnv.notices { console.note(notice) }
             console.error(error.message)
-            return Status.usage
+            return .usage
         }
         let console = Console.standard(environment: environment, noColor: options.noColor, quiet: options.quiet, runtime: runtime)
-        if let problem = keyProblem(settings) {
-            console.error(problem)
-            return Status.usage
+        // A key shorter than OMDb's 8 characters (a placeholder, a cut paste) is refused before any request.
+        if settings.sendsKey, let length = settings.apiKey?.value.count, length < 8 {
+            console.error("The OMDb API key given is \(length) character\(length == 1 ? "" : "s") long; OMDb's keys are 8 (such as 1a2b3c4d): check OMDB_API_KEY, .env or --api-key, or use --offline for the offline catalogue.")
+            return .usage
         }
         do throws(RunLimits.Shortage) {
             let limits = try RunLimits.check(concurrency: settings.concurrency)
@@ -69,7 +67,7 @@ public enum Movies {
             settings.concurrency = limits.concurrency
         } catch {
             console.error(error.message)
-            return Status.failure
+            return .failure
         }
         let budget = RequestBudget(settings: settings)
         runtime.finishing(budget)
@@ -79,19 +77,19 @@ public enum Movies {
 
         switch options.mode {
         case .help, .version, .completions, .manPage, .optionsMarkdown:
-            return Status.success
+            return .success
         case .quota:
             let report = budget.quotaReport
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }
             console.say(report)
-            return Status.success
+            return .success
         case .cache(let clear):
             console.say(clear ? budget.clearCache() : budget.cacheReport)
-            return Status.success
+            return .success
         case .interactive:
-            guard postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return Status.failure }
-            let presenter = self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget, moreHint: nil)
+            guard postersFolderIsUsable(settings, console: console) else { return .usage }
+            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: true) else { return .failure }
+            let presenter = self.presenter(TextPresenter(console: console, currentDirectory: directory), terminal: runtime.terminal, budget: budget)
             // At the prompt a poster may be wanted any time; the connections open while the first title is typed.
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: true) : nil
             warmup?.openAll()
@@ -108,13 +106,14 @@ public enum Movies {
                                                                     outputIsTerminal: isatty(STDOUT_FILENO) == 1),
                                   opener: Opener.find(environment: environment), confirm: prompt.confirm, ask: prompt.ask)
             await prompt.run(session)
-            return Status.success
+            return .success
         case let .search(query, pages, lines):
-            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
+            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return .usage }
+            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return .failure }
             let presenter: any Presenter = lines.map { JSONPresenter(console: console, format: $0) }
-                ?? self.presenter(console: console, directory: directory, terminal: runtime.terminal, budget: budget,
-                                 moreHint: { Self.pagesHint(after: $0, asked: pages) }, quietInput: true)
+                ?? self.presenter(TextPresenter(console: console, currentDirectory: directory,
+                                                moreHint: { $0.number < pages ? nil : "Use --pages \($0.number + 1) to see more." }),
+                                  terminal: runtime.terminal, budget: budget, quietInput: true)
             let warmup = settings.sendsKey ? Warmup(client: client, stateFolder: settings.stateFolder, postersToo: settings.posters != nil) : nil
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
                                   budget: budget, offlineCatalogue: catalogue, warmup: warmup)
@@ -125,22 +124,22 @@ public enum Movies {
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }
             return status
         case let .episodes(target, season, lines):
-            guard hasKeyOrOffline(settings, console: console) else { return Status.usage }
-            guard case let (client, catalogue)? = makeClient(settings, console: console, announceOffline: false) else { return Status.failure }
+            guard hasKeyOrOffline(settings, console: console) else { return .usage }
+            guard case let (client, catalogue)? = makeClient(settings, console: console, announceOffline: false) else { return .failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory,
                                   offlineCatalogue: catalogue)
-            return await EpisodesOneShot(session: session, console: console, interrupts: runtime.interrupts).run(target: target, season: season, lines: lines)
+            return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(episodesOf: target, season: season, lines: lines)
         case let .show(target, lines):
-            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return Status.usage }
-            guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return Status.failure }
+            guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return .usage }
+            guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return .failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory, budget: budget)
             return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run { await session.showOne(target, lines: lines) }
         case .catalogue(let lines):
-            guard let catalogue = offlineCatalogue(settings, console: console) else { return Status.failure }
+            guard let catalogue = offlineCatalogue(settings, console: console) else { return .failure }
             CatalogueCommand.listAll(catalogue, lines: lines, console: console)
-            return Status.success
+            return .success
         }
     }
 
@@ -156,14 +155,12 @@ public enum Movies {
         }
     }
 
-    /// A page that fills in place where stdout is a terminal (not `TERM=dumb`); plain lines otherwise.
+    /// A page that fills in place where stdout is a terminal (not `TERM=dumb`); `plain` lines otherwise.
     /// - Parameter quietInput: keys typed while the page fills are not echoed (one-shot mode).
     @MainActor
-    static func presenter(console: Console, directory: URL, terminal: Terminal, budget: RequestBudget?,
-                          moreHint: ((SearchPage) -> String?)?, quietInput: Bool = false) -> any Presenter {
-        let plain = moreHint.map { TextPresenter(console: console, currentDirectory: directory, moreHint: $0) }
-            ?? TextPresenter(console: console, currentDirectory: directory)
-        guard console.drawsLive, Terminal.size() != nil else { return plain }
+    static func presenter(_ plain: TextPresenter, terminal: Terminal, budget: RequestBudget?,
+                          quietInput: Bool = false) -> any Presenter {
+        guard plain.console.drawsLive, Terminal.size() != nil else { return plain }
         terminal.watchResizes()
         if quietInput, terminal.start() { terminal.set(.quiet) }
         return LivePresenter(plain: plain, terminal: terminal, budget: budget)
@@ -193,11 +190,6 @@ public enum Movies {
         return false
     }
 
-    /// One-shot mode's way to more results, under the last of the `asked` pages only.
-    static func pagesHint(after page: SearchPage, asked: Int) -> String? {
-        page.number < asked ? nil : "Use --pages \(page.number + 1) to see more."
-    }
-
     /// With no key, the read commands answer from the offline catalogue, saying so, unless a base URL was
     /// chosen: a script pointed at a server without its key must not get the catalogue's answer. False then.
     private static func hasKeyOrOffline(_ settings: Settings, console: Console) -> Bool {
@@ -210,26 +202,13 @@ public enum Movies {
         return false
     }
 
-    /// Why a key shorter than OMDb's 8 characters (a placeholder, a cut paste) is refused before any
-    /// request; `nil` when the key will not be sent or looks like OMDb's.
-    static func keyProblem(_ settings: Settings) -> String? {
-        guard settings.sendsKey, let length = settings.apiKey?.value.count, length < minimumKeyLength else { return nil }
-        return "The OMDb API key given is \(length) character\(length == 1 ? "" : "s") long; OMDb's keys are \(minimumKeyLength) (such as 1a2b3c4d): check OMDB_API_KEY, .env or --api-key, or use --offline for the offline catalogue."
-    }
-
-    static let minimumKeyLength = 8
-
     /// What the prompt says first offline: how to search OMDb, or (`--offline`) that the key is not used.
     static func offlineNotice(_ settings: Settings, titles: Int) -> String {
         guard settings.apiKey != nil else {
             return "Offline catalogue (\(settings.offline ? "--offline" : "no API key")): \(titles) titles. To search OMDb itself, set OMDB_API_KEY or put it in .env."
         }
-        let key = switch settings.apiKeySource {
-        case "OMDB_API_KEY in .env": "the key in .env"
-        case "OMDB_API_KEY": "the key in OMDB_API_KEY"
-        case "--api-key": "the key given with --api-key"
-        default: "the API key"
-        }
+        let key = ["OMDB_API_KEY in .env": "the key in .env", "OMDB_API_KEY": "the key in OMDB_API_KEY",
+                   "--api-key": "the key given with --api-key"][settings.apiKeySource ?? ""] ?? "the API key"
         return "Offline catalogue (--offline): \(titles) titles; \(key) is not used."
     }
 

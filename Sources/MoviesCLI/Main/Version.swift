@@ -1,12 +1,10 @@
 import OMDbKit
 
 extension Movies {
-    /// The version of the `movies` tool: the package's one version, which OMDbKit declares.
-    static var version: String { OMDbKit.version }
-
-    /// What `movies --version` prints: `movies 0.2.0 (OMDbKit 0.2.0, Swift 6.3.1, Linux x86_64)`.
+    /// What `movies --version` prints: `movies 0.2.0 (OMDbKit 0.2.0, Swift 6.3.1, Linux x86_64)`; the
+    /// package has one version, which OMDbKit declares.
     static var versionLine: String {
-        "movies \(version) (OMDbKit \(OMDbKit.version), Swift \(swiftVersion), \(platform))"
+        "movies \(OMDbKit.version) (OMDbKit \(OMDbKit.version), Swift \(swiftVersion), \(platform))"
     }
 
     /// The compiler that built this binary; the language has no run-time way to ask.

@@ -50,12 +50,9 @@ enum ExportFormat: String, CaseIterable {
 
     /// `.json`, `.csv`, `.md` or `.markdown` (any case); `nil` for anything else.
     init?(file: URL) {
-        switch file.pathExtension.lowercased() {
-        case "json": self = .json
-        case "csv": self = .csv
-        case "md", "markdown": self = .markdown
-        default: return nil
-        }
+        guard let format = ["json": Self.json, "csv": .csv, "md": .markdown, "markdown": .markdown][file.pathExtension.lowercased()]
+        else { return nil }
+        self = format
     }
 
     /// The CSV and Markdown columns: fields of ``RecordOutput`` under its names. `ratings` reads
@@ -65,16 +62,15 @@ enum ExportFormat: String, CaseIterable {
 
     /// The entry's cells for ``columns``, as its JSON has them: null is an empty cell, a number its JSON text.
     static func values(_ entry: ExportLog.Entry) -> [String?] {
-        let json = OutputJSON.line(entry.output)
-        let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
+        let output = entry.output
+        let object = JSONValue.object(of: output)
         return columns.map { column in
-            switch object[column.rawValue] {
-            case let text as String: text
-            case let ratings as [[String: String]]: ratings.map { "\($0["source"] ?? "") \($0["value"] ?? "")" }.joined(separator: "; ")
-            case let number as Int: String(number)
-            case let number as Double: String(number)
-            case let number as NSNumber: number.stringValue
-            default: nil
+            switch object[column.rawValue] ?? .null {
+            case .string(let text): text
+            case .array: output.ratings?.map { "\($0.source) \($0.value)" }.joined(separator: "; ")
+            case .int(let number): String(number)
+            case .double(let number): Int(exactly: number).map(String.init) ?? String(number)
+            case .null, .bool, .object: nil
             }
         }
     }

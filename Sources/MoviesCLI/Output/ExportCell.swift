@@ -8,20 +8,13 @@ enum ExportCell {
     /// with a quote, as OWASP advises, checked after control characters are dropped (`\u{1}=1+1`).
     static func csv(_ text: String) -> String {
         var field = PrintableText.clean(text, keepingLineBreaks: true)
-        let isFormula = isFormulaLike(field)
+        // A spreadsheet's formula: it starts with a tab or CR, or its first scalar past blanks and line
+        // breaks is =, +, - or @.
+        let lead = field.unicodeScalars.first { !" \t\n\r".unicodeScalars.contains($0) }
+        let isFormula = ["\t", "\r"].contains(field.unicodeScalars.first) || ["=", "+", "-", "@"].contains(lead)
         if isFormula { field = "'" + field }
         let needsQuotes = isFormula || field.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
         return needsQuotes ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
-    }
-
-    /// True when a spreadsheet would take `field` as a formula: it starts with a tab or CR, or its first
-    /// scalar past spaces and line breaks is `=`, `+`, `-` or `@`.
-    static func isFormulaLike(_ field: String) -> Bool {
-        guard let first = field.unicodeScalars.first else { return false }
-        if first == "\t" || first == "\r" { return true }
-        let skipped: Set<Unicode.Scalar> = [" ", "\t", "\n", "\r"]
-        guard let lead = field.unicodeScalars.first(where: { !skipped.contains($0) }) else { return false }
-        return ["=", "+", "-", "@"].contains(lead)
     }
 
     /// A Markdown table cell: one line of printable text, HTML written as text (`&lt;`) and brackets

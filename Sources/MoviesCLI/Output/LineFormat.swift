@@ -40,17 +40,14 @@ enum LineFormat: Equatable, Sendable {
         Set(OptionSpec.lineCommands.names.flatMap(fieldNames(of:))).sorted()
     }
 
-    /// The names this format asks for.
-    var fields: [String] {
-        switch self {
+    /// Refuses a name this format asks for that is not in `valid`, listing those that are; a name that may be
+    /// the API key is not shown.
+    func check(against valid: [String], command: String) throws(UsageError) {
+        let named = switch self {
         case .json(let fields): fields ?? []
         case .template(let template): template.fields
         }
-    }
-
-    /// Refuses a name not in `valid`, listing those that are; a name that may be the API key is not shown.
-    func check(against valid: [String], command: String) throws(UsageError) {
-        let unknown = fields.filter { !valid.contains($0) }
+        let unknown = named.filter { !valid.contains($0) }
         guard !unknown.isEmpty else { return }
         let option = if case .template = self { "--format" } else { "--json" }
         let shown = unknown.map { Options.mayBeAKey($0) ? "(not shown: it may be a key)" : "\"\($0)\"" }

@@ -13,14 +13,10 @@ enum OutputJSON {
         encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         // Plain strings, numbers and lists: encoding cannot fail.
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        return escapingTerminalControls(String(decoding: data, as: UTF8.self))
-    }
-
-    /// Also escapes what JSON leaves as it is (DEL, C1 controls such as CSI, U+2028, U+2029), so no line
-    /// carries a control sequence; they can only be inside strings.
-    static func escapingTerminalControls(_ json: String) -> String {
+        // Also escapes what JSON leaves as it is (DEL, C1 controls such as CSI, U+2028, U+2029), so no line
+        // carries a control sequence; they can only be inside strings.
         var escaped = ""
-        for scalar in json.unicodeScalars {
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
             if (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
                 escaped += String(format: "\\u%04x", scalar.value)
             } else {
@@ -28,5 +24,21 @@ enum OutputJSON {
             }
         }
         return escaped
+    }
+
+    /// Writes each stored property of `value` under its name, null when nil (a synthesised `encode(to:)`
+    /// leaves it out), but those named in `leftOutWhenNil`.
+    static func encodeFields<Key: CodingKey>(of value: Any, to container: KeyedEncodingContainer<Key>,
+                                             leftOutWhenNil: Set<String> = []) throws {
+        var container = container
+        for case let (name?, field as any Encodable) in Mirror(reflecting: value).children {
+            guard let key = Key(stringValue: name) else { continue }
+            let mirror = Mirror(reflecting: field)
+            if mirror.displayStyle == .optional, mirror.children.isEmpty {
+                if !leftOutWhenNil.contains(name) { try container.encodeNil(forKey: key) }
+            } else {
+                try container.encode(field, forKey: key)
+            }
+        }
     }
 }

@@ -53,7 +53,7 @@ enum Command: Equatable, Sendable {
     case invalid(hint: String)
 
     /// The words that are commands (``PromptCommand/all``'s); any other text is a search.
-    static let words: Set<String> = PromptCommand.words
+    static let words = Set(PromptCommand.all.flatMap(\.words))
 
     /// Reads one line. Never fails: a malformed command becomes ``invalid(hint:)``.
     init(parsing line: String) {

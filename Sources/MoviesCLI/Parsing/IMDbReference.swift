@@ -26,16 +26,10 @@ enum IMDbReference: Equatable {
             }
             return
         }
-        let page = parts.first { ["name", "list", "company", "user", "event", "chart", "find", "search", "news", "video", "gallery"].contains($0) }
-        let what = switch page {
-        case "name": "a person's page"
-        case "list": "a list"
-        case "company": "a company's page"
-        case "user": "a user's page"
-        case "find", "search": "a search"
-        case nil: "not a title's page"
-        case let other?: "a page of \(other)"
-        }
+        let named = ["name": "a person's page", "list": "a list", "company": "a company's page", "user": "a user's page",
+                     "find": "a search", "search": "a search", "event": "a page of event", "chart": "a page of chart",
+                     "news": "a page of news", "video": "a page of video", "gallery": "a page of gallery"]
+        let what = parts.lazy.compactMap { named[$0] }.first ?? "not a title's page"
         self = .notATitle("\(Self.shown(trimmed)) is \(what) on IMDb, not a title's: give a title's link (imdb.com/title/tt…), its ID (tt0076759) or its name.")
     }
 

@@ -48,9 +48,6 @@ struct PromptCommand: Sendable {
         return all.first { $0.words.contains(word) }
     }
 
-    /// Every command word, aliases included.
-    static var words: Set<String> { Set(all.flatMap(\.words)) }
-
     /// The prompt's commands, in `help`'s order; an entry with no words is another use of the one above.
     static let all: [PromptCommand] = [
         PromptCommand([], "TEXT", "search OMDb for TEXT", "search for TEXT (with the current type and year filters)"),
