@@ -2,9 +2,11 @@ import Foundation
 import OMDbKit
 import LineEditing
 
-/// What a live page shows: every row's state and the lines that draw it at a given width (no I/O).
+/// What a live page shows: every row's state and the lines that draw it at a given width (no I/O). The
+/// plain and JSON presenters keep their page's rows in one too.
 @MainActor
 struct LivePage {
+    /// One numbered result of the page, and its record and poster (or why not) once they came.
     struct Row {
         let item: SearchItem
         let number: Int
@@ -42,7 +44,7 @@ struct LivePage {
     }
 
     /// The page is over; rows still loading were `stopped` (Ctrl-C).
-    mutating func finish(stopped: Bool) {
+    mutating func finish() {
         isFinished = true
         for index in rows.indices where !rows[index].isFinished(postersOn: postersOn) { rows[index].stopped = true }
     }
@@ -275,6 +277,8 @@ struct LivePage {
 extension LivePage.Row {
     /// The record is in, and the poster too when posters are on.
     func isFinished(postersOn: Bool) -> Bool { record != nil && (!postersOn || poster != nil) }
+
+    var posterSaved: Bool { if case .success? = poster { true } else { false } }
 
     mutating func apply(_ part: MovieUpdate.Part) {
         switch part {

@@ -90,7 +90,7 @@ final class LivePresenter: Presenter {
         if let listener { terminal.ignore(listener) }
         listener = nil
         today = budget?.pageStatus
-        self.page?.finish(stopped: Task.isCancelled)
+        self.page?.finish()
         draw()
         terminal.showCursor(true)
         self.page = nil

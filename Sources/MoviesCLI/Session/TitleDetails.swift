@@ -62,7 +62,7 @@ struct TitleDetails: SessionPart {
         let poster = await savedPoster(of: item, known: nil)
         if poster == nil, posterStore != nil { return report(CancellationError()) }
         if let lines {
-            console.out(JSONPresenter.object(JSONPresenter.Row(item: item, record: .success(movie), poster: poster), format: lines))
+            console.out(JSONPresenter.object(LivePage.Row(item: item, number: 1, record: .success(movie), poster: poster), format: lines))
             if case .failure(.posterNotWritten)? = poster { return .failure }
             return .success
         }
