@@ -14,22 +14,13 @@ protocol Presenter {
     func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) async
     /// How a saved file is named to the person.
     func display(_ file: URL) -> String
-    /// Says an answer is awaited (`Searching OMDb for "alien"…`) until ``stopWaiting()``; only a live page does.
-    func startWaiting(_ text: String)
-    /// The answer came (or failed): nothing of the waiting line is left.
-    func stopWaiting()
+    /// `work`'s result; meanwhile a live page says what is awaited (`Searching OMDb for "alien"…`), and
+    /// nothing of that is left once the answer came (or failed).
+    func waiting<T>(_ text: String, for work: () async throws -> T) async rethrows -> T
 }
 
 extension Presenter {
-    func startWaiting(_ text: String) {}
-    func stopWaiting() {}
-
-    /// `work`'s result, with `text` shown while it runs.
-    func waiting<T>(_ text: String, for work: () async throws -> T) async rethrows -> T {
-        startWaiting(text)
-        defer { stopWaiting() }
-        return try await work()
-    }
+    func waiting<T>(_ text: String, for work: () async throws -> T) async rethrows -> T { try await work() }
 }
 
 /// Plain text where no live page can be drawn: each row once, whole, in rank order, as soon as it and
