@@ -37,7 +37,7 @@ extension SearchController {
         current = nil
         lastPage = page
         rows = [Row(number: 1, item: item, movie: movie, loaded: true)]
-        loadedPages[1] = LoadedPage(page: page, first: 1)
+        loadedPages[1] = page
         presenter.pageArrived(page, first: 1, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)
         if let store = posterStore {
