@@ -69,12 +69,6 @@ public enum InlineImages {
 
     static let kittyChunk = 4096
 
-    /// Why a poster was not drawn and where it is (`saved`, as shown): `poster not drawn: only JPEG
-    /// posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`.
-    public static func refusal(for image: Data, using kind: Kind, saved: String) -> String {
-        "poster not drawn: \(reason(for: image, using: kind)); saved as \(saved)"
-    }
-
     /// Why `kind` cannot draw `image`, by its format.
     static func reason(for image: Data, using kind: Kind) -> String {
         let format = ImageFormat(sniffing: image)
