@@ -170,18 +170,14 @@ struct LivePage {
         return Self.clip(style.dim(plain), plain: plain, width: room)
     }
 
-    /// A row's first line in `width` columns: `  3. Title (1984)  movie  tt0090190`, its ratings
-    /// (`  IMDb 8.6 · RT 93% · MC 90`), and the tag. The year, type and ID tell rows apart and stay whole;
-    /// the ratings and the tag give way before the title keeps fewer than ``titleKeeps`` columns.
-    static func titleLine(_ item: SearchItem, number: Int, tag: String, ratings: RatingsSummary? = nil, width: Int, style: Style) -> String {
-        titleLine(item, number: number, tags: tag.isEmpty ? [] : [tag], ratings: ratings, width: width, style: style).line
-    }
-
     /// The title keeps this many columns (or all of itself) before the ratings or the poster's state take any.
     static let titleKeeps = 20
 
-    /// A row's first line, as above, with the first of `tags` that fits: the tag shrinks first, then goes
-    /// to a line of its own (`tagShown` false), and only then do the ratings go, from the end.
+    /// A row's first line in `width` columns: `  3. Title (1984)  movie  tt0090190`, its ratings
+    /// (`  IMDb 8.6 · RT 93% · MC 90`), and the first of `tags` that fits. The year, type and ID tell rows
+    /// apart and stay whole; the ratings and the tag give way before the title keeps fewer than ``titleKeeps``
+    /// columns: the tag shrinks first, then goes to a line of its own (`tagShown` false), and only then do
+    /// the ratings go, from the end.
     static func titleLine(_ item: SearchItem, number: Int, tags: [String], ratings: RatingsSummary?,
                           width: Int, style: Style) -> (line: String, tagShown: Bool) {
         let label = TextPresenter.numberLabel(number) + " "
