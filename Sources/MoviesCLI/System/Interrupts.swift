@@ -138,21 +138,13 @@ final class Interrupts: Sendable {
 
     /// Ctrl-C.
     func interrupt() {
-        enum Action { case cancel(@Sendable () -> Void), later, idle((@Sendable () -> Void)?) }
         state.withLock { $0.always }?()
-        let action: Action = state.withLock { state in
-            if let cancel = state.cancel { return .cancel(cancel) }
-            if state.busy {
-                state.cancelOnRegistration = true
-                return .later
-            }
-            return .idle(state.whenIdle)
+        // Cancel the command; or, between begin() and running(_:), cancel it once registered; or, idle, say so.
+        let action = state.withLock { state in
+            if state.cancel == nil, state.busy { state.cancelOnRegistration = true }
+            return state.cancel ?? (state.busy ? nil : state.whenIdle)
         }
-        switch action {
-        case .cancel(let cancel): cancel()
-        case .later: break
-        case .idle(let handler): handler?()
-        }
+        action?()
     }
 
     /// A write to stdout failed otherwise (`code` is its errno): say so in one line, stop with status 1.
