@@ -127,7 +127,7 @@ import TestSupport
         await session.handle(.search("tt12"))
         #expect(capture.err.hasPrefix("No results for \"tt12\""))
         #expect(session.rows.map(\.item.imdbID) == rows)
-        #expect(session.canLoadMore)
+        #expect(session.searchController.canLoadMore)
         capture.clear()
         await session.handle(.show(2))
         #expect(capture.err == "")

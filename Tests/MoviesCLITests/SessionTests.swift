@@ -25,7 +25,7 @@ import TestSupport
         var said: [Said] = []
         for search in ["star trek", "toxic"] {
             await session.handle(.search(search))
-            #expect(session.canLoadMore == (search == "star trek"))
+            #expect(session.searchController.canLoadMore == (search == "star trek"))
             capture.clear()
             await session.handle(.show(99))
             said.append(capture.said)

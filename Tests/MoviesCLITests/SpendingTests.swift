@@ -46,7 +46,7 @@ import TestSupport
 
     @Test func punctuationIsDroppedForTheSecondTry() {
         let queries = ["Schindler's List", "spider-man: far from home", "toxic!", "C++", "alien", "?!", "Amélie"]
-        #expect(queries.map(Session.withoutPunctuation) == ["Schindlers List", "spider man far from home", "toxic", "C", nil, nil, nil])
+        #expect(queries.map(SearchController.withoutPunctuation) == ["Schindlers List", "spider man far from home", "toxic", "C", nil, nil, nil])
     }
 
     @MainActor @Test func tooManyResultsShowsTheExactTitleOffline() async throws {
@@ -111,7 +111,7 @@ import TestSupport
         let session = Session(client: try catalogueClient(), settings: Settings(), console: console,
                               presenter: TextPresenter(console: console, currentDirectory: folder), currentDirectory: folder, budget: budget)
         await session.handle(.help(nil))
-        #expect([capture.outLines.last, session.requestsToday] == ["requests today: 37 of 1,000 (UTC day)", "requests today: 37 of 1,000 (UTC day)"])
+        #expect([capture.outLines.last, session.context.budget?.statusLine] == ["requests today: 37 of 1,000 (UTC day)", "requests today: 37 of 1,000 (UTC day)"])
     }
 
     @Test func sizesAreShortAndDecimal() {

@@ -59,8 +59,6 @@ final class Session {
         get { searchController.prefetchesNextPage }
         set { searchController.prefetchesNextPage = newValue }
     }
-    var canLoadMore: Bool { searchController.canLoadMore }
-    var requestsToday: String? { context.requestsToday }
 
     // MARK: The handlers
 
@@ -104,7 +102,7 @@ final class Session {
         case .nothing, .quit: break
         case .help(nil):
             console.out(PromptHelp.overview(width: console.width))
-            if let line = requestsToday { console.out(line) }
+            if let line = context.budget?.statusLine { console.out(line) }
         case .help(let word?):
             // The parser let through only a word `help` knows.
             console.out(PromptHelp.detail(word, width: console.width) ?? PromptHelp.overview(width: console.width))
@@ -163,5 +161,4 @@ final class Session {
     }
     func setPosters(_ folder: String?, width: PosterWidth? = nil) { settingsCommands.setPosters(folder, width: width) }
     func report(_ error: any Error) -> ExitStatus { context.report(error) }
-    nonisolated static func withoutPunctuation(_ text: String) -> String? { SearchController.withoutPunctuation(text) }
 }

@@ -106,9 +106,6 @@ final class SessionContext {
 
     // MARK: The daily count
 
-    /// `requests today: 37 of 1,000 (UTC day)`, for `help`; `nil` when nothing is counted.
-    var requestsToday: String? { budget?.statusLine }
-
     /// Warns once a day (across processes) at 90 % of the daily limit; not after Ctrl-C, which returns at once.
     func warnIfNearLimit() async {
         guard !Task.isCancelled, let budget else { return }
