@@ -23,10 +23,11 @@ struct TitleDetails: SessionPart {
             // The record's item: a row listed without its poster's address gets it here.
             let result = await savedPoster(of: SearchItem(movie), known: row.poster)
             let poster = try? result?.get()
-            if let poster, let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
             console.out(Details.lines(for: movie, poster: poster, console: console, display: presenter.display, number: number))
             status = sayWhyNoPoster(result)
-            await drawPoster(of: number)
+            let drawn = await drawPoster(of: row.item, saved: poster)
+            // Found again after the awaits: a page may have come in between.
+            if let index = searchController.index(of: number) { searchController.rows[index].poster = drawn }
         } catch {
             status = report(error)
         }
@@ -130,19 +131,9 @@ struct TitleDetails: SessionPart {
         return await outcome { [client] in try await client.poster(for: item, in: store) }
     }
 
-    /// Draws result `number`'s poster when the terminal can (saved now when a poster folder is set).
-    func drawPoster(of number: Int) async {
-        guard let index = searchController.index(of: number) else { return }
-        let row = searchController.rows[index]
-        let poster = await drawPoster(of: row.item, saved: row.poster)
-        // Found again after the await: a page may have come in between.
-        if let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
-    }
-
     /// Draws `item`'s poster when the terminal can: `saved`, or saved now when a poster folder is set.
     /// - Returns: the poster saved for it, if any.
-    @discardableResult
-    func drawPoster(of item: SearchItem, saved: SavedPoster?) async -> SavedPoster? {
+    private func drawPoster(of item: SearchItem, saved: SavedPoster?) async -> SavedPoster? {
         guard let kind = inlineImages else { return saved }
         var saved = saved
         if saved == nil, let store = posterStore {
