@@ -109,7 +109,7 @@ struct TitleDetails: SessionPart {
             if case .title(let id) = reference, exactTitle == nil {
                 console.err("\(who) no title with the IMDb ID \(id): check the ID or the link.")
             } else if let exactTitle, case .notFound = error.underlying {
-                let filters = [settings.type.map { "type \($0.rawValue)" }, settings.year.map { "year \($0)" }].compactMap { $0 }
+                let filters = context.filters
                 console.err("\(who) no title that is exactly \"\(safe(exactTitle))\"" + (filters.isEmpty ? "" : " (\(filters.joined(separator: ", ")))")
                             + ": movies search \(safe(exactTitle)) lists the titles with those words.")
             } else {
