@@ -43,13 +43,11 @@ final class SessionContext {
     var posterStore: PosterStore? {
         guard let folder = settings.posters?.standardizedFileURL else { return nil }
         if let store = currentStore, store.folder == folder {
-            if store.width == settings.posterWidth { return store }
-            currentStore = store.atWidth(settings.posterWidth)
-            return currentStore
+            if store.width != settings.posterWidth { currentStore = store.atWidth(settings.posterWidth) }
+        } else {
+            currentStore = PosterStore(folder: folder, width: settings.posterWidth)
         }
-        let store = PosterStore(folder: folder, width: settings.posterWidth)
-        currentStore = store
-        return store
+        return currentStore
     }
 
     /// The store of the folder in force, once made. Tests set its disk seam (``PosterStore/disk``).
