@@ -52,25 +52,19 @@ struct LivePage {
     /// Row `index` will not change any more: printed for good when the page is too tall.
     func isDone(_ index: Int) -> Bool { rows[index].stopped || rows[index].isFinished(postersOn: postersOn) }
 
-    var plotsDone: Int { rows.filter { $0.record != nil }.count }
-    var postersDone: Int { rows.filter { $0.poster != nil }.count }
-
     /// How much of a row is shown: the roomiest layout that fits the screen is used.
     struct Layout: Equatable {
         /// Plot lines a row shows, the last cut after a word; `nil`: the whole plot (two lines at least).
         var plotLines: Int?
         /// The poster's state as a short tag on the title line instead of a line of its own.
         var posterInline = false
-
-        static let full = Layout(plotLines: 2)
-        static let whole = Layout(plotLines: nil)
     }
 
     /// The layouts to try, roomiest first: with `plot full`, whole plots before plots cut to two lines.
     var layouts: [Layout] {
         let cut = postersOn ? [Layout(plotLines: 2), Layout(plotLines: 1), Layout(plotLines: 1, posterInline: true)]
             : [Layout(plotLines: 2), Layout(plotLines: 1)]
-        return wholePlots ? [.whole] + cut : cut
+        return wholePlots ? [Layout(plotLines: nil)] + cut : cut
     }
 
     /// The layout of rows printed for good when the page is taller than the screen: the roomiest.
@@ -92,7 +86,7 @@ struct LivePage {
     /// One row: marker, number, title, year, type and ID; its plot in the layout's lines; its poster's
     /// state on a line of its own, or a tag on the title line in the tightest layout.
     /// - Parameter padded: a short plot is padded to the layout's lines, so a loading page does not jump.
-    func rowLines(_ index: Int, width: Int, layout: Layout = .full, frame: Int, style: Style, padded: Bool = true) -> [String] {
+    func rowLines(_ index: Int, width: Int, layout: Layout = Layout(plotLines: 2), frame: Int, style: Style, padded: Bool = true) -> [String] {
         let row = rows[index]
         let room = max(10, width - 1)
         let marker: String
@@ -156,8 +150,8 @@ struct LivePage {
     /// Under the page: how far it has come, and `today`'s count (`requests today: 37 of 1,000`) when kept.
     /// Fitted to `width` by dropping whole parts from the end: a line that wrapped would break the redraw.
     func statusLine(width: Int, frame: Int, today: String? = nil, style: Style) -> String {
-        var parts = ["plots \(plotsDone)/\(rows.count)"]
-        if postersOn { parts.append("posters \(postersDone)/\(rows.count)") }
+        var parts = ["plots \(rows.count { $0.record != nil })/\(rows.count)"]
+        if postersOn { parts.append("posters \(rows.count { $0.poster != nil })/\(rows.count)") }
         if let today { parts.append(today) }
         let marker = !isFinished ? String(Self.spinner[frame % Self.spinner.count])
             : rows.contains { $0.stopped } ? "–" : rows.contains { (try? $0.record?.get()) == nil } ? "✗" : "✓"
