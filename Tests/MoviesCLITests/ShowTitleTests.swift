@@ -63,7 +63,7 @@ import TestSupport
         capture.clear()
         let later = try catalogueSession(capture, directory: folder)
         await later.handle(.search("alien"))
-        later.setPosters(folder.appendingPathComponent("later").path)
+        await later.handle(.posters(folder.appendingPathComponent("later").path))
         capture.clear()
         await later.handle(.show(1))
         #expect(capture.outLines.contains { $0.hasPrefix("  Poster: later/Alien (1979) [tt0078748].") }, "\(capture.outLines)")
