@@ -37,12 +37,10 @@ final class Interrupts: Sendable {
     private let output: StandardOutput?
 
     /// - Parameters:
-    ///   - whenIdle: what Ctrl-C does when no command is running.
     ///   - terminate: how ``stop(status:message:)`` ends the process (``Runtime/exit(_:)``'s steps).
     ///   - output: the stdout whose line in progress a stop lets finish; `nil` for none (tests).
-    init(whenIdle: (@Sendable () -> Void)? = nil,
-         terminate: @escaping @Sendable (ExitStatus) -> Never = { _exit($0.code) }, output: StandardOutput? = nil) {
-        self.state = Mutex(State(whenIdle: whenIdle))
+    init(terminate: @escaping @Sendable (ExitStatus) -> Never = { _exit($0.code) }, output: StandardOutput? = nil) {
+        self.state = Mutex(State())
         self.terminate = terminate
         self.output = output
     }
