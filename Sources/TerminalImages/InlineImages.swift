@@ -10,7 +10,7 @@ public enum InlineImages {
     }
 
     /// How an image reaches the screen.
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
         /// iTerm2's `OSC 1337 ; File=…`: any image format, bytes as they are (iTerm2, WezTerm, VS Code).
         case iterm
         /// kitty's graphics protocol, `a=T,f=100`: PNG only (kitty, Ghostty).
@@ -22,13 +22,8 @@ public enum InlineImages {
     /// The protocol to draw with, or `nil`: always `nil` when stdout is not a terminal, whatever the setting.
     public static func detect(_ setting: Setting, environment: [String: String], outputIsTerminal: Bool) -> Kind? {
         guard outputIsTerminal else { return nil }
-        switch setting {
-        case .off: return nil
-        case .iterm: return .iterm
-        case .kitty: return .kitty
-        case .blocks: return .blocks
-        case .auto: break
-        }
+        // A forced protocol is the kind of its name; `off` is none.
+        guard setting == .auto else { return Kind(rawValue: setting.rawValue) }
         let program = environment["TERM_PROGRAM"]?.lowercased() ?? ""
         if ["iterm.app", "wezterm", "vscode"].contains(program) { return .iterm }
         if program == "ghostty" || !(environment["KITTY_WINDOW_ID"] ?? "").isEmpty || environment["TERM"] == "xterm-kitty" {
@@ -82,12 +77,6 @@ public enum InlineImages {
 
     /// `JPEG`, `PNG`, `GIF`, `WebP`, or `not an image`.
     private static func name(of format: ImageFormat?) -> String {
-        switch format {
-        case .jpeg?: "JPEG"
-        case .png?: "PNG"
-        case .gif?: "GIF"
-        case .webp?: "WebP"
-        case nil: "not an image"
-        }
+        format.map { $0 == .webp ? "WebP" : $0.rawValue.uppercased() } ?? "not an image"
     }
 }
