@@ -17,10 +17,8 @@ final class LivePresenter: Presenter {
     private var today: String?
 
     private var page: LivePage?
-    /// Lines drawn last time; the cursor sits at the start of the line below them.
-    private var drawnLines: Int { drawnWidths.count }
-    /// The columns each line drawn last time takes: after the window narrows, most terminals rewrap a
-    /// long line onto more rows, which the redraw must go up over too.
+    /// The columns each line drawn last time takes (the cursor sits at the start of the line below them):
+    /// after the window narrows, most terminals rewrap a long line onto more rows, which the redraw must go up over too.
     private var drawnWidths: [Int] = []
     /// Rows already printed for good when the page does not fit on the screen.
     private var printedRows: Int?
@@ -153,7 +151,7 @@ final class LivePresenter: Presenter {
         }
         // Too tall for the screen: clear what was drawn live, then print finished rows in order.
         var out = ""
-        if drawnLines > 0 { out += "\r\u{1B}[\(rowsDrawn(columns: size.columns))A\u{1B}[J" }
+        if !drawnWidths.isEmpty { out += "\r\u{1B}[\(rowsDrawn(columns: size.columns))A\u{1B}[J" }
         drawnWidths = []
         if printedRows == nil {
             out += console.style.bold(page.heading) + "\r\n"
