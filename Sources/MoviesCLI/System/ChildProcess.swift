@@ -11,7 +11,6 @@ import Foundation
 /// browser `kill` cannot end), so each starts with an empty mask and every signal at its default. Each
 /// is reaped by a thread of its own (`waitpid` blocks), so none is left a zombie.
 final class ChildProcess: Sendable {
-    /// How a child ended.
     enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)

@@ -32,7 +32,6 @@ struct Console: Sendable {
 
     /// A line of results on stdout.
     func out(_ line: String = "") { writeOut(line + "\n") }
-    /// Lines of results on stdout.
     func out(_ lines: [String]) { for line in lines { out(line) } }
     /// Prose on stdout (`quota`, `cache`), broken between words at the terminal's width.
     func say(_ text: String) { writeOut(Self.fitted(text, width: outputWidth()).joined(separator: "\n") + "\n") }
