@@ -70,36 +70,31 @@ final class SessionContext {
 
     /// Says what went wrong: `.failure` for a failure at run time; "no results", no more pages and Ctrl-C are answers.
     func report(_ error: any Error) -> ExitStatus {
-        switch error {
-        case is CancellationError:
+        if error is CancellationError {
             console.note("Stopped.")
             return .success
-        case let error as OMDbError:
-            switch error.underlying {
-            case let .seasonNotFound(imdbID, season):
-                console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
-                return .success
-            case .notFound:
-                console.err(safe(error.forPerson) + filtersInUse + offlineMiss)
-                return .success
-            case .tooManyResults:
-                // The search did not run: a script should know.
-                console.err(safe(error.forPerson) + filtersInUse)
-                return .failure
-            case .noMorePages:
-                console.err(safe(error.forPerson))
-                return .success
-            case .quotaExhausted:
-                console.error(safe(budget?.limitMessage ?? error.forPerson))
-                return .failure
-            default:
-                console.error(safe(error.forPerson))
-                return .failure
-            }
-        default:
+        }
+        guard let error = error as? OMDbError else {
             console.error(safe(String(describing: error)))
             return .failure
         }
+        switch error.underlying {
+        case let .seasonNotFound(imdbID, season):
+            console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
+        case .notFound: console.err(safe(error.forPerson) + filtersInUse + offlineMiss)
+        case .noMorePages: console.err(safe(error.forPerson))
+        case .tooManyResults:
+            // The search did not run: a script should know.
+            console.err(safe(error.forPerson) + filtersInUse)
+            return .failure
+        case .quotaExhausted:
+            console.error(safe(budget?.limitMessage ?? error.forPerson))
+            return .failure
+        default:
+            console.error(safe(error.forPerson))
+            return .failure
+        }
+        return .success
     }
 
     // MARK: The daily count
