@@ -87,16 +87,11 @@ public enum InlineImages {
             guard ImageFormat(sniffing: image) == .png else { return nil }
             // The payload goes in chunks of at most 4096 base64 bytes; m=1 says more follow.
             let payload = Array(image.base64EncodedString().utf8)
-            var chunks: [String] = []
-            var start = 0
-            repeat {
+            return stride(from: 0, to: max(1, payload.count), by: kittyChunk).map { start in
                 let end = min(start + kittyChunk, payload.count)
-                let more = end < payload.count ? 1 : 0
-                let control = start == 0 ? "a=T,f=100,m=\(more)" : "m=\(more)"
-                chunks.append("\u{1B}_G\(control);\(String(decoding: payload[start..<end], as: UTF8.self))\u{1B}\\")
-                start = end
-            } while start < payload.count
-            return chunks.joined()
+                let control = (start == 0 ? "a=T,f=100," : "") + "m=\(end < payload.count ? 1 : 0)"
+                return "\u{1B}_G\(control);\(String(decoding: payload[start..<end], as: UTF8.self))\u{1B}\\"
+            }.joined()
         }
     }
 
