@@ -42,7 +42,7 @@ import TestSupport
             + #""imdbID":"tt0000001","imdbRating":null,"imdbVotes":null,"language":null,"metascore":null,"page":1,"plot":"It happens.","#
             + #""poster":null,"posterURL":null,"production":null,"rank":3,"rated":null,"ratings":[],"released":null,"#
             + #""runtimeMinutes":null,"title":"A","totalSeasons":null,"type":"movie","website":null,"writer":null,"year":"1999"}"#
-        #expect(JSONPresenter.line(update, page: 1) == everyFieldSorted)
+        #expect(jsonLine(update, page: 1) == everyFieldSorted)
     }
 
     @Test func keysAndNullsFollowEachOutcome() async throws {
@@ -59,7 +59,7 @@ import TestSupport
             Self.item("tt0000003", "Failed", poster: StubTransport.posterURL("three")),
         ]
         let got = await updates(stub.client(), for: items, posters: PosterStore(folder: folder))
-        let objects = try got.map { try Self.object(JSONPresenter.line($0, page: 1)) }
+        let objects = try got.map { try Self.object(jsonLine($0, page: 1)) }
         // Issue 18: the record's fields besides (all null when there is no record).
         let keys: [String] = ["imdbID", "title", "year", "type", "plot", "poster", "page", "rank"] + Self.recordKeys
 
@@ -98,7 +98,7 @@ import TestSupport
     @Test func noPosterFolderMeansNullPosterAndNoPosterError() async throws {
         let stub = StubTransport()
         let update = try #require(await updates(stub.client(), for: [Self.item("tt0000009", "Gone")]).first)
-        let object = try Self.object(JSONPresenter.line(update, page: 2))
+        let object = try Self.object(jsonLine(update, page: 2))
         #expect(Set(object.keys) == Set(["imdbID", "title", "year", "type", "plot", "poster", "plotError", "page", "rank"] + Self.recordKeys))
         #expect(Self.values(object, ["poster", "page"]) == ["null", "2"])
     }
@@ -114,7 +114,7 @@ import TestSupport
         let title = title.text
         let stub = StubTransport(records: ["tt0000001": ["Title": "x", "imdbID": "tt0000001", "Plot": title]])
         let update = try #require(await updates(stub.client(), for: [Self.item("tt0000001", title)]).first)
-        let line = JSONPresenter.line(update, page: 1)
+        let line = jsonLine(update, page: 1)
         #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
                 "raw control character in \(line.debugDescription)")
         #expect(try Self.object(line)["title"] as? String == title && !line.contains("\n"))

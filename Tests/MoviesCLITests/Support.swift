@@ -104,6 +104,12 @@ struct StubTransport: InMemoryTransport {
     }
 }
 
+/// A search's JSON line for `row`, as `search --json` prints it on page `page`.
+@MainActor
+func jsonLine(_ row: LivePage.Row, page: Int) -> String {
+    LineFormat.json(fields: nil).line(JSONPresenter.output(row, page: page, rank: row.number))
+}
+
 /// What `details(for:)` yields, gathered into one row per item, in item order, numbered from `first`.
 @MainActor
 func updates(_ client: OMDbClient, for items: [SearchItem], posters: PosterStore? = nil, first: Int = 1) async -> [LivePage.Row] {

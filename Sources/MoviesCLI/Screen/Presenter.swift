@@ -177,7 +177,7 @@ final class JSONPresenter: Presenter {
     /// Rows whose record never arrived (Ctrl-C) are left out, unless their poster was saved.
     func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) {
         for row in pending?.rows ?? [] where row.record != nil || row.posterSaved {
-            console.out(Self.line(row, page: page.number, format: format))
+            console.out(format.line(Self.output(row, page: page.number, rank: row.number)))
         }
         pending = nil
     }
@@ -188,17 +188,8 @@ final class JSONPresenter: Presenter {
     /// The full path, as the `poster` field has it.
     func display(_ file: URL) -> String { safe(file.path) }
 
-    /// One ``RecordOutput`` on a line: every field of the row's record, then its `page` and `rank` (its number).
-    static func line(_ row: LivePage.Row, page: Int, format: LineFormat = .json(fields: nil)) -> String {
-        format.line(output(row, page: page, rank: row.number))
-    }
-
-    /// `movies show --json`: one record, the fields of a search line without its page and rank.
-    static func object(_ row: LivePage.Row, format: LineFormat = .json(fields: nil)) -> String {
-        format.line(output(row))
-    }
-
-    /// The row as output: its record's fields when it came, and what went wrong when something did.
+    /// The row as output: its record's fields when it came, and what went wrong when something did; then
+    /// its `page` and `rank` (its number) on a search's line, neither for `movies show --json`.
     static func output(_ row: LivePage.Row, page: Int? = nil, rank: Int? = nil) -> RecordOutput {
         var output = RecordOutput(item: row.item, movie: try? row.record?.get(), poster: try? row.poster?.get().file.path,
                                   page: page, rank: rank)

@@ -61,7 +61,8 @@ struct TitleDetails: SessionPart {
         let poster = await savedPoster(of: item, known: nil)
         if poster == nil, posterStore != nil { return report(CancellationError()) }
         if let lines {
-            console.out(JSONPresenter.object(LivePage.Row(item: item, number: 1, record: .success(movie), poster: poster), format: lines))
+            let row = LivePage.Row(item: item, number: 1, record: .success(movie), poster: poster)
+            console.out(lines.line(JSONPresenter.output(row)))
             if case .failure(.posterNotWritten)? = poster { return .failure }
             return .success
         }
