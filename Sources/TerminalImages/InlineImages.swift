@@ -45,8 +45,8 @@ public enum InlineImages {
         /// The command was cancelled (Ctrl-C) while the poster was being decoded.
         case cancelled
 
-        /// For a refusal, the note that says so and where the poster is (`saved`, as shown): `poster not drawn:
-        /// only JPEG posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`; else `nil`.
+        /// For a refusal, the note that says so and where the poster is (`saved`, as shown), else `nil`: `poster not
+        /// drawn: only JPEG posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`.
         public func note(saved: String) -> String? {
             guard case .refused(let why) = self else { return nil }
             return "poster not drawn: \(why); saved as \(saved)"

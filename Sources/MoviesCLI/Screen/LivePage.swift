@@ -86,7 +86,8 @@ struct LivePage {
     /// One row: marker, number, title, year, type and ID; its plot in the layout's lines; its poster's
     /// state on a line of its own, or a tag on the title line in the tightest layout.
     /// - Parameter padded: a short plot is padded to the layout's lines, so a loading page does not jump.
-    func rowLines(_ index: Int, width: Int, layout: Layout = Layout(plotLines: 2), frame: Int, style: Style, padded: Bool = true) -> [String] {
+    func rowLines(_ index: Int, width: Int, layout: Layout = Layout(plotLines: 2), frame: Int, style: Style,
+                  padded: Bool = true) -> [String] {
         let row = rows[index]
         let room = max(10, width - 1)
         let marker: String

@@ -17,8 +17,8 @@ final class LivePresenter: Presenter {
     private var today: String?
 
     private var page: LivePage?
-    /// The columns each line drawn last time takes (the cursor sits at the start of the line below them):
-    /// after the window narrows, most terminals rewrap a long line onto more rows, which the redraw must go up over too.
+    /// The columns each line drawn last time takes (the cursor sits at the start of the line below them): after
+    /// the window narrows, most terminals rewrap a long line onto more rows, which the redraw must go up over too.
     private var drawnWidths: [Int] = []
     /// Rows already printed for good when the page does not fit on the screen.
     private var printedRows: Int?

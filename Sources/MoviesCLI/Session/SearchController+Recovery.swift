@@ -41,7 +41,8 @@ extension SearchController {
         presenter.pageArrived(page, first: 1, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)
         // Not when stopped (Ctrl-C): the row says so.
-        if let store = posterStore, let result = await outcome({ [client] in try await client.poster(for: item, in: store) }) {
+        if let store = posterStore,
+           let result = await outcome({ [client] in try await client.poster(for: item, in: store) }) {
             rows[0].poster = try? result.get()
             presenter.rowUpdated(.at(0, item: item, part: .poster(result)), number: 1)
         }

@@ -17,9 +17,9 @@ final class Session {
     var inlineImages: InlineImages.Kind?
     /// What `open` runs; by default none, so the address is printed.
     var opener: Opener
-    /// Asks before `save` replaces a file, and reads the answer; `nil` (stdin is not a terminal) refuses without asking.
+    /// Asks before `save` replaces a file; `nil` (stdin is not a terminal) refuses without asking.
     var confirm: ((String) async -> Bool)?
-    /// Asks before `open` opens many pages, and reads the next line, from a terminal or a pipe; `nil` refuses without asking.
+    /// Asks before `open` opens many pages, and reads a line, from a terminal or a pipe; `nil` refuses without asking.
     var ask: ((String) async -> String?)?
 
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,

@@ -56,7 +56,9 @@ final class SessionContext {
     // MARK: Errors
 
     /// The filters in force: `type movie`, `year 1984`.
-    var filters: [String] { [settings.type.map { "type \($0.rawValue)" }, settings.year.map { "year \($0)" }].compactMap { $0 } }
+    var filters: [String] {
+        [settings.type.map { "type \($0.rawValue)" }, settings.year.map { "year \($0)" }].compactMap { $0 }
+    }
 
     /// Filters are easy to forget: name them when a search finds nothing.
     private var filtersInUse: String { filters.isEmpty ? "" : " Filters in use: \(filters.joined(separator: ", "))." }

@@ -85,7 +85,8 @@ struct TitleDetails: SessionPart {
 
     /// The record `reference` names, or without one OMDb's match for the title `text` under the filters; or `nil`
     /// after saying why, with a failure: one title was asked for, and a script must know it did not get it.
-    private func lookUp(_ reference: IMDbReference?, text: String, plot: PlotLength) async -> (movie: Movie?, status: ExitStatus) {
+    private func lookUp(_ reference: IMDbReference?, text: String,
+                        plot: PlotLength) async -> (movie: Movie?, status: ExitStatus) {
         do {
             switch reference {
             case nil:
