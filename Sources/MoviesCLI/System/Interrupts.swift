@@ -84,7 +84,8 @@ final class Interrupts: Sendable {
             if count < 0, errno == EINTR { continue }
             guard count == 1 else { return }
             let number = Int32(byte)
-            guard number == SIGINT else { stop(status: ExitStatus(signal: number) ?? .terminated) }
+            // The pipe carries only the signals start() takes: SIGINT, SIGTERM and SIGHUP.
+            guard number == SIGINT else { stop(status: number == SIGHUP ? .hangUp : .terminated) }
             interrupt()
             handlerState.unanswered.subtract(1, ordering: .relaxed)
         }
