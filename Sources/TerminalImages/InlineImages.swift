@@ -10,7 +10,7 @@ public enum InlineImages {
     }
 
     /// How an image reaches the screen.
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
         /// iTerm2's `OSC 1337 ; File=…`: any image format, bytes as they are (iTerm2, WezTerm, VS Code).
         case iterm
         /// kitty's graphics protocol, `a=T,f=100`: PNG only (kitty, Ghostty).
@@ -22,13 +22,8 @@ public enum InlineImages {
     /// The protocol to draw with, or `nil`: always `nil` when stdout is not a terminal, whatever the setting.
     public static func detect(_ setting: Setting, environment: [String: String], outputIsTerminal: Bool) -> Kind? {
         guard outputIsTerminal else { return nil }
-        switch setting {
-        case .off: return nil
-        case .iterm: return .iterm
-        case .kitty: return .kitty
-        case .blocks: return .blocks
-        case .auto: break
-        }
+        // A forced protocol is the kind of its name; `off` is none.
+        guard setting == .auto else { return Kind(rawValue: setting.rawValue) }
         let program = environment["TERM_PROGRAM"]?.lowercased() ?? ""
         if ["iterm.app", "wezterm", "vscode"].contains(program) { return .iterm }
         if program == "ghostty" || !(environment["KITTY_WINDOW_ID"] ?? "").isEmpty || environment["TERM"] == "xterm-kitty" {
@@ -39,6 +34,44 @@ public enum InlineImages {
             return .blocks
         }
         return nil
+    }
+
+    /// What drawing a poster came to.
+    public enum Drawing: Sendable, Equatable {
+        /// The bytes that draw it.
+        case drawn(String)
+        /// Not drawn, and why, in a person's words (`this JPEG is progressive, and …`).
+        case refused(why: String)
+        /// The command was cancelled (Ctrl-C) while the poster was being decoded.
+        case cancelled
+
+        /// For a refusal, the note that says so and where the poster is (`saved`, as shown), else `nil`: `poster not
+        /// drawn: only JPEG posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`.
+        public func note(saved: String) -> String? {
+            guard case .refused(let why) = self else { return nil }
+            return "poster not drawn: \(why); saved as \(saved)"
+        }
+    }
+
+    /// Draws `image` with `kind`: the bytes, or why not. Decoding for half blocks stops when the task is cancelled.
+    /// - Parameter columns: how wide half blocks draw (the other protocols let the terminal size the image).
+    public static func draw(_ image: Data, using kind: Kind, columns: Int = 24) -> Drawing {
+        guard kind == .blocks, ImageFormat(sniffing: image) == .jpeg else {
+            if let sequence = sequence(for: image, using: kind, columns: columns) { return .drawn(sequence) }
+            return .refused(why: reason(for: image, using: kind))
+        }
+        do {
+            let pixels = try JPEGDecoder.decode(image)
+            return .drawn(HalfBlocks.lines(pixels, columns: columns).joined(separator: "\n"))
+        } catch .cancelled {
+            return .cancelled
+        } catch .tooLarge(let width, let height) {
+            return .refused(why: "this JPEG says it is \(width)×\(height) pixels, more than can be drawn here")
+        } catch .unsupported {
+            return .refused(why: reason(for: image, using: kind))
+        } catch {
+            return .refused(why: "this JPEG could not be read (it is damaged or cut short)")
+        }
     }
 
     /// The bytes that draw `image` with `kind`, or `nil` when that kind cannot take its format.
@@ -54,26 +87,15 @@ public enum InlineImages {
             guard ImageFormat(sniffing: image) == .png else { return nil }
             // The payload goes in chunks of at most 4096 base64 bytes; m=1 says more follow.
             let payload = Array(image.base64EncodedString().utf8)
-            var chunks: [String] = []
-            var start = 0
-            repeat {
+            return stride(from: 0, to: max(1, payload.count), by: kittyChunk).map { start in
                 let end = min(start + kittyChunk, payload.count)
-                let more = end < payload.count ? 1 : 0
-                let control = start == 0 ? "a=T,f=100,m=\(more)" : "m=\(more)"
-                chunks.append("\u{1B}_G\(control);\(String(decoding: payload[start..<end], as: UTF8.self))\u{1B}\\")
-                start = end
-            } while start < payload.count
-            return chunks.joined()
+                let control = (start == 0 ? "a=T,f=100," : "") + "m=\(end < payload.count ? 1 : 0)"
+                return "\u{1B}_G\(control);\(String(decoding: payload[start..<end], as: UTF8.self))\u{1B}\\"
+            }.joined()
         }
     }
 
     static let kittyChunk = 4096
-
-    /// Why a poster was not drawn and where it is (`saved`, as shown): `poster not drawn: only JPEG
-    /// posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`.
-    public static func refusal(for image: Data, using kind: Kind, saved: String) -> String {
-        "poster not drawn: \(reason(for: image, using: kind)); saved as \(saved)"
-    }
 
     /// Why `kind` cannot draw `image`, by its format.
     static func reason(for image: Data, using kind: Kind) -> String {
@@ -88,12 +110,6 @@ public enum InlineImages {
 
     /// `JPEG`, `PNG`, `GIF`, `WebP`, or `not an image`.
     private static func name(of format: ImageFormat?) -> String {
-        switch format {
-        case .jpeg?: "JPEG"
-        case .png?: "PNG"
-        case .gif?: "GIF"
-        case .webp?: "WebP"
-        case nil: "not an image"
-        }
+        format.map { $0 == .webp ? "WebP" : $0.rawValue.uppercased() } ?? "not an image"
     }
 }

@@ -30,7 +30,6 @@ struct JPEGPlan: Equatable {
         } ?? 8
     }
 
-    /// The decoded picture's size.
     var decodedWidth: Int { (width + scale - 1) / scale }
     var decodedHeight: Int { (height + scale - 1) / scale }
     /// Pixels each 8×8 block gives on a side.

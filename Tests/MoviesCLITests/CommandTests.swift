@@ -113,7 +113,8 @@ import TestSupport
 
     @Test func ctrlCBetweenStartingACommandAndRegisteringItsTaskCancelsIt() async {
         let idleCalls = Mutex(0)
-        let interrupts = Interrupts(whenIdle: { idleCalls.withLock { $0 += 1 } })
+        let interrupts = Interrupts()
+        interrupts.whenIdle { idleCalls.withLock { $0 += 1 } }
         interrupts.begin()
         interrupts.interrupt()  // lands before the task is registered
         let task = Self.slowCommand()
@@ -125,7 +126,8 @@ import TestSupport
 
     @Test func ctrlCWhileRunningCancelsAndWhileIdleCallsWhenIdle() async {
         let idleCalls = Mutex(0)
-        let interrupts = Interrupts(whenIdle: { idleCalls.withLock { $0 += 1 } })
+        let interrupts = Interrupts()
+        interrupts.whenIdle { idleCalls.withLock { $0 += 1 } }
         interrupts.begin()
         let task = Self.slowCommand()
         interrupts.running(task)

@@ -35,14 +35,14 @@ import TestSupport
 
     @Test func successWithoutPosterFolderIsExact() async throws {
         let stub = StubTransport(records: ["tt0000001": ["Title": "A", "imdbID": "tt0000001", "Plot": "It happens."]])
-        let update = try #require(await updates(stub.client(), for: [Self.item("tt0000001", "A")]).first)
+        let update = try #require(await updates(stub.client(), for: [Self.item("tt0000001", "A")], first: 3).first)
         // One encoder for every output (issue 23): keys sorted, every field of the record (issue 18).
         // Joined into a typed let outside #expect: the concatenation inside took a third of a second to type-check.
         let everyFieldSorted: String = #"{"actors":null,"awards":null,"boxOffice":null,"country":null,"director":null,"dvd":null,"genre":null,"#
             + #""imdbID":"tt0000001","imdbRating":null,"imdbVotes":null,"language":null,"metascore":null,"page":1,"plot":"It happens.","#
             + #""poster":null,"posterURL":null,"production":null,"rank":3,"rated":null,"ratings":[],"released":null,"#
             + #""runtimeMinutes":null,"title":"A","totalSeasons":null,"type":"movie","website":null,"writer":null,"year":"1999"}"#
-        #expect(JSONPresenter.line(update, number: 3, page: 1) == everyFieldSorted)
+        #expect(jsonLine(update, page: 1) == everyFieldSorted)
     }
 
     @Test func keysAndNullsFollowEachOutcome() async throws {
@@ -59,7 +59,7 @@ import TestSupport
             Self.item("tt0000003", "Failed", poster: StubTransport.posterURL("three")),
         ]
         let got = await updates(stub.client(), for: items, posters: PosterStore(folder: folder))
-        let objects = try got.enumerated().map { try Self.object(JSONPresenter.line($0.element, number: $0.offset + 1, page: 1)) }
+        let objects = try got.map { try Self.object(jsonLine($0, page: 1)) }
         // Issue 18: the record's fields besides (all null when there is no record).
         let keys: [String] = ["imdbID", "title", "year", "type", "plot", "poster", "page", "rank"] + Self.recordKeys
 
@@ -83,11 +83,12 @@ import TestSupport
     @Test func aRowStoppedAfterItsPosterWasSavedKeepsItsLine() throws {
         let capture = Capture()
         let presenter = JSONPresenter(console: capture.console())
-        let page = SearchPage(query: SearchQuery(text: "x"), number: 1, totalResults: 2, items: [], shownSoFar: 2)
+        let items = [Self.item("tt0000001", "One"), Self.item("tt0000002", "Two")]
+        let page = SearchPage(query: SearchQuery(text: "x"), number: 1, totalResults: 2, items: items, shownSoFar: 2)
         let saved = SavedPoster(file: URL(fileURLWithPath: "/posters/One (1999) [tt0000001].jpg"), wasAlreadyThere: false)
         presenter.pageArrived(page, first: 1)
-        presenter.rowUpdated(.at(0, item: Self.item("tt0000001", "One"), part: .poster(.success(saved))), number: 1)
-        presenter.rowUpdated(.at(1, item: Self.item("tt0000002", "Two"), part: .poster(.failure(.posterUnavailable))), number: 2)
+        presenter.rowUpdated(.at(0, item: items[0], part: .poster(.success(saved))), number: 1)
+        presenter.rowUpdated(.at(1, item: items[1], part: .poster(.failure(.posterUnavailable))), number: 2)
         presenter.pageFinished(page, pagesShown: [1])
         let lines = try capture.outLines.map(Self.object)
         #expect(lines.map { Self.values($0, ["imdbID", "poster", "plotError", "rank"]) }
@@ -97,7 +98,7 @@ import TestSupport
     @Test func noPosterFolderMeansNullPosterAndNoPosterError() async throws {
         let stub = StubTransport()
         let update = try #require(await updates(stub.client(), for: [Self.item("tt0000009", "Gone")]).first)
-        let object = try Self.object(JSONPresenter.line(update, number: 1, page: 2))
+        let object = try Self.object(jsonLine(update, page: 2))
         #expect(Set(object.keys) == Set(["imdbID", "title", "year", "type", "plot", "poster", "plotError", "page", "rank"] + Self.recordKeys))
         #expect(Self.values(object, ["poster", "page"]) == ["null", "2"])
     }
@@ -113,7 +114,7 @@ import TestSupport
         let title = title.text
         let stub = StubTransport(records: ["tt0000001": ["Title": "x", "imdbID": "tt0000001", "Plot": title]])
         let update = try #require(await updates(stub.client(), for: [Self.item("tt0000001", title)]).first)
-        let line = JSONPresenter.line(update, number: 1, page: 1)
+        let line = jsonLine(update, page: 1)
         #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
                 "raw control character in \(line.debugDescription)")
         #expect(try Self.object(line)["title"] as? String == title && !line.contains("\n"))

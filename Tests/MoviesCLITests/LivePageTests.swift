@@ -39,7 +39,7 @@ import Testing
 
     @Test func aStoppedPageMarksTheRowsThatNeverCame() throws {
         var stopped = page(postersOn: false)
-        stopped.finish(stopped: true)
+        stopped.finish()
         let lines = try #require(stopped.lines(width: 80, screenRows: 50, frame: 0, style: .plain))
         let counts: [Int] = [lines.count { $0.hasPrefix("–") }, lines.count { $0.contains("(stopped)") }]
         #expect(counts == [10, 10] && (0..<10).allSatisfy(stopped.isDone))
@@ -103,7 +103,7 @@ import Testing
             var page = row("x")
             if failed { page.update(.at(0, item: item, part: .record(.failure(.dataUnavailable))), number: 1) }
             page.update(.at(0, item: item, part: .poster(.failure(.posterUnavailable))), number: 1)
-            page.finish(stopped: false)
+            page.finish()
             return page.statusLine(width: 80, frame: 0, style: .plain)
         }
         #expect(marks == ["– plots 0/1 · posters 1/1", "✗ plots 1/1 · posters 1/1"])
@@ -140,7 +140,7 @@ import Testing
         #expect(page.rowLines(0, width: 100, frame: 0, style: .plain).count == 4)
         #expect(page.rowLines(0, width: 100, frame: 0, style: .plain, padded: false).map { $0.trimmingCharacters(in: .whitespaces) }
                 == [page.rowLines(0, width: 100, frame: 0, style: .plain)[0].trimmingCharacters(in: .whitespaces), "Short.", "no poster"])
-        page.finish(stopped: false)
+        page.finish()
         #expect(page.lines(width: 100, screenRows: 24, frame: 0, style: .plain)?.contains("") == false)
     }
 }

@@ -64,7 +64,7 @@ import TestSupport
             let (id, title) = (try #require(entry["imdbID"]), try #require(entry["Title"]))
             let capture = Capture()
             let session = try catalogueSession(capture)
-            session.offlineCatalogue = catalogue
+            session.context.offlineCatalogue = catalogue
             let record = try await session.client.movie(imdbID: id, plot: .short)
             let seasons = record.totalSeasons.flatMap { Int($0) } ?? 0
             #expect(seasons >= 1, "\(title) says how many seasons it has")
@@ -81,7 +81,7 @@ import TestSupport
     @Test func aSeasonTheOfflineCatalogueDoesNotListIsSaidToBeMissingFromIt() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
-        session.offlineCatalogue = try Catalogue(folder: try #require(Catalogue.defaultFolder()))
+        session.context.offlineCatalogue = try Catalogue(folder: try #require(Catalogue.defaultFolder()))
         await session.handle(.search("breaking bad"))
         capture.clear()
         await session.handle(.episodes(1, season: 3))

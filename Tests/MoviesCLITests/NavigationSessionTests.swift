@@ -127,7 +127,7 @@ import TestSupport
         await session.handle(.search("tt12"))
         #expect(capture.err.hasPrefix("No results for \"tt12\""))
         #expect(session.rows.map(\.item.imdbID) == rows)
-        #expect(session.canLoadMore)
+        #expect(session.searchController.canLoadMore)
         capture.clear()
         await session.handle(.show(2))
         #expect(capture.err == "")
@@ -200,10 +200,10 @@ import TestSupport
         defer { removeFolder(folder) }
         let capture = Capture()
         let session = try session(capture, directory: folder)
-        session.offlineCatalogue = catalogue
+        session.context.offlineCatalogue = catalogue
         await session.handle(Command(parsing: "catalogue"))
         #expect(capture.outLines.count == 22 && capture.outLines[11] == " 11. Alien (1979)  movie  tt0078748", "\(capture.outLines)")
-        session.setPosters(folder.appendingPathComponent("p").path)
+        await session.handle(.posters(folder.appendingPathComponent("p").path))
         capture.clear()
         await session.handle(Command(parsing: "11"))
         #expect(capture.outLines.first == "Alien (1979)  movie  tt0078748")

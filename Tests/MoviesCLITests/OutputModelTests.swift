@@ -21,8 +21,8 @@ import TestSupport
         let row = try #require(await updates(Self.stub.client(), for: [SearchItem(imdbID: "tt0090190", title: "The Toxic Avenger",
                                                                                  year: ReleaseYear("1984"), type: .movie, posterURL: nil)]).first)
         let decoder = JSONDecoder()
-        let searched = try decoder.decode(RecordOutput.self, from: Data(JSONPresenter.line(row, number: 1, page: 1).utf8))
-        let shown = try decoder.decode(RecordOutput.self, from: Data(JSONPresenter.object(row).utf8))
+        let searched = try decoder.decode(RecordOutput.self, from: Data(jsonLine(row, page: 1).utf8))
+        let shown = try decoder.decode(RecordOutput.self, from: Data(LineFormat.json(fields: nil).line(JSONPresenter.output(row)).utf8))
 
         let capture = Capture()
         let session = Session(client: Self.stub.client(), settings: Settings(), console: capture.console(),
@@ -38,7 +38,7 @@ import TestSupport
         #expect(searched.runtimeMinutes == 82 && searched.imdbRating == 6.2 && searched.imdbVotes == 19_306)
         #expect(searched.actors == "Mitch Cohen" && searched.metascore == nil && searched.page == 1 && searched.rank == 1)
         // Null, not left out: every field is in every line.
-        let object = try #require(JSONSerialization.jsonObject(with: Data(JSONPresenter.line(row, number: 1, page: 1).utf8)) as? [String: Any])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(jsonLine(row, page: 1).utf8)) as? [String: Any])
         #expect(object["metascore"] is NSNull)
     }
 

@@ -39,7 +39,7 @@ import TestSupport
         } else {
             await session.handle(.posters("pics/shots"))
             #expect(capture.err.hasPrefix("error: Cannot use \"pics/shots\" for posters: \(shared.path)/pics: it lies in a folder anyone can write in, and it is not yours (user \(stranger))"))
-            #expect(session.settings.posters == nil)
+            #expect(session.context.settings.posters == nil)
         }
         #expect(files(in: mine).isEmpty)
     }

@@ -57,7 +57,7 @@ import Testing
     @Test func plainErrorsHaveNoEscapeCodes() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
-        session.setPosters("/dev/null/x")
+        await session.handle(.posters("/dev/null/x"))
         #expect(capture.err.hasPrefix("error: Cannot use") && !capture.err.contains(Self.escape))
     }
 

@@ -25,7 +25,7 @@ import TestSupport
         var said: [Said] = []
         for search in ["star trek", "toxic"] {
             await session.handle(.search(search))
-            #expect(session.canLoadMore == (search == "star trek"))
+            #expect(session.searchController.canLoadMore == (search == "star trek"))
             capture.clear()
             await session.handle(.show(99))
             said.append(capture.said)
@@ -57,7 +57,7 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture)
         await session.handle(.type(.series))
-        #expect(session.settings.type == .series)
+        #expect(session.context.settings.type == .series)
         capture.clear()
         await session.handle(.search("star trek"))
         #expect(capture.outLines.first == "Results for \"star trek\" (series): page 1 of 1, 9 in all")
@@ -74,7 +74,7 @@ import TestSupport
         var types: [SearchType?] = []
         for type in [SearchType.movie, .series, .episode, nil] {
             await session.handle(.type(type))
-            types.append(session.settings.type)
+            types.append(session.context.settings.type)
         }
         #expect(types == [.movie, .series, .episode, nil])
         #expect(capture.outLines == ["Next searches: movies only.", "Next searches: series only.", "Next searches: episodes only.", "Next searches: any type."])
@@ -99,7 +99,7 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture)
         await session.handle(.plot(.full))
-        #expect(capture.out == "Plots in results: full.\n" && session.settings.plot == .full)
+        #expect(capture.out == "Plots in results: full.\n" && session.context.settings.plot == .full)
         capture.clear()
         await session.handle(.search("toxic avenger"))
         #expect(capture.out.contains("     Melvin is the favourite target"))
@@ -115,7 +115,7 @@ import TestSupport
         let folder = root.appendingPathComponent("shots/new", isDirectory: true)
         var isDirectory: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue)
-        #expect(session.settings.posters?.standardizedFileURL.path == folder.standardizedFileURL.path)
+        #expect(session.context.settings.posters?.standardizedFileURL.path == folder.standardizedFileURL.path)
         #expect(capture.out.hasPrefix("Posters will be saved in ") && capture.out.contains("shots/new"))
 
         capture.clear()
@@ -184,20 +184,20 @@ import TestSupport
 
         await session.handle(.posters("/dev/null/x"))
         #expect(capture.err == "error: Cannot use \"/dev/null/x\" for posters: /dev/null is a file, not a folder. Posters stay off.\n"
-            && session.settings.posters == nil)
+            && session.context.settings.posters == nil)
 
         await session.handle(.posters("kept"))
-        let kept = session.settings.posters
+        let kept = session.context.settings.posters
         #expect(kept?.lastPathComponent == "kept")
         capture.clear()
         await session.handle(.posters("/dev/null/x"))
         #expect(capture.err.hasPrefix("error: Cannot use \"/dev/null/x\"") && capture.err.contains("Posters stay in \(root.appendingPathComponent("kept").path)"))
-        #expect(session.settings.posters == kept && !FileManager.default.fileExists(atPath: "/dev/null/x"))
+        #expect(session.context.settings.posters == kept && !FileManager.default.fileExists(atPath: "/dev/null/x"))
 
         capture.clear()
         await session.handle(.postersStatus)
         await session.handle(.posters(nil))
-        #expect(capture.outLines == ["Posters are saved in \(kept?.path ?? "").", "Posters are off."] && session.settings.posters == nil)
+        #expect(capture.outLines == ["Posters are saved in \(kept?.path ?? "").", "Posters are off."] && session.context.settings.posters == nil)
     }
 
     @Test func tooCommonOrUnmatchedSearchesSaySo() async throws {

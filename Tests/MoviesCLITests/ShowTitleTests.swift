@@ -63,7 +63,7 @@ import TestSupport
         capture.clear()
         let later = try catalogueSession(capture, directory: folder)
         await later.handle(.search("alien"))
-        later.setPosters(folder.appendingPathComponent("later").path)
+        await later.handle(.posters(folder.appendingPathComponent("later").path))
         capture.clear()
         await later.handle(.show(1))
         #expect(capture.outLines.contains { $0.hasPrefix("  Poster: later/Alien (1979) [tt0078748].") }, "\(capture.outLines)")
@@ -146,7 +146,7 @@ import TestSupport
     static let ratings = RatingsSummary(imdb: "8.6", rottenTomatoes: "93%", metacritic: "90")
 
     @Test func aRowShowsEveryRatingWhereTheWidthAllows() {
-        let line = LivePage.titleLine(Self.item, number: 1, tag: "", ratings: Self.ratings, width: 120, style: .plain)
+        let line = LivePage.titleLine(Self.item, number: 1, tags: [], ratings: Self.ratings, width: 120, style: .plain).line
         #expect(line == "  1. Star Wars: Episode IV - A New Hope (1977)  movie  tt0076759  IMDb 8.6 · RT 93% · MC 90")
     }
 
@@ -157,7 +157,7 @@ import TestSupport
         (92, "  IMDb 8.6 · RT 93% · MC 90"), (84, "  IMDb 8.6 · RT 93%"), (76, "  IMDb 8.6"), (60, "  IMDb 8.6"), (55, ""), (40, ""),
     ])
     func ratingsAreCutBeforeTheID(width: Int, tail: String) {
-        let line = LivePage.titleLine(Self.item, number: 1, tag: "", ratings: Self.ratings, width: width, style: .plain)
+        let line = LivePage.titleLine(Self.item, number: 1, tags: [], ratings: Self.ratings, width: width, style: .plain).line
         #expect(displayWidth(line) <= width && line.hasSuffix("(1977)  movie  tt0076759" + tail), "\(line)")
     }
 

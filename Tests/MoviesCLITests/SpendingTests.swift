@@ -46,7 +46,22 @@ import TestSupport
 
     @Test func punctuationIsDroppedForTheSecondTry() {
         let queries = ["Schindler's List", "spider-man: far from home", "toxic!", "C++", "alien", "?!", "Amélie"]
-        #expect(queries.map(Session.withoutPunctuation) == ["Schindlers List", "spider man far from home", "toxic", "C", nil, nil, nil])
+        #expect(queries.map(SearchController.withoutPunctuation) == ["Schindlers List", "spider man far from home", "toxic", "C", nil, nil, nil])
+    }
+
+    /// The exact title shown for "Too many results." gets its poster like any row: kept by the row, said on it.
+    @MainActor @Test func theExactTitleShownForTooManyResultsGetsItsPoster() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let capture = Capture()
+        var settings = Settings()
+        settings.posters = folder
+        let client = OMDbClient(configuration: .init(apiKey: "stub-key", baseURL: StubTransport.baseURL), transport: TooManyResultsTransport())
+        let session = Session(client: client, settings: settings, console: capture.console(),
+                              presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
+        await session.handle(.search("up"))
+        #expect(session.rows.map { $0.poster?.file.lastPathComponent } == ["Up (2009) [tt1049413].jpg"])
+        #expect(capture.out.contains("poster saved: Up (2009) [tt1049413].jpg") && !session.hadFailure, "\(capture.out)")
     }
 
     @MainActor @Test func tooManyResultsShowsTheExactTitleOffline() async throws {
@@ -109,7 +124,7 @@ import TestSupport
         let session = Session(client: try catalogueClient(), settings: Settings(), console: console,
                               presenter: TextPresenter(console: console, currentDirectory: folder), currentDirectory: folder, budget: budget)
         await session.handle(.help(nil))
-        #expect([capture.outLines.last, session.requestsToday] == ["requests today: 37 of 1,000 (UTC day)", "requests today: 37 of 1,000 (UTC day)"])
+        #expect([capture.outLines.last, session.context.budget?.statusLine] == ["requests today: 37 of 1,000 (UTC day)", "requests today: 37 of 1,000 (UTC day)"])
     }
 
     /// A live key's settings, counting in `folder` and caching in `folder/c`.
@@ -121,5 +136,17 @@ import TestSupport
 
     @Test func sizesAreShortAndDecimal() {
         #expect([0, 999, 1_000, 34_567, 50_000_000, 123_456_789].map(RequestBudget.size) == ["0 bytes", "999 bytes", "1 KB", "34.6 KB", "50 MB", "123 MB"])
+    }
+}
+
+/// "Too many results." for every search; for the exact title, one record with a poster.
+private struct TooManyResultsTransport: InMemoryTransport {
+    func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse {
+        if url.path.hasPrefix("/posters/") { return HTTPResponse(statusCode: 200, body: StubTransport.jpeg, contentType: "image/jpeg") }
+        guard URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains(where: { $0.name == "t" }) == true else {
+            return StubTransport.json(["Response": "False", "Error": "Too many results."])
+        }
+        return StubTransport.json(["Response": "True", "Title": "Up", "Year": "2009", "imdbID": "tt1049413", "Type": "movie",
+                                   "Plot": "Balloons.", "Poster": StubTransport.posterURL("up").absoluteString])
     }
 }

@@ -19,7 +19,7 @@ final class Capture: Sendable {
     func console(style: Style = .plain, width: Int = 80) -> Console {
         Console(writeOut: { text in self.outBuffer.withLock { $0 += text } },
                 writeErr: { text in self.errBuffer.withLock { $0 += text } },
-                style: style, errorStyle: style, width: width)
+                style: style, errorStyle: style, measureWidth: { width })
     }
 
     func clear() {
@@ -104,17 +104,16 @@ struct StubTransport: InMemoryTransport {
     }
 }
 
-/// What `details(for:)` yields, gathered into one row per item, in item order.
+/// A search's JSON line for `row`, as `search --json` prints it on page `page`.
 @MainActor
-func updates(_ client: OMDbClient, for items: [SearchItem], posters: PosterStore? = nil) async -> [JSONPresenter.Row] {
-    var rows: [Int: JSONPresenter.Row] = [:]
-    for await update in client.details(for: items, posters: posters) {
-        var row = rows[update.index] ?? JSONPresenter.Row(item: update.item)
-        switch update.part {
-        case .record(let record): row.record = record
-        case .poster(let poster): row.poster = poster
-        }
-        rows[update.index] = row
-    }
-    return rows.sorted { $0.key < $1.key }.map(\.value)
+func jsonLine(_ row: LivePage.Row, page: Int) -> String {
+    LineFormat.json(fields: nil).line(JSONPresenter.output(row, page: page, rank: row.number))
+}
+
+/// What `details(for:)` yields, gathered into one row per item, in item order, numbered from `first`.
+@MainActor
+func updates(_ client: OMDbClient, for items: [SearchItem], posters: PosterStore? = nil, first: Int = 1) async -> [LivePage.Row] {
+    var page = LivePage(heading: "", first: first, items: items, postersOn: posters != nil)
+    for await update in client.details(for: items, posters: posters) { page.update(update, number: first + update.index) }
+    return page.rows
 }

@@ -25,6 +25,6 @@ import TestSupport
         #expect(capture.err.hasPrefix("error: \"[31mshots\" holds control characters"))
         #expect(!capture.err.contains("\u{1B}"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
-        #expect(session.settings.posters == nil)
+        #expect(session.context.settings.posters == nil)
     }
 }

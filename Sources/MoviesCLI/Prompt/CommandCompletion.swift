@@ -33,16 +33,16 @@ enum CommandCompletion {
         let current = String(words.last ?? "")
         let start = before.count - current.count
         let earlier = words.dropLast().filter { !$0.isEmpty }.map { $0.lowercased() }
-        guard let first = earlier.first else {
-            let commands = Command.words.sorted()
-            return (start, commands.filter { $0.hasPrefix(current.lowercased()) }.map { $0 + " " })
+        // The words of `list` that start with the one typed, with the space after them.
+        func choices(_ list: [String]) -> (start: Int, choices: [String]) {
+            (start, list.filter { $0.hasPrefix(current.lowercased()) }.map { $0 + " " })
         }
+        guard let first = earlier.first else { return choices(Command.words.sorted()) }
         switch PromptCommand.named(first)?.argument {
         case .values(let values)? where earlier.count == 1:
-            return (start, values.filter { $0.hasPrefix(current.lowercased()) }.map { $0 + " " })
+            return choices(values)
         case .command? where earlier.count == 1:
-            let names = PromptCommand.all.compactMap(\.words.first) + ["keys"]
-            return (start, names.sorted().filter { $0.hasPrefix(current.lowercased()) }.map { $0 + " " })
+            return choices((PromptCommand.all.compactMap(\.words.first) + ["keys"]).sorted())
         case .folder? where earlier.count == 1:
             return (start, folderChoices(current, folders: folders))
         case .file? where earlier.count == 1:

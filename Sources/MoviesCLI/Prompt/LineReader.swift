@@ -28,15 +28,12 @@ enum LineReader {
         }
         thread.name = "movies.stdin"
         thread.start()
-        let ended = Atomic(false)
+        // Once this gives nil the stream is over: it never asks again.
         return AsyncStream(unfolding: {
-            guard !ended.load(ordering: .sequentiallyConsistent) else { return nil }
-            let line = await withCheckedContinuation { continuation in
+            await withCheckedContinuation { continuation in
                 waiting.withLock { $0 = continuation }
                 asked.signal()
             }
-            if line == nil { ended.store(true, ordering: .sequentiallyConsistent) }
-            return line
         })
     }
 

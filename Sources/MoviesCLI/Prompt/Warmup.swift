@@ -16,7 +16,6 @@ struct Warmup: Sendable {
     /// False when no poster will be fetched: the posters host stays shut.
     let postersToo: Bool
 
-    /// The most base URLs remembered.
     static let remembered = 8
 
     init(client: OMDbClient, stateFolder: URL, postersToo: Bool) {

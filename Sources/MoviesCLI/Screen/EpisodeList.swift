@@ -13,7 +13,9 @@ enum EpisodeList {
             lines.append(row(episode, number: first + offset, style: style))
         }
         if season.episodes.isEmpty { lines.append(style.dim("  (OMDb lists no episodes for this season)")) }
-        let missing = gaps(in: season.episodes)
+        // Numbers between the first and the last listed episode (from 1) that OMDb did not list.
+        let numbers = Set(season.episodes.compactMap(\.number))
+        let missing = numbers.max().map { last in (1...max(1, last)).filter { !numbers.contains($0) } } ?? []
         if !missing.isEmpty {
             lines.append(style.dim("  OMDb lists no episode \(missing.map(String.init).joined(separator: ", "))."))
         }
@@ -30,12 +32,5 @@ enum EpisodeList {
         text += "  " + (episode.released?.description ?? "release date unknown")
         text += "  " + (episode.imdbRating.map { "IMDb \($0)" } ?? "no rating")
         return text + "  " + style.dim(safe(episode.imdbID))
-    }
-
-    /// Numbers between the first and the last listed episode (from 1) that OMDb did not list.
-    static func gaps(in episodes: [Episode]) -> [Int] {
-        let numbers = Set(episodes.compactMap(\.number))
-        guard let last = numbers.max() else { return [] }
-        return (1...max(1, last)).filter { !numbers.contains($0) }
     }
 }

@@ -2,9 +2,11 @@ import Foundation
 import OMDbKit
 import LineEditing
 
-/// What a live page shows: every row's state and the lines that draw it at a given width (no I/O).
+/// What a live page shows: every row's state and the lines that draw it at a given width (no I/O). The
+/// plain and JSON presenters keep their page's rows in one too.
 @MainActor
 struct LivePage {
+    /// One numbered result of the page, and its record and poster (or why not) once they came.
     struct Row {
         let item: SearchItem
         let number: Int
@@ -42,7 +44,7 @@ struct LivePage {
     }
 
     /// The page is over; rows still loading were `stopped` (Ctrl-C).
-    mutating func finish(stopped: Bool) {
+    mutating func finish() {
         isFinished = true
         for index in rows.indices where !rows[index].isFinished(postersOn: postersOn) { rows[index].stopped = true }
     }
@@ -50,25 +52,19 @@ struct LivePage {
     /// Row `index` will not change any more: printed for good when the page is too tall.
     func isDone(_ index: Int) -> Bool { rows[index].stopped || rows[index].isFinished(postersOn: postersOn) }
 
-    var plotsDone: Int { rows.filter { $0.record != nil }.count }
-    var postersDone: Int { rows.filter { $0.poster != nil }.count }
-
     /// How much of a row is shown: the roomiest layout that fits the screen is used.
     struct Layout: Equatable {
         /// Plot lines a row shows, the last cut after a word; `nil`: the whole plot (two lines at least).
         var plotLines: Int?
         /// The poster's state as a short tag on the title line instead of a line of its own.
         var posterInline = false
-
-        static let full = Layout(plotLines: 2)
-        static let whole = Layout(plotLines: nil)
     }
 
     /// The layouts to try, roomiest first: with `plot full`, whole plots before plots cut to two lines.
     var layouts: [Layout] {
         let cut = postersOn ? [Layout(plotLines: 2), Layout(plotLines: 1), Layout(plotLines: 1, posterInline: true)]
             : [Layout(plotLines: 2), Layout(plotLines: 1)]
-        return wholePlots ? [.whole] + cut : cut
+        return wholePlots ? [Layout(plotLines: nil)] + cut : cut
     }
 
     /// The layout of rows printed for good when the page is taller than the screen: the roomiest.
@@ -90,7 +86,8 @@ struct LivePage {
     /// One row: marker, number, title, year, type and ID; its plot in the layout's lines; its poster's
     /// state on a line of its own, or a tag on the title line in the tightest layout.
     /// - Parameter padded: a short plot is padded to the layout's lines, so a loading page does not jump.
-    func rowLines(_ index: Int, width: Int, layout: Layout = .full, frame: Int, style: Style, padded: Bool = true) -> [String] {
+    func rowLines(_ index: Int, width: Int, layout: Layout = Layout(plotLines: 2), frame: Int, style: Style,
+                  padded: Bool = true) -> [String] {
         let row = rows[index]
         let room = max(10, width - 1)
         let marker: String
@@ -154,8 +151,8 @@ struct LivePage {
     /// Under the page: how far it has come, and `today`'s count (`requests today: 37 of 1,000`) when kept.
     /// Fitted to `width` by dropping whole parts from the end: a line that wrapped would break the redraw.
     func statusLine(width: Int, frame: Int, today: String? = nil, style: Style) -> String {
-        var parts = ["plots \(plotsDone)/\(rows.count)"]
-        if postersOn { parts.append("posters \(postersDone)/\(rows.count)") }
+        var parts = ["plots \(rows.count { $0.record != nil })/\(rows.count)"]
+        if postersOn { parts.append("posters \(rows.count { $0.poster != nil })/\(rows.count)") }
         if let today { parts.append(today) }
         let marker = !isFinished ? String(Self.spinner[frame % Self.spinner.count])
             : rows.contains { $0.stopped } ? "–" : rows.contains { (try? $0.record?.get()) == nil } ? "✗" : "✓"
@@ -168,18 +165,14 @@ struct LivePage {
         return Self.clip(style.dim(plain), plain: plain, width: room)
     }
 
-    /// A row's first line in `width` columns: `  3. Title (1984)  movie  tt0090190`, its ratings
-    /// (`  IMDb 8.6 · RT 93% · MC 90`), and the tag. The year, type and ID tell rows apart and stay whole;
-    /// the ratings and the tag give way before the title keeps fewer than ``titleKeeps`` columns.
-    static func titleLine(_ item: SearchItem, number: Int, tag: String, ratings: RatingsSummary? = nil, width: Int, style: Style) -> String {
-        titleLine(item, number: number, tags: tag.isEmpty ? [] : [tag], ratings: ratings, width: width, style: style).line
-    }
-
     /// The title keeps this many columns (or all of itself) before the ratings or the poster's state take any.
     static let titleKeeps = 20
 
-    /// A row's first line, as above, with the first of `tags` that fits: the tag shrinks first, then goes
-    /// to a line of its own (`tagShown` false), and only then do the ratings go, from the end.
+    /// A row's first line in `width` columns: `  3. Title (1984)  movie  tt0090190`, its ratings
+    /// (`  IMDb 8.6 · RT 93% · MC 90`), and the first of `tags` that fits. The year, type and ID tell rows
+    /// apart and stay whole; the ratings and the tag give way before the title keeps fewer than ``titleKeeps``
+    /// columns: the tag shrinks first, then goes to a line of its own (`tagShown` false), and only then do
+    /// the ratings go, from the end.
     static func titleLine(_ item: SearchItem, number: Int, tags: [String], ratings: RatingsSummary?,
                           width: Int, style: Style) -> (line: String, tagShown: Bool) {
         let label = TextPresenter.numberLabel(number) + " "
@@ -275,6 +268,8 @@ struct LivePage {
 extension LivePage.Row {
     /// The record is in, and the poster too when posters are on.
     func isFinished(postersOn: Bool) -> Bool { record != nil && (!postersOn || poster != nil) }
+
+    var posterSaved: Bool { if case .success? = poster { true } else { false } }
 
     mutating func apply(_ part: MovieUpdate.Part) {
         switch part {

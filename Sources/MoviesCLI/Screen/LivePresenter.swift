@@ -3,7 +3,8 @@ import OMDbKit
 import LineEditing
 
 /// A page that fills in place on a terminal that takes cursor codes: the rows at once, each with a
-/// spinner, then its plot and poster state as they come, and a status line under the page.
+/// spinner, then its plot and poster state as they come, and a status line under the page. Before it,
+/// from Enter until the answer comes, a waiting line with a spinner says what is awaited.
 ///
 /// It is redrawn from its top, found by moving up over the lines drawn last time: that works only while
 /// the whole page is on screen, so a taller page is printed instead, each row once finished, in order.
@@ -16,10 +17,8 @@ final class LivePresenter: Presenter {
     private var today: String?
 
     private var page: LivePage?
-    /// Lines drawn last time; the cursor sits at the start of the line below them.
-    private var drawnLines: Int { drawnWidths.count }
-    /// The columns each line drawn last time takes: after the window narrows, most terminals rewrap a
-    /// long line onto more rows, which the redraw must go up over too.
+    /// The columns each line drawn last time takes (the cursor sits at the start of the line below them): after
+    /// the window narrows, most terminals rewrap a long line onto more rows, which the redraw must go up over too.
     private var drawnWidths: [Int] = []
     /// Rows already printed for good when the page does not fit on the screen.
     private var printedRows: Int?
@@ -28,6 +27,8 @@ final class LivePresenter: Presenter {
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private var drawPending = false
     private var listener: Int?
+    /// What the waiting line says while it is shown: drawn where the answer will start, wiped before it.
+    private var waitingText: String?
 
     /// At most one redraw per this long (about 30 a second), so a fast page does not flicker.
     static let frameInterval = Duration.milliseconds(33)
@@ -42,14 +43,29 @@ final class LivePresenter: Presenter {
 
     func display(_ file: URL) -> String { plain.display(file) }
 
-    private lazy var waitingLine = WaitingLine(console: console, terminal: terminal)
+    func waiting<T>(_ text: String, for work: () async throws -> T) async rethrows -> T {
+        stopWaiting()
+        waitingText = text
+        frame = 0
+        terminal.showCursor(false)
+        drawWaitingLine()
+        startTicker()
+        defer { stopWaiting() }
+        return try await work()
+    }
 
-    func startWaiting(_ text: String) { waitingLine.start(text) }
-
-    func stopWaiting() { waitingLine.stop() }
+    /// Wipes the waiting line, leaving the cursor at its start for what comes next.
+    private func stopWaiting() {
+        guard waitingText != nil else { return }
+        ticker?.cancel()
+        ticker = nil
+        waitingText = nil
+        console.writeOut("\r\u{1B}[2K")
+        terminal.showCursor(true)
+    }
 
     func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool, wholePlots: Bool) {
-        waitingLine.stop()
+        stopWaiting()
         // Nothing to fill in: the plain lines say why the page is empty.
         guard !page.items.isEmpty else { plain.pageArrived(page, first: first); return }
         self.page = LivePage(heading: TextPresenter.heading(for: page), first: first, items: page.items, postersOn: savingPosters,
@@ -65,16 +81,23 @@ final class LivePresenter: Presenter {
                 self?.draw()
             }
         }
+        startTicker()
+        draw()
+    }
+
+    /// Turns the spinner of the page, or of the waiting line, until cancelled.
+    private func startTicker() {
+        ticker?.cancel()
         ticker = Task { @MainActor [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(100))  // timer: the spinner's tick
-                guard let self else { return }
+                guard let self, !Task.isCancelled else { return }
                 self.frame += 1
+                guard self.page != nil else { self.drawWaitingLine(); continue }
                 self.today = self.budget?.pageStatus
                 self.draw()
             }
         }
-        draw()
     }
 
     func rowUpdated(_ update: MovieUpdate, number: Int) {
@@ -90,7 +113,7 @@ final class LivePresenter: Presenter {
         if let listener { terminal.ignore(listener) }
         listener = nil
         today = budget?.pageStatus
-        self.page?.finish(stopped: Task.isCancelled)
+        self.page?.finish()
         draw()
         terminal.showCursor(true)
         self.page = nil
@@ -128,7 +151,7 @@ final class LivePresenter: Presenter {
         }
         // Too tall for the screen: clear what was drawn live, then print finished rows in order.
         var out = ""
-        if drawnLines > 0 { out += "\r\u{1B}[\(rowsDrawn(columns: size.columns))A\u{1B}[J" }
+        if !drawnWidths.isEmpty { out += "\r\u{1B}[\(rowsDrawn(columns: size.columns))A\u{1B}[J" }
         drawnWidths = []
         if printedRows == nil {
             out += console.style.bold(page.heading) + "\r\n"
@@ -143,6 +166,14 @@ final class LivePresenter: Presenter {
         // Until the page is over, the status line is redrawn under the rows printed so far.
         if !page.isFinished { drawnWidths = [displayWidth(status)] }
         console.writeOut(out)
+    }
+
+    private func drawWaitingLine() {
+        guard let waitingText else { return }
+        let plain = "\(LivePage.spinner[frame % LivePage.spinner.count]) \(waitingText)"
+        // Never wider than the window: a wrapped line would leave its second row behind.
+        let width = max(10, (Terminal.size()?.columns ?? console.width) - 1)
+        console.writeOut("\r\u{1B}[2K" + LivePage.clip(console.style.dim(plain), plain: plain, width: width, ellipsis: true))
     }
 
     /// Screen rows the lines drawn last time take now at `columns`, counting rewrapped lines. On a terminal

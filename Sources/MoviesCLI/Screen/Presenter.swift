@@ -14,22 +14,13 @@ protocol Presenter {
     func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) async
     /// How a saved file is named to the person.
     func display(_ file: URL) -> String
-    /// Says an answer is awaited (`Searching OMDb for "alien"…`) until ``stopWaiting()``; only a live page does.
-    func startWaiting(_ text: String)
-    /// The answer came (or failed): nothing of the waiting line is left.
-    func stopWaiting()
+    /// `work`'s result; meanwhile a live page says what is awaited (`Searching OMDb for "alien"…`), and
+    /// nothing of that is left once the answer came (or failed).
+    func waiting<T>(_ text: String, for work: () async throws -> T) async rethrows -> T
 }
 
 extension Presenter {
-    func startWaiting(_ text: String) {}
-    func stopWaiting() {}
-
-    /// `work`'s result, with `text` shown while it runs.
-    func waiting<T>(_ text: String, for work: () async throws -> T) async rethrows -> T {
-        startWaiting(text)
-        defer { stopWaiting() }
-        return try await work()
-    }
+    func waiting<T>(_ text: String, for work: () async throws -> T) async rethrows -> T { try await work() }
 }
 
 /// Plain text where no live page can be drawn: each row once, whole, in rank order, as soon as it and
@@ -42,13 +33,9 @@ final class TextPresenter: Presenter {
     /// it follows anyway.
     let moreHint: (SearchPage) -> String?
 
-    /// The page being filled in: its rows, and how many of them are printed.
-    private struct Pending {
-        var rows: [LivePage.Row]
-        let postersOn: Bool
-        var printed = 0
-    }
-    private var pending: Pending?
+    /// The page being filled in, and how many of its rows are printed.
+    private var pending: LivePage?
+    private var printed = 0
 
     init(console: Console, currentDirectory: URL, moreHint: @escaping (SearchPage) -> String? = { _ in "Type more for the next page." }) {
         self.console = console
@@ -58,28 +45,24 @@ final class TextPresenter: Presenter {
 
     /// The heading now; the rows as they are done (plots always whole).
     func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false, wholePlots: Bool = false) {
-        let style = console.style
-        console.out(style.bold(Self.heading(for: page)))
+        let (style, heading) = (console.style, Self.heading(for: page))
+        console.out(style.bold(heading))
         if page.items.isEmpty {
             console.out(style.dim(page.repeatedCount > 0 ? "  (this page only repeated earlier results)" : "  (OMDb sent no results on this page)"))
         }
-        pending = Pending(rows: page.items.enumerated().map { LivePage.Row(item: $1, number: first + $0) }, postersOn: savingPosters)
+        pending = LivePage(heading: heading, first: first, items: page.items, postersOn: savingPosters)
+        printed = 0
     }
 
     func rowUpdated(_ update: MovieUpdate, number: Int) {
-        guard var page = pending, let index = page.rows.firstIndex(where: { $0.number == number }) else { return }
-        page.rows[index].apply(update.part)
-        pending = page
+        pending?.update(update, number: number)
         printDone()
     }
 
     /// Rows that never finished (Ctrl-C, the day's limit) are printed as they are, marked.
     func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) {
-        if var rows = pending {
-            for index in rows.rows.indices where !rows.rows[index].isFinished(postersOn: rows.postersOn) { rows.rows[index].stopped = true }
-            pending = rows
-            printDone()
-        }
+        pending?.finish()
+        printDone()
         pending = nil
         console.out(console.style.dim(Self.footer(page, pagesShown: pagesShown, hint: moreHint(page))))
     }
@@ -102,14 +85,11 @@ final class TextPresenter: Presenter {
 
     /// Prints the rows, from the first not printed yet, that are done.
     private func printDone() {
-        guard var page = pending else { return }
-        while page.printed < page.rows.count {
-            let row = page.rows[page.printed]
-            guard row.stopped || row.isFinished(postersOn: page.postersOn) else { break }
-            console.out(rowLines(row, postersOn: page.postersOn))
-            page.printed += 1
+        guard let page = pending else { return }
+        while printed < page.rows.count, page.isDone(printed) {
+            console.out(rowLines(page.rows[printed], postersOn: page.postersOn))
+            printed += 1
         }
-        pending = page
     }
 
     /// A row whole: `  3. Title (1984)  movie  tt0090190  IMDb 8.6 · RT 93%`, its plot, its poster's fate.
@@ -177,42 +157,29 @@ final class TextPresenter: Presenter {
 /// One line per movie for scripts (`--json` or `--format`), in result order once a page is complete.
 @MainActor
 final class JSONPresenter: Presenter {
-    /// Everything known of one row so far.
-    struct Row {
-        let item: SearchItem
-        var record: Result<Movie, OMDbError>?
-        var poster: Result<SavedPoster, OMDbError>?
-
-        var posterSaved: Bool { if case .success? = poster { true } else { false } }
-    }
-
     let console: Console
     /// `--json`, `--json=FIELDS` or `--format`.
     let format: LineFormat
-    private var pending: [Int: Row] = [:]
+    /// The page's rows as they fill in (never drawn).
+    private var pending: LivePage?
 
     init(console: Console, format: LineFormat = .json(fields: nil)) {
         self.console = console
         self.format = format
     }
 
-    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false, wholePlots: Bool = false) { pending.removeAll() }
-
-    func rowUpdated(_ update: MovieUpdate, number: Int) {
-        var row = pending[number] ?? Row(item: update.item)
-        switch update.part {
-        case .record(let record): row.record = record
-        case .poster(let poster): row.poster = poster
-        }
-        pending[number] = row
+    func pageArrived(_ page: SearchPage, first: Int, savingPosters: Bool = false, wholePlots: Bool = false) {
+        pending = LivePage(heading: "", first: first, items: page.items, postersOn: savingPosters)
     }
+
+    func rowUpdated(_ update: MovieUpdate, number: Int) { pending?.update(update, number: number) }
 
     /// Rows whose record never arrived (Ctrl-C) are left out, unless their poster was saved.
     func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) {
-        for (number, row) in pending.sorted(by: { $0.key < $1.key }) where row.record != nil || row.posterSaved {
-            console.out(Self.line(row, number: number, page: page.number, format: format))
+        for row in pending?.rows ?? [] where row.record != nil || row.posterSaved {
+            console.out(format.line(Self.output(row, page: page.number, rank: row.number)))
         }
-        pending.removeAll()
+        pending = nil
     }
 
     /// The `plotError` of a row whose record a stop (Ctrl-C, a signal) cut off.
@@ -221,18 +188,9 @@ final class JSONPresenter: Presenter {
     /// The full path, as the `poster` field has it.
     func display(_ file: URL) -> String { safe(file.path) }
 
-    /// One ``RecordOutput`` on a line: every field of the row's record, then its `page` and `rank`.
-    static func line(_ row: Row, number: Int, page: Int, format: LineFormat = .json(fields: nil)) -> String {
-        format.line(output(row, page: page, rank: number))
-    }
-
-    /// `movies show --json`: one record, the fields of a search line without its page and rank.
-    static func object(_ row: Row, format: LineFormat = .json(fields: nil)) -> String {
-        format.line(output(row))
-    }
-
-    /// The row as output: its record's fields when it came, and what went wrong when something did.
-    static func output(_ row: Row, page: Int? = nil, rank: Int? = nil) -> RecordOutput {
+    /// The row as output: its record's fields when it came, and what went wrong when something did; then
+    /// its `page` and `rank` (its number) on a search's line, neither for `movies show --json`.
+    static func output(_ row: LivePage.Row, page: Int? = nil, rank: Int? = nil) -> RecordOutput {
         var output = RecordOutput(item: row.item, movie: try? row.record?.get(), poster: try? row.poster?.get().file.path,
                                   page: page, rank: rank)
         switch row.record {

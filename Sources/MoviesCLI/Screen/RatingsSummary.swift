@@ -11,12 +11,17 @@ struct RatingsSummary: Equatable {
     /// `90` (from the `Metacritic` rating, else `Metascore`).
     var metacritic: String?
 
-    init(imdb: String? = nil, rottenTomatoes: String? = nil, metacritic: String? = nil) {
-        self.imdb = imdb
-        self.rottenTomatoes = rottenTomatoes
-        self.metacritic = metacritic
-    }
+    /// `IMDb 8.6 · RT 93% · MC 90` with the first `count` parts; empty when there are none.
+    func text(parts count: Int) -> String { parts.prefix(count).joined(separator: " · ") }
 
+    /// The parts a title line shows, most telling first (`IMDb 8.6`, `RT 93%`, `MC 90`).
+    var parts: [String] {
+        [imdb.map { "IMDb \(safe($0))" }, rottenTomatoes.map { "RT \(safe($0))" }, metacritic.map { "MC \(safe($0))" }].compactMap { $0 }
+    }
+}
+
+// An extension, so that the memberwise initialiser stays.
+extension RatingsSummary {
     init(_ movie: Movie) {
         func percent(_ source: String) -> Double? {
             movie.ratings.first { $0.source.caseInsensitiveCompare(source) == .orderedSame }?.percent
@@ -30,12 +35,4 @@ struct RatingsSummary: Equatable {
     static func whole(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
-
-    /// The parts a title line shows, most telling first (`IMDb 8.6`, `RT 93%`, `MC 90`).
-    var parts: [String] {
-        [imdb.map { "IMDb \(safe($0))" }, rottenTomatoes.map { "RT \(safe($0))" }, metacritic.map { "MC \(safe($0))" }].compactMap { $0 }
-    }
-
-    /// `IMDb 8.6 · RT 93% · MC 90` with the first `count` parts; empty when there are none.
-    func text(parts count: Int) -> String { parts.prefix(count).joined(separator: " · ") }
 }

@@ -4,12 +4,6 @@ import OMDbKit
 /// `more`, `prev`, `first` and `page N`: walking the current search's pages; one shown before comes
 /// back from memory, with no request.
 extension SearchController {
-    /// A page shown in this search, and the number of its first row.
-    struct LoadedPage {
-        let page: SearchPage
-        let first: Int
-    }
-
     func more() async -> ExitStatus {
         guard let shown = lastPage else { return noSearchYet() }
         return await goToPage(shown.number + 1, from: shown)
@@ -37,9 +31,8 @@ extension SearchController {
 
     /// Shows page `number` again from memory, or loads just that page.
     private func goToPage(_ number: Int, from shown: SearchPage) async -> ExitStatus {
-        if let loaded = loadedPages[number] {
+        if let page = loadedPages[number] {
             // Its rows as they were; "Showing N of T" counts every result seen by now.
-            let page = loaded.page
             let seen = rows.filter { !$0.isEpisode }.count
             return await show(SearchPage(query: page.query, number: page.number, totalResults: page.totalResults, items: page.items,
                                          shownSoFar: max(page.shownSoFar, seen), repeatedCount: page.repeatedCount), again: true)

@@ -48,38 +48,32 @@ extension SearchController {
             // Stopped at the daily limit or by a failed page: the pages after it are not shown either.
             ahead.cancelAll()
         }
+        // Page 1, then each page of `later` as it comes, saying so through `shownFeed`.
         return await withTaskCancellationHandler {
-            await showInOrder(first, firstUpdates, later: later, ahead: ahead, shownFeed: shownFeed)
+            var status = await show(first, updates: firstUpdates)
+            shownFeed.yield(())
+            for await next in later {
+                guard !Task.isCancelled, !quotaSpent else { break }
+                switch next {
+                case .success(let (page, updates)):
+                    lastLoadFailed = false
+                    status = status.combined(with: await show(page, updates: updates))
+                case .failure(let error):
+                    lastLoadFailed = true
+                    status = status.combined(with: report(error))
+                    // The way on is the page that failed; not at the daily limit, nor on JSON's stdout.
+                    let limit = (error as? OMDbError)?.isDailyLimit == true
+                    if let shown = lastPage, shown.hasMore, !quotaSpent, !limit, !(presenter is JSONPresenter) {
+                        console.out(console.style.dim("Use --pages \(shown.number + 1) to see more."))
+                    }
+                }
+                shownFeed.yield(())
+            }
+            return status
         } onCancel: {
             producer.cancel()
             ahead.cancelAll()
         }
-    }
-
-    /// Shows page 1, then each page of `later` as it comes, saying so through `shownFeed`.
-    private func showInOrder(_ first: SearchPage, _ firstUpdates: MovieUpdates,
-                             later: AsyncStream<Result<(SearchPage, MovieUpdates), any Error>>,
-                             ahead: PagesAhead, shownFeed: AsyncStream<Void>.Continuation) async -> ExitStatus {
-        var status = await show(first, updates: firstUpdates)
-        shownFeed.yield(())
-        for await next in later {
-            guard !Task.isCancelled, !quotaSpent else { break }
-            switch next {
-            case .success(let (page, updates)):
-                lastLoadFailed = false
-                status = status.combined(with: await show(page, updates: updates))
-            case .failure(let error):
-                lastLoadFailed = true
-                status = status.combined(with: report(error))
-                // The way on is the page that failed; not at the daily limit, nor on JSON's stdout.
-                let limit = (error as? OMDbError)?.isDailyLimit == true
-                if let shown = lastPage, shown.hasMore, !quotaSpent, !limit, !(presenter is JSONPresenter) {
-                    console.out(console.style.dim("Use --pages \(shown.number + 1) to see more."))
-                }
-            }
-            shownFeed.yield(())
-        }
-        return status
     }
 
     /// The updates of the pages started, to stop them together.

@@ -37,17 +37,14 @@ extension SearchController {
         current = nil
         lastPage = page
         rows = [Row(number: 1, item: item, movie: movie, loaded: true)]
-        loadedPages[1] = LoadedPage(page: page, first: 1)
+        loadedPages[1] = page
         presenter.pageArrived(page, first: 1, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)
-        if let store = posterStore {
-            do {
-                let saved = try await client.poster(for: item, in: store)
-                rows[0].poster = saved
-                presenter.rowUpdated(.at(0, item: item, part: .poster(.success(saved))), number: 1)
-            } catch let error as OMDbError {
-                presenter.rowUpdated(.at(0, item: item, part: .poster(.failure(error))), number: 1)
-            } catch {}
+        // Not when stopped (Ctrl-C): the row says so.
+        if let store = posterStore,
+           let result = await outcome({ [client] in try await client.poster(for: item, in: store) }) {
+            rows[0].poster = try? result.get()
+            presenter.rowUpdated(.at(0, item: item, part: .poster(result)), number: 1)
         }
         await presenter.pageFinished(page, pagesShown: [1])
         await warnIfNearLimit()

@@ -27,7 +27,7 @@ final class SearchController: SessionPart {
     /// The last page shown, for `more`.
     var lastPage: SearchPage?
     /// The pages of the current search shown so far, for `prev`, `first` and `page N` to show from memory.
-    var loadedPages: [Int: LoadedPage] = [:]
+    var loadedPages: [Int: SearchPage] = [:]
     /// The catalogue's page on screen, whose titles are the rows; `nil` for a search's.
     var cataloguePage: Int?
     /// Set when the last page load failed, so `--pages` stops instead of asking again.
@@ -128,7 +128,7 @@ final class SearchController: SessionPart {
         if !again {
             insert(page.items.enumerated().map { Row(number: first + $0.offset, item: $0.element) })
             for (offset, item) in page.items.enumerated() { context.exportLog.note(item, page: page.number, rank: first + offset) }
-            loadedPages[page.number] = LoadedPage(page: page, first: first)
+            loadedPages[page.number] = page
         }
         presenter.pageArrived(page, first: first, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         // The next page's search goes out while this one is read, so `more` waits only for the rows.

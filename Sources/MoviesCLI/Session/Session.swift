@@ -7,8 +7,6 @@ import OMDbCatalogue
 /// their outcome.
 @MainActor
 final class Session {
-    typealias Row = SearchController.Row
-
     let context: SessionContext
     let searchController: SearchController
     /// How the commands so far went: a failure at run time stands.
@@ -17,16 +15,13 @@ final class Session {
     var hadFailure: Bool { outcome != .success }
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
     var inlineImages: InlineImages.Kind?
+    /// What `open` runs; by default none, so the address is printed.
     var opener: Opener
-    /// Asks a yes/no question and reads the answer; `nil` when no one can answer (stdin is not a terminal).
+    /// Asks before `save` replaces a file; `nil` (stdin is not a terminal) refuses without asking.
     var confirm: ((String) async -> Bool)?
-    /// Asks a question and reads the next line, from a terminal or a pipe (`nil`: no answer).
+    /// Asks before `open` opens many pages, and reads a line, from a terminal or a pipe; `nil` refuses without asking.
     var ask: ((String) async -> String?)?
 
-    /// - Parameters:
-    ///   - opener: what `open` runs; by default none, so the address is printed.
-    ///   - confirm: asks before `save` replaces a file; `nil` refuses without asking.
-    ///   - ask: asks before `open` opens many pages; `nil` refuses without asking.
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
          budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil,
          inlineImages: InlineImages.Kind? = nil, opener: Opener = Opener(executable: nil),
@@ -46,12 +41,7 @@ final class Session {
 
     var client: OMDbClient { context.client }
     var console: Console { context.console }
-    var settings: Settings { context.settings }
-    var offlineCatalogue: Catalogue? {
-        get { context.offlineCatalogue }
-        set { context.offlineCatalogue = newValue }
-    }
-    var rows: [Row] {
+    var rows: [SearchController.Row] {
         get { searchController.rows }
         set { searchController.rows = newValue }
     }
@@ -59,8 +49,6 @@ final class Session {
         get { searchController.prefetchesNextPage }
         set { searchController.prefetchesNextPage = newValue }
     }
-    var canLoadMore: Bool { searchController.canLoadMore }
-    var requestsToday: String? { context.requestsToday }
 
     // MARK: The handlers
 
@@ -104,7 +92,7 @@ final class Session {
         case .nothing, .quit: break
         case .help(nil):
             console.out(PromptHelp.overview(width: console.width))
-            if let line = requestsToday { console.out(line) }
+            if let line = context.budget?.statusLine { console.out(line) }
         case .help(let word?):
             // The parser let through only a word `help` knows.
             console.out(PromptHelp.detail(word, width: console.width) ?? PromptHelp.overview(width: console.width))
@@ -161,7 +149,5 @@ final class Session {
     func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> ExitStatus {
         await episodes.listSeason(of: seriesID, season: season, title: title)
     }
-    func setPosters(_ folder: String?, width: PosterWidth? = nil) { settingsCommands.setPosters(folder, width: width) }
     func report(_ error: any Error) -> ExitStatus { context.report(error) }
-    nonisolated static func withoutPunctuation(_ text: String) -> String? { SearchController.withoutPunctuation(text) }
 }

@@ -43,13 +43,11 @@ final class SessionContext {
     var posterStore: PosterStore? {
         guard let folder = settings.posters?.standardizedFileURL else { return nil }
         if let store = currentStore, store.folder == folder {
-            if store.width == settings.posterWidth { return store }
-            currentStore = store.atWidth(settings.posterWidth)
-            return currentStore
+            if store.width != settings.posterWidth { currentStore = store.atWidth(settings.posterWidth) }
+        } else {
+            currentStore = PosterStore(folder: folder, width: settings.posterWidth)
         }
-        let store = PosterStore(folder: folder, width: settings.posterWidth)
-        currentStore = store
-        return store
+        return currentStore
     }
 
     /// The store of the folder in force, once made. Tests set its disk seam (``PosterStore/disk``).
@@ -57,11 +55,13 @@ final class SessionContext {
 
     // MARK: Errors
 
-    /// Filters are easy to forget: name them when a search finds nothing.
-    private var filtersInUse: String {
-        let filters = [settings.type.map { "type \($0.rawValue)" }, settings.year.map { "year \($0)" }].compactMap { $0 }
-        return filters.isEmpty ? "" : " Filters in use: \(filters.joined(separator: ", "))."
+    /// The filters in force: `type movie`, `year 1984`.
+    var filters: [String] {
+        [settings.type.map { "type \($0.rawValue)" }, settings.year.map { "year \($0)" }].compactMap { $0 }
     }
+
+    /// Filters are easy to forget: name them when a search finds nothing.
+    private var filtersInUse: String { filters.isEmpty ? "" : " Filters in use: \(filters.joined(separator: ", "))." }
 
     /// A miss in the offline catalogue: say how little it holds, and how to search OMDb instead.
     private var offlineMiss: String {
@@ -72,42 +72,34 @@ final class SessionContext {
 
     /// Says what went wrong: `.failure` for a failure at run time; "no results", no more pages and Ctrl-C are answers.
     func report(_ error: any Error) -> ExitStatus {
-        switch error {
-        case is CancellationError:
+        if error is CancellationError {
             console.note("Stopped.")
             return .success
-        case let error as OMDbError:
-            switch error.underlying {
-            case let .seasonNotFound(imdbID, season):
-                console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
-                return .success
-            case .notFound:
-                console.err(safe(error.forPerson) + filtersInUse + offlineMiss)
-                return .success
-            case .tooManyResults:
-                // The search did not run: a script should know.
-                console.err(safe(error.forPerson) + filtersInUse)
-                return .failure
-            case .noMorePages:
-                console.err(safe(error.forPerson))
-                return .success
-            case .quotaExhausted:
-                console.error(safe(budget?.limitMessage ?? error.forPerson))
-                return .failure
-            default:
-                console.error(safe(error.forPerson))
-                return .failure
-            }
-        default:
+        }
+        guard let error = error as? OMDbError else {
             console.error(safe(String(describing: error)))
             return .failure
         }
+        switch error.underlying {
+        case let .seasonNotFound(imdbID, season):
+            console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
+        case .notFound: console.err(safe(error.forPerson) + filtersInUse + offlineMiss)
+        case .noMorePages: console.err(safe(error.forPerson))
+        case .tooManyResults:
+            // The search did not run: a script should know.
+            console.err(safe(error.forPerson) + filtersInUse)
+            return .failure
+        case .quotaExhausted:
+            console.error(safe(budget?.limitMessage ?? error.forPerson))
+            return .failure
+        default:
+            console.error(safe(error.forPerson))
+            return .failure
+        }
+        return .success
     }
 
     // MARK: The daily count
-
-    /// `requests today: 37 of 1,000 (UTC day)`, for `help`; `nil` when nothing is counted.
-    var requestsToday: String? { budget?.statusLine }
 
     /// Warns once a day (across processes) at 90 % of the daily limit; not after Ctrl-C, which returns at once.
     func warnIfNearLimit() async {

@@ -23,10 +23,11 @@ struct TitleDetails: SessionPart {
             // The record's item: a row listed without its poster's address gets it here.
             let result = await savedPoster(of: SearchItem(movie), known: row.poster)
             let poster = try? result?.get()
-            if let poster, let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
             console.out(Details.lines(for: movie, poster: poster, console: console, display: presenter.display, number: number))
             status = sayWhyNoPoster(result)
-            await drawPoster(of: number)
+            let drawn = await drawPoster(of: row.item, saved: poster)
+            // Found again after the awaits: a page may have come in between.
+            if let index = searchController.index(of: number) { searchController.rows[index].poster = drawn }
         } catch {
             status = report(error)
         }
@@ -36,7 +37,7 @@ struct TitleDetails: SessionPart {
 
     /// At the prompt, for an IMDb ID or link: the details, as `show N` gives them; the current search stays.
     func show(imdbID: String) async -> ExitStatus {
-        let (found, status) = await lookUp(.title(imdbID), plot: .full)
+        let (found, status) = await lookUp(.title(imdbID), text: imdbID, plot: .full)
         guard let movie = found else { return status }
         let item = SearchItem(movie)
         let result = await savedPoster(of: item, known: searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster)
@@ -54,15 +55,14 @@ struct TitleDetails: SessionPart {
     /// `movies show ID|LINK|TITLE`: the details, or with `lines` one line for a script; with a poster
     /// folder, its poster is saved too. Not found fails, with the reason.
     func showOne(_ target: String, lines: LineFormat?) async -> ExitStatus {
-        let reference = IMDbReference(target)
-        let (found, lookUpStatus) = await lookUp(reference ?? .notATitle(target), exactTitle: reference == nil ? target : nil,
-                                                 plot: settings.plot)
+        let (found, lookUpStatus) = await lookUp(IMDbReference(target), text: target, plot: settings.plot)
         guard let movie = found else { return lookUpStatus }
         let item = SearchItem(movie)
         let poster = await savedPoster(of: item, known: nil)
         if poster == nil, posterStore != nil { return report(CancellationError()) }
         if let lines {
-            console.out(JSONPresenter.object(JSONPresenter.Row(item: item, record: .success(movie), poster: poster), format: lines))
+            let row = LivePage.Row(item: item, number: 1, record: .success(movie), poster: poster)
+            console.out(lines.line(JSONPresenter.output(row)))
             if case .failure(.posterNotWritten)? = poster { return .failure }
             return .success
         }
@@ -83,34 +83,33 @@ struct TitleDetails: SessionPart {
         return .failure
     }
 
-    /// The record `reference` names (with `exactTitle`, OMDb's match for it under the filters); or `nil`
+    /// The record `reference` names, or without one OMDb's match for the title `text` under the filters; or `nil`
     /// after saying why, with a failure: one title was asked for, and a script must know it did not get it.
-    private func lookUp(_ reference: IMDbReference, exactTitle: String? = nil,
+    private func lookUp(_ reference: IMDbReference?, text: String,
                         plot: PlotLength) async -> (movie: Movie?, status: ExitStatus) {
         do {
-            if let exactTitle {
-                let query = SearchQuery(text: exactTitle, type: settings.type, year: settings.year)
-                return (try await presenter.waiting("Asking \(source) for the title \"\(safe(exactTitle))\"…") {
+            switch reference {
+            case nil:
+                let query = SearchQuery(text: text, type: settings.type, year: settings.year)
+                return (try await presenter.waiting("Asking \(source) for the title \"\(safe(text))\"…") {
                     try await client.movie(exactTitle: query, plot: plot)
                 }, .success)
-            }
-            switch reference {
-            case .notATitle(let why):
+            case .notATitle(let why)?:
                 console.err(why)
                 return (nil, .failure)
-            case .title(let id):
+            case .title(let id)?:
                 return (try await presenter.waiting("Asking \(source) about \(id)…") {
                     try await client.movie(imdbID: id, plot: plot)
                 }, .success)
             }
         } catch let error as OMDbError where error.isNoResults {
             let who = settings.sendsKey ? "OMDb has" : "The offline catalogue has"
-            if case .title(let id) = reference, exactTitle == nil {
+            if case .title(let id)? = reference {
                 console.err("\(who) no title with the IMDb ID \(id): check the ID or the link.")
-            } else if let exactTitle, case .notFound = error.underlying {
-                let filters = [settings.type.map { "type \($0.rawValue)" }, settings.year.map { "year \($0)" }].compactMap { $0 }
-                console.err("\(who) no title that is exactly \"\(safe(exactTitle))\"" + (filters.isEmpty ? "" : " (\(filters.joined(separator: ", ")))")
-                            + ": movies search \(safe(exactTitle)) lists the titles with those words.")
+            } else if reference == nil, case .notFound = error.underlying {
+                let filters = context.filters
+                console.err("\(who) no title that is exactly \"\(safe(text))\"" + (filters.isEmpty ? "" : " (\(filters.joined(separator: ", ")))")
+                            + ": movies search \(safe(text)) lists the titles with those words.")
             } else {
                 _ = report(error)
             }
@@ -130,19 +129,9 @@ struct TitleDetails: SessionPart {
         return await outcome { [client] in try await client.poster(for: item, in: store) }
     }
 
-    /// Draws result `number`'s poster when the terminal can (saved now when a poster folder is set).
-    func drawPoster(of number: Int) async {
-        guard let index = searchController.index(of: number) else { return }
-        let row = searchController.rows[index]
-        let poster = await drawPoster(of: row.item, saved: row.poster)
-        // Found again after the await: a page may have come in between.
-        if let index = searchController.index(of: number) { searchController.rows[index].poster = poster }
-    }
-
     /// Draws `item`'s poster when the terminal can: `saved`, or saved now when a poster folder is set.
     /// - Returns: the poster saved for it, if any.
-    @discardableResult
-    func drawPoster(of item: SearchItem, saved: SavedPoster?) async -> SavedPoster? {
+    private func drawPoster(of item: SearchItem, saved: SavedPoster?) async -> SavedPoster? {
         guard let kind = inlineImages else { return saved }
         var saved = saved
         if saved == nil, let store = posterStore {

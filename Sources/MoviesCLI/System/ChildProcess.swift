@@ -4,7 +4,6 @@
 @preconcurrency import Darwin
 #endif
 import Foundation
-import Synchronization
 
 /// A program the tool starts, with posix_spawn: the one way every child is started.
 ///
@@ -12,14 +11,14 @@ import Synchronization
 /// browser `kill` cannot end), so each starts with an empty mask and every signal at its default. Each
 /// is reaped by a thread of its own (`waitpid` blocks), so none is left a zombie.
 final class ChildProcess: Sendable {
-    /// How a child ended.
     enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
     }
 
     let pid: pid_t
-    private let ending = Ending()
+    /// How it ended, once its reaper knows: for one waiter.
+    private let ending: AsyncStream<Termination>
 
     /// Starts `executable arguments` with this process's environment, stdin, stdout and stderr on `/dev/null`.
     /// - Parameter detached: in a session of its own, out of reach of the terminal's Ctrl-C, Ctrl-Z and hang-up.
@@ -65,21 +64,28 @@ final class ChildProcess: Sendable {
         let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT) }
         self.pid = pid
-        let ending = self.ending, child = pid
+        let (ending, ended) = AsyncStream.makeStream(of: Termination.self)
+        self.ending = ending
+        let child = pid
         let reaper = Thread {
             var status: Int32 = 0
             while waitpid(child, &status, 0) < 0, errno == EINTR {}
             // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as functions.
-            ending.finish(status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F))
+            ended.yield(status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F))
+            ended.finish()
         }
         reaper.name = "movies.reaper"
         reaper.start()
     }
 
     /// How the child ended; `nil` if it still runs after `grace` or the task is cancelled first (it goes on).
+    /// Asked once.
     func termination(within grace: Duration) async -> Termination? {
         await withTaskGroup(of: Termination?.self) { group in
-            group.addTask { await self.ending.wait() }
+            group.addTask {
+                var ending = self.ending.makeAsyncIterator()
+                return await ending.next()
+            }
             group.addTask {
                 try? await Task.sleep(for: grace)  // timer: the deadline
                 return nil
@@ -87,46 +93,6 @@ final class ChildProcess: Sendable {
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
-        }
-    }
-}
-
-/// A child's end, told to any number of waiters; a waiter whose task is cancelled hears `nil`.
-private final class Ending: Sendable {
-    private struct State {
-        var termination: ChildProcess.Termination?
-        var waiters: [Int: CheckedContinuation<ChildProcess.Termination?, Never>] = [:]
-        var next = 0
-    }
-
-    private let state = Mutex(State())
-
-    func finish(_ termination: ChildProcess.Termination) {
-        let waiters = state.withLock { state in
-            state.termination = termination
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume(returning: termination) }
-    }
-
-    func wait() async -> ChildProcess.Termination? {
-        let id = state.withLock { state in
-            defer { state.next += 1 }
-            return state.next
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let now: ChildProcess.Termination?? = state.withLock { state in
-                    if let termination = state.termination { return .some(termination) }
-                    if Task.isCancelled { return .some(nil) }
-                    state.waiters[id] = continuation
-                    return nil
-                }
-                if let now { continuation.resume(returning: now) }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: nil)
         }
     }
 }

@@ -13,45 +13,25 @@ struct Console: Sendable {
     let writeOut: @Sendable (String) -> Void
     let writeErr: @Sendable (String) -> Void
     /// Colour for stdout text.
-    let style: Style
+    var style = Style.plain
     /// Colour for stderr text.
-    let errorStyle: Style
+    var errorStyle = Style.plain
     /// Columns to wrap to, measured at every use: the window can be resized at any time.
     var width: Int { measureWidth() }
-    private let measureWidth: @Sendable () -> Int
+    var measureWidth: @Sendable () -> Int = { 80 }
     /// True when a person is typing at a terminal: prompts are shown only then.
-    let isInteractive: Bool
+    var isInteractive = false
     /// Columns of the terminal on stderr, read at every use; `nil` when stderr is no terminal.
-    let errorWidth: @Sendable () -> Int?
+    var errorWidth: @Sendable () -> Int? = { nil }
     /// Columns of the terminal on stdout, read at every use; `nil` when stdout is no terminal.
-    let outputWidth: @Sendable () -> Int?
+    var outputWidth: @Sendable () -> Int? = { nil }
     /// stdout is a terminal that takes cursor codes (not `TERM=dumb`): a page fills in place, with colour or not.
-    let drawsLive: Bool
+    var drawsLive = false
     /// `--quiet`: notes and warnings are left out; errors, and why nothing was found, still show.
     var quiet = false
 
-    init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-                style: Style = .plain, errorStyle: Style = .plain, width: Int = 80, isInteractive: Bool = false) {
-        self.init(writeOut: writeOut, writeErr: writeErr, style: style, errorStyle: errorStyle, measureWidth: { width }, isInteractive: isInteractive)
-    }
-
-    init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-         style: Style, errorStyle: Style, measureWidth: @escaping @Sendable () -> Int, isInteractive: Bool,
-         errorWidth: @escaping @Sendable () -> Int? = { nil }, outputWidth: @escaping @Sendable () -> Int? = { nil }, drawsLive: Bool = false) {
-        self.writeOut = writeOut
-        self.writeErr = writeErr
-        self.style = style
-        self.errorStyle = errorStyle
-        self.measureWidth = measureWidth
-        self.isInteractive = isInteractive
-        self.errorWidth = errorWidth
-        self.outputWidth = outputWidth
-        self.drawsLive = drawsLive
-    }
-
     /// A line of results on stdout.
     func out(_ line: String = "") { writeOut(line + "\n") }
-    /// Lines of results on stdout.
     func out(_ lines: [String]) { for line in lines { out(line) } }
     /// Prose on stdout (`quota`, `cache`), broken between words at the terminal's width.
     func say(_ text: String) { writeOut(Self.fitted(text, width: outputWidth()).joined(separator: "\n") + "\n") }
@@ -87,7 +67,7 @@ struct Console: Sendable {
     static func standard(environment: [String: String], noColor: Bool = false, quiet: Bool = false, runtime: Runtime) -> Console {
         let colorAllowed = !noColor && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         let (output, interrupts) = (runtime.output, runtime.interrupts)
-        var console = Console(
+        return Console(
             writeOut: { text in
                 guard let failure = output.writeAll(text) else { return }
                 if failure == EPIPE { interrupts.stop(status: .outputClosed) }
@@ -99,9 +79,7 @@ struct Console: Sendable {
             measureWidth: { Terminal.size()?.columns ?? Int(environment["COLUMNS"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 80 },
             isInteractive: isatty(STDIN_FILENO) == 1, errorWidth: { Terminal.size(of: STDERR_FILENO)?.columns },
             outputWidth: { Terminal.size()?.columns },
-            drawsLive: isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb")
-        console.quiet = quiet
-        return console
+            drawsLive: isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb", quiet: quiet)
     }
 }
 
@@ -109,8 +87,6 @@ struct Console: Sendable {
 struct Style: Sendable {
     let enabled: Bool
     static let plain = Style(enabled: false)
-
-    init(enabled: Bool) { self.enabled = enabled }
 
     func bold(_ text: String) -> String { wrap(text, "1") }
     func dim(_ text: String) -> String { wrap(text, "2") }

@@ -29,16 +29,6 @@ public enum ExitStatus: Sendable, Equatable {
         }
     }
 
-    /// What SIGINT, SIGHUP or SIGTERM means for the run; `nil` for another signal.
-    init?(signal: Int32) {
-        switch signal {
-        case SIGINT: self = .interrupted
-        case SIGHUP: self = .hangUp
-        case SIGTERM: self = .terminated
-        default: return nil
-        }
-    }
-
     /// Both outcomes of a run that did two things: a failure stands, whatever succeeded after it.
     func combined(with other: ExitStatus) -> ExitStatus {
         self == .success ? other : self

@@ -37,12 +37,10 @@ final class Interrupts: Sendable {
     private let output: StandardOutput?
 
     /// - Parameters:
-    ///   - whenIdle: what Ctrl-C does when no command is running.
     ///   - terminate: how ``stop(status:message:)`` ends the process (``Runtime/exit(_:)``'s steps).
     ///   - output: the stdout whose line in progress a stop lets finish; `nil` for none (tests).
-    init(whenIdle: (@Sendable () -> Void)? = nil,
-         terminate: @escaping @Sendable (ExitStatus) -> Never = { _exit($0.code) }, output: StandardOutput? = nil) {
-        self.state = Mutex(State(whenIdle: whenIdle))
+    init(terminate: @escaping @Sendable (ExitStatus) -> Never = { _exit($0.code) }, output: StandardOutput? = nil) {
+        self.state = Mutex(State())
         self.terminate = terminate
         self.output = output
     }
@@ -86,7 +84,8 @@ final class Interrupts: Sendable {
             if count < 0, errno == EINTR { continue }
             guard count == 1 else { return }
             let number = Int32(byte)
-            guard number == SIGINT else { stop(status: ExitStatus(signal: number) ?? .terminated) }
+            // The pipe carries only the signals start() takes: SIGINT, SIGTERM and SIGHUP.
+            guard number == SIGINT else { stop(status: number == SIGHUP ? .hangUp : .terminated) }
             interrupt()
             handlerState.unanswered.subtract(1, ordering: .relaxed)
         }
@@ -138,21 +137,13 @@ final class Interrupts: Sendable {
 
     /// Ctrl-C.
     func interrupt() {
-        enum Action { case cancel(@Sendable () -> Void), later, idle((@Sendable () -> Void)?) }
         state.withLock { $0.always }?()
-        let action: Action = state.withLock { state in
-            if let cancel = state.cancel { return .cancel(cancel) }
-            if state.busy {
-                state.cancelOnRegistration = true
-                return .later
-            }
-            return .idle(state.whenIdle)
+        // Cancel the command; or, between begin() and running(_:), cancel it once registered; or, idle, say so.
+        let action = state.withLock { state in
+            if state.cancel == nil, state.busy { state.cancelOnRegistration = true }
+            return state.cancel ?? (state.busy ? nil : state.whenIdle)
         }
-        switch action {
-        case .cancel(let cancel): cancel()
-        case .later: break
-        case .idle(let handler): handler?()
-        }
+        action?()
     }
 
     /// A write to stdout failed otherwise (`code` is its errno): say so in one line, stop with status 1.

@@ -18,7 +18,8 @@ struct RunLimits {
     /// The limits, for `wanted` requests at once; throws when they leave room for none.
     static func check(concurrency wanted: Int) throws(Shortage) -> RunLimits {
         var (concurrency, lowering) = (wanted, ProcessLimit?.none)
-        for (limit, allowed) in [(ProcessLimit.openFiles, requestsByOpenFiles), (.addressSpace, requestsByMemory(.addressSpace)),
+        let byOpenFiles = ProcessLimit.openFiles.value.map { ($0 - filesHeld) / filesPerRequest }
+        for (limit, allowed) in [(ProcessLimit.openFiles, byOpenFiles), (.addressSpace, requestsByMemory(.addressSpace)),
                                  (.data, requestsByMemory(.data))] {
             guard let allowed, allowed < concurrency else { continue }
             guard allowed >= 1 else { throw Shortage(limit: limit, needed: needed(limit)) }
@@ -63,10 +64,6 @@ struct RunLimits {
     static let filesHeld = 22
     /// A request's: its connection, its answer's cache entry, its poster's file.
     static let filesPerRequest = 3
-
-    static var requestsByOpenFiles: Int? {
-        ProcessLimit.openFiles.value.map { ($0 - filesHeld) / filesPerRequest }
-    }
 
     // MARK: Memory and threads
 
