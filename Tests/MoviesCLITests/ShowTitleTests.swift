@@ -69,6 +69,19 @@ import TestSupport
         #expect(capture.outLines.contains { $0.hasPrefix("  Poster: later/Alien (1979) [tt0078748].") }, "\(capture.outLines)")
     }
 
+    /// Before: the poster `show N` saved was named on screen but not in the file `save` wrote.
+    @Test func aPosterSavedByShowIsInTheSavedFile() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { removeFolder(folder) }
+        let session = try catalogueSession(Capture(), directory: folder)
+        await session.handle(.search("alien"))
+        await session.handle(.posters(folder.appendingPathComponent("later").path))
+        await session.handle(.show(1))
+        await session.handle(Command(parsing: "save out.json"))
+        let poster = try Self.saved(folder.appendingPathComponent("out.json")).first { $0["imdbID"] as? String == "tt0078748" }?["poster"]
+        #expect((poster as? String)?.hasPrefix(folder.appendingPathComponent("later/Alien (1979) [tt0078748].").path) == true, "\(poster ?? "none")")
+    }
+
     /// Before: `tt0076759` was searched as text and answered "No results".
     @Test func anIDAtThePromptShowsTheTitlesDetailsAndKeepsTheSearch() async throws {
         let capture = Capture()

@@ -26,6 +26,7 @@ struct TitleDetails: SessionPart {
             console.out(Details.lines(for: movie, poster: poster, console: console, display: presenter.display, number: number))
             status = sayWhyNoPoster(result)
             let drawn = await drawPoster(of: row.item, saved: poster)
+            context.exportLog.note(row.item, poster: drawn?.file)
             // Found again after the awaits: a page may have come in between.
             if let index = searchController.index(of: number) { searchController.rows[index].poster = drawn }
         } catch {
