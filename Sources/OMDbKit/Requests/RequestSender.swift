@@ -78,7 +78,7 @@ struct RequestSender: Sendable {
             let body = try await streamed.body.collect(upTo: maxAnswerBytes)
             let response = HTTPResponse(statusCode: streamed.statusCode, body: body, headers: streamed.headers)
             // The CDN's challenge or block page: not OMDb's answer, and the same if asked again at once.
-            if CDNRefusal.matches(response) { throw OMDbError.cdnRefused(status: response.statusCode, url: shown) }
+            if Self.isCDNRefusal(response) { throw OMDbError.cdnRefused(status: response.statusCode, url: shown) }
             // OMDb's own error envelope is an answer, whatever its status, and never retried; but a
             // 5xx is the server's trouble ("Something went wrong." with a 500), not the request's.
             if RetryPolicy.isTransient(status: response.statusCode),
@@ -98,6 +98,18 @@ struct RequestSender: Sendable {
         keyCheck?.accept()
         cache?.store(response, for: plain)
         return value
+    }
+
+    /// OMDb's CDN (Cloudflare) answering instead of OMDb, refusing this network or client for now:
+    /// `cf-mitigated: challenge` whatever the status, or a 403, 429 or 503 whose HTML is
+    /// Cloudflare's challenge or block page (markers OMDb's own answers never carry).
+    private static func isCDNRefusal(_ response: HTTPResponse) -> Bool {
+        if response.headers["cf-mitigated"]?.lowercased().contains("challenge") == true { return true }
+        guard [403, 429, 503].contains(response.statusCode) else { return false }
+        // A page is a few kB: the markers are near its top, and a huge body is read no further.
+        let head = String(decoding: response.body.prefix(64 * 1024), as: UTF8.self).lowercased()
+        guard head.contains("<html") || head.contains("<!doctype html") else { return false }
+        return ["cloudflare", "cf-chl", "challenge-platform", "cf-error-details", "cf-ray"].contains { head.contains($0) }
     }
 
     /// A place in the day's count for one API request: the row's ticket when it has one, else a
