@@ -221,10 +221,3 @@ final class RequestCounter: Sendable {
 
     var value: Int { count.load(ordering: .relaxed) }
 }
-
-extension RequestSender: CustomReflectable {
-    /// The key stays out of any dump.
-    var customMirror: Mirror {
-        Mirror(self, children: ["baseURL": baseURL, "timeout": timeout, "maxAttempts": retry.maxAttempts])
-    }
-}
