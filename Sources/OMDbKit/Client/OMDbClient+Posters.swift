@@ -3,14 +3,10 @@ import Foundation
 import Synchronization
 
 extension OMDbClient {
-    /// One poster load, a folder and a title; or, without a folder, what a title's poster came to
-    /// in this session, whichever folder it went to.
+    /// One poster load: a folder and a title.
     struct PosterKey: Hashable, Sendable {
-        let folder: String?
+        let folder: String
         let imdbID: String
-
-        /// A title's poster, whichever folder it went to.
-        static func title(_ imdbID: String) -> PosterKey { PosterKey(folder: nil, imdbID: imdbID) }
     }
 
     /// The poster of `item` in `store`: the file already there, else downloaded and streamed to
@@ -32,7 +28,7 @@ extension OMDbClient {
             return remember(SavedPoster(file: existing, wasAlreadyThere: true), posterOf: item.imdbID)
         }
         let year = item.year?.text
-        switch posters.remembered(.title(item.imdbID))?.map(\.file) {
+        switch posterOutcomes.withLock({ $0[item.imdbID] })?.map(\.file) {
         case .failure(let error)?:
             throw error
         case .success(let earlier)? where store.isWideEnough(file: earlier):
@@ -81,12 +77,12 @@ extension OMDbClient {
 
     /// Transient failures are never remembered: only a saved file or a refusal for good.
     private nonisolated func remember(_ failure: OMDbError, posterOf imdbID: String) {
-        posters.remember(.failure(failure), for: .title(imdbID))
+        posterOutcomes.withLock { $0[imdbID] = .failure(failure) }
     }
 
     /// Remembers the title's poster as `saved` (a later row of the same title names it), and returns it.
     private nonisolated func remember(_ saved: SavedPoster, posterOf imdbID: String) -> SavedPoster {
-        posters.remember(.success(saved), for: .title(imdbID))
+        posterOutcomes.withLock { $0[imdbID] = .success(saved) }
         return saved
     }
 }

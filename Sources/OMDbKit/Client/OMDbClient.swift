@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Searches OMDb page by page and fills in each result's record and poster.
 ///
@@ -116,9 +117,11 @@ public actor OMDbClient {
     nonisolated let records = Memo<RecordKey, Movie>(isFinal: \.isNoResults)
     /// Season lists, and the ones OMDb answered "not found" for: neither is asked again.
     nonisolated let seasons = Memo<SeasonKey, Season>(isFinal: \.isNoResults)
-    /// One poster load per folder and title; the loads remember by hand what a title's poster
-    /// came to (saved where, or refused for good), under ``PosterKey/title(_:)``.
-    nonisolated let posters = Memo<PosterKey, SavedPoster>(recall: .byHand)
+    /// One poster load per folder and title, each checking the disk: files may change under us. A
+    /// cancelled caller that is the last of its load gets what it came to (a poster put in place).
+    nonisolated let posters = SingleFlight<PosterKey, SavedPoster>(lastWaiterStays: true)
+    /// What each title's poster came to in this session, whichever folder: saved where, or refused for good.
+    nonisolated let posterOutcomes = Mutex<[String: Result<SavedPoster, OMDbError>]>([:])
 
     /// Requests handed to the transport for OMDb's API by this client, retries included (posters
     /// not included): what the key's daily quota counts.
