@@ -16,13 +16,11 @@ extension OMDbClient {
     /// - Throws: ``OMDbError`` (poster cases, HTTP and network) or `CancellationError`.
     public nonisolated func poster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
         let key = PosterKey(folder: store.folder.path, imdbID: item.imdbID)
-        return try await posters.value(for: key) { [sender] in
-            try await self.loadPoster(for: item, in: store, sender: sender)
-        }
+        return try await posters.value(for: key) { try await self.loadPoster(for: item, in: store) }
     }
 
     /// Runs off the actor: the folder's index, the download and the file writes never block it.
-    private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore, sender: RequestSender) async throws -> SavedPoster {
+    private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
         let existing = await store.existingFile(for: item.imdbID)
         if let existing, store.isWideEnough(file: existing) {
             return remember(SavedPoster(file: existing, wasAlreadyThere: true), posterOf: item.imdbID)
@@ -46,9 +44,26 @@ extension OMDbClient {
             throw OMDbError.posterUnavailable
         }
         do {
-            let (arrival, fallback) = try await downloadPoster(url, width: store.width) { response, shown in
+            let receive: @Sendable (TransportResponse, String) async throws -> Arrival = { response, shown in
                 try await store.receive(streaming: response.body, contentType: response.contentType, source: shown,
                                         title: item.title, year: year, imdbID: item.imdbID)
+            }
+            // The URL rewritten to the width asked for first; when that fails in any way (network, HTTP
+            // status, not an image), the URL OMDb gave, saying why.
+            let wide = store.width.rewrite(url)
+            var fallback: String?
+            let arrival: Arrival
+            do {
+                arrival = try await sender.download(wide, receive)
+            } catch let error as OMDbError where wide != url {
+                try Task.checkCancellation()
+                let reason = switch error {
+                case .httpStatus(let status, _): "HTTP \(status)"
+                case .posterNotAnImage: "not an image"
+                default: error.description
+                }
+                fallback = "width \(store.width) failed (\(reason)), saved OMDb's"
+                arrival = try await sender.download(url, receive)
             }
             // Done with the network: the last writes, the flush and the rename wait for the disk
             // alone, outside the request's deadline and its place among the requests in flight, so
@@ -62,7 +77,12 @@ extension OMDbClient {
             }
             return saved
         } catch let error as OMDbError {
-            if error.isPermanentPosterRefusal { remember(error, posterOf: item.imdbID) }
+            // Remembered when asking again will not change it: never a disk error or a transient failure.
+            switch error {
+            case .posterUnavailable, .posterNotAnImage, .posterTooLarge: remember(error, posterOf: item.imdbID)
+            case .httpStatus(let status, _) where !RetryPolicy.isTransient(status: status): remember(error, posterOf: item.imdbID)
+            default: break
+            }
             throw error
         }
     }
@@ -84,17 +104,5 @@ extension OMDbClient {
     private nonisolated func remember(_ saved: SavedPoster, posterOf imdbID: String) -> SavedPoster {
         posterOutcomes.withLock { $0[imdbID] = .success(saved) }
         return saved
-    }
-}
-
-extension OMDbError {
-    /// A poster answer that will not change by asking again: no poster, a 4xx other than 408 and
-    /// 429, not an image, too large. Never a disk error or a transient failure.
-    var isPermanentPosterRefusal: Bool {
-        switch self {
-        case .posterUnavailable, .posterNotAnImage, .posterTooLarge: true
-        case .httpStatus(let status, _): !RetryPolicy.isTransient(status: status)
-        default: false
-        }
     }
 }

@@ -75,6 +75,16 @@ public struct PosterStore: Sendable {
         }
     }
 
+    /// True when an image already saved is at least as wide as this store asks for (any file will
+    /// do at OMDb's own width, and so will one whose width cannot be read); false for a file the
+    /// trust rule refuses (someone else's, planted in the folder). Only the file's header is read.
+    func isWideEnough(file: URL) -> Bool {
+        let pixels: Int?
+        do { pixels = try ImageWidth.pixels(ofFile: file) } catch { return false }
+        guard width != .standard, let pixels else { return true }
+        return pixels >= width.minimumPixels
+    }
+
     /// This store at another width, sharing its index (the folder is not listed again).
     package func atWidth(_ width: PosterWidth) -> PosterStore {
         var store = self
