@@ -51,28 +51,6 @@ extension PosterStore {
         }
     }
 
-    /// A file-system error in words: the POSIX reason under Foundation's (which on Linux is often
-    /// just "NSCocoaErrorDomain error 512"), else its description.
-    package static func describe(fileError error: any Error) -> String {
-        let nsError = error as NSError
-        if nsError.domain == NSPOSIXErrorDomain { return describe(errno: Int32(nsError.code)) }
-        if nsError.domain == NSCocoaErrorDomain {
-            switch nsError.code {
-            case CocoaError.fileWriteOutOfSpace.rawValue: return describe(errno: ENOSPC)
-            case CocoaError.fileWriteNoPermission.rawValue: return describe(errno: EACCES)
-            case CocoaError.fileWriteVolumeReadOnly.rawValue: return describe(errno: EROFS)
-            case CocoaError.fileWriteFileExists.rawValue: return "a file is in the way of the folder"
-            default: break
-            }
-        }
-        // On Linux the underlying error is a Swift error, which `as? NSError` does not bridge.
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
-            let bridged = underlying as NSError
-            if bridged.domain == NSPOSIXErrorDomain { return describe(errno: Int32(bridged.code)) }
-        }
-        return nsError.localizedDescription
-    }
-
     /// `errno` in words, the common ones worded for what a person can do about them.
     static func describe(errno code: Int32) -> String {
         switch code {
