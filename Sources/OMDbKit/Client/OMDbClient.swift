@@ -127,9 +127,6 @@ public actor OMDbClient {
     /// not included): what the key's daily quota counts.
     public nonisolated var apiRequestCount: Int { sender.sent.value }
 
-    /// The most requests that were in flight at once in this session.
-    package nonisolated var peakRequestsInFlight: Int { sender.gate.peak }
-
     /// - Parameters:
     ///   - configuration: the key, the address and the limits; fixed for the client's life.
     ///   - transport: how requests go out: the live `CurlTransport` (target `OMDbCurl`),

@@ -16,9 +16,6 @@ final class RequestGate: Sendable {
         state = Mutex(Machine(limit: limit))
     }
 
-    /// The most requests that were in flight at once so far.
-    var peak: Int { state.withLock { $0.peak } }
-
     /// Runs `body` once a place is free, and frees it when `body` ends (thrown or not).
     func withPlace<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await enter()

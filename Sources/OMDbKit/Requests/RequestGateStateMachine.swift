@@ -21,8 +21,6 @@ struct RequestGateStateMachine<Waiter> {
     let limit: Int
     /// Places taken now.
     private(set) var inFlight = 0
-    /// The most places taken at once so far.
-    private(set) var peak = 0
     private var nextID = 0
     /// The waiters, first in line first.
     private(set) var queue: [(id: Int, waiter: Waiter)] = []
@@ -49,7 +47,7 @@ struct RequestGateStateMachine<Waiter> {
             queue.append((id, waiter))
             return .queued
         }
-        take()
+        inFlight += 1
         return .admitted
     }
 
@@ -62,14 +60,10 @@ struct RequestGateStateMachine<Waiter> {
 
     /// A request left its place: the waiter it passes to, to resume, or nil when the place is free again.
     mutating func leave() -> Waiter? {
-        inFlight -= 1
-        guard !queue.isEmpty else { return nil }
-        take()
+        guard !queue.isEmpty else {
+            inFlight -= 1
+            return nil
+        }
         return queue.removeFirst().waiter
-    }
-
-    private mutating func take() {
-        inFlight += 1
-        peak = max(peak, inFlight)
     }
 }
