@@ -7,9 +7,7 @@ import Darwin
 #endif
 
 extension PosterStore {
-    /// Checks that `folder` can hold posters before anything is downloaded: it is a folder, or
-    /// can be created as one (no part of the path is a file), and the nearest existing folder on
-    /// the path can be written to. Creates nothing.
+    /// Checks, creating nothing, that `folder` is or can be made a folder, and the nearest one there is writable.
     /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` with the reason in words.
     package static func checkFolder(_ folder: URL) throws(OMDbError) {
         let path = folder.standardizedFileURL.path
@@ -35,10 +33,8 @@ extension PosterStore {
         }
     }
 
-    /// Opens `folder` and checks it (``FileTrust``), making it first (0755, the umask applying,
-    /// with any folders missing above it) through the nearest folder above it that is there, as
-    /// opened and checked: a symlink someone put on the path never decides where it is made
-    /// (``OpenFolder/openOrCreate(_:mode:user:tighten:willMake:)``).
+    /// Opens and checks `folder` (``FileTrust``), making it (0755) and any folder missing above it
+    /// through the nearest one there, as ``OpenFolder/openOrCreate(_:mode:user:tighten:willMake:)`` does.
     /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` with the reason in words.
     @discardableResult
     package static func openFolder(_ folder: URL) throws(OMDbError) -> OpenFolder {

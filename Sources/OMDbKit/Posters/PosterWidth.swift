@@ -40,9 +40,8 @@ public enum PosterWidth: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `url` asking for this width. Pure. `_SX300` (any number) becomes `_SX<width>`; `original`
-    /// drops the size part (`._V1_SX300.jpg` → `._V1_.jpg`). Old `ia.media-imdb.com` URLs, which
-    /// answer 403 now, move to `m.media-amazon.com`. A URL with no size part keeps its path.
+    /// `url` asking for this width: `_SX300` becomes `_SX<width>`, or goes for `original`; old
+    /// `ia.media-imdb.com` URLs (403 now) move to `m.media-amazon.com`.
     package func rewrite(_ url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         if components.host?.lowercased() == "ia.media-imdb.com" { components.host = "m.media-amazon.com" }

@@ -83,8 +83,7 @@ public protocol OMDbTransport: Sendable {
     func send(_ request: TransportRequest) async throws -> TransportResponse
 }
 
-/// A whole HTTP answer in memory: status, body, and the headers the client reads. What the
-/// decoder, the cache and the offline catalogue work with.
+/// A whole HTTP answer in memory: what the decoder, the cache and the offline catalogue work with.
 package struct HTTPResponse: Sendable {
     package let statusCode: Int
     package let body: Data
