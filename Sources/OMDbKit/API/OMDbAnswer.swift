@@ -1,12 +1,10 @@
 import Foundation
 
-/// How every OMDb body is read, whoever reads it (the decoding, the disk cache, the retries):
-/// the payload, else OMDb's error envelope, else the decoding error rethrown (after isowords'
-/// `apiDecode`). One rule, so that what is kept, what is retried and what is shown agree.
+/// How every OMDb body is read, whoever reads it: the payload, else OMDb's error envelope, else the
+/// decoding error. One rule, so that what is kept, what is retried and what is shown agree.
 enum OMDbAnswer {
     /// `body` as `T`, repaired first (``WireRepair``).
-    /// - Throws: ``OMDbEnvelope`` when the body is OMDb's `{"Response":"False",…}`, whatever
-    ///   `T` is; else the `DecodingError` of the payload.
+    /// - Throws: ``OMDbEnvelope`` for OMDb's `{"Response":"False",…}`, else the `DecodingError`.
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         let decoder = JSONDecoder()
         let body = WireRepair.json(body)
@@ -30,8 +28,7 @@ enum OMDbAnswer {
     }
 }
 
-/// OMDb's error envelope, `{"Response":"False","Error":"Movie not found!"}`: an answer, not an
-/// accident, whatever the HTTP status (200 for lookups that found nothing, 401 for key problems).
+/// OMDb's error envelope, `{"Response":"False","Error":"Movie not found!"}`: an answer, whatever the status.
 struct OMDbEnvelope: Error, Equatable {
     /// The server's text as it came; empty when it sent none.
     let message: String
@@ -42,8 +39,7 @@ struct Acknowledgement: Decodable {
     let Response: WireFlag?
 }
 
-/// A payload that is not an envelope. OMDb's payloads are read leniently (every field optional),
-/// so an envelope would otherwise pass for an empty payload.
+/// A payload that is not an envelope, which a lenient payload would otherwise read as empty.
 private struct Payload<T: Decodable>: Decodable {
     let value: T
 

@@ -72,8 +72,7 @@ struct SearchRow: Decodable {
     }
 }
 
-/// Every field of a JSON object that is text or a number, as text (``WireText``), under its
-/// own name: what OMDb sent, kept whole for ``Movie/raw`` and ``Episode/raw``.
+/// Every text or number field of a JSON object, as text: what ``Movie/raw`` and ``Episode/raw`` keep.
 struct WireFields: Decodable {
     let values: [String: String]
 

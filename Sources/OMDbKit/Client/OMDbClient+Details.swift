@@ -41,8 +41,7 @@ extension OMDbClient {
         detailUpdates(for: items, plot: plot, posters: posters)
     }
 
-    /// ``details(for:plot:posters:)`` as ``MovieUpdates``, which the caller may also stop with
-    /// ``MovieUpdates/cancel()`` while it keeps them (the pages loading ahead of the one shown).
+    /// ``details(for:plot:posters:)`` as ``MovieUpdates``, which can also be stopped while kept.
     package nonisolated func detailUpdates(for items: [SearchItem], plot: PlotLength = .short, posters: PosterStore? = nil) -> MovieUpdates {
         let feed = UpdateFeed()
         // The day's places go to the rows in rank order, here, before any row's task runs: at
@@ -110,13 +109,9 @@ extension OMDbClient {
     }
 }
 
-/// What ``OMDbClient/details(for:plot:posters:)`` yields: each row's record and poster outcome as
-/// it is known, until every row is done.
-///
-/// The work runs whether or not anyone iterates yet (a page's requests start before it is drawn).
-/// It stops when the task iterating is cancelled, when ``cancel()`` is called (for updates kept but
-/// no longer wanted, such as a later page's), or when every copy of the updates is dropped. After a
-/// stop, the sequence still yields what the stop could not undo (a poster put in place), then ends.
+/// What ``OMDbClient/details(for:plot:posters:)`` yields. The work runs whether or not anyone
+/// iterates yet, and stops when the iterating task is cancelled, on ``cancel()``, or when every copy
+/// is dropped; then it still yields what the stop could not undo (a poster put in place), and ends.
 package struct MovieUpdates: AsyncSequence, Sendable {
     package typealias Element = MovieUpdate
 
@@ -145,9 +140,8 @@ package struct MovieUpdates: AsyncSequence, Sendable {
     }
 }
 
-/// The updates on their way from the rows' tasks to one reader: queued until read, the reader
-/// resumed by the row that yields. Unlike an `AsyncStream`, a reader that is cancelled is not sent
-/// away empty: its cancellation stops the work, and it reads on to the end.
+/// The updates on their way from the rows' tasks to one reader. Unlike an `AsyncStream`, a cancelled
+/// reader is not sent away empty: its cancellation stops the work, and it reads on to the end.
 final class UpdateFeed: Sendable {
     private struct State {
         var queued: [MovieUpdate] = []

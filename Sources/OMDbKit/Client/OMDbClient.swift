@@ -111,11 +111,11 @@ public actor OMDbClient {
     public nonisolated let configuration: Configuration
     let sender: RequestSender
 
-    /// Search pages by query and number. Failures are not remembered.
+    /// Search pages; failures are not remembered.
     nonisolated let pages = Memo<PageKey, PageResult>()
-    /// Records, and the lookups OMDb answered for good with "not found": neither is asked again.
+    /// Records, and the lookups OMDb answered "not found" for good.
     nonisolated let records = Memo<RecordKey, Movie>(isFinal: \.isNoResults)
-    /// Season lists, and the ones OMDb answered "not found" for: neither is asked again.
+    /// Season lists, and the ones OMDb answered "not found".
     nonisolated let seasons = Memo<SeasonKey, Season>(isFinal: \.isNoResults)
     /// One poster load per folder and title, each checking the disk: files may change under us. A
     /// cancelled caller that is the last of its load gets what it came to (a poster put in place).

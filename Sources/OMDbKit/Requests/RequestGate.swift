@@ -1,12 +1,7 @@
 import Synchronization
 
-/// An async semaphore: at most `limit` requests in flight, the rest wait in order.
-///
-/// It is the meaning of `maxConcurrentRequests`: requests handed to the transport, not rows.
-/// A waiter that is cancelled leaves the queue at once.
-///
-/// The rules are ``RequestGateStateMachine``'s; this class holds it under a lock and resumes
-/// the continuations it names outside the lock.
+/// An async semaphore: at most `limit` requests in flight (`maxConcurrentRequests`), the rest wait
+/// in order; a cancelled waiter leaves at once. The rules are ``RequestGateStateMachine``'s.
 final class RequestGate: Sendable {
     typealias Machine = RequestGateStateMachine<CheckedContinuation<Void, any Error>>
 
