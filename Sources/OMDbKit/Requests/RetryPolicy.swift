@@ -29,11 +29,6 @@ package struct RetryPolicy: Sendable {
         self.random = random
     }
 
-    /// Three attempts with the standard backoff.
-    package static let standard = RetryPolicy()
-    /// One attempt only.
-    package static let never = RetryPolicy(maxAttempts: 1)
-
     /// How long to wait after failed attempt number `attempt` (1-based).
     /// - Parameter retryAfter: the server's `Retry-After`, which replaces the backoff (capped).
     func delay(after attempt: Int, retryAfter: Duration?) -> Duration {
