@@ -88,7 +88,6 @@ extension DiskCache {
 }
 
 extension stat {
-    /// When the file was last modified.
     var modified: timespec {
         #if canImport(Darwin)
         st_mtimespec

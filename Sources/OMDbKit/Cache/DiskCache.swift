@@ -24,7 +24,6 @@ package final class DiskCache: Sendable {
     package let maxBodyBytes: Int
     let now: @Sendable () -> Date
     let state = Mutex(State())
-    /// The writes, in the order asked for.
     private let writes = FileWork.lane("movies.disk-cache")
 
     struct State {
@@ -115,7 +114,6 @@ package final class DiskCache: Sendable {
         }
     }
 
-    /// Returns once every write asked for so far is done.
     package func waitForWrites() {
         writes.sync {}
     }

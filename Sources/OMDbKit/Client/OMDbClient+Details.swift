@@ -128,7 +128,6 @@ package struct MovieUpdates: AsyncSequence, Sendable {
     package struct Iterator: AsyncIteratorProtocol {
         let owner: Owner
 
-        /// The next update, or `nil` once the work is over.
         package mutating func next() async -> MovieUpdate? { await owner.feed.next() }
     }
 

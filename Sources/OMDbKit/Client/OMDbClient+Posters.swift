@@ -3,7 +3,6 @@ import Foundation
 import Synchronization
 
 extension OMDbClient {
-    /// One poster load: a folder and a title.
     struct PosterKey: Hashable, Sendable {
         let folder: String
         let imdbID: String

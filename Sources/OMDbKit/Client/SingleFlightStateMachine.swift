@@ -50,7 +50,6 @@ struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
     /// How many loads are running (or starting) now.
     var inFlight: Int { calls.count }
 
-    /// How many callers wait for the load of `key`.
     func waiters(for key: Key) -> Int { calls[key]?.waiters.count ?? 0 }
 
     /// A number for a caller, unique in this machine: what its cancellation names.

@@ -83,7 +83,6 @@ final class PosterIndex: Sendable {
         return state.withLock { $0.opened = $0.opened ?? open; return $0.opened }
     }
 
-    /// Records a file just saved.
     func add(_ name: String) {
         state.withLock { state in
             if state.listed.happened { state.table.replace(with: name) } else { state.savedMeanwhile.append(name) }

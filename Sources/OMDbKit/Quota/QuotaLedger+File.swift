@@ -17,7 +17,6 @@ extension QuotaLedger {
         var line: String { "\(day) \(sent) \(warned ? 1 : 0)\n" }
     }
 
-    /// What the file held.
     enum Contents: Equatable {
         case missing
         case record(Record)

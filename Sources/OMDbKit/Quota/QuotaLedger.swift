@@ -17,7 +17,6 @@ package final class QuotaLedger: Sendable {
     /// Names this key's files: 16 hex digits of a SHA-256 of the key.
     let keyHash: String
     let now: @Sendable () -> Date
-    /// The file's writes, in the order asked for.
     let lane = FileWork.lane("movies.quota-ledger")
 
     /// This process's view of today's count.

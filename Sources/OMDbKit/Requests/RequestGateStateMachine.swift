@@ -13,7 +13,6 @@ struct RequestGateStateMachine<Waiter> {
     }
 
     let limit: Int
-    /// Places taken now.
     private(set) var inFlight = 0
     private var nextID = 0
     /// The waiters, first in line first.
@@ -23,7 +22,6 @@ struct RequestGateStateMachine<Waiter> {
         self.limit = max(1, limit)
     }
 
-    /// Places free now.
     var available: Int { limit - inFlight }
 
     /// A number for a request, unique in this machine: what its cancellation names.

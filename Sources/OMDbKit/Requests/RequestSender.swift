@@ -22,7 +22,6 @@ struct RequestSender: Sendable {
     /// A key not yet seen accepted, which keeps the cache unread until OMDb accepts it; `nil` for none.
     let keyCheck: KeyCheck?
 
-    /// How one attempt ended.
     private enum Attempt<T: Sendable>: Sendable {
         case done(T)
         case retry(OMDbError, after: Duration?)

@@ -186,7 +186,6 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
         }
     }
 
-    /// The write loop asks what to do next.
     mutating func nextWrite() -> Write {
         guard case let .pushing(sink, true, receiving, flushing) = reader else { return .stop }
         if !pending.isEmpty {

@@ -34,7 +34,6 @@ public struct TransportResponse: Sendable {
     public let statusCode: Int
     /// Header fields, names lower-cased.
     public let headers: [String: String]
-    /// The body, read as it arrives.
     package let body: HTTPBody
 
     /// The `Content-Type`, when the server sent one.
