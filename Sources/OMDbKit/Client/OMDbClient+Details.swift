@@ -20,18 +20,13 @@ public struct MovieUpdate: Sendable {
 }
 
 extension OMDbClient {
-    /// Fetches every item's record and poster, one child task per item (the client's limit on
-    /// requests in flight decides how many requests actually run), and yields each record and each
-    /// poster outcome the moment it is known: a row's plot never waits for its poster.
+    /// Fetches every item's record and poster, and yields each outcome the moment it is known: a
+    /// row's plot never waits for its poster.
     ///
-    /// One item's failure never fails the others: each update carries its own outcome. The
-    /// exception is a problem with the key itself (``OMDbError/isKeyProblem``): every other
-    /// request would fail alike, so it is yielded once, on its row, and the rest is cancelled.
-    ///
-    /// Cancelling the task that iterates, or dropping the updates, stops the work: what has not
-    /// arrived is not waited for, and no partial poster file is left. The updates still end with
-    /// the truth about each poster: one put in place before the stop is yielded as saved, then the
-    /// sequence ends.
+    /// One item's failure never fails the others, except a problem with the key itself
+    /// (``OMDbError/isKeyProblem``): yielded once, on its row, and the rest is cancelled. Cancelling
+    /// the iterating task, or dropping the updates, stops the work and leaves no partial poster file;
+    /// a poster put in place before the stop is still yielded as saved.
     /// - Parameters:
     ///   - items: the results to fill in; updates carry their positions in it.
     ///   - plot: how much plot each record asks for.

@@ -4,12 +4,8 @@ import Synchronization
 /// Searches OMDb page by page and fills in each result's record and poster.
 ///
 /// Each search belongs to its caller (``search(_:type:year:)`` returns a ``Search``); the client
-/// holds what searches share. What it learnt is kept in one `Memo` per kind, so nothing is asked
-/// for twice: search pages by query and number, records by imdbID and plot length, seasons,
-/// posters. Callers asking for the same thing at once share one request. That state is kept in
-/// lock-guarded state machines rather than in the actor's isolation, so a request never waits to
-/// enter the actor: its methods are `nonisolated`. Requests go through a `RequestSender`: the key
-/// at the edge, size limits, retries, a limit on requests in flight.
+/// holds what searches share: nothing is asked for twice in a session, and callers asking for the
+/// same thing at once share one request. Its methods are `nonisolated`: no request waits to enter the actor.
 ///
 /// ```swift
 /// let client = OMDbClient(configuration: .init(apiKey: key), transport: try CurlTransport())
@@ -44,17 +40,15 @@ public actor OMDbClient {
         /// Called once for each OMDb API (non-poster) request actually handed to the transport,
         /// retries included: what the daily quota counts.
         package var onAPIRequestSent: (@Sendable () -> Void)?
-        /// The key's daily count: each API request reserves its place in it before it is sent,
-        /// and none is sent once the limit is reached (``OMDbError/dailyLimitReached(limit:)``).
-        /// `nil` counts nothing and stops nothing.
+        /// The key's daily count: each API request reserves its place before it is sent, and none
+        /// is sent past the limit (``OMDbError/dailyLimitReached(limit:)``).
         package var ledger: QuotaLedger?
         /// Where API answers are kept between runs; `nil` for none (the offline catalogue, `--no-cache`).
         /// An answer it gives is no request: never counted, never sent.
         package var cache: DiskCache?
-        /// Set for a key this machine has never seen OMDb accept: the cache is not read until an
-        /// answer from OMDb shows that the key is accepted (the first request goes past the cache,
-        /// so a wrong key is refused at once instead of hidden behind answers kept for another),
-        /// then this is called, once. `nil`: the cache is read from the start.
+        /// Set for a key this machine has never seen OMDb accept: the cache is not read (so a wrong
+        /// key is refused at once, not hidden behind answers kept for another) until OMDb accepts it,
+        /// then this is called, once.
         package var onKeyAccepted: (@Sendable () -> Void)?
 
         /// OMDb's public address.

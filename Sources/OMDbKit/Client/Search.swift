@@ -3,20 +3,15 @@ import Synchronization
 
 /// One search and the pages it has given: the caller's to keep, independent of every other.
 ///
-/// Made by ``OMDbClient/search(_:type:year:)``; nothing is sent until a page is asked for. Pages
-/// come from the client, which shares what is shared between searches: connections, the caches, the
-/// daily count, and one request for a page two searches ask for at once. Each search keeps its own
-/// place and the results its pages gave, so a later page leaves out what an earlier one showed.
-/// Any number live at once; cancelling a call, or dropping a search, never touches another.
+/// Made by ``OMDbClient/search(_:type:year:)``; nothing is sent until a page is asked for. Searches
+/// share the client's caches and requests, but each keeps its own place and the results its pages
+/// gave (a later page leaves them out); cancelling a call, or dropping a search, never touches another.
 ///
 /// ```swift
 /// let search = client.search("alien", type: .movie)
 /// let first = try await search.next()
 /// if search.hasMore { let second = try await search.next() }
 /// ```
-///
-/// Its place is kept under a lock, not in an actor of its own: asking for a page never waits to
-/// enter anything, and the page's request goes straight from the caller to the client's memo.
 public final class Search: Sendable {
     /// What is searched for.
     public let query: SearchQuery

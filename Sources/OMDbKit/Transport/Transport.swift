@@ -60,12 +60,10 @@ public struct TransportResponse: Sendable {
 
 /// The one seam between OMDbKit and the network: one method, a GET answered whatever its status.
 ///
-/// The live one is `CurlTransport` (the `OMDbCurl` target); `CatalogueTransport` answers from
-/// the offline catalogue; tests pass closures. A transport returns as soon as the headers are in
-/// and streams the body as chunks, so a poster goes to its file as it arrives. It
-/// bounds each exchange by the request's ``TransportRequest/timeout``, and keeps its
-/// ``TransportRequest/secretQueryItems`` where only their server reads them; the client owns
-/// every other rule (the key, size limits, retries, how many requests run at once).
+/// The live one is `CurlTransport` (`OMDbCurl`); `CatalogueTransport` answers from the offline
+/// catalogue; tests pass closures. A transport returns once the headers are in and streams the body,
+/// bounds each exchange by ``TransportRequest/timeout`` and keeps ``TransportRequest/secretQueryItems``
+/// where only their server reads them; the client owns every other rule.
 ///
 /// ```swift
 /// struct Recorded: OMDbTransport {
