@@ -32,7 +32,8 @@ extension OMDbClient {
             // Saved into another folder earlier in this session: copy it, do not download it again.
             // Read only as FileTrust allows: the file may have been swapped since it was saved.
             if let body = try? Self.savedPoster(earlier) {
-                let file = try await store.save(streaming: body, source: earlier.path, title: item.title, year: year, imdbID: item.imdbID)
+                let file = try await store.receive(streaming: body, source: earlier.path, title: item.title, year: year,
+                                                   imdbID: item.imdbID).placed()
                 return remember(SavedPoster(file: file, wasAlreadyThere: false), posterOf: item.imdbID)
             }
         case .success?, nil:
@@ -79,7 +80,8 @@ extension OMDbClient {
             // Remembered when asking again will not change it: never a disk error or a transient failure.
             switch error {
             case .posterUnavailable, .posterNotAnImage, .posterTooLarge: remember(error, posterOf: item.imdbID)
-            case .httpStatus(let status, _) where !RetryPolicy.isTransient(status: status): remember(error, posterOf: item.imdbID)
+            case .httpStatus(let status, _) where !RetryPolicy.isTransient(status: status):
+                remember(error, posterOf: item.imdbID)
             default: break
             }
             throw error

@@ -96,21 +96,11 @@ public struct PosterStore: Sendable {
             .map { folder.appendingPathComponent($0) }
     }
 
-    /// Streams `body` to its file as the bytes arrive, checked as they come (an image, within the
-    /// cap), then flushes it and renames it into place as `Title (Year) [imdbID].ext`. For bytes
-    /// in memory, pass `HTTPBody(data)`.
-    /// - Throws: ``OMDbError/posterNotAnImage(url:contentType:)``, ``OMDbError/posterTooLarge(bytes:limit:)``,
-    ///   ``OMDbError/posterNotWritten(path:reason:)``; what the body's stream threw (a
-    ///   ``TransportError``, `CancellationError`) as it came. Nothing is left in the folder when it throws.
-    package func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
-                     imdbID: String) async throws -> URL {
-        try await receive(streaming: body, contentType: contentType, source: source, title: title, year: year, imdbID: imdbID).placed()
-    }
-
     /// Streams `body` to a new poster write, and returns once every byte has arrived: the last
     /// writes, the flush and the rename follow off the transport's thread (``Arrival/placed()``),
     /// so the caller is done with the network before the disk is. Cancelled, nothing is left.
-    /// - Throws: as ``save(streaming:contentType:source:title:year:imdbID:)``, for what happened so far.
+    /// - Throws: ``OMDbError/posterNotAnImage(url:contentType:)``, ``OMDbError/posterTooLarge(bytes:limit:)``,
+    ///   ``OMDbError/posterNotWritten(path:reason:)``, or what the body threw; nothing is left then.
     func receive(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
                  imdbID: String) async throws -> Arrival {
         if let length = body.length, length > maxBytes { throw OMDbError.posterTooLarge(bytes: length, limit: maxBytes) }

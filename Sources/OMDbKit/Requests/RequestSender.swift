@@ -101,7 +101,8 @@ struct RequestSender: Sendable {
         // A page is a few kB: the markers are near its top, and a huge body is read no further.
         let head = String(decoding: response.body.prefix(64 * 1024), as: UTF8.self).lowercased()
         guard head.contains("<html") || head.contains("<!doctype html") else { return false }
-        return ["cloudflare", "cf-chl", "challenge-platform", "cf-error-details", "cf-ray"].contains { head.contains($0) }
+        let markers = ["cloudflare", "cf-chl", "challenge-platform", "cf-error-details", "cf-ray"]
+        return markers.contains { head.contains($0) }
     }
 
     /// A place in the day's count: the row's ticket, else a fresh one; `nil` when nothing is counted.
