@@ -91,11 +91,6 @@ public actor OMDbClient {
         let number: Int
     }
 
-    struct PageResult: Sendable {
-        let items: [SearchItem]
-        let total: Int
-    }
-
     struct RecordKey: Hashable, Sendable {
         let imdbID: String
         let plot: PlotLength
@@ -106,7 +101,7 @@ public actor OMDbClient {
     let sender: RequestSender
 
     /// Search pages; failures are not remembered.
-    nonisolated let pages = Memo<PageKey, PageResult>()
+    nonisolated let pages = Memo<PageKey, (items: [SearchItem], total: Int)>()
     /// Records, and the lookups OMDb answered "not found" for good.
     nonisolated let records = Memo<RecordKey, Movie>(isFinal: \.isNoResults)
     /// Season lists, and the ones OMDb answered "not found".
@@ -148,11 +143,10 @@ public actor OMDbClient {
     }
 
     /// One page, from the cache or the network (one request however many ask at once).
-    nonisolated func loadPage(_ query: SearchQuery, number: Int) async throws -> PageResult {
+    nonisolated func loadPage(_ query: SearchQuery, number: Int) async throws -> (items: [SearchItem], total: Int) {
         try await pages.value(for: PageKey(query: query, number: number)) { [sender] in
             try await sender.api(.search(query, page: number)) { response, shown in
-                let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, key: sender.key)
-                return PageResult(items: items, total: total)
+                try OMDbDecoding.searchPage(response, query: query, url: shown, key: sender.key)
             }
         }
     }

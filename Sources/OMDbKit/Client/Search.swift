@@ -91,7 +91,7 @@ public final class Search: Sendable {
         if let cursor, !(1...SearchPage.lastPage(forTotal: cursor.total)).contains(number) {
             throw OMDbError.noMorePages(query: query.text, shown: cursor.seen.count, total: cursor.total)
         }
-        let result: OMDbClient.PageResult
+        let result: (items: [SearchItem], total: Int)
         do {
             result = try await client.loadPage(query, number: number)
         } catch let error as OMDbError where error.isNotFound && cursor != nil {
