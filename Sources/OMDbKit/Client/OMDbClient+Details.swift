@@ -106,31 +106,27 @@ extension OMDbClient {
 
 /// What ``OMDbClient/details(for:plot:posters:)`` yields. The work runs whether or not anyone
 /// iterates yet, and stops when the iterating task is cancelled, on ``cancel()``, or when every copy
-/// is dropped; then it still yields what the stop could not undo (a poster put in place), and ends.
-package struct MovieUpdates: AsyncSequence, Sendable {
+/// is dropped (its iterators hold it); then it still yields what the stop could not undo (a poster
+/// put in place), and ends.
+package final class MovieUpdates: AsyncSequence, Sendable {
     package typealias Element = MovieUpdate
 
-    private let owner: Owner
+    private let feed: UpdateFeed
 
-    init(feed: UpdateFeed) { owner = Owner(feed: feed) }
+    init(feed: UpdateFeed) { self.feed = feed }
+
+    deinit { feed.cancel() }
 
     /// Stops the work: rows not done yet send nothing more but their posters put in place.
-    package func cancel() { owner.feed.cancel() }
+    package func cancel() { feed.cancel() }
 
-    package func makeAsyncIterator() -> Iterator { Iterator(owner: owner) }
+    package func makeAsyncIterator() -> Iterator { Iterator(updates: self) }
 
     /// Waits for the next update; cancelling the waiting task stops the work (see ``MovieUpdates``).
     package struct Iterator: AsyncIteratorProtocol {
-        let owner: Owner
+        let updates: MovieUpdates
 
-        package mutating func next() async -> MovieUpdate? { await owner.feed.next() }
-    }
-
-    /// Stops the work when the last copy of the updates goes.
-    final class Owner: Sendable {
-        let feed: UpdateFeed
-        init(feed: UpdateFeed) { self.feed = feed }
-        deinit { feed.cancel() }
+        package mutating func next() async -> MovieUpdate? { await updates.feed.next() }
     }
 }
 
