@@ -171,14 +171,12 @@ public struct Catalogue: Sendable {
     }
 
     private func posterURL(_ entry: Entry, base: URL) -> String {
-        guard let poster = entry.fields["Poster"], poster != "N/A" else { return "N/A" }
-        return base.appendingPathComponent(amazonStylePosters ? Catalogue.amazonStyle(poster) : poster).absoluteString
-    }
-
-    /// `posters/tt1.jpg` → `posters/tt1._V1_SX300.jpg`
-    static func amazonStyle(_ path: String) -> String {
-        guard let dot = path.lastIndex(of: "."), !path[..<dot].hasSuffix("/") else { return path }
-        return path[..<dot] + "._V1_SX300" + path[dot...]
+        guard var poster = entry.fields["Poster"], poster != "N/A" else { return "N/A" }
+        // Amazon's style: `posters/tt1.jpg` → `posters/tt1._V1_SX300.jpg`.
+        if amazonStylePosters, let dot = poster.lastIndex(of: "."), !poster[..<dot].hasSuffix("/") {
+            poster = poster[..<dot] + "._V1_SX300" + poster[dot...]
+        }
+        return base.appendingPathComponent(poster).absoluteString
     }
 
     // MARK: Posters
