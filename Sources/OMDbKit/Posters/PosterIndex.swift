@@ -62,11 +62,8 @@ final class PosterIndex: Sendable {
     /// The name of a file in the folder ending with one of `endings`, once the listing is done; a name
     /// the disk no longer has is forgotten.
     func file(endingWith endings: [String]) async -> String? {
-        await listed()
-        let found = state.withLock { state -> String? in
-            for ending in endings { if let name = state.table.name(ending: ending) { return name } }
-            return nil
-        }
+        await wait(for: \.listed)
+        let found = state.withLock { state in endings.compactMap { state.table.name(ending: $0) }.first }
         guard let found else { return nil }
         // As every file in it, as FileTrust allows: one someone else planted is no saved poster.
         guard openFolder()?.holdsTrustedFile(found) == true else {
@@ -91,8 +88,6 @@ final class PosterIndex: Sendable {
 
     /// How many lookups wait for the listing: tests wait on it to order events without sleeping.
     var lookupsWaiting: Int { state.withLock { $0.listed.waiters.count } }
-
-    func listed() async { await wait(for: \.listed) }
 
     /// Returns once the leftovers the listing found are removed.
     func sweptLeftovers() async { await wait(for: \.swept) }
