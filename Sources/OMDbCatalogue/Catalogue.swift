@@ -2,13 +2,11 @@ import Files
 import Foundation
 import OMDbKit
 
-/// An OMDb-shaped catalogue read from a folder, answering requests with OMDb's own semantics:
-/// word matching, 10 results a page, `totalResults`, the `type` and `y` filters, `plot=short|full`,
-/// and the error envelopes (`Movie not found!`, `Too many results.`, `Incorrect IMDb ID.`…).
+/// An OMDb-shaped catalogue read from a folder, answering as OMDb does: word matching, 10 results a
+/// page, `totalResults`, the `type` and `y` filters, `plot=short|full`, and OMDb's error envelopes.
 ///
-/// The library ships one, with 245 titles, their posters and a few series' seasons
-/// (``bundled()``). It backs the offline mode (through ``CatalogueTransport``) and the fake OMDb
-/// server in tests, so both behave alike.
+/// The library ships one (``bundled()``): 245 titles, their posters and a few series' seasons. It
+/// backs both the offline mode (``CatalogueTransport``) and the fake OMDb server, so they behave alike.
 public struct Catalogue: Sendable {
     /// One object of `catalogue.json`: OMDb's by-ID fields as strings, plus `FullPlot`, and its
     /// `Ratings` as OMDb lists them (`[{"Source": "Rotten Tomatoes", "Value": "93%"}…]`).

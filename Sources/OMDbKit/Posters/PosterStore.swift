@@ -19,11 +19,9 @@ public struct SavedPoster: Sendable, Hashable {
 
 /// The folder the user chose for posters.
 ///
-/// Posters stream to a temporary file in the folder as the bytes arrive (never held whole),
-/// checked as they come (an image, within the cap), then renamed over the final name: the folder
-/// never holds half a poster. Temporary files carry their owner, so runs can share a folder.
-/// Each store keeps one index of the folder, from one listing made in the background as the
-/// store is created, so finding an earlier copy costs no listing.
+/// Posters stream to a temporary file as the bytes arrive, checked as they come (an image, within the
+/// cap), then are renamed into place: the folder never holds half a poster, and runs can share it.
+/// Each store lists the folder once, in the background, to find the posters already there.
 public struct PosterStore: Sendable {
     /// Where posters go; created when the first one is saved.
     public let folder: URL
