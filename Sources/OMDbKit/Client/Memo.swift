@@ -1,12 +1,8 @@
 import Synchronization
 
-/// Key → one load at a time → the outcome remembered: what the client keeps of search pages,
-/// records and seasons, so that nothing is asked for twice in a session.
-///
-/// Callers asking for the same key at once share one load (``SingleFlight``'s rules). What a load
-/// returns is remembered, and so is a failure `isFinal` calls final ("not found": asking again
-/// costs quota for the same answer); any other failure (the network, a 5xx, a cancellation) is
-/// forgotten, so the next caller tries again.
+/// Key → one load at a time (``SingleFlight``) → the outcome remembered: what the client keeps of
+/// search pages, records and seasons. A failure `isFinal` calls final ("not found": asking again
+/// costs quota) is remembered too; any other is forgotten, so the next caller tries again.
 final class Memo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let flights = SingleFlight<Key, Value>()
     private let outcomes = Mutex<[Key: Result<Value, OMDbError>]>([:])

@@ -88,9 +88,8 @@ extension OMDbClient {
         }
     }
 
-    /// A poster saved earlier, opened through its folder as opened and checked (`openat`,
-    /// `O_NOFOLLOW`) and checked again as opened (``AtomicFile``): the file read is the one the
-    /// trust rule passed, whatever its path names by then. `nil` when there is none.
+    /// A poster saved earlier, opened as ``AtomicFile`` checks it (through its folder, `O_NOFOLLOW`):
+    /// the file read is the one the trust rule passed. `nil` when there is none.
     nonisolated static func savedPoster(_ file: URL) throws -> HTTPBody? {
         guard let (fd, _) = try AtomicFile(file).openForReading() else { return nil }
         return try HTTPBody(reading: FileHandle(fileDescriptor: fd, closeOnDealloc: true))

@@ -82,8 +82,7 @@ public final class Search: Sendable {
         for task in state.withLock({ state in defer { state.prefetches = [] }; return state.prefetches }) { task.cancel() }
     }
 
-    /// Loads page `number` and moves there: the one way pages change. The search only moves
-    /// when the page arrives.
+    /// Loads page `number` and moves there once it arrives: the one way pages change.
     /// - Parameter aheadIsDone: `next()` asked for the page after the current one: a search another
     ///   call has moved to it or past it has done what was asked (it answers with that page).
     private func move(to number: Int, aheadIsDone: Bool) async throws -> SearchPage {
