@@ -20,7 +20,7 @@ enum OMDbAnswer {
 
     static func envelope(in body: Data) -> OMDbEnvelope? {
         do {
-            _ = try decode(Acknowledgement.self, from: body)
+            _ = try decode(Envelope.self, from: body)
             return nil
         } catch {
             return error as? OMDbEnvelope
@@ -32,11 +32,6 @@ enum OMDbAnswer {
 struct OMDbEnvelope: Error, Equatable {
     /// The server's text as it came; empty when it sent none.
     let message: String
-}
-
-/// Only OMDb's `Response` flag: what an answer says of itself.
-struct Acknowledgement: Decodable {
-    let Response: WireFlag?
 }
 
 /// A payload that is not an envelope, which a lenient payload would otherwise read as empty.
@@ -51,7 +46,8 @@ private struct Payload<T: Decodable>: Decodable {
     }
 }
 
-private struct Envelope: Decodable {
+/// OMDb's `Response` flag and `Error` text: what any answer says of itself.
+struct Envelope: Decodable {
     let Response: WireFlag?
     let Error: WireText?
 

@@ -23,7 +23,7 @@ extension DiskCache {
     package static func lifetime(of response: HTTPResponse, override: TimeInterval?) -> TimeInterval? {
         guard response.statusCode == 200 else { return nil }
         do {
-            guard try OMDbAnswer.decode(Acknowledgement.self, from: response.body).Response?.value == true else { return nil }
+            guard try OMDbAnswer.decode(Envelope.self, from: response.body).Response?.value == true else { return nil }
             let directives = CacheControl(response.headers["cache-control"])
             if directives.noStore { return nil }
             return min(override ?? directives.maxAge ?? defaultLifetime, maximumLifetime)
