@@ -45,20 +45,12 @@ package enum PosterName {
     static func truncated(_ text: String, toBytes limit: Int, byScalars: Bool = false) -> String {
         guard text.utf8.count > limit else { return text }
         var used = 0
-        var result = ""
-        if byScalars {
-            for scalar in text.unicodeScalars {
-                used += scalar.utf8.count
-                if used > limit { break }
-                result.unicodeScalars.append(scalar)
-            }
-        } else {
-            for character in text {
-                used += character.utf8.count
-                if used > limit { break }
-                result.append(character)
-            }
+        func fits(_ bytes: Int) -> Bool {
+            used += bytes
+            return used <= limit
         }
-        return result.trimmingCharacters(in: .whitespaces)
+        let kept = byScalars ? String(String.UnicodeScalarView(text.unicodeScalars.prefix { fits($0.utf8.count) }))
+            : String(text.prefix { fits($0.utf8.count) })
+        return kept.trimmingCharacters(in: .whitespaces)
     }
 }
