@@ -15,13 +15,9 @@ public enum PosterWidth: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `300`, `600`, `1000` or `original`; `nil` for anything else.
     package init?(_ text: String) {
-        switch text.lowercased().trimmingCharacters(in: .whitespaces) {
-        case "original": self = .original
-        case "300": self = .pixels(300)
-        case "600": self = .pixels(600)
-        case "1000": self = .pixels(1000)
-        default: return nil
-        }
+        let text = text.lowercased().trimmingCharacters(in: .whitespaces)
+        guard Self.choices.contains(text) else { return nil }
+        self = Int(text).map(PosterWidth.pixels) ?? .original
     }
 
     /// `300`, `600`… or `original`: as the options take it.
