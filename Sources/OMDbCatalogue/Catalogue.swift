@@ -26,7 +26,8 @@ public struct Catalogue: Sendable {
                 fields[key.stringValue] = try container.decode(String.self, forKey: key)
             }
             self.fields = fields
-            ratings = try container.decodeIfPresent([[String: String]].self, forKey: AnyCodingKey(stringValue: "Ratings"))
+            let ratingsKey = AnyCodingKey(stringValue: "Ratings")
+            ratings = try container.decodeIfPresent([[String: String]].self, forKey: ratingsKey)
             words = Catalogue.words(fields["Title"] ?? "")
             year = fields["Year"].map(ReleaseYear.init)
         }
