@@ -44,15 +44,8 @@ struct WireFlag: Decodable {
 
     init(from decoder: any Decoder) {
         let container = try? decoder.singleValueContainer()
-        if let flag = try? container?.decode(Bool.self) {
-            value = flag
-        } else {
-            switch (try? container?.decode(String.self))?.lowercased() {
-            case "true"?: value = true
-            case "false"?: value = false
-            default: value = nil
-            }
-        }
+        let text = (try? container?.decode(String.self))?.lowercased() ?? ""
+        value = (try? container?.decode(Bool.self)) ?? ["true": true, "false": false][text]
     }
 }
 
