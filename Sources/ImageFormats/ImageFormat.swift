@@ -29,12 +29,5 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     }
 
     /// The file extension, without the dot.
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: "jpg"
-        case .png: "png"
-        case .gif: "gif"
-        case .webp: "webp"
-        }
-    }
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 }

@@ -43,9 +43,8 @@ extension Catalogue {
         return candidates.first(where: holdsCatalogue) ?? bundledFolder(beside: executable)
     }
 
-    /// The catalogue in the resource bundle SwiftPM built beside `executable`: its name is
-    /// `<package>_OMDbCatalogue`, `.resources` on Linux and `.bundle` (flat, or with
-    /// `Contents/Resources`) on macOS, whatever the depending package calls this one.
+    /// The catalogue in the resource bundle SwiftPM built beside `executable`
+    /// (`<package>_OMDbCatalogue.resources`, or `.bundle` on macOS).
     static func bundledFolder(beside executable: URL?) -> URL? {
         for folder in executableAndTarget(executable).map({ $0.deletingLastPathComponent() }) {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

@@ -2,24 +2,35 @@ import Files
 import Foundation
 import OMDbKit
 
-/// An OMDb-shaped catalogue read from a folder, answering requests with OMDb's own semantics:
-/// word matching, 10 results a page, `totalResults`, the `type` and `y` filters, `plot=short|full`,
-/// and the error envelopes (`Movie not found!`, `Too many results.`, `Incorrect IMDb ID.`…).
+/// An OMDb-shaped catalogue read from a folder, answering as OMDb does: word matching, 10 results a
+/// page, `totalResults`, the `type` and `y` filters, `plot=short|full`, and OMDb's error envelopes.
 ///
-/// The library ships one, with 245 titles, their posters and a few series' seasons
-/// (``bundled()``). It backs the offline mode (through ``CatalogueTransport``) and the fake OMDb
-/// server in tests, so both behave alike.
+/// The library ships one (``bundled()``): 245 titles, their posters and a few series' seasons. It
+/// backs both the offline mode (``CatalogueTransport``) and the fake OMDb server, so they behave alike.
 public struct Catalogue: Sendable {
-    /// One title: OMDb's by-ID fields as strings, plus `FullPlot`, and its `Ratings` when it has them.
-    struct Entry: Sendable {
+    /// One object of `catalogue.json`: OMDb's by-ID fields as strings, plus `FullPlot`, and its
+    /// `Ratings` as OMDb lists them (`[{"Source": "Rotten Tomatoes", "Value": "93%"}…]`).
+    struct Entry: Sendable, Decodable {
         let fields: [String: String]
-        /// OMDb's `Ratings`: `[{"Source": "Rotten Tomatoes", "Value": "93%"}…]`.
-        var ratings: [[String: String]]? = nil
+        let ratings: [[String: String]]?
         let words: [String]
         let year: ReleaseYear?
         var imdbID: String { fields["imdbID"] ?? "" }
         var title: String { fields["Title"] ?? "" }
         var type: String { fields["Type"] ?? "movie" }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyCodingKey.self)
+            var fields: [String: String] = [:]
+            for key in container.allKeys where key.stringValue != "Ratings" {
+                fields[key.stringValue] = try container.decode(String.self, forKey: key)
+            }
+            self.fields = fields
+            let ratingsKey = AnyCodingKey(stringValue: "Ratings")
+            ratings = try container.decodeIfPresent([[String: String]].self, forKey: ratingsKey)
+            words = Catalogue.words(fields["Title"] ?? "")
+            year = fields["Year"].map(ReleaseYear.init)
+        }
     }
 
     private let entries: [Entry]
@@ -48,11 +59,7 @@ public struct Catalogue: Sendable {
         guard let data = try AtomicFile(file).contents(upTo: Self.maximumFileBytes) else {
             throw AtomicFile.Problem.failed(path: file.path, reason: "there is no such file")
         }
-        let raw = try JSONDecoder().decode([CatalogueRecord].self, from: data)
-        entries = raw.map {
-            Entry(fields: $0.fields, ratings: $0.ratings, words: Catalogue.words($0.fields["Title"] ?? ""),
-                  year: $0.fields["Year"].map(ReleaseYear.init))
-        }
+        entries = try JSONDecoder().decode([Entry].self, from: data)
         byID = Dictionary(entries.enumerated().map { ($1.imdbID, $0) }, uniquingKeysWith: { first, _ in first })
         seasons = try CatalogueSeasons(folder: folder)
     }
@@ -163,14 +170,12 @@ public struct Catalogue: Sendable {
     }
 
     private func posterURL(_ entry: Entry, base: URL) -> String {
-        guard let poster = entry.fields["Poster"], poster != "N/A" else { return "N/A" }
-        return base.appendingPathComponent(amazonStylePosters ? Catalogue.amazonStyle(poster) : poster).absoluteString
-    }
-
-    /// `posters/tt1.jpg` → `posters/tt1._V1_SX300.jpg`
-    static func amazonStyle(_ path: String) -> String {
-        guard let dot = path.lastIndex(of: "."), !path[..<dot].hasSuffix("/") else { return path }
-        return path[..<dot] + "._V1_SX300" + path[dot...]
+        guard var poster = entry.fields["Poster"], poster != "N/A" else { return "N/A" }
+        // Amazon's style: `posters/tt1.jpg` → `posters/tt1._V1_SX300.jpg`.
+        if amazonStylePosters, let dot = poster.lastIndex(of: "."), !poster[..<dot].hasSuffix("/") {
+            poster = poster[..<dot] + "._V1_SX300" + poster[dot...]
+        }
+        return base.appendingPathComponent(poster).absoluteString
     }
 
     // MARK: Posters
@@ -203,22 +208,6 @@ public struct Catalogue: Sendable {
     static func json(_ object: [String: Any], status: Int = 200) -> HTTPResponse {
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return HTTPResponse(statusCode: status, body: body, contentType: "application/json; charset=utf-8")
-    }
-}
-
-/// One object of `catalogue.json`: string fields, and `Ratings` as OMDb's list.
-private struct CatalogueRecord: Decodable {
-    let fields: [String: String]
-    let ratings: [[String: String]]?
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        var fields: [String: String] = [:]
-        for key in container.allKeys where key.stringValue != "Ratings" {
-            fields[key.stringValue] = try container.decode(String.self, forKey: key)
-        }
-        self.fields = fields
-        ratings = try container.decodeIfPresent([[String: String]].self, forKey: AnyCodingKey(stringValue: "Ratings"))
     }
 }
 

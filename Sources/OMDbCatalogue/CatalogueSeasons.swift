@@ -2,12 +2,9 @@ import Files
 import Foundation
 import OMDbKit
 
-/// The seasons the offline catalogue knows, read from `episodes.json` beside `catalogue.json`:
-/// `{"tt…": {"totalSeasons": "5", "seasons": {"1": [{"Episode", "Title", "Released",
-/// "imdbRating", "imdbID", "Plot", "Runtime"}…]}}}`.
-///
-/// It answers like OMDb: `i=ID&Season=N` lists a season's episodes in the order the file has
-/// them (gaps and an "Episode 0" included), and an episode's imdbID is a record of its own.
+/// The seasons the offline catalogue knows, from `episodes.json` (`{"tt…": {"totalSeasons": "5",
+/// "seasons": {"1": [{"Episode", "Title", "Released", "imdbRating", "imdbID", "Plot", "Runtime"}…]}}}`),
+/// answered as OMDb does: a season's episodes in the file's order, and each episode a record of its own.
 struct CatalogueSeasons: Sendable {
     private struct Series: Decodable {
         let totalSeasons: String?
@@ -18,10 +15,8 @@ struct CatalogueSeasons: Sendable {
     /// Episode imdbID → (series ID, season number, the episode's fields).
     private let episodes: [String: (seriesID: String, season: String, fields: [String: String])]
 
-    /// Reads `episodes.json` in `folder` as every file that steers the tool is (``FileTrust``);
-    /// no file means no seasons.
-    /// - Throws: when the file is there but is not the shape above, or is one the rule refuses
-    ///   (``AtomicFile/Problem``: someone else could have planted it).
+    /// Reads `episodes.json` in `folder` as ``FileTrust`` allows; no file means no seasons.
+    /// - Throws: when the file is not the shape above, or one the rule refuses.
     init(folder: URL) throws {
         guard let data = try AtomicFile(folder.appendingPathComponent("episodes.json")).contents(upTo: Catalogue.maximumFileBytes) else {
             series = [:]

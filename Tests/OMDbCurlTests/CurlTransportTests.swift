@@ -13,7 +13,7 @@ import TestSupport
 @Suite struct CurlTransportOverFakeServerTests {
     private static func configuration(_ server: FakeOMDbServer, concurrency: Int = 4,
                                       counted: (@Sendable () -> Void)? = nil) -> OMDbClient.Configuration {
-        .init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 10, maxConcurrentRequests: concurrency, retry: .standard, onAPIRequestSent: counted)
+        .init(apiKey: APIKey(FakeOMDbServer.validKey), baseURL: server.baseURL, timeout: 10, maxConcurrentRequests: concurrency, retry: RetryPolicy(), onAPIRequestSent: counted)
     }
 
     @Test func connectionsAreKeptAcrossPagesNeverMoreThanTheLimit() async throws {

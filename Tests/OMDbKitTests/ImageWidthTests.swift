@@ -30,8 +30,7 @@ import TestSupport
     ]
 
     @Test(arguments: images)
-    func aFileSaysTheSameWidthAsItsBytes(name: String, data: Data, expected: Int?) async throws {
-        #expect(ImageWidth.pixels(of: data) == expected, "\(name)")
+    func aFileSaysItsWidth(name: String, data: Data, expected: Int?) async throws {
         try await withTemporaryFolder { folder in
             let file = folder.appendingPathComponent("image")
             try data.write(to: file)

@@ -69,19 +69,4 @@ private final class GatedLoad: Sendable {
         #expect(try await memo.value(for: "x") { 3 } == 3)
         #expect(try await memo.value(for: "x") { Issue.record("loaded again"); return 0 } == 3)
     }
-
-    @Test func rememberingByHandLoadsEveryTimeAndKeepsOnlyWhatTheOwnerSays() async throws {
-        let memo = Memo<String, Int>(recall: .byHand, isFinal: { _ in true })
-        let loads = Mutex(0)
-        for _ in 0..<2 {
-            #expect(try await memo.value(for: "a") { loads.withLock { $0 += 1 }; return 1 } == 1)
-        }
-        await #expect(throws: OMDbError.posterUnavailable) {
-            try await memo.value(for: "a") { () throws -> Int in throw OMDbError.posterUnavailable }
-        }
-        #expect(loads.withLock { $0 } == 2)
-        #expect(memo.remembered("a") == nil)
-        memo.remember(.success(9), for: "b")
-        #expect(try memo.remembered("b")?.get() == 9)
-    }
 }

@@ -52,23 +52,4 @@ import Darwin
             #expect(throws: OMDbError.self) { try PosterStore.checkFolder(locked.appendingPathComponent("posters")) }
         }
     }
-
-    /// Foundation on Linux says "(NSCocoaErrorDomain error 512.)" for these: the reason must be words.
-    @Test func fileErrorsAreDescribedInWords() async throws {
-        try await withTemporaryFolder { folder in
-            let file = folder.appendingPathComponent("plain-file")
-            try Data("x".utf8).write(to: file)
-            for attempt in [file, file.appendingPathComponent("sub")] {
-                do {
-                    try FileManager.default.createDirectory(at: attempt, withIntermediateDirectories: true)
-                    Issue.record("creating \(attempt.path) did not fail")
-                } catch {
-                    let reason = PosterStore.describe(fileError: error)
-                    #expect(!reason.contains("NSCocoaErrorDomain") && !reason.contains("512"), "\(reason)")
-                    #expect(reason == "a file is in the way of the folder" || reason == "a part of the path is a file, not a folder", "\(reason)")
-                    #expect(!reason.isEmpty)
-                }
-            }
-        }
-    }
 }

@@ -40,8 +40,9 @@ import TestSupport
 
     @Test func pixelWidthIsReadFromEveryFixtureFormat() throws {
         for name in ["tt0090190.jpg", "tt0098503.jpg", "tt0076759.jpg"] {
-            let data = try #require(FileManager.default.contents(atPath: catalogueFolder.appendingPathComponent("posters/\(name)").path))
-            if ImageFormat(sniffing: data) != nil { #expect(ImageWidth.pixels(of: data) == 80, "\(name)") }
+            let file = catalogueFolder.appendingPathComponent("posters/\(name)")
+            let data = try #require(FileManager.default.contents(atPath: file.path))
+            if ImageFormat(sniffing: data) != nil { #expect(try ImageWidth.pixels(ofFile: file) == 80, "\(name)") }
         }
     }
 

@@ -55,6 +55,13 @@ func catalogueClient(log: RequestLog = RequestLog(), key: APIKey = CatalogueTran
                       })
 }
 
+extension PosterStore {
+    /// A poster streamed from `body` and put in place, as the client saves one.
+    func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?, imdbID: String) async throws -> URL {
+        try await receive(streaming: body, contentType: contentType, source: source, title: title, year: year, imdbID: imdbID).placed()
+    }
+}
+
 let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
 let jpegBytes = Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46])
 

@@ -1,12 +1,10 @@
 import Foundation
 
-/// How every OMDb body is read, whoever reads it (the decoding, the disk cache, the retries):
-/// the payload, else OMDb's error envelope, else the decoding error rethrown (after isowords'
-/// `apiDecode`). One rule, so that what is kept, what is retried and what is shown agree.
+/// How every OMDb body is read, whoever reads it: the payload, else OMDb's error envelope, else the
+/// decoding error. One rule, so that what is kept, what is retried and what is shown agree.
 enum OMDbAnswer {
     /// `body` as `T`, repaired first (``WireRepair``).
-    /// - Throws: ``OMDbEnvelope`` when the body is OMDb's `{"Response":"False",…}`, whatever
-    ///   `T` is; else the `DecodingError` of the payload.
+    /// - Throws: ``OMDbEnvelope`` for OMDb's `{"Response":"False",…}`, else the `DecodingError`.
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         let decoder = JSONDecoder()
         let body = WireRepair.json(body)
@@ -22,7 +20,7 @@ enum OMDbAnswer {
 
     static func envelope(in body: Data) -> OMDbEnvelope? {
         do {
-            _ = try decode(Acknowledgement.self, from: body)
+            _ = try decode(Envelope.self, from: body)
             return nil
         } catch {
             return error as? OMDbEnvelope
@@ -30,20 +28,13 @@ enum OMDbAnswer {
     }
 }
 
-/// OMDb's error envelope, `{"Response":"False","Error":"Movie not found!"}`: an answer, not an
-/// accident, whatever the HTTP status (200 for lookups that found nothing, 401 for key problems).
+/// OMDb's error envelope, `{"Response":"False","Error":"Movie not found!"}`: an answer, whatever the status.
 struct OMDbEnvelope: Error, Equatable {
     /// The server's text as it came; empty when it sent none.
     let message: String
 }
 
-/// Only OMDb's `Response` flag: what an answer says of itself.
-struct Acknowledgement: Decodable {
-    let Response: WireFlag?
-}
-
-/// A payload that is not an envelope. OMDb's payloads are read leniently (every field optional),
-/// so an envelope would otherwise pass for an empty payload.
+/// A payload that is not an envelope, which a lenient payload would otherwise read as empty.
 private struct Payload<T: Decodable>: Decodable {
     let value: T
 
@@ -55,7 +46,8 @@ private struct Payload<T: Decodable>: Decodable {
     }
 }
 
-private struct Envelope: Decodable {
+/// OMDb's `Response` flag and `Error` text: what any answer says of itself.
+struct Envelope: Decodable {
     let Response: WireFlag?
     let Error: WireText?
 

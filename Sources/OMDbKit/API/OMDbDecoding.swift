@@ -1,9 +1,6 @@
 import Foundation
 
-/// Turns OMDb's bodies into models or errors. Pure: no state, no I/O.
-///
-/// The envelope comes first, whatever the HTTP status: OMDb sends `{"Response":"False","Error":…}`
-/// with 200 for lookups that found nothing and 401 for key problems.
+/// Turns OMDb's bodies into models or errors, the envelope first whatever the HTTP status. Pure.
 enum OMDbDecoding {
     static func searchPage(_ response: HTTPResponse, query: SearchQuery, url: String, key: APIKey? = nil) throws(OMDbError) -> (items: [SearchItem], total: Int) {
         let payload = try decode(SearchPayload.self, response, query: query.text, url: url, key: key)
@@ -14,9 +11,8 @@ enum OMDbDecoding {
         return (Array((payload.Search?.compactMap { $0.value?.item } ?? []).prefix(SearchPage.size)), total)
     }
 
-    /// OMDb's `totalResults` as a count: a whole number from 0 to ``SearchPage/maxTotalResults``.
-    /// - Throws: ``OMDbError/invalidResponse(url:reason:)`` naming what the server sent, when it is
-    ///   missing, not a whole number, negative or absurdly large (page arithmetic must never overflow).
+    /// OMDb's `totalResults` as a count from 0 to ``SearchPage/maxTotalResults``.
+    /// - Throws: ``OMDbError/invalidResponse(url:reason:)`` naming what the server sent otherwise.
     static func totalResults(_ text: String?, url: String) throws(OMDbError) -> Int {
         guard let text else { throw .invalidResponse(url: url, reason: "totalResults is missing or not a number") }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

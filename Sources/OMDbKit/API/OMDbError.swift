@@ -142,16 +142,14 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
     /// The longest URL a message shows whole; a longer one (a 100 KB query) is cut in the middle.
     static let longestShownURL = 80
 
-    /// `url` as a message shows it: whole up to ``longestShownURL`` characters, else its start
-    /// and end around an ellipsis, so an error stays one line and still names host and tail.
+    /// `url` as a message shows it: whole up to ``longestShownURL`` characters, else start…end.
     static func shown(_ url: String) -> String {
         guard url.count > longestShownURL else { return url }
         let half = (longestShownURL - 1) / 2
         return String(url.prefix(half)) + "…" + String(url.suffix(half))
     }
 
-    /// The error itself, whether it came from OMDb now or from the disk cache: what callers
-    /// match on (`case .notFound = error.underlying`).
+    /// The error itself, whether from OMDb now or from the disk cache: what callers match on.
     package var underlying: OMDbError {
         if case .fromCache(let error, _) = self { error.underlying } else { self }
     }

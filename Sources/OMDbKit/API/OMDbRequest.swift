@@ -1,12 +1,7 @@
 import Foundation
 
-/// One OMDb API request, built without the key. Pure: no state, no I/O.
-///
-/// The key is added by ``url(base:key:)`` at the edge, right before the request is handed to
-/// the transport (the way swift-openapi-runtime's middleware adds credentials), so nothing
-/// upstream (cache keys, URLs shown in errors, descriptions, dumps) can carry it.
-/// Always through `URLComponents` and `URLQueryItem`, so `tom & jerry`, `Amélie`
-/// and `千と千尋` arrive intact.
+/// One OMDb API request, built without the key: ``url(base:key:)`` adds it only at the edge, so
+/// nothing upstream (cache keys, URLs shown, dumps) can carry it. Query items keep any text intact.
 struct OMDbRequest: Sendable, Hashable {
     /// The query items, in order, without `apikey`.
     let items: [URLQueryItem]
@@ -54,9 +49,7 @@ extension OMDbClient {
     /// The query item the key goes in: OMDb's rule, kept by the client.
     static let keyQueryItem = "apikey"
 
-    /// The names of the query items that carry a secret (the key). The client's rule, handed to
-    /// the transport with each request (``TransportRequest/secretQueryItems``): a request with
-    /// one of them must not go where others read it (a proxy on plain http, a redirect to another
-    /// origin). A transport needs to know nothing of OMDb.
+    /// The query items that carry a secret, handed to the transport with each request
+    /// (``TransportRequest/secretQueryItems``), which needs to know nothing of OMDb.
     static let secretQueryItems: Set<String> = [keyQueryItem]
 }

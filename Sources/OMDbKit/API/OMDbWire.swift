@@ -44,15 +44,8 @@ struct WireFlag: Decodable {
 
     init(from decoder: any Decoder) {
         let container = try? decoder.singleValueContainer()
-        if let flag = try? container?.decode(Bool.self) {
-            value = flag
-        } else {
-            switch (try? container?.decode(String.self))?.lowercased() {
-            case "true"?: value = true
-            case "false"?: value = false
-            default: value = nil
-            }
-        }
+        let text = (try? container?.decode(String.self))?.lowercased() ?? ""
+        value = (try? container?.decode(Bool.self)) ?? ["true": true, "false": false][text]
     }
 }
 
@@ -72,8 +65,7 @@ struct SearchRow: Decodable {
     }
 }
 
-/// Every field of a JSON object that is text or a number, as text (``WireText``), under its
-/// own name: what OMDb sent, kept whole for ``Movie/raw`` and ``Episode/raw``.
+/// Every text or number field of a JSON object, as text: what ``Movie/raw`` and ``Episode/raw`` keep.
 struct WireFields: Decodable {
     let values: [String: String]
 

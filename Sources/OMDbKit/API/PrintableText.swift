@@ -11,26 +11,19 @@ package enum PrintableText {
         var scalars = String.UnicodeScalarView()
         var lastWasSpace = false
         for scalar in text.unicodeScalars {
-            var mapped: Unicode.Scalar? = scalar
             if keepingLineBreaks, scalar == "\n" || scalar == "\r" {
                 scalars.append(scalar)
                 lastWasSpace = false
-                continue
-            }
-            if scalar.properties.isWhitespace {
-                mapped = " "
-            } else if scalar.properties.generalCategory == .control || isBidiControl(scalar) {
-                mapped = nil
-            }
-            guard let mapped else { continue }
-            if mapped == " " {
-                // None at the start, one in a run (every white space is a plain space by now).
-                if lastWasSpace || scalars.isEmpty { continue }
-                lastWasSpace = true
-            } else {
+            } else if scalar.properties.isWhitespace {
+                // One plain space for a run, none at the start.
+                if !lastWasSpace, !scalars.isEmpty {
+                    scalars.append(" ")
+                    lastWasSpace = true
+                }
+            } else if scalar.properties.generalCategory != .control, !isBidiControl(scalar) {
+                scalars.append(scalar)
                 lastWasSpace = false
             }
-            scalars.append(mapped)
         }
         // None at the end.
         if lastWasSpace { scalars.removeLast() }

@@ -1,10 +1,7 @@
 import Foundation
 
-/// A body made fit for `JSONDecoder` without losing what it can keep: invalid UTF-8 and
-/// lone UTF-16 surrogates (`"\ud83d"` with no partner) become U+FFFD.
-///
-/// `JSONDecoder` refuses a whole string for one lone surrogate, and a whole body for one
-/// invalid byte: one odd character in a plot then cost the plot, and in a title the record.
+/// A body made fit for `JSONDecoder`, which refuses a whole body for one invalid byte or lone
+/// surrogate (`"\ud83d"`): those become U+FFFD, so one odd character costs no record.
 enum WireRepair {
     static func json(_ body: Data) -> Data {
         var bytes = [UInt8](body)
@@ -14,8 +11,7 @@ enum WireRepair {
         return replacingLoneSurrogates(in: bytes).map { Data($0) } ?? Data(bytes)
     }
 
-    /// The bytes with every `\uD800`–`\uDFFF` escape that is not half of a pair replaced by
-    /// `\ufffd`; `nil` when there was none (the common case: nothing copied).
+    /// The bytes with every lone `\uD800`–`\uDFFF` escape made `\ufffd`; `nil` when there was none.
     static func replacingLoneSurrogates(in bytes: [UInt8]) -> [UInt8]? {
         var output: [UInt8]?
         var index = 0

@@ -1,8 +1,7 @@
 import Foundation
 
-/// One cached answer as it lies on disk: a first line naming the format, a JSON header line,
-/// then the body. The header carries the full key (a hash collision reads as a miss), the expiry,
-/// and the body's length and SHA-256 (a truncated or damaged file reads as a miss).
+/// One cached answer on disk: a format line, a JSON header line (the full key, the expiry, the
+/// body's length and SHA-256: a collision or damage reads as a miss), then the body.
 struct CacheEntry: Equatable {
     let key: String
     let expires: Date

@@ -35,9 +35,7 @@ extension DiskCache {
         return Summary(entries: entries.count, bytes: entries.reduce(0) { Self.adding($0, $1.bytes) })
     }
 
-    /// Removes every entry (and any temporary file left by a crash). Returns what was removed.
-    /// Removed through the folder's descriptor: the folder swapped for a symlink meanwhile
-    /// removes nothing elsewhere.
+    /// Removes every entry and leftover temporary file, through the folder's descriptor; returns what went.
     @discardableResult
     package func clear() -> Summary {
         waitForWrites()
@@ -51,9 +49,8 @@ extension DiskCache {
         return removed
     }
 
-    /// Counts the folder and, past ``maxBytes``, removes the oldest entries (by the time they were
-    /// written) until it holds at most nine tenths of it, so the next writes do not trim again at once.
-    /// Temporary files older than a minute are a crashed writer's: removed too.
+    /// Past ``maxBytes``, removes the oldest entries down to nine tenths of it (so the next write does
+    /// not trim again), and temporary files older than a minute (a crashed writer's).
     func trim() {
         guard let open = try? OpenFolder(folder) else { return }
         var total = 0
@@ -91,7 +88,6 @@ extension DiskCache {
 }
 
 extension stat {
-    /// When the file was last modified.
     var modified: timespec {
         #if canImport(Darwin)
         st_mtimespec

@@ -3,9 +3,8 @@ import Foundation
 // MARK: - What is kept, under which name, for how long (pure functions)
 
 extension DiskCache {
-    /// The request as the cache names it: scheme, host, port and path, then the query items
-    /// sorted, without `apikey` and without a user and password. Two keys, or none, share their
-    /// entries; neither the key nor a password a base URL carries reaches disk.
+    /// The request as the cache names it: the URL without `apikey`, user and password, query items
+    /// sorted. Two keys, or none, share their entries, and no secret reaches disk.
     package static func key(for url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         components.user = nil
@@ -19,15 +18,12 @@ extension DiskCache {
         return components.string ?? url.absoluteString
     }
 
-    /// How long to keep `response`, in seconds; `nil` when it must not be kept.
-    ///
-    /// OMDb's answers (HTTP 200, `"Response":"True"`) live for the `max-age` of their
-    /// `Cache-Control` (a day when there is none), or `override` when set. `Movie not found!`
-    /// lives an hour at most. Every other error, and every non-JSON or non-200 answer, is never kept.
+    /// How long to keep `response`, in seconds: OMDb's answers for their `max-age` (a day by default)
+    /// or `override`, `Movie not found!` an hour at most; `nil` for anything else.
     package static func lifetime(of response: HTTPResponse, override: TimeInterval?) -> TimeInterval? {
         guard response.statusCode == 200 else { return nil }
         do {
-            guard try OMDbAnswer.decode(Acknowledgement.self, from: response.body).Response?.value == true else { return nil }
+            guard try OMDbAnswer.decode(Envelope.self, from: response.body).Response?.value == true else { return nil }
             let directives = CacheControl(response.headers["cache-control"])
             if directives.noStore { return nil }
             return min(override ?? directives.maxAge ?? defaultLifetime, maximumLifetime)

@@ -7,17 +7,12 @@ import Glibc
 import Darwin
 #endif
 
-/// OMDb's answers (search pages, records, exact-title lookups) kept on disk, so a search repeated
-/// within its lifetime costs no request, from any process.
+/// OMDb's answers kept on disk, so a search repeated within their lifetime costs no request, from any process.
 ///
-/// One file per request, named by the SHA-256 of the request without its API key. Entries are
-/// written to a temporary file in the same folder, then renamed over the old one, so two processes
-/// never see half an entry; each entry carries its body's length and checksum, so a truncated or
-/// damaged one reads as a miss and the next answer replaces it. Posters are not kept here.
-///
-/// A lookup is a `stat` (a miss costs no more) and a read of a few kB on the caller's thread; a
-/// write goes to a serial queue of the cache's own and is not waited for, so neither the
-/// client's actor nor the cooperative pool ever waits on the disk.
+/// One file per request, named by the SHA-256 of the request without its API key, renamed into
+/// place whole and carrying its body's length and checksum (a damaged one reads as a miss). A
+/// lookup is a `stat` and a read of a few kB on the caller's thread; a write goes to a serial queue
+/// of the cache's own, not waited for.
 package final class DiskCache: Sendable {
     /// Where the entries are: `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
     package let folder: URL
@@ -25,12 +20,10 @@ package final class DiskCache: Sendable {
     package let maxBytes: Int
     /// When set, replaces the lifetime OMDb's `Cache-Control: max-age` gives (seconds).
     package let lifetime: TimeInterval?
-    /// The largest body kept or read back: the cap on answers from the network, so an entry
-    /// planted in the folder is never more than an answer could have been.
+    /// The largest body kept or read back: no entry planted in the folder is read past an answer's cap.
     package let maxBodyBytes: Int
     let now: @Sendable () -> Date
     let state = Mutex(State())
-    /// The writes, in the order asked for.
     private let writes = FileWork.lane("movies.disk-cache")
 
     struct State {
@@ -46,8 +39,7 @@ package final class DiskCache: Sendable {
     package static let defaultLifetime: TimeInterval = 86_400
     /// `Movie not found!` is kept an hour: the title may be added.
     package static let notFoundLifetime: TimeInterval = 3_600
-    /// Ten years: no entry lives longer, whatever `max-age` said (`9223372036854775807` kept one
-    /// until the year 292 billion) or an entry's file claims.
+    /// Ten years: no entry lives longer, whatever `max-age` said or an entry's file claims.
     package static let maximumLifetime: TimeInterval = 3_650 * 86_400
     /// Room for an entry's first two lines (the format, the header with the request's key).
     static let headerAllowance = 16_384
@@ -55,12 +47,7 @@ package final class DiskCache: Sendable {
     /// Temporary files of versions before ``AtomicFile``.
     static let oldTemporaryPrefix = ".tmp-"
 
-    /// - Parameters:
-    ///   - folder: where the entries are kept.
-    ///   - maxBytes: the size bound in bytes: past it, the oldest entries are removed.
-    ///   - lifetime: seconds every answer is kept, instead of the server's `max-age`.
-    ///   - now: the clock; tests pass their own.
-    ///   - maxBodyBytes: the largest answer kept, by default the client's cap on answers.
+    /// A cache in `folder`; `now` is the clock (tests pass their own).
     package init(folder: URL, maxBytes: Int = DiskCache.defaultMaxBytes, lifetime: TimeInterval? = nil,
                 maxBodyBytes: Int = OMDbClient.Configuration.defaultMaxAnswerBytes,
                 now: @escaping @Sendable () -> Date = { Date() }) {
@@ -81,10 +68,8 @@ package final class DiskCache: Sendable {
 
     // MARK: Reading and writing
 
-    /// The stored answer to `url`, when there is one still fresh and intact, with when it was kept:
-    /// the entry's modification time, the cache's own clock (`nil` when the file does not say).
-    /// The file's size is checked before it is read: a planted entry larger than any answer is
-    /// never read, and nothing is read from a folder others could have planted it in.
+    /// The stored answer to `url` when fresh and intact, with when it was kept (the file's
+    /// modification time). A file larger than any answer, or in a folder others could write, is never read.
     func kept(for url: URL) -> (response: HTTPResponse, since: Date?)? {
         let key = Self.key(for: url)
         let waiting = state.withLock { state -> (HTTPResponse, Date)? in
@@ -117,9 +102,8 @@ package final class DiskCache: Sendable {
         return HTTPResponse(statusCode: entry.status, body: entry.body, contentType: entry.contentType)
     }
 
-    /// Keeps `response` to `url` for as long as ``lifetime(of:override:)`` says; does nothing for
-    /// answers that must not be kept. Failures to write are ignored: the cache is only a saving.
-    /// Written on the cache's queue, not waited for (see ``waitForWrites()``).
+    /// Keeps `response` to `url` for as long as ``lifetime(of:override:)`` says, on the cache's queue;
+    /// a failure to write is ignored: the cache is only a saving.
     package func store(_ response: HTTPResponse, for url: URL) {
         guard response.body.count <= maxBodyBytes, let seconds = Self.lifetime(of: response, override: lifetime), seconds > 0 else { return }
         let key = Self.key(for: url)
@@ -130,8 +114,6 @@ package final class DiskCache: Sendable {
         }
     }
 
-    /// Returns once every write asked for so far is done: for a reader in the same process that
-    /// must see them (tests; two clients sharing the cache).
     package func waitForWrites() {
         writes.sync {}
     }

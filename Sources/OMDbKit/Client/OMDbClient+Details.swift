@@ -20,18 +20,13 @@ public struct MovieUpdate: Sendable {
 }
 
 extension OMDbClient {
-    /// Fetches every item's record and poster, one child task per item (the client's limit on
-    /// requests in flight decides how many requests actually run), and yields each record and each
-    /// poster outcome the moment it is known: a row's plot never waits for its poster.
+    /// Fetches every item's record and poster, and yields each outcome the moment it is known: a
+    /// row's plot never waits for its poster.
     ///
-    /// One item's failure never fails the others: each update carries its own outcome. The
-    /// exception is a problem with the key itself (``OMDbError/isKeyProblem``): every other
-    /// request would fail alike, so it is yielded once, on its row, and the rest is cancelled.
-    ///
-    /// Cancelling the task that iterates, or dropping the updates, stops the work: what has not
-    /// arrived is not waited for, and no partial poster file is left. The updates still end with
-    /// the truth about each poster: one put in place before the stop is yielded as saved, then the
-    /// sequence ends.
+    /// One item's failure never fails the others, except a problem with the key itself
+    /// (``OMDbError/isKeyProblem``): yielded once, on its row, and the rest is cancelled. Cancelling
+    /// the iterating task, or dropping the updates, stops the work and leaves no partial poster file;
+    /// a poster put in place before the stop is still yielded as saved.
     /// - Parameters:
     ///   - items: the results to fill in; updates carry their positions in it.
     ///   - plot: how much plot each record asks for.
@@ -41,8 +36,7 @@ extension OMDbClient {
         detailUpdates(for: items, plot: plot, posters: posters)
     }
 
-    /// ``details(for:plot:posters:)`` as ``MovieUpdates``, which the caller may also stop with
-    /// ``MovieUpdates/cancel()`` while it keeps them (the pages loading ahead of the one shown).
+    /// ``details(for:plot:posters:)`` as ``MovieUpdates``, which can also be stopped while kept.
     package nonisolated func detailUpdates(for items: [SearchItem], plot: PlotLength = .short, posters: PosterStore? = nil) -> MovieUpdates {
         let feed = UpdateFeed()
         // The day's places go to the rows in rank order, here, before any row's task runs: at
@@ -110,44 +104,34 @@ extension OMDbClient {
     }
 }
 
-/// What ``OMDbClient/details(for:plot:posters:)`` yields: each row's record and poster outcome as
-/// it is known, until every row is done.
-///
-/// The work runs whether or not anyone iterates yet (a page's requests start before it is drawn).
-/// It stops when the task iterating is cancelled, when ``cancel()`` is called (for updates kept but
-/// no longer wanted, such as a later page's), or when every copy of the updates is dropped. After a
-/// stop, the sequence still yields what the stop could not undo (a poster put in place), then ends.
-package struct MovieUpdates: AsyncSequence, Sendable {
+/// What ``OMDbClient/details(for:plot:posters:)`` yields. The work runs whether or not anyone
+/// iterates yet, and stops when the iterating task is cancelled, on ``cancel()``, or when every copy
+/// is dropped (its iterators hold it); then it still yields what the stop could not undo (a poster
+/// put in place), and ends.
+package final class MovieUpdates: AsyncSequence, Sendable {
     package typealias Element = MovieUpdate
 
-    private let owner: Owner
+    private let feed: UpdateFeed
 
-    init(feed: UpdateFeed) { owner = Owner(feed: feed) }
+    init(feed: UpdateFeed) { self.feed = feed }
+
+    deinit { feed.cancel() }
 
     /// Stops the work: rows not done yet send nothing more but their posters put in place.
-    package func cancel() { owner.feed.cancel() }
+    package func cancel() { feed.cancel() }
 
-    package func makeAsyncIterator() -> Iterator { Iterator(owner: owner) }
+    package func makeAsyncIterator() -> Iterator { Iterator(updates: self) }
 
     /// Waits for the next update; cancelling the waiting task stops the work (see ``MovieUpdates``).
     package struct Iterator: AsyncIteratorProtocol {
-        let owner: Owner
+        let updates: MovieUpdates
 
-        /// The next update, or `nil` once the work is over.
-        package mutating func next() async -> MovieUpdate? { await owner.feed.next() }
-    }
-
-    /// Stops the work when the last copy of the updates goes.
-    final class Owner: Sendable {
-        let feed: UpdateFeed
-        init(feed: UpdateFeed) { self.feed = feed }
-        deinit { feed.cancel() }
+        package mutating func next() async -> MovieUpdate? { await updates.feed.next() }
     }
 }
 
-/// The updates on their way from the rows' tasks to one reader: queued until read, the reader
-/// resumed by the row that yields. Unlike an `AsyncStream`, a reader that is cancelled is not sent
-/// away empty: its cancellation stops the work, and it reads on to the end.
+/// The updates on their way from the rows' tasks to one reader. Unlike an `AsyncStream`, a cancelled
+/// reader is not sent away empty: its cancellation stops the work, and it reads on to the end.
 final class UpdateFeed: Sendable {
     private struct State {
         var queued: [MovieUpdate] = []

@@ -3,14 +3,9 @@ import Foundation
 import Synchronization
 
 extension OMDbClient {
-    /// One poster load, a folder and a title; or, without a folder, what a title's poster came to
-    /// in this session, whichever folder it went to.
     struct PosterKey: Hashable, Sendable {
-        let folder: String?
+        let folder: String
         let imdbID: String
-
-        /// A title's poster, whichever folder it went to.
-        static func title(_ imdbID: String) -> PosterKey { PosterKey(folder: nil, imdbID: imdbID) }
     }
 
     /// The poster of `item` in `store`: the file already there, else downloaded and streamed to
@@ -20,26 +15,25 @@ extension OMDbClient {
     /// - Throws: ``OMDbError`` (poster cases, HTTP and network) or `CancellationError`.
     public nonisolated func poster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
         let key = PosterKey(folder: store.folder.path, imdbID: item.imdbID)
-        return try await posters.value(for: key) { [sender] in
-            try await self.loadPoster(for: item, in: store, sender: sender)
-        }
+        return try await posters.value(for: key) { try await self.loadPoster(for: item, in: store) }
     }
 
     /// Runs off the actor: the folder's index, the download and the file writes never block it.
-    private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore, sender: RequestSender) async throws -> SavedPoster {
+    private nonisolated func loadPoster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
         let existing = await store.existingFile(for: item.imdbID)
         if let existing, store.isWideEnough(file: existing) {
             return remember(SavedPoster(file: existing, wasAlreadyThere: true), posterOf: item.imdbID)
         }
         let year = item.year?.text
-        switch posters.remembered(.title(item.imdbID))?.map(\.file) {
+        switch posterOutcomes.withLock({ $0[item.imdbID] })?.map(\.file) {
         case .failure(let error)?:
             throw error
         case .success(let earlier)? where store.isWideEnough(file: earlier):
             // Saved into another folder earlier in this session: copy it, do not download it again.
             // Read only as FileTrust allows: the file may have been swapped since it was saved.
             if let body = try? Self.savedPoster(earlier) {
-                let file = try await store.save(streaming: body, source: earlier.path, title: item.title, year: year, imdbID: item.imdbID)
+                let file = try await store.receive(streaming: body, source: earlier.path, title: item.title, year: year,
+                                                   imdbID: item.imdbID).placed()
                 return remember(SavedPoster(file: file, wasAlreadyThere: false), posterOf: item.imdbID)
             }
         case .success?, nil:
@@ -50,9 +44,26 @@ extension OMDbClient {
             throw OMDbError.posterUnavailable
         }
         do {
-            let (arrival, fallback) = try await downloadPoster(url, width: store.width) { response, shown in
+            let receive: @Sendable (TransportResponse, String) async throws -> Arrival = { response, shown in
                 try await store.receive(streaming: response.body, contentType: response.contentType, source: shown,
                                         title: item.title, year: year, imdbID: item.imdbID)
+            }
+            // The URL rewritten to the width asked for first; when that fails in any way (network, HTTP
+            // status, not an image), the URL OMDb gave, saying why.
+            let wide = store.width.rewrite(url)
+            var fallback: String?
+            let arrival: Arrival
+            do {
+                arrival = try await sender.download(wide, receive)
+            } catch let error as OMDbError where wide != url {
+                try Task.checkCancellation()
+                let reason = switch error {
+                case .httpStatus(let status, _): "HTTP \(status)"
+                case .posterNotAnImage: "not an image"
+                default: error.description
+                }
+                fallback = "width \(store.width) failed (\(reason)), saved OMDb's"
+                arrival = try await sender.download(url, receive)
             }
             // Done with the network: the last writes, the flush and the rename wait for the disk
             // alone, outside the request's deadline and its place among the requests in flight, so
@@ -66,14 +77,19 @@ extension OMDbClient {
             }
             return saved
         } catch let error as OMDbError {
-            if error.isPermanentPosterRefusal { remember(error, posterOf: item.imdbID) }
+            // Remembered when asking again will not change it: never a disk error or a transient failure.
+            switch error {
+            case .posterUnavailable, .posterNotAnImage, .posterTooLarge: remember(error, posterOf: item.imdbID)
+            case .httpStatus(let status, _) where !RetryPolicy.isTransient(status: status):
+                remember(error, posterOf: item.imdbID)
+            default: break
+            }
             throw error
         }
     }
 
-    /// A poster saved earlier, opened through its folder as opened and checked (`openat`,
-    /// `O_NOFOLLOW`) and checked again as opened (``AtomicFile``): the file read is the one the
-    /// trust rule passed, whatever its path names by then. `nil` when there is none.
+    /// A poster saved earlier, opened as ``AtomicFile`` checks it (through its folder, `O_NOFOLLOW`):
+    /// the file read is the one the trust rule passed. `nil` when there is none.
     nonisolated static func savedPoster(_ file: URL) throws -> HTTPBody? {
         guard let (fd, _) = try AtomicFile(file).openForReading() else { return nil }
         return try HTTPBody(reading: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
@@ -81,24 +97,12 @@ extension OMDbClient {
 
     /// Transient failures are never remembered: only a saved file or a refusal for good.
     private nonisolated func remember(_ failure: OMDbError, posterOf imdbID: String) {
-        posters.remember(.failure(failure), for: .title(imdbID))
+        posterOutcomes.withLock { $0[imdbID] = .failure(failure) }
     }
 
     /// Remembers the title's poster as `saved` (a later row of the same title names it), and returns it.
     private nonisolated func remember(_ saved: SavedPoster, posterOf imdbID: String) -> SavedPoster {
-        posters.remember(.success(saved), for: .title(imdbID))
+        posterOutcomes.withLock { $0[imdbID] = .success(saved) }
         return saved
-    }
-}
-
-extension OMDbError {
-    /// A poster answer that will not change by asking again: no poster, a 4xx other than 408 and
-    /// 429, not an image, too large. Never a disk error or a transient failure.
-    var isPermanentPosterRefusal: Bool {
-        switch self {
-        case .posterUnavailable, .posterNotAnImage, .posterTooLarge: true
-        case .httpStatus(let status, _): !RetryPolicy.isTransient(status: status)
-        default: false
-        }
     }
 }

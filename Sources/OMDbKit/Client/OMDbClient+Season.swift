@@ -1,7 +1,6 @@
 import Foundation
 
 extension OMDbClient {
-    /// One season list: a series and a season number.
     struct SeasonKey: Hashable, Sendable {
         let imdbID: String
         let number: Int

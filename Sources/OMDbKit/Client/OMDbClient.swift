@@ -1,14 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Searches OMDb page by page and fills in each result's record and poster.
 ///
 /// Each search belongs to its caller (``search(_:type:year:)`` returns a ``Search``); the client
-/// holds what searches share. What it learnt is kept in one `Memo` per kind, so nothing is asked
-/// for twice: search pages by query and number, records by imdbID and plot length, seasons,
-/// posters. Callers asking for the same thing at once share one request. That state is kept in
-/// lock-guarded state machines rather than in the actor's isolation, so a request never waits to
-/// enter the actor: its methods are `nonisolated`. Requests go through a `RequestSender`: the key
-/// at the edge, size limits, retries, a limit on requests in flight.
+/// holds what searches share: nothing is asked for twice in a session, and callers asking for the
+/// same thing at once share one request. Its methods are `nonisolated`: no request waits to enter the actor.
 ///
 /// ```swift
 /// let client = OMDbClient(configuration: .init(apiKey: key), transport: try CurlTransport())
@@ -43,17 +40,15 @@ public actor OMDbClient {
         /// Called once for each OMDb API (non-poster) request actually handed to the transport,
         /// retries included: what the daily quota counts.
         package var onAPIRequestSent: (@Sendable () -> Void)?
-        /// The key's daily count: each API request reserves its place in it before it is sent,
-        /// and none is sent once the limit is reached (``OMDbError/dailyLimitReached(limit:)``).
-        /// `nil` counts nothing and stops nothing.
+        /// The key's daily count: each API request reserves its place before it is sent, and none
+        /// is sent past the limit (``OMDbError/dailyLimitReached(limit:)``).
         package var ledger: QuotaLedger?
         /// Where API answers are kept between runs; `nil` for none (the offline catalogue, `--no-cache`).
         /// An answer it gives is no request: never counted, never sent.
         package var cache: DiskCache?
-        /// Set for a key this machine has never seen OMDb accept: the cache is not read until an
-        /// answer from OMDb shows that the key is accepted (the first request goes past the cache,
-        /// so a wrong key is refused at once instead of hidden behind answers kept for another),
-        /// then this is called, once. `nil`: the cache is read from the start.
+        /// Set for a key this machine has never seen OMDb accept: the cache is not read (so a wrong
+        /// key is refused at once, not hidden behind answers kept for another) until OMDb accepts it,
+        /// then this is called, once.
         package var onKeyAccepted: (@Sendable () -> Void)?
 
         /// OMDb's public address.
@@ -96,11 +91,6 @@ public actor OMDbClient {
         let number: Int
     }
 
-    struct PageResult: Sendable {
-        let items: [SearchItem]
-        let total: Int
-    }
-
     struct RecordKey: Hashable, Sendable {
         let imdbID: String
         let plot: PlotLength
@@ -110,22 +100,21 @@ public actor OMDbClient {
     public nonisolated let configuration: Configuration
     let sender: RequestSender
 
-    /// Search pages by query and number. Failures are not remembered.
-    nonisolated let pages = Memo<PageKey, PageResult>()
-    /// Records, and the lookups OMDb answered for good with "not found": neither is asked again.
+    /// Search pages; failures are not remembered.
+    nonisolated let pages = Memo<PageKey, (items: [SearchItem], total: Int)>()
+    /// Records, and the lookups OMDb answered "not found" for good.
     nonisolated let records = Memo<RecordKey, Movie>(isFinal: \.isNoResults)
-    /// Season lists, and the ones OMDb answered "not found" for: neither is asked again.
+    /// Season lists, and the ones OMDb answered "not found".
     nonisolated let seasons = Memo<SeasonKey, Season>(isFinal: \.isNoResults)
-    /// One poster load per folder and title; the loads remember by hand what a title's poster
-    /// came to (saved where, or refused for good), under ``PosterKey/title(_:)``.
-    nonisolated let posters = Memo<PosterKey, SavedPoster>(recall: .byHand)
+    /// One poster load per folder and title, each checking the disk: files may change under us. A
+    /// cancelled caller that is the last of its load gets what it came to (a poster put in place).
+    nonisolated let posters = SingleFlight<PosterKey, SavedPoster>(lastWaiterStays: true)
+    /// What each title's poster came to in this session, whichever folder: saved where, or refused for good.
+    nonisolated let posterOutcomes = Mutex<[String: Result<SavedPoster, OMDbError>]>([:])
 
     /// Requests handed to the transport for OMDb's API by this client, retries included (posters
     /// not included): what the key's daily quota counts.
     public nonisolated var apiRequestCount: Int { sender.sent.value }
-
-    /// The most requests that were in flight at once in this session.
-    package nonisolated var peakRequestsInFlight: Int { sender.gate.peak }
 
     /// - Parameters:
     ///   - configuration: the key, the address and the limits; fixed for the client's life.
@@ -154,11 +143,10 @@ public actor OMDbClient {
     }
 
     /// One page, from the cache or the network (one request however many ask at once).
-    nonisolated func loadPage(_ query: SearchQuery, number: Int) async throws -> PageResult {
+    nonisolated func loadPage(_ query: SearchQuery, number: Int) async throws -> (items: [SearchItem], total: Int) {
         try await pages.value(for: PageKey(query: query, number: number)) { [sender] in
             try await sender.api(.search(query, page: number)) { response, shown in
-                let (items, total) = try OMDbDecoding.searchPage(response, query: query, url: shown, key: sender.key)
-                return PageResult(items: items, total: total)
+                try OMDbDecoding.searchPage(response, query: query, url: shown, key: sender.key)
             }
         }
     }

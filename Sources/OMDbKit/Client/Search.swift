@@ -3,20 +3,15 @@ import Synchronization
 
 /// One search and the pages it has given: the caller's to keep, independent of every other.
 ///
-/// Made by ``OMDbClient/search(_:type:year:)``; nothing is sent until a page is asked for. Pages
-/// come from the client, which shares what is shared between searches: connections, the caches, the
-/// daily count, and one request for a page two searches ask for at once. Each search keeps its own
-/// place and the results its pages gave, so a later page leaves out what an earlier one showed.
-/// Any number live at once; cancelling a call, or dropping a search, never touches another.
+/// Made by ``OMDbClient/search(_:type:year:)``; nothing is sent until a page is asked for. Searches
+/// share the client's caches and requests, but each keeps its own place and the results its pages
+/// gave (a later page leaves them out); cancelling a call, or dropping a search, never touches another.
 ///
 /// ```swift
 /// let search = client.search("alien", type: .movie)
 /// let first = try await search.next()
 /// if search.hasMore { let second = try await search.next() }
 /// ```
-///
-/// Its place is kept under a lock, not in an actor of its own: asking for a page never waits to
-/// enter anything, and the page's request goes straight from the caller to the client's memo.
 public final class Search: Sendable {
     /// What is searched for.
     public let query: SearchQuery
@@ -87,8 +82,7 @@ public final class Search: Sendable {
         for task in state.withLock({ state in defer { state.prefetches = [] }; return state.prefetches }) { task.cancel() }
     }
 
-    /// Loads page `number` and moves there: the one way pages change. The search only moves
-    /// when the page arrives.
+    /// Loads page `number` and moves there once it arrives: the one way pages change.
     /// - Parameter aheadIsDone: `next()` asked for the page after the current one: a search another
     ///   call has moved to it or past it has done what was asked (it answers with that page).
     private func move(to number: Int, aheadIsDone: Bool) async throws -> SearchPage {
@@ -96,7 +90,7 @@ public final class Search: Sendable {
         if let cursor, !(1...SearchPage.lastPage(forTotal: cursor.total)).contains(number) {
             throw OMDbError.noMorePages(query: query.text, shown: cursor.seen.count, total: cursor.total)
         }
-        let result: OMDbClient.PageResult
+        let result: (items: [SearchItem], total: Int)
         do {
             result = try await client.loadPage(query, number: number)
         } catch let error as OMDbError where error.isNotFound && cursor != nil {

@@ -1,19 +1,9 @@
 import Synchronization
 
 /// One load per key at a time, shared by every caller that asks while it runs (after Go's
-/// `x/sync/singleflight`): what ``Memo`` is built on.
-///
-/// - A caller joins under the same lock that starts and ends calls, so it either joins the call
-///   in flight or starts the next one: never a second call for a key already loading.
-/// - A call lives until its load ends, whichever waiters come and go.
-/// - A cancelled caller leaves at once with `CancellationError`; the others keep waiting.
-/// - When the last waiter leaves, the load is cancelled and the call ends there: a caller that
-///   comes later starts a fresh load instead of joining a cancelled one. So a caller that was
-///   not cancelled never receives a `CancellationError` it did not cause.
-/// - Nothing is remembered once a call ends: ``Memo`` remembers.
-///
-/// The rules are ``SingleFlightStateMachine``'s; this class holds it under a lock and does what it
-/// says outside the lock: continuations resumed, loads started and cancelled.
+/// `x/sync/singleflight`). A cancelled caller leaves at once; when the last one leaves, the load is
+/// cancelled and a later caller starts afresh, so nobody receives a `CancellationError` it did not
+/// cause. The rules are ``SingleFlightStateMachine``'s, held under a lock; what they say is done outside it.
 final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Machine = SingleFlightStateMachine<Key, CheckedContinuation<Value, any Error>, Task<Void, Never>>
 

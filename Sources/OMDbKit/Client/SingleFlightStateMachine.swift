@@ -1,14 +1,8 @@
-/// The rules of a ``SingleFlight`` as a value: each event (a caller joins, a load is started, a
-/// load ends, a caller is cancelled) changes the state and returns what is to be done. Generic
-/// over what parks a caller and what runs a load, so that tests drive it with plain values.
+/// The rules of a ``SingleFlight`` as a value: each event changes the state and returns what is to
+/// be done; generic over what parks a caller and runs a load, so that tests drive it with plain values.
 ///
-/// A key is in one of three states:
-/// - idle: no call (``calls`` has no entry);
-/// - starting: a call with waiters whose load the first caller is starting (`load` is nil);
-/// - running: a call with waiters and its load.
-/// A call ends (back to idle) when its load ends, or when its last waiter leaves.
-/// The waiters of a call that ended are never resumed twice: every event after that finds either
-/// no call, or a call with another `id`.
+/// A key is idle (no call), starting (`load` nil) or running. A call ends when its load ends or its
+/// last waiter leaves; later events find no call or one with another `id`, so nobody is resumed twice.
 struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
     struct Call {
         /// Tells this call from a later one for the same key.
@@ -23,7 +17,7 @@ struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
     enum Join: Equatable {
         /// Parked: a load for its key is in flight.
         case wait
-        /// Parked, the first: start the load for call `callID` and tell ``started(_:callID:load:)``.
+        /// Parked, the first: start the load and tell ``started(_:callID:load:)``.
         case startLoad(callID: Int)
         /// Cancelled before it could wait: resume it with `CancellationError` now.
         case cancelled
@@ -45,9 +39,8 @@ struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
     /// Calls whose last waiter, cancelled, stays for the outcome of their cancelled load, by id.
     private var ending: [Int: Call] = [:]
     private var nextID = 0
-    /// A cancelled caller that is the last of its call waits for what the cancelled load comes to
-    /// (which a cancelled load tells at once), rather than leaving with `CancellationError`: for
-    /// loads whose outcome stays true after a stop, such as a poster put in place just before it.
+    /// The last caller, cancelled, waits for what its cancelled load comes to: for outcomes that stay
+    /// true after a stop (a poster put in place just before it).
     let lastWaiterStays: Bool
 
     init(lastWaiterStays: Bool = false) {
@@ -57,7 +50,6 @@ struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
     /// How many loads are running (or starting) now.
     var inFlight: Int { calls.count }
 
-    /// How many callers wait for the load of `key`.
     func waiters(for key: Key) -> Int { calls[key]?.waiters.count ?? 0 }
 
     /// A number for a caller, unique in this machine: what its cancellation names.
@@ -81,24 +73,21 @@ struct SingleFlightStateMachine<Key: Hashable, Waiter, Load> {
         return .startLoad(callID: nextID)
     }
 
-    /// The first caller started the load of call `callID`. Returns false when nobody wants it
-    /// any more (every waiter left meanwhile): then it is to be cancelled.
+    /// The first caller started the load; false when every waiter left meanwhile (cancel it).
     mutating func started(_ key: Key, callID: Int, load: Load) -> Bool {
         guard calls[key]?.id == callID else { return false }
         calls[key]?.load = load
         return true
     }
 
-    /// The load of call `callID` ended: the waiters to resume with its outcome (none when the call
-    /// ended before, by its waiters leaving).
+    /// The load of call `callID` ended: the waiters to resume with its outcome.
     mutating func finished(_ key: Key, callID: Int) -> [Waiter] {
         if let call = ending.removeValue(forKey: callID) { return call.waiters.map { $0.waiter } }
         guard calls[key]?.id == callID, let call = calls.removeValue(forKey: key) else { return [] }
         return call.waiters.map { $0.waiter }
     }
 
-    /// Caller `waiterID` of `key` was cancelled: it leaves at once. The last one out ends the call,
-    /// so a newcomer starts afresh rather than join a cancelled load.
+    /// Caller `waiterID` was cancelled: it leaves at once; the last one out ends the call.
     mutating func leave(_ key: Key, waiterID: Int) -> Leave {
         guard var call = calls[key], let index = call.waiters.firstIndex(where: { $0.id == waiterID }) else { return .none }
         let waiter = call.waiters.remove(at: index).waiter

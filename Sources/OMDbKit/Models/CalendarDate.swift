@@ -30,13 +30,9 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     /// ISO 8601: `1986-04-11`.
     public var description: String { Self.text(year: year, month: month, day: day) }
 
-    /// `1986-04-11`, for any numbers (zero-padded to 4, 2 and 2 digits).
+    /// `1986-04-11`: zero-padded to 4, 2 and 2 digits.
     static func text(year: Int, month: Int, day: Int) -> String {
-        func padded(_ number: Int, to width: Int) -> String {
-            let digits = String(number)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(padded(year, to: 4))-\(padded(month, to: 2))-\(padded(day, to: 2))"
+        String(format: "%04d-%02d-%02d", year, month, day)
     }
 
     /// The earlier day comes first.

@@ -1,12 +1,9 @@
 import Foundation
 
-/// A full record from a by-ID lookup, its values typed: numbers as numbers, dates as
-/// ``CalendarDate``, lists as arrays, addresses as `URL`.
+/// A full record from a by-ID lookup, its values typed: numbers, ``CalendarDate``, arrays, `URL`.
 ///
-/// OMDb sends every field as text and any of them can be `N/A`, empty, missing or malformed:
-/// such a field is `nil` (an empty array for a list), and what OMDb sent stays in ``raw``, so a
-/// value that did not parse is never lost. `Decodable` reads OMDb's JSON for a title
-/// (`i=` or `t=`) the same way.
+/// A field OMDb sent as `N/A`, empty, missing or malformed is `nil` (an empty array for a list), and
+/// what OMDb sent stays in ``raw``. `Decodable` reads OMDb's JSON for a title (`i=` or `t=`) this way.
 public struct Movie: Sendable, Hashable {
     /// The title's IMDb ID (`tt0090190`).
     public let imdbID: String

@@ -17,14 +17,9 @@ public struct ReleaseYear: Sendable, Hashable, CustomStringConvertible {
         self.text = text
         let parts = text.split(omittingEmptySubsequences: false) { $0 == "–" || $0 == "-" || $0 == "—" }
         start = parts.first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        if parts.count > 1 {
-            let last = parts[parts.count - 1].trimmingCharacters(in: .whitespaces)
-            end = Int(last)
-            isOpenRange = last.isEmpty
-        } else {
-            end = nil
-            isOpenRange = false
-        }
+        let last = parts.count > 1 ? parts.last?.trimmingCharacters(in: .whitespaces) : nil
+        end = last.flatMap { Int($0) }
+        isOpenRange = last?.isEmpty == true
     }
 
     /// The text as OMDb sent it.

@@ -10,13 +10,7 @@ public enum MediaType: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads OMDb's `Type` string; never fails.
     package init(omdb raw: String) {
-        switch raw.lowercased() {
-        case "movie": self = .movie
-        case "series": self = .series
-        case "episode": self = .episode
-        case "game": self = .game
-        default: self = .other(raw)
-        }
+        self = [MediaType.movie, .series, .episode, .game].first { $0.description == raw.lowercased() } ?? .other(raw)
     }
 
     /// The string OMDb uses for this type.

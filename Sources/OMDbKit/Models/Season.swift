@@ -48,14 +48,9 @@ public struct Episode: Sendable, Hashable {
     /// By episode number (Episode 0 first); rows without a number keep their place after them.
     /// Stable, so two rows with the same number stay as OMDb listed them.
     static func inOrder(_ episodes: [Episode]) -> [Episode] {
-        episodes.enumerated().sorted { lhs, rhs in
-            switch (lhs.element.number, rhs.element.number) {
-            case let (left?, right?) where left != right: left < right
-            case (_?, nil): true
-            case (nil, _?): false
-            default: lhs.offset < rhs.offset
-            }
-        }.map(\.element)
+        // No episode number reaches Int.max (WireValue.count reads 18 digits at most).
+        episodes.enumerated().sorted { ($0.element.number ?? .max, $0.offset) < ($1.element.number ?? .max, $1.offset) }
+            .map(\.element)
     }
 
     /// This episode as a row that `show` and the poster path accept (episodes have no poster in season lists).

@@ -1,5 +1,4 @@
 import ImageFormats
 
-/// The image formats a poster may be saved as, told from the bytes (target `ImageFormats`,
-/// which TerminalImages shares without depending on OMDbKit).
+/// The image formats a poster may be saved as (target `ImageFormats`, shared with TerminalImages).
 package typealias ImageFormat = ImageFormats.ImageFormat

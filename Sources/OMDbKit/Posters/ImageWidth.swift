@@ -6,23 +6,12 @@ import Glibc
 import Darwin
 #endif
 
-/// An image's width in pixels, read from its header.
-///
-/// Used to tell whether a poster already on disk is as wide as the width asked for; an image
-/// whose header cannot be read counts as wide enough (it is kept, not downloaded again). A file
-/// is never read whole: PNG, GIF and WebP say their width in their first 30 bytes, and a JPEG's
-/// segments are skipped by their lengths to its start-of-frame, nine bytes read per segment.
+/// An image's width in pixels, read from its header: whether a poster on disk is as wide as asked.
+/// A file is never read whole: PNG, GIF and WebP say it in their first 30 bytes, and a JPEG's
+/// segments are skipped by their lengths to its start-of-frame.
 enum ImageWidth {
-    /// The width of the image `data` holds. Pure.
-    static func pixels(of data: Data) -> Int? {
-        pixels(count: data.count) { range in
-            [UInt8](data[data.startIndex + range.lowerBound..<data.startIndex + range.upperBound])
-        }
-    }
-
-    /// The width of the image in `file`, reading only the bytes that say it, through its folder
-    /// as opened and checked and the file as opened (``AtomicFile/openForReading()``); `nil` when
-    /// there is no file, it cannot be read, or its header says none.
+    /// The width of the image in `file`, reading only the bytes that say it, as
+    /// ``AtomicFile/openForReading()`` opens it; `nil` when there is none, or it cannot be read.
     /// - Throws: what ``FileTrust`` says against the file (someone else's, planted), or its kind.
     static func pixels(ofFile file: URL) throws(AtomicFile.Problem) -> Int? {
         guard let (fd, count) = try AtomicFile(file).openForReading() else { return nil }

@@ -7,9 +7,7 @@ import Darwin
 #endif
 
 extension PosterStore {
-    /// Checks that `folder` can hold posters before anything is downloaded: it is a folder, or
-    /// can be created as one (no part of the path is a file), and the nearest existing folder on
-    /// the path can be written to. Creates nothing.
+    /// Checks, creating nothing, that `folder` is or can be made a folder, and the nearest one there is writable.
     /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` with the reason in words.
     package static func checkFolder(_ folder: URL) throws(OMDbError) {
         let path = folder.standardizedFileURL.path
@@ -35,10 +33,8 @@ extension PosterStore {
         }
     }
 
-    /// Opens `folder` and checks it (``FileTrust``), making it first (0755, the umask applying,
-    /// with any folders missing above it) through the nearest folder above it that is there, as
-    /// opened and checked: a symlink someone put on the path never decides where it is made
-    /// (``OpenFolder/openOrCreate(_:mode:user:tighten:willMake:)``).
+    /// Opens and checks `folder` (``FileTrust``), making it (0755) and any folder missing above it
+    /// through the nearest one there, as ``OpenFolder/openOrCreate(_:mode:user:tighten:willMake:)`` does.
     /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` with the reason in words.
     @discardableResult
     package static func openFolder(_ folder: URL) throws(OMDbError) -> OpenFolder {
@@ -49,28 +45,6 @@ extension PosterStore {
             let named = [folder.path, folder.standardizedFileURL.path].contains(error.path) ? "" : error.path + ": "
             throw .posterNotWritten(path: folder.path, reason: named + error.reason + (error.advice.map { " (\($0))" } ?? ""))
         }
-    }
-
-    /// A file-system error in words: the POSIX reason under Foundation's (which on Linux is often
-    /// just "NSCocoaErrorDomain error 512"), else its description.
-    package static func describe(fileError error: any Error) -> String {
-        let nsError = error as NSError
-        if nsError.domain == NSPOSIXErrorDomain { return describe(errno: Int32(nsError.code)) }
-        if nsError.domain == NSCocoaErrorDomain {
-            switch nsError.code {
-            case CocoaError.fileWriteOutOfSpace.rawValue: return describe(errno: ENOSPC)
-            case CocoaError.fileWriteNoPermission.rawValue: return describe(errno: EACCES)
-            case CocoaError.fileWriteVolumeReadOnly.rawValue: return describe(errno: EROFS)
-            case CocoaError.fileWriteFileExists.rawValue: return "a file is in the way of the folder"
-            default: break
-            }
-        }
-        // On Linux the underlying error is a Swift error, which `as? NSError` does not bridge.
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
-            let bridged = underlying as NSError
-            if bridged.domain == NSPOSIXErrorDomain { return describe(errno: Int32(bridged.code)) }
-        }
-        return nsError.localizedDescription
     }
 
     /// `errno` in words, the common ones worded for what a person can do about them.

@@ -8,13 +8,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Which poster files a folder holds, by imdbID: built from one listing of the folder, started on
-/// a thread of its own the moment the store exists (so it overlaps the first search instead of
-/// delaying it), then kept current as posters are saved. Finding an earlier copy costs O(1)
-/// however many files the folder holds; the leftover sweep works from the same listing.
+/// Which poster files a folder holds, by imdbID: from one listing started on a thread of its own as
+/// the store is made (overlapping the first search), then kept current as posters are saved.
 final class PosterIndex: Sendable {
-    /// Calls its second argument with each name in a folder as opened (``OpenFolder/names(_:)``);
-    /// a seam for tests. The pointer is valid during the call only.
+    /// Calls its second argument with each name in a folder (``OpenFolder/names(_:)``): a seam for tests.
     typealias Listing = @Sendable (OpenFolder, (UnsafePointer<CChar>) -> Void) -> Void
 
     /// Something that happens once, and the tasks waiting for it.
@@ -29,19 +26,15 @@ final class PosterIndex: Sendable {
         /// Saved while the listing ran, which may have gone past their names.
         var savedMeanwhile: [String] = []
         var swept = Event()
-        /// The folder as opened and checked (``FileTrust``) for the listing, or later for a lookup
-        /// when it was not there yet: lookups ask it, not the path walked and checked again each time.
+        /// The folder as opened and checked for the listing (or a later lookup): what lookups ask.
         var opened: OpenFolder?
     }
 
     private let state = Mutex(State())
     let folder: URL
 
-    /// Starts listing `folder` on ``FileWork``, never on the cooperative pool (a thread per
-    /// core: a long listing there would stall the requests), then hands the temporary files it
-    /// found to `sweep`, with the folder as it was opened and checked (``FileTrust``) for the
-    /// listing: a folder swapped meanwhile for a symlink loses nothing where the link points.
-    /// A folder missing or refused lists nothing and sweeps nothing.
+    /// Starts listing `folder` on ``FileWork`` (never the cooperative pool), then hands the temporary
+    /// files found to `sweep` with the folder as opened for the listing. A folder missing or refused lists nothing.
     init(folder: URL, listing: @escaping Listing = { $0.names($1) }, sweep: @escaping @Sendable (OpenFolder, [String]) -> Void) {
         self.folder = folder
         FileWork.start { [self] in
@@ -66,19 +59,13 @@ final class PosterIndex: Sendable {
         }
     }
 
-    /// The name of a file in the folder whose name ends with one of `endings`, if any; waits
-    /// (suspended, holding no thread) while the folder is being listed.
-    /// A name the index holds but the disk no longer has (deleted meanwhile) is forgotten.
+    /// The name of a file in the folder ending with one of `endings`, once the listing is done; a name
+    /// the disk no longer has is forgotten.
     func file(endingWith endings: [String]) async -> String? {
-        await listed()
-        let found = state.withLock { state -> String? in
-            for ending in endings { if let name = state.table.name(ending: ending) { return name } }
-            return nil
-        }
+        await wait(for: \.listed)
+        let found = state.withLock { state in endings.compactMap { state.table.name(ending: $0) }.first }
         guard let found else { return nil }
-        // Looked up in the folder as opened and checked (FileTrust), as every file in it is: a file
-        // someone else planted there (or one others may change) is not taken as a saved poster,
-        // as ``PosterStore/isWideEnough(file:)`` would not read it.
+        // As every file in it, as FileTrust allows: one someone else planted is no saved poster.
         guard openFolder()?.holdsTrustedFile(found) == true else {
             state.withLock { $0.table.forget(found) }
             return nil
@@ -93,18 +80,14 @@ final class PosterIndex: Sendable {
         return state.withLock { $0.opened = $0.opened ?? open; return $0.opened }
     }
 
-    /// Records a file just saved.
     func add(_ name: String) {
         state.withLock { state in
             if state.listed.happened { state.table.replace(with: name) } else { state.savedMeanwhile.append(name) }
         }
     }
 
-    /// How many lookups wait for the listing now. Observability: nothing decides by it; tests
-    /// wait on it to order events without sleeping.
+    /// How many lookups wait for the listing: tests wait on it to order events without sleeping.
     var lookupsWaiting: Int { state.withLock { $0.listed.waiters.count } }
-
-    func listed() async { await wait(for: \.listed) }
 
     /// Returns once the leftovers the listing found are removed.
     func sweptLeftovers() async { await wait(for: \.swept) }

@@ -1,15 +1,11 @@
 import Foundation
 
-/// Safe poster file names: `Title (Year) [imdbID].ext`. Pure.
-///
-/// Titles come from the network, so the name is made safe for any folder: no `/` or `\`,
-/// no NUL or control characters, no leading dot, trimmed, and at most 200 bytes of UTF-8,
-/// whatever the lengths of the title, the year and the imdbID.
+/// Safe poster file names, `Title (Year) [imdbID].ext`, whatever the network sent: no `/` or `\`,
+/// no control characters, no leading dot, at most 200 bytes of UTF-8.
 package enum PosterName {
     /// The longest name written, in UTF-8 bytes (ext4 allows 255; this leaves room for other tools).
     package static let maxBytes = 200
-    /// The longest imdbID kept as it is (real ones are 9 or 10 bytes); a longer one is cut and
-    /// given a hash of the whole, so it still names one title and only that one.
+    /// The longest imdbID kept as it is (real ones are 9 or 10 bytes).
     static let maxIDBytes = 48
     /// The longest year kept (`"1991–1993"` is 11 bytes); a longer one is cut.
     static let maxYearBytes = 24
@@ -29,8 +25,7 @@ package enum PosterName {
         "[\(idPart(imdbID))]."
     }
 
-    /// The imdbID as it appears in names: cleaned, without spaces; an empty or very long one
-    /// becomes a prefix and a stable hash of the raw ID, so distinct IDs keep distinct names.
+    /// The imdbID as names carry it; an empty or very long one becomes a prefix and a hash of the whole.
     static func idPart(_ imdbID: String) -> String {
         let id = clean(imdbID).replacingOccurrences(of: " ", with: "")
         if !id.isEmpty, id.utf8.count <= maxIDBytes { return id }
@@ -39,33 +34,23 @@ package enum PosterName {
         return (head.isEmpty ? "id" : head) + "~" + hash
     }
 
-    /// Control characters and bidirectional overrides go, separators become `-`, and dots,
-    /// dashes and spaces at the start go (no hidden files, no `..`).
+    /// Without control characters, separators (`-` instead) or leading dots, dashes and spaces.
     static func clean(_ text: String) -> String {
         var result = Substring(PrintableText.clean(text.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "\\", with: "-")))
         while let first = result.first, first == "." || first == "-" || first == " " { result.removeFirst() }
         return String(result)
     }
 
-    /// The longest start of `text` within `limit` UTF-8 bytes, trimmed, cut between characters
-    /// (or between scalars, for IDs, where one huge character must not swallow the whole ID).
+    /// The longest start of `text` within `limit` UTF-8 bytes, trimmed, cut between characters (or scalars).
     static func truncated(_ text: String, toBytes limit: Int, byScalars: Bool = false) -> String {
         guard text.utf8.count > limit else { return text }
         var used = 0
-        var result = ""
-        if byScalars {
-            for scalar in text.unicodeScalars {
-                used += scalar.utf8.count
-                if used > limit { break }
-                result.unicodeScalars.append(scalar)
-            }
-        } else {
-            for character in text {
-                used += character.utf8.count
-                if used > limit { break }
-                result.append(character)
-            }
+        func fits(_ bytes: Int) -> Bool {
+            used += bytes
+            return used <= limit
         }
-        return result.trimmingCharacters(in: .whitespaces)
+        let kept = byScalars ? String(String.UnicodeScalarView(text.unicodeScalars.prefix { fits($0.utf8.count) }))
+            : String(text.prefix { fits($0.utf8.count) })
+        return kept.trimmingCharacters(in: .whitespaces)
     }
 }

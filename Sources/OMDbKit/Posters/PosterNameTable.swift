@@ -4,9 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Poster file names by their `[imdbID].ext` ending, packed for folders of 100,000 files: the
-/// names share one byte buffer and are found by a 64-bit hash of their ending, so building the
-/// table from a listing allocates next to nothing per name.
+/// Poster file names by their `[imdbID].ext` ending, packed in one byte buffer and found by a hash
+/// of their ending, so a listing of 100,000 files allocates next to nothing per name.
 struct PosterNameTable: Sendable {
     /// Every name, NUL-terminated, one after another. A replaced name stays, unused.
     private var bytes: [CChar] = []
@@ -21,8 +20,7 @@ struct PosterNameTable: Sendable {
         self.hash = hash
     }
 
-    /// Adds a name found in the folder. Among names with the same ending the smallest (in byte
-    /// order) is kept, so a folder holding two copies picks the same one on every run.
+    /// Adds a name found in the folder; of two with the same ending the smaller is kept, on every run.
     mutating func insertListed(_ name: UnsafePointer<CChar>) {
         guard let ending = Self.ending(of: name) else { return }
         let key = hash(ending)
@@ -92,8 +90,7 @@ struct PosterNameTable: Sendable {
         }
     }
 
-    /// `[tt0090190].jpg` of `The Toxic Avenger (1984) [tt0090190].jpg`: from the last `[`.
-    /// Hidden names (temporary files among them) have none.
+    /// `[tt0090190].jpg` of `The Toxic Avenger (1984) [tt0090190].jpg`; none for a hidden name.
     static func ending(of name: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
         guard name.pointee != 0x2E else { return nil }
         return UnsafePointer(strrchr(name, 0x5B))

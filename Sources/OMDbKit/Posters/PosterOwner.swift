@@ -1,5 +1,4 @@
 import Files
 
-/// The process a temporary poster file belongs to (see ``WriterProcess``): a run sharing the
-/// folder removes only the leftovers of runs that are gone.
+/// The process a temporary poster file belongs to (see ``WriterProcess``).
 package typealias PosterOwner = WriterProcess

@@ -19,11 +19,9 @@ public struct SavedPoster: Sendable, Hashable {
 
 /// The folder the user chose for posters.
 ///
-/// Posters stream to a temporary file in the folder as the bytes arrive (never held whole),
-/// checked as they come (an image, within the cap), then renamed over the final name: the folder
-/// never holds half a poster. Temporary files carry their owner, so runs can share a folder.
-/// Each store keeps one index of the folder, from one listing made in the background as the
-/// store is created, so finding an earlier copy costs no listing.
+/// Posters stream to a temporary file as the bytes arrive, checked as they come (an image, within the
+/// cap), then are renamed into place: the folder never holds half a poster, and runs can share it.
+/// Each store lists the folder once, in the background, to find the posters already there.
 public struct PosterStore: Sendable {
     /// Where posters go; created when the first one is saved.
     public let folder: URL
@@ -37,8 +35,7 @@ public struct PosterStore: Sendable {
     let index: PosterIndex
     var disk = Disk()
 
-    /// What a poster's write asks of the disk, on the body's write loop: a seam for tests of a
-    /// slow, held or failing disk.
+    /// What a poster's write asks of the disk: a seam for tests of a slow, held or failing disk.
     struct Disk: Sendable {
         var append: @Sendable (PosterFile, Data) throws(OMDbError) -> Void = { try $0.append($1) }
         var flush: @Sendable (PosterFile) throws(OMDbError) -> Void = { try $0.flush() }
@@ -61,9 +58,7 @@ public struct PosterStore: Sendable {
         self.init(folder: folder, maxBytes: maxBytes, width: width, owner: .current, listing: { $0.names($1) })
     }
 
-    /// - Parameters:
-    ///   - owner: whose temporary files this store writes.
-    ///   - listing: lists the folder's names; a seam for tests.
+    /// A store whose temporary files are `owner`'s; `listing` is a seam for tests.
     init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, width: PosterWidth = .standard, owner: PosterOwner,
          listing: @escaping PosterIndex.Listing = { $0.names($1) }) {
         self.folder = folder.standardizedFileURL
@@ -75,6 +70,16 @@ public struct PosterStore: Sendable {
         }
     }
 
+    /// True when an image already saved is at least as wide as this store asks for (any file will
+    /// do at OMDb's own width, and so will one whose width cannot be read); false for a file the
+    /// trust rule refuses (someone else's, planted in the folder). Only the file's header is read.
+    func isWideEnough(file: URL) -> Bool {
+        let pixels: Int?
+        do { pixels = try ImageWidth.pixels(ofFile: file) } catch { return false }
+        guard width != .standard, let pixels else { return true }
+        return pixels >= width.minimumPixels
+    }
+
     /// This store at another width, sharing its index (the folder is not listed again).
     package func atWidth(_ width: PosterWidth) -> PosterStore {
         var store = self
@@ -82,32 +87,18 @@ public struct PosterStore: Sendable {
         return store
     }
 
-    /// The poster already in the folder for `imdbID`, whatever its title or extension.
-    /// A lookup and one `stat`; while the store's one listing of the folder runs, it waits for it.
+    /// The poster already in the folder for `imdbID`, whatever its title or extension (waits for the listing).
     package func existingFile(for imdbID: String) async -> URL? {
         let marker = PosterName.marker(for: imdbID)
         return await index.file(endingWith: ImageFormat.allCases.map { marker + $0.fileExtension })
             .map { folder.appendingPathComponent($0) }
     }
 
-    /// Streams `body` to its file as the bytes arrive, checked as they come (an image, within the
-    /// cap), then flushes it and renames it into place as `Title (Year) [imdbID].ext`. For bytes
-    /// in memory, pass `HTTPBody(data)`.
+    /// Streams `body` to a new poster write, and returns once every byte has arrived: the last
+    /// writes, the flush and the rename follow off the transport's thread (``Arrival/placed()``),
+    /// so the caller is done with the network before the disk is. Cancelled, nothing is left.
     /// - Throws: ``OMDbError/posterNotAnImage(url:contentType:)``, ``OMDbError/posterTooLarge(bytes:limit:)``,
-    ///   ``OMDbError/posterNotWritten(path:reason:)``; what the body's stream threw (a
-    ///   ``TransportError``, `CancellationError`) as it came. Nothing is left in the folder when it throws.
-    package func save(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
-                     imdbID: String) async throws -> URL {
-        try await receive(streaming: body, contentType: contentType, source: source, title: title, year: year, imdbID: imdbID).placed()
-    }
-
-    /// Streams `body` to a new poster write, and returns once every byte has arrived: those the
-    /// disk has not taken yet wait in a bounded buffer (past it the transfer pauses), and the
-    /// last writes, the flush and the rename follow on the body's write loop, never the
-    /// transport's thread (``Arrival/placed()`` waits for them), so the caller is done with the
-    /// network, its deadline and its place among the requests in flight before the disk is.
-    /// Cancelled, the write is given up at once: no partial file is left.
-    /// - Throws: as ``save(streaming:contentType:source:title:year:imdbID:)``, for what happened so far.
+    ///   ``OMDbError/posterNotWritten(path:reason:)``, or what the body threw; nothing is left then.
     func receive(streaming body: HTTPBody, contentType: String? = nil, source: String, title: String, year: String?,
                  imdbID: String) async throws -> Arrival {
         if let length = body.length, length > maxBytes { throw OMDbError.posterTooLarge(bytes: length, limit: maxBytes) }
@@ -129,16 +120,13 @@ public struct PosterStore: Sendable {
         }
     }
 
-    /// Returns once the temporary files that runs left when they were killed (a crash, SIGKILL:
-    /// nothing else leaves them) are removed from the folder: those whose owner process is gone,
-    /// that name no owner, or that are old. The live files of another run sharing the folder are
-    /// left alone. The store does this once, from the listing its index is built from.
+    /// Returns once the temporary files killed runs left (owner gone or unnamed, or old) are removed,
+    /// from the index's one listing; a live run's files are left alone.
     package func removeLeftovers() async {
         await index.sweptLeftovers()
     }
 
-    /// Removes the leftovers among `names`, the folder's temporary files, through the folder as
-    /// opened and checked for the listing (``OpenFolder``), never by path.
+    /// Removes the leftovers among `names` through the folder as opened for the listing, never by path.
     private static func removeLeftovers(_ names: [String], in open: OpenFolder) {
         for name in names {
             let owner = PosterOwner(tag: name.dropFirst(PosterFile.temporaryPrefix.count))
@@ -157,10 +145,9 @@ struct Arrival: Sendable {
     let draining: HTTPBody.Draining?
     let index: PosterIndex
 
-    /// Waits for the write loop to put the poster in place, and returns where. Cancelled, the
-    /// write is given up at once, unless the poster was in place already: then that file, as it is there.
-    /// - Throws: ``OMDbError/posterNotWritten(path:reason:)`` (the disk), `CancellationError`
-    ///   (given up). Nothing is left in the folder when it throws.
+    /// Waits for the poster to be put in place, and returns where. Cancelled, the write is given up,
+    /// unless the poster was in place already.
+    /// - Throws: ``OMDbError/posterNotWritten(path:reason:)``, `CancellationError`; nothing is left then.
     func placed() async throws -> URL {
         let file: URL
         do {

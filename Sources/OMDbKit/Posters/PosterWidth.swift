@@ -15,13 +15,9 @@ public enum PosterWidth: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `300`, `600`, `1000` or `original`; `nil` for anything else.
     package init?(_ text: String) {
-        switch text.lowercased().trimmingCharacters(in: .whitespaces) {
-        case "original": self = .original
-        case "300": self = .pixels(300)
-        case "600": self = .pixels(600)
-        case "1000": self = .pixels(1000)
-        default: return nil
-        }
+        let text = text.lowercased().trimmingCharacters(in: .whitespaces)
+        guard Self.choices.contains(text) else { return nil }
+        self = Int(text).map(PosterWidth.pixels) ?? .original
     }
 
     /// `300`, `600`… or `original`: as the options take it.
@@ -40,9 +36,8 @@ public enum PosterWidth: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `url` asking for this width. Pure. `_SX300` (any number) becomes `_SX<width>`; `original`
-    /// drops the size part (`._V1_SX300.jpg` → `._V1_.jpg`). Old `ia.media-imdb.com` URLs, which
-    /// answer 403 now, move to `m.media-amazon.com`. A URL with no size part keeps its path.
+    /// `url` asking for this width: `_SX300` becomes `_SX<width>`, or goes for `original`; old
+    /// `ia.media-imdb.com` URLs (403 now) move to `m.media-amazon.com`.
     package func rewrite(_ url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         if components.host?.lowercased() == "ia.media-imdb.com" { components.host = "m.media-amazon.com" }

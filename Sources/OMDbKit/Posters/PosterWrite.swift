@@ -9,14 +9,10 @@ import Darwin
 
 /// One poster written as its bytes arrive and put in place at the end, or given up, leaving nothing.
 ///
-/// A state machine under one lock. The body's write loop (one thread at a time, never the
-/// transport's) hands it each chunk, then `nil` at the end of the body: the format is told from
-/// the first bytes, a temporary file opened in the folder, each chunk appended, and at the end the
-/// file is flushed and renamed over its final name, then the folder synced. Whoever stops the
-/// poster (a cancelled task, from any thread) calls ``giveUp()``: the temporary name goes at once,
-/// whatever the disk is doing, and nothing is put in place after. The rename and the decision to
-/// give up are made under the lock, so a poster is in place or gone, never both, and ``giveUp()``
-/// says which. Disk writes and `fsync` run outside the lock: giving up never waits for the disk.
+/// The format is told from the first bytes, a temporary file opened, each chunk appended, then the
+/// file flushed and renamed into place. ``giveUp()`` (from any thread) removes the temporary name
+/// at once. The rename and the give-up are decided under one lock, so a poster is in place or gone,
+/// never both; disk writes run outside it, so giving up never waits for the disk.
 final class PosterWrite: Sendable {
     private enum State {
         /// The first bytes, until there are enough to tell the format.
@@ -59,9 +55,7 @@ final class PosterWrite: Sendable {
         }
     }
 
-    /// Gives the poster up unless it is in place: the temporary name is removed at once (a write
-    /// under way goes on into a file no one can reach, closed when the last holder lets go), and
-    /// nothing is renamed later. Returns the file when it was put in place already.
+    /// Gives the poster up unless it is in place (then returns it): the temporary name goes at once.
     @discardableResult
     func giveUp() -> URL? {
         let (placed, file) = state.withLock { state -> (URL?, PosterFile?) in
@@ -81,8 +75,7 @@ final class PosterWrite: Sendable {
         return url
     }
 
-    /// Counts `chunk` against the cap and returns what to append to which file (outside the lock);
-    /// opens the file once the format is known, the first bytes then appended with it.
+    /// Counts `chunk` against the cap; returns what to append to which file, once the format is known.
     private func advance(_ state: inout (State, bytes: Int), with chunk: Data) throws(OMDbError) -> (PosterFile, Data)? {
         state.bytes += chunk.count
         guard state.bytes <= maxBytes else { throw .posterTooLarge(bytes: state.bytes, limit: maxBytes) }
@@ -101,8 +94,7 @@ final class PosterWrite: Sendable {
         }
     }
 
-    /// Opens the file for the format `head` shows (an `openat`, under the lock: a file exists only
-    /// in a state that a give-up can find).
+    /// Opens the file for the format `head` shows, under the lock, so a give-up always finds it.
     private func start(_ state: inout State, head: Data) throws(OMDbError) -> PosterFile {
         guard let format = ImageFormat(sniffing: head) else { throw refusal }
         let file = try open(format)
@@ -133,10 +125,8 @@ final class PosterWrite: Sendable {
     }
 }
 
-/// A poster's temporary file in its folder as opened and checked (``FileTrust``): everything goes
-/// through that folder's descriptor, so a folder renamed mid-page, or swapped for a symlink, keeps
-/// the poster and nothing lands where the link points. The name carries its owner, so a run sharing
-/// the folder tells a dead run's leftover from a live one's file. Closed when the last holder lets go.
+/// A poster's temporary file, reached only through its folder as opened and checked (``FileTrust``),
+/// so a folder renamed or swapped for a symlink mid-page lands nothing elsewhere. Its name carries its owner.
 final class PosterFile: Sendable {
     let destination: URL
     let descriptor: Int32

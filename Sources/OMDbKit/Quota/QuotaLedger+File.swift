@@ -17,7 +17,6 @@ extension QuotaLedger {
         var line: String { "\(day) \(sent) \(warned ? 1 : 0)\n" }
     }
 
-    /// What the file held.
     enum Contents: Equatable {
         case missing
         case record(Record)
@@ -27,8 +26,7 @@ extension QuotaLedger {
         case unreadable
     }
 
-    /// No key allows more in a day (the largest OMDb sells is 250,000): a count past it is damage,
-    /// and counts stop there rather than overflow.
+    /// No key allows more in a day (OMDb sells 250,000 at most): a count past it is damage.
     package static let maximumCount = 100_000_000
     /// A record is one short line: a larger file is not one.
     static let maximumFileBytes = 256
@@ -66,10 +64,8 @@ extension QuotaLedger {
         return .damaged("not a count")
     }
 
-    /// Read, change, write, with the lock held: another process's count is never lost.
-    /// A new UTC day starts from zero; a damaged file is set aside (once, with a notice) and
-    /// counts as zero. Returns the record the file holds after; `nil` when it could not be read
-    /// or written (`failure` is told why). `rewrite` writes the record even when unchanged.
+    /// Read, change, write, with the lock held; a new day or a damaged file (set aside) starts from zero.
+    /// Returns the record the file holds after; `nil` when it could not be read or written (`failure` says why).
     @discardableResult
     func update(day: String, rewrite: Bool = false, failure: (String) -> Void = { _ in }, _ change: (inout Record) -> Void) -> Record? {
         do throws(AtomicFile.Problem) {
@@ -97,8 +93,7 @@ extension QuotaLedger {
         }
     }
 
-    /// Moves a damaged file aside (within the folder as opened and checked, never by path) and
-    /// keeps the one line that says so. Called with the lock held.
+    /// Moves a damaged file aside through the folder as opened and checked, with a notice.
     private func setAside(_ why: String) {
         guard let open = try? OpenFolder(folder), open.rename(file.lastPathComponent, to: damagedFile.lastPathComponent) else { return }
         let notice = "Warning: the daily request count in \(file.path) was damaged (\(why)): it is set aside as \(damagedFile.lastPathComponent) and today's count starts again from 0, so the key may have fewer requests left than movies quota says."
@@ -111,9 +106,7 @@ extension QuotaLedger {
         return overflow ? maximumCount : min(sum, maximumCount)
     }
 
-    /// `2026-11-22`: the UTC calendar day of `date`.
-    /// Plain arithmetic on the proleptic Gregorian calendar (Howard Hinnant's `civil_from_days`):
-    /// it runs for every request sent, and a `Calendar` costs far more than this.
+    /// `2026-11-22`: the UTC day of `date`, by Howard Hinnant's `civil_from_days` (cheaper than a `Calendar`).
     static func utcDay(_ date: Date) -> String {
         let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
         let shifted = days + 719_468
@@ -129,9 +122,8 @@ extension QuotaLedger {
 }
 
 extension QuotaLedger.Record {
-    /// `nil` for a line that is not a record: a count past ``QuotaLedger/maximumCount`` or below
-    /// zero, a warned field other than 0 or 1, or a day after `today` (no clock here has reached
-    /// it: the file was written by a clock that was wrong, or by hand).
+    /// `nil` for a line that is not a record: a count out of range, a warned field not 0 or 1,
+    /// or a day after `today` (written by a wrong clock, or by hand).
     init?(line: String, today: String) {
         let parts = line.split(separator: " ")
         guard parts.count == 3, parts[0].count == 10, parts[0] <= today, let sent = Int(parts[1]),

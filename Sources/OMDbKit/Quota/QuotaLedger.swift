@@ -3,32 +3,24 @@ import Files
 import Foundation
 import Synchronization
 
-/// How many API requests this tool sent today with one key: OMDb itself never says.
+/// How many API requests this tool sent today (UTC) with one key: OMDb itself never says.
 ///
-/// Kept in `$XDG_STATE_HOME/movies` (default `~/.local/state/movies`), one small file per key,
-/// named by a hash of the key: the key itself is never written. OMDb does not say when its day
-/// turns, so the count is per UTC day. Every change of the file is a read-modify-write under
-/// `flock(2)`, renamed into place, so processes sharing a key count together.
-///
-/// The count is kept exactly in memory, whether or not the file can be written: a request
-/// reserves its place before it is sent (``reserve()``), and counts once it may have reached OMDb
-/// (``commit(_:)``) or gives its place back (``release(_:)``). The file is written on a serial
-/// queue of the ledger's own, off the caller; a write that fails keeps its counts for the next
-/// one, and says so once (``takeNotice()``). Within ``exactMargin(limit:)`` of the limit, each
-/// place is taken in the file itself, so processes sharing the key stop at the limit together.
+/// One small file per key in `$XDG_STATE_HOME/movies`, named by a hash of the key, changed under
+/// `flock(2)` and renamed into place, so processes sharing a key count together. The count is exact
+/// in memory even when the file cannot be written (said once, ``takeNotice()``): a request reserves
+/// its place (``reserve()``), then counts (``commit(_:)``) or gives it back (``release(_:)``). Near
+/// the limit (``exactMargin(limit:)``) places are taken in the file itself, so processes stop together.
 package final class QuotaLedger: Sendable {
     package let folder: URL
     /// Requests a day the key allows; `nil` for no limit (some patron keys).
     package let dailyLimit: Int?
-    /// Names this key's files: the first 16 hex digits of a SHA-256 of the key.
+    /// Names this key's files: 16 hex digits of a SHA-256 of the key.
     let keyHash: String
     let now: @Sendable () -> Date
-    /// The file's writes, in the order asked for.
     let lane = FileWork.lane("movies.quota-ledger")
 
     /// This process's view of today's count.
     struct Counts {
-        /// The UTC day the view is of.
         var day = ""
         /// The file's count when this process last read or wrote it (every process's requests).
         var file = 0
@@ -36,11 +28,9 @@ package final class QuotaLedger: Sendable {
         var unwritten = 0
         /// Taken by the write under way.
         var writing = 0
-        /// Reserved by requests about to be sent, and not yet counted or given back.
+        /// Reserved by requests about to be sent, not yet counted or given back.
         var reserved = 0
-        /// The file was read today.
         var read = false
-        /// A write is queued and has not yet taken the counts.
         var writeQueued = false
         /// Why the last write failed; `nil` while the file holds this process's count.
         var unkept: String?
@@ -48,7 +38,7 @@ package final class QuotaLedger: Sendable {
         var closed = false
         /// The warning at 90 % was given today.
         var warned = false
-        /// A line to show once (a damaged file set aside, a count that cannot be written), until taken.
+        /// A line to show once, until taken.
         var notice: String?
 
         /// Today's count as this process knows it, requests in flight left out.
@@ -56,18 +46,14 @@ package final class QuotaLedger: Sendable {
     }
 
     let counts = Mutex(Counts())
-    /// How many times the file was written, and read (for tests).
+    /// For tests.
     let fileWrites = Atomic<Int>(0)
     let fileReads = Atomic<Int>(0)
 
     /// The free key's limit.
     package static let defaultDailyLimit = 1_000
 
-    /// - Parameters:
-    ///   - folder: where the counts are kept (see ``defaultFolder(environment:)``).
-    ///   - apiKey: the key counted for; only a hash of it names the file.
-    ///   - dailyLimit: requests a day the key allows; `nil` for no limit.
-    ///   - now: the clock; tests pass their own.
+    /// A ledger for `apiKey` (only a hash of it names the file) in `folder`; `now` is the clock.
     package init(folder: URL, apiKey: APIKey, dailyLimit: Int? = QuotaLedger.defaultDailyLimit,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.folder = folder.standardizedFileURL
@@ -83,19 +69,17 @@ package final class QuotaLedger: Sendable {
 
     // MARK: Places and counts
 
-    /// One request's place in a day's count, until ``commit(_:)`` or ``release(_:)``.
+    /// One request's place in a day's count (the day it was taken on), until ``commit(_:)`` or ``release(_:)``.
     package struct Reservation: Sendable, Equatable {
-        /// The UTC day it was taken on: a request that crosses midnight counts on that day.
         let day: String
         /// Taken near the limit: counted in the file at once.
         var inFile = false
     }
 
-    /// How near the limit, in places left by this process's view, places are taken in the file.
+    /// How near the limit (places left) places are taken in the file.
     static func exactMargin(limit: Int) -> Int { min(limit, 50) }
 
-    /// A place in today's count, or `nil` when the key's daily limit is reached by this tool's
-    /// count (this process's requests in flight included). Always a place with no limit.
+    /// A place in today's count, or `nil` when this tool's count (requests in flight included) reached the limit.
     package func reserve() -> Reservation? {
         let day = today()
         if let limit = dailyLimit, let left = placesLeft(on: day), left <= Self.exactMargin(limit: limit),
@@ -162,8 +146,7 @@ package final class QuotaLedger: Sendable {
         lane.sync { write() }
     }
 
-    /// How many more requests today's limit allows now, requests in flight counted; `nil` with no
-    /// limit. Advice for planning (how many pages to ask for at once), not the check.
+    /// How many more requests today's limit allows now (`nil`: no limit): advice for planning, not the check.
     package func placesLeft() -> Int? { placesLeft(on: today()) }
 
     private func placesLeft(on day: String) -> Int? {
@@ -173,10 +156,8 @@ package final class QuotaLedger: Sendable {
 
     // MARK: What is said
 
-    /// Today's count (UTC) as the file holds it, with what this process could not write yet, for
-    /// the `quota` report and the limit message.
-    /// - Parameter checkingTheFile: write the record back even unchanged, so the answer says whether
-    ///   the file can be kept (``QuotaUsage/unkept``), for a process that has not written it yet.
+    /// Today's count as the file holds it, with what this process could not write yet.
+    /// - Parameter checkingTheFile: write the record back even unchanged, to learn whether it can be kept.
     package func usage(checkingTheFile: Bool = false) -> QuotaUsage {
         let day = today()
         var reason: String?
@@ -194,15 +175,13 @@ package final class QuotaLedger: Sendable {
         }
     }
 
-    /// Today's count without touching the disk, for a status line redrawn as a page fills: the
-    /// file's count when this process last read or wrote it, plus what it counted since.
+    /// Today's count without touching the disk (the file as last seen, plus what this process counted since).
     package func estimatedUsage() -> QuotaUsage {
         let day = today()
         return counts.withLock { QuotaUsage(day: day, sent: $0.sent, limit: dailyLimit, unkept: $0.unkept) }
     }
 
-    /// Today's usage when it has just reached 90 % of the limit and no process has warned today;
-    /// `nil` otherwise. The warning is written into the file, so it is given once a day.
+    /// Today's usage when it just reached 90 % of the limit and no process warned today (the file says).
     package func warningDue() -> QuotaUsage? {
         guard let limit = dailyLimit else { return nil }
         let day = today()
@@ -227,13 +206,12 @@ package final class QuotaLedger: Sendable {
         return due
     }
 
-    /// The one line to show once (the file was found damaged, or cannot be written); `nil` otherwise.
+    /// The one line to show once (the file was damaged, or cannot be written).
     package func takeNotice() -> String? { counts.withLock { counts in defer { counts.notice = nil }; return counts.notice } }
 
     // MARK: The view and the file
 
-    /// Today, and the view of it: a new day starts from the file's count, read once (on the lane,
-    /// after this process's writes already asked for).
+    /// Today; a new day's view starts from the file's count, read once on the lane.
     private func today() -> String {
         let day = Self.utcDay(now())
         let fresh = counts.withLock { counts -> Bool in
@@ -262,9 +240,7 @@ package final class QuotaLedger: Sendable {
         return !counts.writeQueued
     }
 
-    /// Adds this process's unwritten count to the file, on the lane. When the file cannot be
-    /// written, the count stays unwritten (still part of this process's view and limit), the next
-    /// count tries again, and the first failure is said once.
+    /// Adds this process's unwritten count to the file, on the lane; a failure keeps it for the next write.
     private func write() {
         let (day, taken) = counts.withLock { counts -> (String, Int) in
             counts.writeQueued = false
@@ -292,8 +268,7 @@ package final class QuotaLedger: Sendable {
         }
     }
 
-    /// ``update(day:failure:_:)``, its record becoming this process's view of the file (a read
-    /// when `change` is nil). `nil` when the file could not be read or written.
+    /// ``update(day:failure:_:)`` (a read when `change` is nil), its record becoming this process's view.
     private func updateView(day: String, rewrite: Bool = false, failure: (String) -> Void = { _ in },
                             change: ((inout Record) -> Void)?) -> Record? {
         let record = change.map { update(day: day, rewrite: rewrite, failure: failure, $0) } ?? readRecord(day: day)
@@ -311,9 +286,7 @@ package final class QuotaLedger: Sendable {
         }
     }
 
-    /// A place near the limit: on the lane, the file's count (every process's), plus this
-    /// process's requests in flight and counts not yet written, is checked against the limit, and
-    /// the place counted in the file, under its lock.
+    /// A place near the limit, counted in the file under its lock when every process's count allows it.
     private func reserveInFile(day: String, limit: Int) -> InFile {
         lane.sync {
             var granted = false

@@ -1,12 +1,8 @@
 import Synchronization
 
-/// A place in the day's count taken ahead, in a page's rank order, for the record a row will ask
-/// for: so when the daily limit falls part way through a page, the places go to ranks 1…k and
-/// not to whichever rows' requests happened to reach the network first.
-///
-/// The row's task carries it as a task-local; the first API request sent under it uses it in
-/// place of a fresh reservation. A row that sends nothing (an answer from the cache, a record
-/// already loaded) gives it back when it ends.
+/// A place in the day's count taken ahead for a row, in rank order, so a page cut by the daily limit
+/// fills ranks 1…k. Carried as a task-local: the row's first API request uses it; a row that sends
+/// nothing gives it back.
 final class QuotaTicket: Sendable {
     /// The ticket of the row whose work this task does; `nil` outside a page's rows.
     @TaskLocal static var current: QuotaTicket?

@@ -33,10 +33,8 @@ package enum SHA256 {
         return hash.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> $0) } }
     }
 
-    /// The digest of `text`'s UTF-8 bytes, as lower-case hex.
     package static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
 
-    /// The digest of `bytes`, as lower-case hex.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
         digest(bytes).map { String(format: "%02x", $0) }.joined()
     }

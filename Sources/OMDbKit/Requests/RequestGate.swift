@@ -1,12 +1,7 @@
 import Synchronization
 
-/// An async semaphore: at most `limit` requests in flight, the rest wait in order.
-///
-/// It is the meaning of `maxConcurrentRequests`: requests handed to the transport, not rows.
-/// A waiter that is cancelled leaves the queue at once.
-///
-/// The rules are ``RequestGateStateMachine``'s; this class holds it under a lock and resumes
-/// the continuations it names outside the lock.
+/// An async semaphore: at most `limit` requests in flight (`maxConcurrentRequests`), the rest wait
+/// in order; a cancelled waiter leaves at once. The rules are ``RequestGateStateMachine``'s.
 final class RequestGate: Sendable {
     typealias Machine = RequestGateStateMachine<CheckedContinuation<Void, any Error>>
 
@@ -15,9 +10,6 @@ final class RequestGate: Sendable {
     init(limit: Int) {
         state = Mutex(Machine(limit: limit))
     }
-
-    /// The most requests that were in flight at once so far.
-    var peak: Int { state.withLock { $0.peak } }
 
     /// Runs `body` once a place is free, and frees it when `body` ends (thrown or not).
     func withPlace<T: Sendable>(_ body: () async throws -> T) async throws -> T {

@@ -1,12 +1,6 @@
-/// The rules of a ``RequestGate`` as a value: each event (a request asks for a place, a waiter is
-/// cancelled, a request leaves its place) changes the state and returns what is to be done.
-/// Generic over what parks a waiter, so that tests drive it with plain values.
-///
-/// The gate is in one of three states:
-/// - open: fewer than `limit` places taken (``available`` > 0), nobody waits;
-/// - full: every place taken, nobody waits;
-/// - queueing: every place taken and waiters in line (``queue`` is never non-empty while a place is free).
-/// A place that is left passes straight to the first in line, so a newcomer never overtakes a waiter.
+/// The rules of a ``RequestGate`` as a value, generic over what parks a waiter so that tests drive it
+/// with plain values. Nobody waits while a place is free; a place left passes straight to the first in
+/// line, so a newcomer never overtakes a waiter.
 struct RequestGateStateMachine<Waiter> {
     /// What a request that asked for a place does once the lock is released.
     enum Enter: Equatable {
@@ -19,10 +13,7 @@ struct RequestGateStateMachine<Waiter> {
     }
 
     let limit: Int
-    /// Places taken now.
     private(set) var inFlight = 0
-    /// The most places taken at once so far.
-    private(set) var peak = 0
     private var nextID = 0
     /// The waiters, first in line first.
     private(set) var queue: [(id: Int, waiter: Waiter)] = []
@@ -31,7 +22,6 @@ struct RequestGateStateMachine<Waiter> {
         self.limit = max(1, limit)
     }
 
-    /// Places free now.
     var available: Int { limit - inFlight }
 
     /// A number for a request, unique in this machine: what its cancellation names.
@@ -49,12 +39,11 @@ struct RequestGateStateMachine<Waiter> {
             queue.append((id, waiter))
             return .queued
         }
-        take()
+        inFlight += 1
         return .admitted
     }
 
-    /// Request `id` was cancelled: the waiter to fail with `CancellationError` when it was in line
-    /// (nil when it had its place already, or never waited).
+    /// Request `id` was cancelled: the waiter to fail with `CancellationError`, when it was in line.
     mutating func cancel(_ id: Int) -> Waiter? {
         guard let index = queue.firstIndex(where: { $0.id == id }) else { return nil }
         return queue.remove(at: index).waiter
@@ -62,14 +51,10 @@ struct RequestGateStateMachine<Waiter> {
 
     /// A request left its place: the waiter it passes to, to resume, or nil when the place is free again.
     mutating func leave() -> Waiter? {
-        inFlight -= 1
-        guard !queue.isEmpty else { return nil }
-        take()
+        guard !queue.isEmpty else {
+            inFlight -= 1
+            return nil
+        }
         return queue.removeFirst().waiter
-    }
-
-    private mutating func take() {
-        inFlight += 1
-        peak = max(peak, inFlight)
     }
 }

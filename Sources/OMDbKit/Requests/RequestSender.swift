@@ -2,11 +2,7 @@ import Foundation
 import Synchronization
 
 /// Sends requests with every rule the client owns, whatever the transport: the key added at the
-/// edge, the count of API requests, at most `maxConcurrentRequests` in flight (each exchange bounded
-/// by the transport, by the configured timeout), size limits while the body streams, and retries of
-/// transient failures.
-///
-/// A value, not part of the actor: requests run (and posters stream to disk) off the client actor.
+/// edge, the count, the limit on requests in flight, size limits, retries. Off the client's actor.
 struct RequestSender: Sendable {
     let transport: any OMDbTransport
     let key: APIKey
@@ -26,18 +22,14 @@ struct RequestSender: Sendable {
     /// A key not yet seen accepted, which keeps the cache unread until OMDb accepts it; `nil` for none.
     let keyCheck: KeyCheck?
 
-    /// How one attempt ended.
     private enum Attempt<T: Sendable>: Sendable {
         case done(T)
         case retry(OMDbError, after: Duration?)
     }
 
-    /// One OMDb API request, its answer read whole (up to ``maxAnswerBytes``) and decoded by
-    /// `decode` (given the answer and the URL as it may be shown, which never held the key).
-    ///
-    /// Only an answer that decoded, or OMDb's own error envelope (`Movie not found!`), is kept in
-    /// the cache, so a broken 200 is not kept for a day. A kept answer that does not decode (a
-    /// damaged one) is removed and asked for again.
+    /// One OMDb API request, its answer read whole and given to `decode` with the URL as shown (no key).
+    /// Only an answer that decoded, or OMDb's error envelope, is kept in the cache; a kept answer that
+    /// no longer decodes is removed and asked for again.
     func api<T>(_ request: OMDbRequest, decode: (HTTPResponse, String) throws -> T) async throws -> T {
         // The request without the key: what the cache is keyed by and, redacted, what is shown.
         let plain = request.url(base: baseURL)
@@ -78,7 +70,7 @@ struct RequestSender: Sendable {
             let body = try await streamed.body.collect(upTo: maxAnswerBytes)
             let response = HTTPResponse(statusCode: streamed.statusCode, body: body, headers: streamed.headers)
             // The CDN's challenge or block page: not OMDb's answer, and the same if asked again at once.
-            if CDNRefusal.matches(response) { throw OMDbError.cdnRefused(status: response.statusCode, url: shown) }
+            if Self.isCDNRefusal(response) { throw OMDbError.cdnRefused(status: response.statusCode, url: shown) }
             // OMDb's own error envelope is an answer, whatever its status, and never retried; but a
             // 5xx is the server's trouble ("Something went wrong." with a 500), not the request's.
             if RetryPolicy.isTransient(status: response.statusCode),
@@ -100,8 +92,20 @@ struct RequestSender: Sendable {
         return value
     }
 
-    /// A place in the day's count for one API request: the row's ticket when it has one, else a
-    /// fresh one; `nil` when nothing is counted.
+    /// OMDb's CDN (Cloudflare) answering instead of OMDb, refusing this network or client for now:
+    /// `cf-mitigated: challenge` whatever the status, or a 403, 429 or 503 whose HTML is
+    /// Cloudflare's challenge or block page (markers OMDb's own answers never carry).
+    private static func isCDNRefusal(_ response: HTTPResponse) -> Bool {
+        if response.headers["cf-mitigated"]?.lowercased().contains("challenge") == true { return true }
+        guard [403, 429, 503].contains(response.statusCode) else { return false }
+        // A page is a few kB: the markers are near its top, and a huge body is read no further.
+        let head = String(decoding: response.body.prefix(64 * 1024), as: UTF8.self).lowercased()
+        guard head.contains("<html") || head.contains("<!doctype html") else { return false }
+        let markers = ["cloudflare", "cf-chl", "challenge-platform", "cf-error-details", "cf-ray"]
+        return markers.contains { head.contains($0) }
+    }
+
+    /// A place in the day's count: the row's ticket, else a fresh one; `nil` when nothing is counted.
     /// - Throws: ``OMDbError/dailyLimitReached(limit:)`` when the key's daily limit is reached.
     private func reserve() throws(OMDbError) -> QuotaLedger.Reservation? {
         guard let ledger else { return nil }
@@ -117,8 +121,7 @@ struct RequestSender: Sendable {
         if let reservation { ledger?.commit(reservation) }
     }
 
-    /// A download from any host (a poster), its body handed to `consume` as it streams.
-    /// `consume` only sees a 2xx answer; other statuses throw ``OMDbError/httpStatus(_:url:)``.
+    /// A download from any host (a poster), a 2xx body handed to `consume` as it streams.
     func download<T: Sendable>(_ url: URL, _ consume: @escaping @Sendable (TransportResponse, String) async throws -> T) async throws -> T {
         let shown = key.redact(url)
         return try await withRetries(shown: shown, isAPI: false) { [self] () async throws -> Attempt<T> in
@@ -164,8 +167,7 @@ struct RequestSender: Sendable {
         }
     }
 
-    /// A transport failure of attempt number `tries` as the person reads it: the host named, the
-    /// key nowhere, a timeout's wait and how many tries waited it.
+    /// A transport failure after `tries` attempts as the person reads it: the host named, the key nowhere.
     private func failure(_ error: TransportError, shown: String, isAPI: Bool, tries: Int) -> OMDbError {
         switch (error, isAPI) {
         case (.timedOut, true): .timedOut(url: shown, seconds: timeout, tries: tries)
@@ -178,8 +180,7 @@ struct RequestSender: Sendable {
     }
 }
 
-/// A key this machine has not seen OMDb accept: accepted once an answer from OMDb is a payload or
-/// says something of the request itself (no results, too many), never of the key.
+/// A key this machine has not seen OMDb accept: accepted by an answer of the request itself, not the key.
 final class KeyCheck: Sendable {
     private let accepted = Atomic<Bool>(false)
     private let onAccepted: @Sendable () -> Void
@@ -208,11 +209,4 @@ final class RequestCounter: Sendable {
     func add() { count.add(1, ordering: .relaxed) }
 
     var value: Int { count.load(ordering: .relaxed) }
-}
-
-extension RequestSender: CustomReflectable {
-    /// The key stays out of any dump.
-    var customMirror: Mirror {
-        Mirror(self, children: ["baseURL": baseURL, "timeout": timeout, "maxAttempts": retry.maxAttempts])
-    }
 }

@@ -1,11 +1,7 @@
 import Foundation
 
-/// When and how long to wait before sending a failed request again.
-///
-/// Only transient failures are retried (5xx, 408, 429, timeouts, a connection lost or reset, a
-/// truncated body); the wait is exponential backoff with full jitter (a random delay between zero
-/// and `baseDelay × 2^(attempt-1)`, at most `maxDelay`), or the server's `Retry-After`, capped.
-/// The clock and the random source are injected so tests need not wait for real backoff.
+/// When and how long to wait before sending a transiently failed request again: exponential backoff
+/// with full jitter, or the server's `Retry-After`, capped. Clock and randomness are seams for tests.
 package struct RetryPolicy: Sendable {
     /// Attempts in all, the first included (1 means no retry).
     package var maxAttempts: Int
@@ -32,11 +28,6 @@ package struct RetryPolicy: Sendable {
         self.sleep = sleep
         self.random = random
     }
-
-    /// Three attempts with the standard backoff.
-    package static let standard = RetryPolicy()
-    /// One attempt only.
-    package static let never = RetryPolicy(maxAttempts: 1)
 
     /// How long to wait after failed attempt number `attempt` (1-based).
     /// - Parameter retryAfter: the server's `Retry-After`, which replaces the backoff (capped).

@@ -5,19 +5,13 @@ import Synchronization
 /// A response body that a transport feeds from its own thread, read once by one reader: pulled
 /// chunk by chunk (``HTTPBody``'s iterator) or pushed into a sink (``HTTPBody/receive(into:)``).
 ///
-/// Flow control without blocking anyone: the transport hands each chunk to ``receive(_:)``, which
-/// only queues it (or hands it to a reader parked for it). Up to `highWater` bytes wait; past that
-/// ``receive(_:)`` answers ``Intake/full`` and the transport pauses this transfer, keeping the
-/// chunk, until the reader has caught up and `resumeTransfer` is called. A pushed body's sink runs
-/// on a file-work thread (`FileWork`), never on the transport's: a sink that blocks on a slow
-/// disk pauses its own transfer and no other. A reader that gives up (stops early, its sink
-/// throws, its task is cancelled, it drops the body unread) calls `cancelTransfer`.
-///
-/// The rules are `BodyFeedStateMachine`'s; this class holds it under a lock and does what it
-/// says outside the lock: continuations resumed, the transfer resumed or cancelled, the sink run.
+/// ``receive(_:)`` only queues a chunk; past `highWater` bytes waiting it answers ``Intake/full``
+/// and the transport pauses until `resumeTransfer`. A sink runs on a file-work thread, never the
+/// transport's, so a slow disk pauses its own transfer only. A reader that gives up calls
+/// `cancelTransfer`. The rules are `BodyFeedStateMachine`'s, held under a lock; what they say is
+/// done outside it.
 package final class BodyFeed: Sendable {
-    /// Takes one chunk, on a file-work thread (it may block), then `nil` once the body is complete;
-    /// throwing stops the body and cancels the transfer.
+    /// Takes each chunk on a file-work thread (it may block), then `nil` at the end; throwing stops the body.
     package typealias Sink = @Sendable (Data?) throws -> Void
 
     /// What became of a chunk handed to ``receive(_:)``.
@@ -33,17 +27,15 @@ package final class BodyFeed: Sendable {
     typealias Machine = BodyFeedStateMachine<CheckedContinuation<Data?, any Error>, CheckedContinuation<Void, any Error>, Sink>
 
     private let state: Mutex<Machine>
-    /// Where the sink runs: a thread that may block, the same one for every chunk of this body.
+    /// Where the sink runs, the same thread for every chunk.
     private let lane = FileWork.lane("movies.body")
     private let resumeTransfer: @Sendable () -> Void
     private let cancelTransfer: @Sendable () -> Void
 
     /// - Parameters:
-    ///   - highWater: the bytes that may wait for the reader before the transfer is paused; it
-    ///     resumes when half of that is left.
+    ///   - highWater: the bytes that may wait before the transfer is paused; it resumes at half.
     ///   - resumeTransfer: the reader caught up after ``Intake/full``: offer the chunk again.
-    ///   - cancelTransfer: the reader gave up: stop the download. May be called from the reader's
-    ///     thread, a file-work thread or, from inside ``receive(_:)``, the transport's.
+    ///   - cancelTransfer: the reader gave up; called from any thread, the transport's included.
     package init(highWater: Int = 256 * 1024, resumeTransfer: @escaping @Sendable () -> Void = {},
                 cancelTransfer: @escaping @Sendable () -> Void) {
         state = Mutex(Machine(highWater: highWater))
@@ -51,16 +43,15 @@ package final class BodyFeed: Sendable {
         self.cancelTransfer = cancelTransfer
     }
 
-    /// The most bytes that ever waited for the reader (for tests and measurements).
+    /// The most bytes that ever waited for the reader (for tests).
     package var peakPendingBytes: Int { state.withLock { $0.peakPendingBytes } }
 
     var receivedBytes: Int { state.withLock { $0.receivedBytes } }
 
     // MARK: The transport's side
 
-    /// Queues `data` for the reader, or hands it to the reader parked for it. Never runs the sink.
-    /// Call it from one thread at a time, in order; after ``Intake/full``, offer the same chunk
-    /// again only once `resumeTransfer` was called.
+    /// Queues `data`, or hands it to the reader parked for it; never runs the sink. One thread at a
+    /// time, in order; after ``Intake/full``, the same chunk again once `resumeTransfer` was called.
     package func receive(_ data: Data) -> Intake {
         switch state.withLock({ $0.receive(data) }) {
         case .taken: return .taken
@@ -99,10 +90,8 @@ package final class BodyFeed: Sendable {
         }
     }
 
-    /// Hands every chunk to `sink` on a file-work thread, those already here first, and returns
-    /// once the transfer has ended (what is still queued is being written).
-    /// - Throws: what `sink` threw so far (the transfer is cancelled), the transport's error, or
-    ///   `CancellationError`.
+    /// Hands every chunk to `sink` on a file-work thread, and returns once the transfer has ended.
+    /// - Throws: what `sink` threw so far, the transport's error, or `CancellationError`.
     func push(into sink: @escaping Sink) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -123,9 +112,8 @@ package final class BodyFeed: Sendable {
         }
     }
 
-    /// After ``push(into:)``: returns once `sink` has taken every chunk.
-    /// - Throws: what `sink` threw, or `CancellationError`. Once it returns or throws, `sink` is
-    ///   never called again.
+    /// After ``push(into:)``: returns once `sink` has taken every chunk, and is never called again.
+    /// - Throws: what `sink` threw, or `CancellationError`.
     func flushed() async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -136,8 +124,7 @@ package final class BodyFeed: Sendable {
         }
     }
 
-    /// The reader stopped before the end (or never started, or dropped the body unread): drop what
-    /// waits and stop the transfer. Nothing once the body was read (or written) to the end.
+    /// The reader stopped before the end: drop what waits and stop the transfer.
     func giveUp(with error: any Error = CancellationError()) {
         let stop = state.withLock { $0.giveUp(error) }
         if stop.cancelTransfer { cancelTransfer() }
@@ -146,8 +133,7 @@ package final class BodyFeed: Sendable {
 
     // MARK: The write loop
 
-    /// Writes what waits, chunk by chunk, on a file-work thread, until nothing does (the machine
-    /// starts it again when a chunk comes) or the body ends.
+    /// Writes what waits on a file-work thread, until nothing does (restarted by the next chunk) or the body ends.
     private func startWriting() {
         lane.async { [self] in
             while true {

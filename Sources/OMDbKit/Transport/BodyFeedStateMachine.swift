@@ -1,17 +1,15 @@
 import Foundation
 
-/// The rules of a ``BodyFeed`` as a value: each event (a chunk from the transport, the end of the
-/// transfer, a reader asking, a sink done with a chunk, a reader giving up) changes the state and
-/// returns what is to be done. Generic over what parks a reader and over the sink, so that tests
-/// drive it with plain values.
+/// The rules of a ``BodyFeed`` as a value: each event changes the state and returns what is to be
+/// done. Generic over what parks a reader and over the sink, so that tests drive it with plain values.
 struct BodyFeedStateMachine<Puller, Pusher, Sink> {
     enum Reader {
         /// Nobody reads yet: chunks wait in `pending`.
         case none
         /// Pulled; `waiting` is the reader parked for the next chunk (only while `pending` is empty).
         case pulling(waiting: Puller?)
-        /// Pushed into `sink` by a write loop (`writing` while one runs). `receiving` waits for the
-        /// end of the transfer, `flushing` for the sink to have taken every chunk.
+        /// Pushed into `sink` by a write loop (`writing` while one runs); `receiving` waits for the
+        /// transfer's end, `flushing` for the sink's.
         case pushing(Sink, writing: Bool, receiving: Pusher?, flushing: Pusher?)
         /// Read to the end, failed, or given up by its reader.
         case done
@@ -104,8 +102,7 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
         }
     }
 
-    /// The transfer ended: complete (`.success`) or cut short. A pushed body's end is told to its
-    /// sink by the write loop, started when none runs.
+    /// The transfer ended, complete or cut short; a pushed body's sink is told by the write loop.
     mutating func finish(_ result: Result<Void, any Error>) -> (resumes: [Resume], startWriting: Bool) {
         guard end == nil else { return ([], false) }
         end = result
@@ -189,7 +186,6 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
         }
     }
 
-    /// The write loop asks what to do next.
     mutating func nextWrite() -> Write {
         guard case let .pushing(sink, true, receiving, flushing) = reader else { return .stop }
         if !pending.isEmpty {
@@ -202,8 +198,7 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
         return .stop
     }
 
-    /// The sink was told the end (``Write/end(_:)``) and took it, or threw: the pusher waiting for
-    /// it to resume, unless the body was given up meanwhile.
+    /// The sink took the end, or threw: the pusher to resume, unless the body was given up meanwhile.
     mutating func ended(_ result: Result<Void, any Error>) -> Resume? {
         guard case let .pushing(_, _, _, flushing) = reader else { return nil }
         reader = .done
@@ -211,15 +206,14 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
         return flushing.map { .pusher($0, result) }
     }
 
-    /// The sink threw: the body stops. Returns whether to cancel the transfer, and whom to resume.
+    /// The sink threw: the body stops.
     mutating func writeFailed(_ error: any Error) -> Stop {
         guard case let .pushing(_, _, receiving, flushing) = reader else { return Stop(cancelTransfer: false, resumes: []) }
         stop(with: error)
         return Stop(cancelTransfer: end == nil, resumes: [receiving, flushing].compactMap { $0 }.map { .pusher($0, .failure(error)) })
     }
 
-    /// The reader stopped before the end (or never started, or dropped the body): what waits is
-    /// dropped. Returns whether to cancel the transfer, and whom to resume.
+    /// The reader stopped before the end: what waits is dropped.
     mutating func giveUp(_ error: any Error) -> Stop {
         var resumes: [Resume] = []
         switch reader {

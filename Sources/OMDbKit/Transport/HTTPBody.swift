@@ -1,11 +1,8 @@
 import Files
 import Foundation
 
-/// A response body as it arrives: a sequence of chunks that can be read once.
-///
-/// Modelled on swift-openapi-runtime's `HTTPBody`: whatever transport produced the bytes, the
-/// consumer sets the limit. ``collect(upTo:)`` throws as soon as the body passes it, so an
-/// oversized answer is never held whole, and a poster can go to its file chunk by chunk.
+/// A response body as it arrives: chunks that can be read once, the consumer setting the limit
+/// (after swift-openapi-runtime's `HTTPBody`), so an oversized answer is never held whole.
 package struct HTTPBody: AsyncSequence, Sendable {
     package typealias Element = Data
 
@@ -18,8 +15,7 @@ package struct HTTPBody: AsyncSequence, Sendable {
         case feed(FeedHandle)
     }
 
-    /// Gives up a fed body once neither it nor its iterator is held, unless it was read to the end,
-    /// as dropping a stream does.
+    /// Gives up a fed body once neither it nor its iterator is held, as dropping a stream does.
     final class FeedHandle: Sendable {
         let feed: BodyFeed
         init(_ feed: BodyFeed) { self.feed = feed }
@@ -32,8 +28,7 @@ package struct HTTPBody: AsyncSequence, Sendable {
         self.length = length
     }
 
-    /// A body a transport feeds from its own thread (see ``BodyFeed``), which ``receive(into:)``
-    /// writes out on a file-work thread while the transport reads on.
+    /// A body a transport feeds from its own thread (see ``BodyFeed``).
     package init(feed: BodyFeed, length: Int? = nil) {
         source = .feed(FeedHandle(feed))
         self.length = length
@@ -54,8 +49,7 @@ package struct HTTPBody: AsyncSequence, Sendable {
         self.init(chunks: stream, length: data.count)
     }
 
-    /// The contents of a file already opened (and checked), read a chunk at a time as the body is
-    /// consumed; the handle is closed at the end.
+    /// A file already opened (and checked), read a chunk at a time; the handle is closed at the end.
     init(reading handle: FileHandle, chunkSize: Int = 64 * 1024) throws {
         let length = try handle.seekToEnd()
         try handle.seek(toOffset: 0)
@@ -70,9 +64,8 @@ package struct HTTPBody: AsyncSequence, Sendable {
         self.init(chunks: stream, length: Int(length))
     }
 
-    /// Reads the chunks, and checks the end: a stream also ends when the reading task is
-    /// cancelled, and a connection can close before the announced length, so neither passes
-    /// for a complete body.
+    /// Reads the chunks, and checks the end: neither a cancelled read nor a connection closed before
+    /// the announced length passes for a complete body.
     package struct AsyncIterator: AsyncIteratorProtocol {
         enum Base {
             case stream(AsyncThrowingStream<Data, any Error>.AsyncIterator)
@@ -111,15 +104,11 @@ package struct HTTPBody: AsyncSequence, Sendable {
         }
     }
 
-    /// Starts handing every chunk to `sink`, on a file-work thread (`FileWork`), then `nil` once
-    /// the body is complete, and returns once the whole body has arrived: what `sink` has not taken
-    /// yet waits in memory for it (bounded: past that the transfer is paused).
-    /// ``Draining/finished()`` waits for the rest.
-    ///
-    /// So a reader that writes to a slow disk is done with the network, and with its deadline,
-    /// as soon as the bytes are in; the transport's thread never runs `sink`.
-    /// - Throws: what `sink` threw so far (reading stops at once), ``TransportError`` when the body
-    ///   ends early, `CancellationError`.
+    /// Hands every chunk to `sink` on a file-work thread, then `nil`, and returns once the whole body
+    /// has arrived (what `sink` has not taken yet waits, bounded): a reader writing to a slow disk is
+    /// done with the network and its deadline as soon as the bytes are in. ``Draining/finished()``
+    /// waits for the rest.
+    /// - Throws: what `sink` threw so far, ``TransportError`` when the body ends early, `CancellationError`.
     package func receive(into sink: @escaping BodyFeed.Sink) async throws -> Draining {
         guard case .feed(let handle) = source else {
             // A body in memory or read from a file: the caller, cancelled, never waits for the disk.
@@ -147,17 +136,15 @@ package struct HTTPBody: AsyncSequence, Sendable {
         /// Keeps the body alive: dropped, it would be given up.
         fileprivate let handle: FeedHandle?
 
-        /// Returns once the sink has taken every chunk.
-        /// - Throws: what the sink threw, or `CancellationError`. Once it returns or throws, the
-        ///   sink is never called again.
+        /// Returns once the sink has taken every chunk, and is never called again.
+        /// - Throws: what the sink threw, or `CancellationError`.
         package func finished() async throws {
             try await handle?.feed.flushed()
         }
     }
 
     /// Reads the whole body, refusing it once it passes `limit` bytes.
-    /// - Throws: ``TransportError/tooLarge(bytes:)`` with the announced length, or the count read
-    ///   when reading stopped; whatever the transport threw while the body streamed.
+    /// - Throws: ``TransportError/tooLarge(bytes:)``, or what the transport threw while the body streamed.
     package func collect(upTo limit: Int) async throws -> Data {
         if let length, length > limit { throw TransportError.tooLarge(bytes: length) }
         var data = Data()

@@ -34,7 +34,6 @@ public struct TransportResponse: Sendable {
     public let statusCode: Int
     /// Header fields, names lower-cased.
     public let headers: [String: String]
-    /// The body, read as it arrives.
     package let body: HTTPBody
 
     /// The `Content-Type`, when the server sent one.
@@ -61,12 +60,10 @@ public struct TransportResponse: Sendable {
 
 /// The one seam between OMDbKit and the network: one method, a GET answered whatever its status.
 ///
-/// The live one is `CurlTransport` (the `OMDbCurl` target); `CatalogueTransport` answers from
-/// the offline catalogue; tests pass closures. A transport returns as soon as the headers are in
-/// and streams the body as chunks, so a poster goes to its file as it arrives. It
-/// bounds each exchange by the request's ``TransportRequest/timeout``, and keeps its
-/// ``TransportRequest/secretQueryItems`` where only their server reads them; the client owns
-/// every other rule (the key, size limits, retries, how many requests run at once).
+/// The live one is `CurlTransport` (`OMDbCurl`); `CatalogueTransport` answers from the offline
+/// catalogue; tests pass closures. A transport returns once the headers are in and streams the body,
+/// bounds each exchange by ``TransportRequest/timeout`` and keeps ``TransportRequest/secretQueryItems``
+/// where only their server reads them; the client owns every other rule.
 ///
 /// ```swift
 /// struct Recorded: OMDbTransport {
@@ -83,8 +80,7 @@ public protocol OMDbTransport: Sendable {
     func send(_ request: TransportRequest) async throws -> TransportResponse
 }
 
-/// A whole HTTP answer in memory: status, body, and the headers the client reads. What the
-/// decoder, the cache and the offline catalogue work with.
+/// A whole HTTP answer in memory: what the decoder, the cache and the offline catalogue work with.
 package struct HTTPResponse: Sendable {
     package let statusCode: Int
     package let body: Data
