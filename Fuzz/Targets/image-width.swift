@@ -6,6 +6,6 @@ import Foundation
 public func fuzzImageWidth(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     _ = ImageFormat(sniffing: bytes)
-    _ = ImageWidth.pixels(of: bytes)
+    _ = ImageWidth.pixels(count: size) { Array(bytes[$0]) }
     return 0
 }

@@ -27,8 +27,8 @@ enum ImageWidth {
     private static let headerLength = 30
 
     /// The width of an image of `count` bytes, asking `read` for the ranges it needs (always
-    /// within `0..<count`); `nil` from `read` ends the search.
-    private static func pixels(count: Int, read: (Range<Int>) -> [UInt8]?) -> Int? {
+    /// within `0..<count`); `nil` from `read` ends the search. The fuzz target reads from memory.
+    static func pixels(count: Int, read: (Range<Int>) -> [UInt8]?) -> Int? {
         guard let bytes = read(0..<min(count, headerLength)) else { return nil }
         func u16be(_ bytes: [UInt8], _ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
         func u16le(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
