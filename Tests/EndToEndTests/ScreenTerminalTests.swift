@@ -66,13 +66,21 @@ struct ScreenTerminalTests {
     /// row the old lines now take, so no piece of the old page is left above the new one.
     @Test func narrowingARewrappingWindowMidPageLeavesNoStaleLines() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(900))
+            // The records are held until the window is narrowed: the page is still loading then,
+            // however slowly this machine runs (a latency was outrun under load).
+            let gate = ServerGate()
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
             defer { server.shutdown() }
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p"], directory: folder,
-                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 100, rows: 50, steps: [
+            let marker = folder.appendingPathComponent("narrowed")
+            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p", "--timeout", "600"],
+                                                       directory: folder, environment: ["OMDB_API_KEY": FakeOMDbServer.validKey],
+                                                       columns: 100, rows: 50, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .resize(columns: 60, rows: 50, reflow: true),
-                .wait("✓ plots 10/10"), .snapshot("end"),
+                .touch(marker), .wait("✓ plots 10/10", timeout: 60), .snapshot("end"),
             ])
+            gate.open()
+            try await opened
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
             #expect(end.count(where: { $0.contains("Results for") }) == 1, "\(outcome.shown("end"))")
