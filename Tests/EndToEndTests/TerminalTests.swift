@@ -204,19 +204,26 @@ struct TerminalLivePageTests {
 
     @Test func aResizeMidPageLaysTheRowsOutAgainAtTheNewWidth() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(900))
+            // The records are held until the window is narrowed, so the rows fill in at the new width.
+            let gate = ServerGate()
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
             defer { server.shutdown() }
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+            let marker = folder.appendingPathComponent("narrowed")
+            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--timeout", "600"], directory: folder,
                                                  environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .resize(columns: 64, rows: 45),
-                .wait("✓ plots 10/10"), .snapshot("end"),
+                .touch(marker), .wait("✓ plots 10/10", timeout: 60), .snapshot("end"),
             ])
+            gate.open()
+            try await opened
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
             #expect(rowNumbers(end) == Array(1...10), "each row once, in order:\n\(outcome.shown("end"))")
             #expect(end.count(where: { $0.contains("Results for") }) == 1, "\(outcome.shown("end"))")
-            // Plots wrapped at the new width: full words, nothing cut at the old one.
-            #expect(end.contains { $0.contains("A bullied health-club janitor falls into a vat of") })
+            // Plots wrapped at the new width (64 columns): full words, nothing cut at the old one (80).
+            #expect(end.contains("       A bullied health-club janitor falls into a vat of toxic"), "\(outcome.shown("end"))")
+            #expect(end.contains("       waste and emerges as a hulking, mop-wielding hero who …"), "\(outcome.shown("end"))")
         }
     }
 
