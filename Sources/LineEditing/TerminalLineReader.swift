@@ -29,7 +29,7 @@ public final class TerminalLineReader: Sendable {
     /// Set by Ctrl-C (any thread): the keys typed ahead are dropped before the next line.
     private let dropTypedAhead = Atomic(false)
 
-    public init(prompt: String, terminal: Terminal, history: History?, completer: Completer,
+    public init(prompt: String, terminal: Terminal, history: History?, completer: @escaping Completer,
          typing: (@Sendable () -> Void)? = nil) {
         self.prompt = prompt
         self.typing = typing
