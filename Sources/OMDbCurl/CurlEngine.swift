@@ -99,9 +99,8 @@ private final class EngineLoop {
     private let engine: CurlEngine
     private let multi: OpaquePointer
     private let share: OpaquePointer
-    /// The transfers in libcurl's hands, by easy handle, and by transfer.
-    private var active: [OpaquePointer: CurlEasy] = [:]
-    private var byTransfer: [ObjectIdentifier: CurlEasy] = [:]
+    /// The transfers in libcurl's hands.
+    private var active: [ObjectIdentifier: CurlEasy] = [:]
     private let sleep: EngineSleep
     /// The engine's running time, which a stopped process does not add to.
     private var clock: EngineClock
@@ -141,7 +140,7 @@ private final class EngineLoop {
                     start(transfer)
                     started.insert(ObjectIdentifier(transfer))
                 case .cancel(let transfer): remove(transfer, result: nil)
-                case .resume(let transfer): byTransfer[ObjectIdentifier(transfer)]?.continueIfPaused()
+                case .resume(let transfer): active[ObjectIdentifier(transfer)]?.continueIfPaused()
                 case .stop:
                     // The transport is gone, but answers it gave out may still be read: those run
                     // to their end (their bodies keep this engine alive); warm-ups do not.
@@ -160,7 +159,7 @@ private final class EngineLoop {
                 // (in a busy turn, which no EINTR tells) was charged, and what came meanwhile waits
                 // on the sockets that sleep did not report.
                 act(on: sleep.wait(upTo: .zero).ready)
-                for transfer in overdue where byTransfer[ObjectIdentifier(transfer)] != nil {
+                for transfer in overdue where active[ObjectIdentifier(transfer)] != nil {
                     remove(transfer, result: CCURLE_OPERATION_TIMEDOUT)
                 }
             }
@@ -184,7 +183,7 @@ private final class EngineLoop {
         var handle: OpaquePointer?
         var result: Int32 = 0
         while ccurl_multi_next_done(multi, &handle, &result) == 1 {
-            if let handle, let easy = active[handle] { finished(easy, result: result) }
+            if let easy = active.values.first(where: { $0.handle == handle }) { finished(easy, result: result) }
         }
     }
 
@@ -211,8 +210,7 @@ private final class EngineLoop {
             // No handle: the transfer ends before it began.
             return transfer.complete(CCURLE_FAILED_INIT)
         }
-        active[easy.handle] = easy
-        byTransfer[ObjectIdentifier(transfer)] = easy
+        active[ObjectIdentifier(transfer)] = easy
         ccurl_multi_add_handle(multi, easy.handle)
     }
 
@@ -230,11 +228,10 @@ private final class EngineLoop {
     /// Takes `transfer` out of libcurl's hands and ends it: with libcurl's `result`, or (nil)
     /// as given up, which answers nobody (the caller was answered when it gave up).
     private func remove(_ transfer: CurlTransfer, result: Int32?) {
-        guard let easy = byTransfer.removeValue(forKey: ObjectIdentifier(transfer)) else {
+        guard let easy = active.removeValue(forKey: ObjectIdentifier(transfer)) else {
             transfer.abandon()
             return
         }
-        active[easy.handle] = nil
         ccurl_multi_remove_handle(multi, easy.handle)
         if let result { transfer.complete(result, systemError: easy.socketError.pointee) } else { transfer.abandon() }
         // The handle is freed with `easy`, now that libcurl no longer holds it.
