@@ -102,8 +102,13 @@ private final class EngineLoop {
     /// The transfers in libcurl's hands.
     private var active: [ObjectIdentifier: CurlEasy] = [:]
     private let sleep: EngineSleep
-    /// The engine's running time, which a stopped process does not add to.
-    private var clock: EngineClock
+    /// The engine's clock (a seam for tests), and its reading when the last turn began: deadlines are
+    /// charged with the engine's running time, each turn all the time it took but a turn the process
+    /// was stopped in (Ctrl-Z, `kill -STOP`), which would otherwise fail every request in flight on `fg`.
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private var lastTurn: ContinuousClock.Instant
+    /// The longest the engine's thread sleeps in one turn.
+    private static let backstop: Duration = .seconds(1)
     /// When libcurl wants its timer run (CURLMOPT_TIMERFUNCTION); nil: not at all.
     private var curlTimer: ContinuousClock.Instant?
     private var stopping = false
@@ -114,7 +119,8 @@ private final class EngineLoop {
         self.multi = multi
         self.share = share
         self.sleep = sleep
-        clock = EngineClock(now: now)
+        self.now = now
+        lastTurn = now()
         // libcurl calls both on this thread, inside its own calls, while this loop runs.
         ccurl_multi_setopt_callbacks(multi, { _, socket, what, context, _ in
             Unmanaged<EngineLoop>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue().sleep.watch(socket, for: what)
@@ -131,7 +137,9 @@ private final class EngineLoop {
         while true {
             // The running time of the turn that ended (its sleep included), read before this
             // turn's transfers start: one started now was not running then, and is not charged it.
-            let elapsed = clock.tick(stopped: stopped)
+            let turn = now()
+            let elapsed = stopped ? .zero : max(turn - lastTurn, .zero)
+            lastTurn = turn
             var started: Set<ObjectIdentifier> = []
             for command in engine.takeCommands() {
                 switch command {
@@ -191,7 +199,7 @@ private final class EngineLoop {
     /// Returns how long the engine may sleep (to the nearest deadline, at most the backstop), and
     /// the transfers past their deadline.
     private func chargeDeadlines(_ elapsed: Duration, sparing started: Set<ObjectIdentifier>) -> (wait: Duration, overdue: [CurlTransfer]) {
-        var wait = EngineClock.backstop
+        var wait = Self.backstop
         var overdue: [CurlTransfer] = []
         for easy in active.values {
             let spent = started.contains(ObjectIdentifier(easy.transfer)) ? .zero : elapsed

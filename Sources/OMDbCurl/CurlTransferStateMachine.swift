@@ -250,7 +250,7 @@ struct CurlTransferStateMachine<Continuation, Feed> {
 
     /// Charges `elapsed` of the engine's running time, unless the transfer is paused for its
     /// reader: the time a reader takes is not the server's. Past the limit, the engine ends it
-    /// with libcurl's timeout. The time the process was stopped never reaches here (``EngineClock``).
+    /// with libcurl's timeout. The time the process was stopped never reaches here (``CurlEngine``).
     mutating func charge(_ elapsed: Duration) -> Deadline {
         if case .paused = state { return .paused }
         spent += elapsed
