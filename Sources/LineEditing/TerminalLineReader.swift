@@ -16,12 +16,7 @@ public final class TerminalLineReader: Sendable {
     private let history: History?
     private let requests = DispatchSemaphore(value: 0)
     /// A line asked for: a command, or the answer to a question (then `question` is its prompt).
-    private struct Request {
-        let continuation: CheckedContinuation<String?, Never>
-        let question: String?
-    }
-
-    private let waiting = Mutex<Request?>(nil)
+    private let waiting = Mutex<(continuation: CheckedContinuation<String?, Never>, question: String?)?>(nil)
     /// Written by terminal events (resize, back from Ctrl-Z) to wake the reading thread.
     private let wake: (read: Int32, write: Int32)
     /// Called on the reading thread at the first key of each line: the person starts typing.
@@ -67,7 +62,7 @@ public final class TerminalLineReader: Sendable {
 
     private func request(question: String?) async -> String? {
         await withCheckedContinuation { continuation in
-            waiting.withLock { $0 = Request(continuation: continuation, question: question) }
+            waiting.withLock { $0 = (continuation, question) }
             requests.signal()
         }
     }
