@@ -122,21 +122,19 @@ public final class TerminalLineReader: Sendable {
                 switch editor.handle(key) {
                 case .redraw: draw()
                 case .nothing: break
-                case .submit(let line) where asking:
-                    return finish(line)
-                case .endOfInput where asking:
-                    return finish(nil)
-                case .interrupted where asking:
-                    terminal.write("^C")
-                    return finish(nil)
                 case .submit(let line):
-                    if History.keeps(line, after: editor.history.last, secret: owner.history?.secret) {
+                    // An answer is no command: it stays out of history.
+                    if !asking, History.keeps(line, after: editor.history.last, secret: owner.history?.secret) {
                         editor.remember(line)
                         owner.history?.add(line)
                     }
                     return finish(line)
                 case .endOfInput:
-                    endOfInput = true
+                    // Ctrl-D at a question answers nothing; at the prompt it ends the input.
+                    if !asking { endOfInput = true }
+                    return finish(nil)
+                case .interrupted where asking:
+                    terminal.write("^C")
                     return finish(nil)
                 case .interrupted:
                     terminal.write("^C" + (layout?.leave() ?? "\r\n"))
