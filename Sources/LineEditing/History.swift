@@ -55,16 +55,12 @@ public struct History: Sendable {
     /// Adds `line` if ``keeps(_:after:secret:)`` allows. Failures are silent: a read-only home must not stop the prompt.
     public func add(_ line: String) {
         let target = AtomicFile(file)
-        do throws(AtomicFile.Problem) {
-            try AtomicFile.prepareFolder(file.deletingLastPathComponent())
-            try target.withLock { () throws(AtomicFile.Problem) in
-                var entries = load()
-                guard Self.keeps(line, after: entries.last, secret: secret) else { return }
-                entries.append(line)
-                try target.write(Data((entries.suffix(Self.limit).joined(separator: "\n") + "\n").utf8), permissions: 0o600)
-            }
-        } catch {
-            return
+        guard (try? AtomicFile.prepareFolder(file.deletingLastPathComponent())) != nil else { return }
+        try? target.withLock { () throws(AtomicFile.Problem) in
+            var entries = load()
+            guard Self.keeps(line, after: entries.last, secret: secret) else { return }
+            entries.append(line)
+            try target.write(Data((entries.suffix(Self.limit).joined(separator: "\n") + "\n").utf8), permissions: 0o600)
         }
     }
 }

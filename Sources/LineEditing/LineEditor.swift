@@ -1,3 +1,7 @@
+/// What Tab offers: given the line left of the cursor, where the word to complete starts (in characters)
+/// and its full replacements, each with the space or slash that follows. The editor inserts or lists them.
+public typealias Completer = @Sendable (_ before: String) -> (start: Int, choices: [String])
+
 /// The line editor's logic as a value, keys in, outcomes out: history, Ctrl-R search, Tab completion.
 /// The terminal I/O is ``TerminalLineReader``'s.
 struct LineEditor {
@@ -40,7 +44,7 @@ struct LineEditor {
     private(set) var search: Search?
     let completer: Completer
 
-    init(history: [String] = [], completer: Completer = Completer()) {
+    init(history: [String] = [], completer: @escaping Completer = { _ in (0, []) }) {
         self.history = history
         self.completer = completer
     }
@@ -149,7 +153,7 @@ struct LineEditor {
 
     private mutating func complete() -> Outcome {
         let before = String(buffer.characters[..<buffer.cursor])
-        let result = completer.complete(before)
+        let result = completer(before)
         guard !result.choices.isEmpty else { return .nothing }
         let common = result.choices.dropFirst().reduce(result.choices[0]) { $0.commonPrefix(with: $1) }
         let typed = String(before.dropFirst(result.start))
@@ -158,7 +162,16 @@ struct LineEditor {
             buffer.insert(common)
             return .redraw
         }
-        return result.choices.count > 1 ? .list(result.choices.map(Completer.shown)) : .nothing
+        return result.choices.count > 1 ? .list(result.choices.map(Self.shown)) : .nothing
+    }
+
+    /// A choice as listed under the line, as shells list paths: the last component (a folder with
+    /// its slash), a word without its space.
+    private static func shown(_ choice: String) -> String {
+        let word = choice.hasSuffix(" ") ? choice.dropLast() : Substring(choice)
+        let isFolder = word.hasSuffix("/")
+        let name = (isFolder ? word.dropLast() : word).split(separator: "/").last.map(String.init) ?? ""
+        return isFolder ? name + "/" : name
     }
 
     /// Text as one line: line breaks and tabs become spaces, other control characters are dropped.

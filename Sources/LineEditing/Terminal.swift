@@ -40,10 +40,11 @@ public final class Terminal: Sendable {
     private let state = Mutex(State())
     /// One source per signal watched.
     private let sources = Mutex<[Int32: any DispatchSourceSignal]>([:])
-    /// The writer of the tool's results, so an escape code never lands inside a line being written.
-    private let output: @Sendable (String) -> Void
+    /// Writes escape codes or the edited line to stdout with the writer of the tool's results, so an escape
+    /// code never lands inside a line being written; a failure is reported by the next result's write.
+    public let write: @Sendable (String) -> Void
 
-    public init(write: @escaping @Sendable (String) -> Void) { output = write }
+    public init(write: @escaping @Sendable (String) -> Void) { self.write = write }
 
     /// Columns and rows of the terminal on `descriptor` (stdout), read now; nil when it is not a terminal.
     public static func size(of descriptor: Int32 = STDOUT_FILENO) -> (columns: Int, rows: Int)? {
@@ -183,7 +184,4 @@ public final class Terminal: Sendable {
     private func tell(_ event: Event) {
         for handler in state.withLock({ Array($0.listeners.values) }) { handler(event) }
     }
-
-    /// Writes escape codes or the edited line to stdout; a failure is reported by the next result's write.
-    public func write(_ text: String) { output(text) }
 }

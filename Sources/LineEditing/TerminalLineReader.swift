@@ -16,12 +16,7 @@ public final class TerminalLineReader: Sendable {
     private let history: History?
     private let requests = DispatchSemaphore(value: 0)
     /// A line asked for: a command, or the answer to a question (then `question` is its prompt).
-    private struct Request {
-        let continuation: CheckedContinuation<String?, Never>
-        let question: String?
-    }
-
-    private let waiting = Mutex<Request?>(nil)
+    private let waiting = Mutex<(continuation: CheckedContinuation<String?, Never>, question: String?)?>(nil)
     /// Written by terminal events (resize, back from Ctrl-Z) to wake the reading thread.
     private let wake: (read: Int32, write: Int32)
     /// Called on the reading thread at the first key of each line: the person starts typing.
@@ -29,7 +24,7 @@ public final class TerminalLineReader: Sendable {
     /// Set by Ctrl-C (any thread): the keys typed ahead are dropped before the next line.
     private let dropTypedAhead = Atomic(false)
 
-    public init(prompt: String, terminal: Terminal, history: History?, completer: Completer,
+    public init(prompt: String, terminal: Terminal, history: History?, completer: @escaping Completer,
          typing: (@Sendable () -> Void)? = nil) {
         self.prompt = prompt
         self.typing = typing
@@ -67,7 +62,7 @@ public final class TerminalLineReader: Sendable {
 
     private func request(question: String?) async -> String? {
         await withCheckedContinuation { continuation in
-            waiting.withLock { $0 = Request(continuation: continuation, question: question) }
+            waiting.withLock { $0 = (continuation, question) }
             requests.signal()
         }
     }
@@ -127,21 +122,19 @@ public final class TerminalLineReader: Sendable {
                 switch editor.handle(key) {
                 case .redraw: draw()
                 case .nothing: break
-                case .submit(let line) where asking:
-                    return finish(line)
-                case .endOfInput where asking:
-                    return finish(nil)
-                case .interrupted where asking:
-                    terminal.write("^C")
-                    return finish(nil)
                 case .submit(let line):
-                    if History.keeps(line, after: editor.history.last, secret: owner.history?.secret) {
+                    // An answer is no command: it stays out of history.
+                    if !asking, History.keeps(line, after: editor.history.last, secret: owner.history?.secret) {
                         editor.remember(line)
                         owner.history?.add(line)
                     }
                     return finish(line)
                 case .endOfInput:
-                    endOfInput = true
+                    // Ctrl-D at a question answers nothing; at the prompt it ends the input.
+                    if !asking { endOfInput = true }
+                    return finish(nil)
+                case .interrupted where asking:
+                    terminal.write("^C")
                     return finish(nil)
                 case .interrupted:
                     terminal.write("^C" + (layout?.leave() ?? "\r\n"))

@@ -99,12 +99,16 @@ private final class EngineLoop {
     private let engine: CurlEngine
     private let multi: OpaquePointer
     private let share: OpaquePointer
-    /// The transfers in libcurl's hands, by easy handle, and by transfer.
-    private var active: [OpaquePointer: CurlEasy] = [:]
-    private var byTransfer: [ObjectIdentifier: CurlEasy] = [:]
+    /// The transfers in libcurl's hands.
+    private var active: [ObjectIdentifier: CurlEasy] = [:]
     private let sleep: EngineSleep
-    /// The engine's running time, which a stopped process does not add to.
-    private var clock: EngineClock
+    /// The engine's clock (a seam for tests), and its reading when the last turn began: deadlines are
+    /// charged with the engine's running time, each turn all the time it took but a turn the process
+    /// was stopped in (Ctrl-Z, `kill -STOP`), which would otherwise fail every request in flight on `fg`.
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private var lastTurn: ContinuousClock.Instant
+    /// The longest the engine's thread sleeps in one turn.
+    private static let backstop: Duration = .seconds(1)
     /// When libcurl wants its timer run (CURLMOPT_TIMERFUNCTION); nil: not at all.
     private var curlTimer: ContinuousClock.Instant?
     private var stopping = false
@@ -115,7 +119,8 @@ private final class EngineLoop {
         self.multi = multi
         self.share = share
         self.sleep = sleep
-        clock = EngineClock(now: now)
+        self.now = now
+        lastTurn = now()
         // libcurl calls both on this thread, inside its own calls, while this loop runs.
         ccurl_multi_setopt_callbacks(multi, { _, socket, what, context, _ in
             Unmanaged<EngineLoop>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue().sleep.watch(socket, for: what)
@@ -132,7 +137,9 @@ private final class EngineLoop {
         while true {
             // The running time of the turn that ended (its sleep included), read before this
             // turn's transfers start: one started now was not running then, and is not charged it.
-            let elapsed = clock.tick(stopped: stopped)
+            let turn = now()
+            let elapsed = stopped ? .zero : max(turn - lastTurn, .zero)
+            lastTurn = turn
             var started: Set<ObjectIdentifier> = []
             for command in engine.takeCommands() {
                 switch command {
@@ -141,7 +148,7 @@ private final class EngineLoop {
                     start(transfer)
                     started.insert(ObjectIdentifier(transfer))
                 case .cancel(let transfer): remove(transfer, result: nil)
-                case .resume(let transfer): byTransfer[ObjectIdentifier(transfer)]?.continueIfPaused()
+                case .resume(let transfer): active[ObjectIdentifier(transfer)]?.continueIfPaused()
                 case .stop:
                     // The transport is gone, but answers it gave out may still be read: those run
                     // to their end (their bodies keep this engine alive); warm-ups do not.
@@ -160,7 +167,7 @@ private final class EngineLoop {
                 // (in a busy turn, which no EINTR tells) was charged, and what came meanwhile waits
                 // on the sockets that sleep did not report.
                 act(on: sleep.wait(upTo: .zero).ready)
-                for transfer in overdue where byTransfer[ObjectIdentifier(transfer)] != nil {
+                for transfer in overdue where active[ObjectIdentifier(transfer)] != nil {
                     remove(transfer, result: CCURLE_OPERATION_TIMEDOUT)
                 }
             }
@@ -184,7 +191,7 @@ private final class EngineLoop {
         var handle: OpaquePointer?
         var result: Int32 = 0
         while ccurl_multi_next_done(multi, &handle, &result) == 1 {
-            if let handle, let easy = active[handle] { finished(easy, result: result) }
+            if let easy = active.values.first(where: { $0.handle == handle }) { finished(easy, result: result) }
         }
     }
 
@@ -192,7 +199,7 @@ private final class EngineLoop {
     /// Returns how long the engine may sleep (to the nearest deadline, at most the backstop), and
     /// the transfers past their deadline.
     private func chargeDeadlines(_ elapsed: Duration, sparing started: Set<ObjectIdentifier>) -> (wait: Duration, overdue: [CurlTransfer]) {
-        var wait = EngineClock.backstop
+        var wait = Self.backstop
         var overdue: [CurlTransfer] = []
         for easy in active.values {
             let spent = started.contains(ObjectIdentifier(easy.transfer)) ? .zero : elapsed
@@ -211,8 +218,7 @@ private final class EngineLoop {
             // No handle: the transfer ends before it began.
             return transfer.complete(CCURLE_FAILED_INIT)
         }
-        active[easy.handle] = easy
-        byTransfer[ObjectIdentifier(transfer)] = easy
+        active[ObjectIdentifier(transfer)] = easy
         ccurl_multi_add_handle(multi, easy.handle)
     }
 
@@ -230,11 +236,10 @@ private final class EngineLoop {
     /// Takes `transfer` out of libcurl's hands and ends it: with libcurl's `result`, or (nil)
     /// as given up, which answers nobody (the caller was answered when it gave up).
     private func remove(_ transfer: CurlTransfer, result: Int32?) {
-        guard let easy = byTransfer.removeValue(forKey: ObjectIdentifier(transfer)) else {
+        guard let easy = active.removeValue(forKey: ObjectIdentifier(transfer)) else {
             transfer.abandon()
             return
         }
-        active[easy.handle] = nil
         ccurl_multi_remove_handle(multi, easy.handle)
         if let result { transfer.complete(result, systemError: easy.socketError.pointee) } else { transfer.abandon() }
         // The handle is freed with `easy`, now that libcurl no longer holds it.

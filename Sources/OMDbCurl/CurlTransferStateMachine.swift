@@ -192,10 +192,8 @@ struct CurlTransferStateMachine<Continuation, Feed> {
         switch state {
         case .connecting(let waiting), .requested(let waiting):
             continuation = waiting
-        case .streaming, .paused:
-            // Trailers.
-            return .proceed
-        case .redirecting:
+        case .streaming, .paused, .redirecting:
+            // Trailers (of the answer, or of a redirect to follow).
             return .proceed
         case .idle, .queued, .stopping, .done:
             // A caller who gave up gets nothing: the transfer stops here.
@@ -250,7 +248,7 @@ struct CurlTransferStateMachine<Continuation, Feed> {
 
     /// Charges `elapsed` of the engine's running time, unless the transfer is paused for its
     /// reader: the time a reader takes is not the server's. Past the limit, the engine ends it
-    /// with libcurl's timeout. The time the process was stopped never reaches here (``EngineClock``).
+    /// with libcurl's timeout. The time the process was stopped never reaches here (``CurlEngine``).
     mutating func charge(_ elapsed: Duration) -> Deadline {
         if case .paused = state { return .paused }
         spent += elapsed
@@ -290,9 +288,8 @@ struct CurlTransferStateMachine<Continuation, Feed> {
         switch state {
         case .queued(let continuation): return (continuation, nil)
         case .connecting(let continuation), .requested(let continuation), .redirecting(let continuation, _): return (continuation, nil)
-        case .streaming(let feed): return (nil, feed)
-        case .paused(let feed): return (nil, feed)
-        case .idle, .stopping, .done: return (nil, nil)
+        case .streaming(let feed?), .paused(let feed): return (nil, feed)
+        case .streaming(nil), .idle, .stopping, .done: return (nil, nil)
         }
     }
 

@@ -58,7 +58,7 @@ public final class CurlTransport: OMDbTransport {
         engine.post(.stop)
     }
 
-    /// Sends `request`, bounded by its timeout in the engine's running time (see ``EngineClock``:
+    /// Sends `request`, bounded by its timeout in the engine's running time (see ``CurlEngine``:
     /// the time the process was stopped, or a reader behind held the transfer paused, is not
     /// charged). One that carries a secret query item goes direct when it is plain http (a proxy
     /// would read it whole), and follows a redirect only within its origin.

@@ -5,38 +5,6 @@ import Darwin
 #endif
 import CCurl
 
-/// The engine's running time: what a request's deadline is charged with.
-///
-/// The clock runs on while the process is stopped (Ctrl-Z, `kill -STOP`, a debugger), and a
-/// deadline charged with it would fail every request in flight on `fg`, though their answers may
-/// be waiting on the socket. The engine's thread sleeps in `epoll_wait`, which a stop ends with
-/// EINTR once the process is continued (Linux, signal(7)); the thread blocks every signal, so EINTR
-/// means a stop. That turn is not charged; every other turn is charged all the time it took.
-///
-/// Exact for a stop while the engine sleeps (all the while it waits on a server); one in the
-/// moments it handles bytes is charged, but a request it would time out first gets what waits on
-/// its socket (``EngineLoop``). Where the sleep is `poll` (not Linux), no stop is seen.
-struct EngineClock {
-    /// The longest the engine's thread sleeps in one turn.
-    static let backstop: Duration = .seconds(1)
-
-    private let now: @Sendable () -> ContinuousClock.Instant
-    private var last: ContinuousClock.Instant
-
-    init(now: @escaping @Sendable () -> ContinuousClock.Instant) {
-        self.now = now
-        last = now()
-    }
-
-    /// The running time since the last tick: all the time that passed, or none when the process
-    /// was `stopped` in it.
-    mutating func tick(stopped: Bool) -> Duration {
-        let current = now()
-        defer { last = current }
-        return stopped ? .zero : max(current - last, .zero)
-    }
-}
-
 /// What the engine's thread sleeps on: the sockets libcurl asks it to watch, a wake-up other
 /// threads ring, and a timeout. Made and used on that thread; only ``wake(_:)`` is for others.
 final class EngineSleep {
@@ -123,7 +91,8 @@ final class EngineSleep {
     }
 
     /// Sleeps until a watched socket is ready, a wake-up, or `timeout`. `stopped`: the process was
-    /// stopped, and is now continued (see ``EngineClock``).
+    /// stopped, and is now continued (Linux: a stop ends `epoll_wait` with EINTR once continued, and
+    /// nothing else can, the thread blocking every signal); where the sleep is `poll`, never.
     func wait(upTo timeout: Duration) -> (ready: [Ready], stopped: Bool) {
         // Rounded up: a deadline 0.4 ms away is not slept past in a busy loop of zero-length waits.
         let milliseconds = Int32((timeout / .milliseconds(1)).rounded(.up))

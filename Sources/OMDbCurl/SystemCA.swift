@@ -19,24 +19,18 @@ struct SystemCA: Sendable, Equatable {
     /// than 7.84 (it cannot name them), with no built-in folder, or a TLS library other than
     /// OpenSSL's family (only OpenSSL reads a folder lazily; some ignore it).
     static func found() -> SystemCA? {
-        guard isOpenSSL(tls: String(cString: ccurl_ssl_version())) else { return nil }
-        // Asked once: each asking makes and frees an easy handle, at every start of the tool.
-        let (bundle, folder) = builtIn
-        guard let folder, serves(folder: folder, bundle: bundle) else { return nil }
-        return SystemCA(folder: folder, bundle: bundle)
-    }
-
-    /// libcurl's built-in CA bundle file and folder (`CURLINFO_CAINFO`, `CURLINFO_CAPATH`), as a
-    /// new handle has them; nil where it has none or cannot say (before 7.84). libcurl must be loaded.
-    static var builtIn: (bundle: String?, folder: String?) {
-        guard let easy = ccurl_easy_init() else { return (nil, nil) }
+        // libcurl's built-in bundle and folder (`CURLINFO_CAINFO`, `CURLINFO_CAPATH`), as a new handle
+        // has them, asked once: each asking makes and frees an easy handle, at every start of the tool.
+        guard isOpenSSL(tls: String(cString: ccurl_ssl_version())), let easy = ccurl_easy_init() else { return nil }
         defer { ccurl_easy_cleanup(easy) }
         func info(_ id: Int32) -> String? {
             var path: UnsafePointer<CChar>?
             guard ccurl_easy_getinfo_string(easy, id, &path) == CCURLE_OK, let path else { return nil }
             return String(cString: path)
         }
-        return (info(CCURLINFO_CAINFO), info(CCURLINFO_CAPATH))
+        let bundle = info(CCURLINFO_CAINFO)
+        guard let folder = info(CCURLINFO_CAPATH), serves(folder: folder, bundle: bundle) else { return nil }
+        return SystemCA(folder: folder, bundle: bundle)
     }
 
     /// Whether `folder` alone trusts as many as `bundle` and `folder` together: it holds at least

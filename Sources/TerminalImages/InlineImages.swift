@@ -56,55 +56,37 @@ public enum InlineImages {
     /// Draws `image` with `kind`: the bytes, or why not. Decoding for half blocks stops when the task is cancelled.
     /// - Parameter columns: how wide half blocks draw (the other protocols let the terminal size the image).
     public static func draw(_ image: Data, using kind: Kind, columns: Int = 24) -> Drawing {
-        guard kind == .blocks, ImageFormat(sniffing: image) == .jpeg else {
-            if let sequence = sequence(for: image, using: kind, columns: columns) { return .drawn(sequence) }
-            return .refused(why: reason(for: image, using: kind))
-        }
-        do {
-            let pixels = try JPEGDecoder.decode(image)
-            return .drawn(HalfBlocks.lines(pixels, columns: columns).joined(separator: "\n"))
-        } catch .cancelled {
-            return .cancelled
-        } catch .tooLarge(let width, let height) {
-            return .refused(why: "this JPEG says it is \(width)×\(height) pixels, more than can be drawn here")
-        } catch .unsupported {
-            return .refused(why: reason(for: image, using: kind))
-        } catch {
-            return .refused(why: "this JPEG could not be read (it is damaged or cut short)")
-        }
-    }
-
-    /// The bytes that draw `image` with `kind`, or `nil` when that kind cannot take its format.
-    /// - Parameter columns: how wide half blocks draw (the other protocols let the terminal size the image).
-    public static func sequence(for image: Data, using kind: Kind, columns: Int = 24) -> String? {
+        let format = ImageFormat(sniffing: image)
         switch kind {
-        case .blocks:
-            guard ImageFormat(sniffing: image) == .jpeg, let pixels = try? JPEGDecoder.decode(image) else { return nil }
-            return HalfBlocks.lines(pixels, columns: columns).joined(separator: "\n")
         case .iterm:
-            return "\u{1B}]1337;File=inline=1;size=\(image.count);preserveAspectRatio=1:\(image.base64EncodedString())\u{07}"
+            let base64 = image.base64EncodedString()
+            return .drawn("\u{1B}]1337;File=inline=1;size=\(image.count);preserveAspectRatio=1:\(base64)\u{07}")
         case .kitty:
-            guard ImageFormat(sniffing: image) == .png else { return nil }
+            guard format == .png else {
+                return .refused(why: "only PNG posters can be drawn in this terminal (this one is \(name(of: format)))")
+            }
             // The payload goes in chunks of at most 4096 base64 bytes; m=1 says more follow.
             let payload = Array(image.base64EncodedString().utf8)
-            return stride(from: 0, to: max(1, payload.count), by: kittyChunk).map { start in
-                let end = min(start + kittyChunk, payload.count)
+            return .drawn(stride(from: 0, to: max(1, payload.count), by: 4096).map { start in
+                let end = min(start + 4096, payload.count)
                 let control = (start == 0 ? "a=T,f=100," : "") + "m=\(end < payload.count ? 1 : 0)"
                 return "\u{1B}_G\(control);\(String(decoding: payload[start..<end], as: UTF8.self))\u{1B}\\"
-            }.joined()
-        }
-    }
-
-    static let kittyChunk = 4096
-
-    /// Why `kind` cannot draw `image`, by its format.
-    static func reason(for image: Data, using kind: Kind) -> String {
-        let format = ImageFormat(sniffing: image)
-        switch (kind, format) {
-        case (.kitty, _): return "only PNG posters can be drawn in this terminal (this one is \(name(of: format)))"
-        case (.blocks, .jpeg?): return "this JPEG is progressive, and only plain (baseline) JPEGs can be drawn here"
-        case (.blocks, _): return "only JPEG posters can be drawn here (this one is \(name(of: format)))"
-        case (.iterm, _): return "this terminal could not be given it (\(name(of: format)))"
+            }.joined())
+        case .blocks:
+            guard format == .jpeg else {
+                return .refused(why: "only JPEG posters can be drawn here (this one is \(name(of: format)))")
+            }
+            do {
+                return .drawn(HalfBlocks.lines(try JPEGDecoder.decode(image), columns: columns).joined(separator: "\n"))
+            } catch .cancelled {
+                return .cancelled
+            } catch .tooLarge(let width, let height) {
+                return .refused(why: "this JPEG says it is \(width)×\(height) pixels, more than can be drawn here")
+            } catch .unsupported {
+                return .refused(why: "this JPEG is progressive, and only plain (baseline) JPEGs can be drawn here")
+            } catch {
+                return .refused(why: "this JPEG could not be read (it is damaged or cut short)")
+            }
         }
     }
 

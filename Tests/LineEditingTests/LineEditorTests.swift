@@ -5,7 +5,7 @@ import TestSupport
 /// The line editor without a terminal: bytes in, line and cursor out.
 @Suite struct LineEditorTests {
     /// Feeds `bytes` (as a terminal sends them) and returns the editor and the last outcome.
-    private func type(_ bytes: String, history: [String] = [], completer: Completer = Completer()) -> (LineEditor, LineEditor.Outcome?) {
+    private func type(_ bytes: String, history: [String] = [], completer: @escaping Completer = { _ in (0, []) }) -> (LineEditor, LineEditor.Outcome?) {
         var decoder = KeyDecoder()
         var editor = LineEditor(history: history, completer: completer)
         var last: LineEditor.Outcome?

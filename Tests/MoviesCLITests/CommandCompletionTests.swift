@@ -7,7 +7,7 @@ import TestSupport
 /// The prompt's completer (commands, their values, folders) in the line editor, without a terminal.
 @Suite struct CommandCompletionTests {
     /// Feeds `bytes` (as a terminal sends them) and returns the editor and the last outcome.
-    private func type(_ bytes: String, completer: Completer = CommandCompletion.completer { _ in [] }) -> (LineEditor, LineEditor.Outcome?) {
+    private func type(_ bytes: String, completer: @escaping Completer = CommandCompletion.completer { _ in [] }) -> (LineEditor, LineEditor.Outcome?) {
         var decoder = KeyDecoder()
         var editor = LineEditor(completer: completer)
         var last: LineEditor.Outcome?

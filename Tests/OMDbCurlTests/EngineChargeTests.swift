@@ -35,18 +35,6 @@ import TestSupport
         }
     }
 
-    @Test func aTurnIsChargedInFullUnlessTheProcessWasStoppedInIt() {
-        let clock = HandClock()
-        var engineClock = EngineClock(now: { clock.now })
-        clock.advance(.seconds(5))
-        let busy = engineClock.tick(stopped: false)
-        clock.advance(.seconds(5))
-        let stopped = engineClock.tick(stopped: true)
-        clock.advance(.milliseconds(300))
-        let after = engineClock.tick(stopped: false)
-        #expect([busy, stopped, after] == [.seconds(5), .zero, .milliseconds(300)])
-    }
-
     /// A turn 5 s late with no stop (a busy machine) is the request's time: it ends the request.
     @Test func aBusyTurnIsChargedInFull() async throws {
         let server = try FakeOMDbServer(catalogue: catalogue) { _ in .hang }

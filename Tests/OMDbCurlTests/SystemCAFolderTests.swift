@@ -97,7 +97,11 @@ import TestSupport
 
     /// libcurl's built-in CA folder, as `curl-config --ca`'s sibling would say: asked of libcurl.
     static let builtInFolder: String? = {
-        guard (try? CurlTransport(timeout: 5, environment: [:])) != nil, let folder = SystemCA.builtIn.folder else { return nil }
+        guard (try? CurlTransport(timeout: 5, environment: [:])) != nil, let easy = ccurl_easy_init() else { return nil }
+        defer { ccurl_easy_cleanup(easy) }
+        var path: UnsafePointer<CChar>?
+        guard ccurl_easy_getinfo_string(easy, CCURLINFO_CAPATH, &path) == CCURLE_OK, let path else { return nil }
+        let folder = String(cString: path)
         return SystemCA.hashedCertificates(in: folder) > 0 ? folder : nil
     }()
 

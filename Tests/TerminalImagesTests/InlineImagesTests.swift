@@ -51,13 +51,13 @@ import Testing
     @Test(arguments: [ImageFormat.png, .jpeg])
     func itermTakesTheBytesAsTheyAre(format: ImageFormat) throws {
         let data = try Self.fixture(format)
-        let sequence = try #require(InlineImages.sequence(for: data, using: .iterm))
+        let sequence = try #require(InlineImages.draw(data, using: .iterm).drawn)
         #expect(sequence == "\u{1B}]1337;File=inline=1;size=\(data.count);preserveAspectRatio=1:\(data.base64EncodedString())\u{07}")
     }
 
     @Test func kittyTakesPNGInChunksOf4096() throws {
         let data = try Self.fixture(.png)
-        let sequence = try #require(InlineImages.sequence(for: data, using: .kitty))
+        let sequence = try #require(InlineImages.draw(data, using: .kitty).drawn)
         let chunks = sequence.components(separatedBy: "\u{1B}\\").dropLast()
         #expect(chunks.allSatisfy { $0.hasPrefix("\u{1B}_G") })
         let payloads = chunks.map { String($0[$0.index(after: $0.firstIndex(of: ";")!)...]) }
@@ -71,7 +71,7 @@ import Testing
     @Test func kittyChunksALargePNG() throws {
         var data = try Self.fixture(.png)
         data += Data(repeating: 0, count: 10_000)   // still sniffed as PNG: only the payload size matters here
-        let sequence = try #require(InlineImages.sequence(for: data, using: .kitty))
+        let sequence = try #require(InlineImages.draw(data, using: .kitty).drawn)
         let chunks = sequence.components(separatedBy: "\u{1B}\\").dropLast()
         #expect(chunks.count == (data.base64EncodedString().utf8.count + 4095) / 4096)
         #expect(chunks.count > 1)
@@ -81,7 +81,7 @@ import Testing
 
     @Test func halfBlocksDrawAJPEGInColourCells() throws {
         let jpeg = try Self.fixture(.jpeg)
-        let sequence = try #require(InlineImages.sequence(for: jpeg, using: .blocks, columns: 20))
+        let sequence = try #require(InlineImages.draw(jpeg, using: .blocks, columns: 20).drawn)
         let lines = sequence.split(separator: "\n").map(String.init)
         #expect(lines.count == 15)   // 80×120 at 20 columns: 30 pixels high, two to a cell
         #expect(lines.allSatisfy { $0.count(where: { $0 == "▀" }) == 20 && $0.hasSuffix("\u{1B}[0m") })
@@ -90,7 +90,6 @@ import Testing
         let top = HalfBlocks.average(image, 0, 0, columns: 20, rows: 30)
         let bottom = HalfBlocks.average(image, 0, 1, columns: 20, rows: 30)
         #expect(lines[0].hasPrefix("\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"))
-        #expect(InlineImages.sequence(for: try Self.fixture(.png), using: .blocks) == nil)
         #expect(InlineImages.draw(try Self.fixture(.png), using: .blocks).note(saved: "p/x.png")
                 == "poster not drawn: only JPEG posters can be drawn here (this one is PNG); saved as p/x.png")
     }
@@ -110,8 +109,12 @@ import Testing
 
     @Test func kittyRefusesJPEG() throws {
         let jpeg = try Self.fixture(.jpeg)
-        #expect(InlineImages.sequence(for: jpeg, using: .kitty) == nil)
         #expect(InlineImages.draw(jpeg, using: .kitty).note(saved: "p/x.jpg")
                 == "poster not drawn: only PNG posters can be drawn in this terminal (this one is JPEG); saved as p/x.jpg")
     }
+}
+
+extension InlineImages.Drawing {
+    /// The bytes that draw it; nil when refused or cancelled.
+    var drawn: String? { if case .drawn(let bytes) = self { bytes } else { nil } }
 }

@@ -51,7 +51,7 @@ import Testing
         let image = try JPEGDecoder.decode(Self.grey(width: 4_096, height: 2_048))
         #expect(image.width == 512 && image.height == 256)
         #expect(image.pixels.allSatisfy { $0 == 128 })
-        let sequence = try #require(InlineImages.sequence(for: Self.grey(width: 4_096, height: 2_048), using: .blocks, columns: 20))
+        let sequence = try #require(InlineImages.draw(Self.grey(width: 4_096, height: 2_048), using: .blocks, columns: 20).drawn)
         #expect(sequence.split(separator: "\n").count == 5)   // 20 columns, 10 pixels high, two to a cell
     }
 

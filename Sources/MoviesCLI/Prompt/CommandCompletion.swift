@@ -23,10 +23,10 @@ enum CommandCompletion {
     /// A completer whose folders and files (names only) inside a directory come from `folders` and `files`.
     static func completer(folders: @escaping @Sendable (_ directory: String) -> [String],
                           files: @escaping @Sendable (_ directory: String) -> [String] = { _ in [] }) -> Completer {
-        Completer { before in complete(before, folders: folders, files: files) }
+        { before in complete(before, folders: folders, files: files) }
     }
 
-    /// Completions of the word left of the cursor, as ``Completer/Complete`` returns them.
+    /// Completions of the word left of the cursor, as a ``Completer`` returns them.
     static func complete(_ before: String, folders: (String) -> [String],
                          files: (String) -> [String] = { _ in [] }) -> (start: Int, choices: [String]) {
         let words = before.split(separator: " ", omittingEmptySubsequences: false)
