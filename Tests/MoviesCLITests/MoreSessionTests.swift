@@ -149,7 +149,7 @@ import TestSupport
     func showDrawsThePosterWithTheTerminalsProtocol(kind: InlineImages.Kind) async throws {
         // Row 1: a PNG poster in the fixtures.
         try await showFirstResult(of: "toxic avenger", drawingWith: kind) { session, capture in
-            let data = try Data(contentsOf: try #require(session.rows[0].poster?.file))
+            let data = try Data(contentsOf: try #require(session.rows[0].savedPoster?.file))
             let sequence = try #require(InlineImages.sequence(for: data, using: kind))
             #expect(ImageFormat(sniffing: data) == .png && capture.out.contains(sequence))
         }
@@ -163,7 +163,7 @@ import TestSupport
 
     @Test func kittyDoesNotDrawAJPEGAndSaysWhy() async throws {
         try await showFirstResult(of: "star wars", drawingWith: .kitty) { session, capture in
-            let data = try Data(contentsOf: try #require(session.rows[0].poster?.file))
+            let data = try Data(contentsOf: try #require(session.rows[0].savedPoster?.file))
             #expect(ImageFormat(sniffing: data) == .jpeg && !capture.out.contains("\u{1B}"))
             #expect(capture.err.contains("poster not drawn: only PNG posters can be drawn in this terminal (this one is JPEG); saved as "))
         }

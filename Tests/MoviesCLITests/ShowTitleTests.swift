@@ -137,12 +137,12 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture, directory: folder)
         await session.handle(.search("star wars"))
-        session.rows[3].loaded = false
-        session.rows[7].loaded = false
+        session.rows[3].record = nil
+        session.rows[7].record = nil
         capture.clear()
         await session.handle(.save("out.csv", force: false))
         #expect(capture.out == "Saved 8 movies to \(folder.appendingPathComponent("out.csv").path). 2 rows that never loaded were left out.\n")
-        for index in session.rows.indices { session.rows[index].loaded = false }
+        for index in session.rows.indices { session.rows[index].record = nil }
         capture.clear()
         await session.handle(.save("none.csv", force: false))
         #expect(capture.err.hasPrefix("Nothing to save: none of the 10 rows of this search loaded.")

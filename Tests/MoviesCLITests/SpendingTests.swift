@@ -60,7 +60,7 @@ import TestSupport
         let session = Session(client: client, settings: settings, console: capture.console(),
                               presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
         await session.handle(.search("up"))
-        #expect(session.rows.map { $0.poster?.file.lastPathComponent } == ["Up (2009) [tt1049413].jpg"])
+        #expect(session.rows.map { $0.savedPoster?.file.lastPathComponent } == ["Up (2009) [tt1049413].jpg"])
         #expect(capture.out.contains("poster saved: Up (2009) [tt1049413].jpg") && !session.hadFailure, "\(capture.out)")
     }
 

@@ -79,7 +79,7 @@ import TestSupport
         _ = await page.value
         #expect(!disk.open.isOpen)
         #expect(files(in: posters) == ["One (1999) [tt0000001].jpg"])
-        #expect(session.rows.map { $0.poster?.file.lastPathComponent } == ["One (1999) [tt0000001].jpg", nil])
+        #expect(session.rows.map { $0.savedPoster?.file.lastPathComponent } == ["One (1999) [tt0000001].jpg", nil])
         #expect(capture.out.components(separatedBy: "poster saved: ").count - 1 == 1)
         #expect(capture.out.components(separatedBy: "poster: stopped").count - 1 == 1)
         disk.open.open()
@@ -112,7 +112,7 @@ import TestSupport
         _ = await run.value
         #expect(!disk.open.isOpen)
         #expect(!capture.out.contains(" 11. "))
-        let saved = session.rows.filter { $0.number <= 10 }.compactMap { $0.poster?.file.lastPathComponent }
+        let saved = session.rows.filter { $0.number <= 10 }.compactMap { $0.savedPoster?.file.lastPathComponent }
         #expect(files(in: posters).count == 9)
         #expect(Set(files(in: posters)) == Set(saved))
         #expect(capture.out.components(separatedBy: "poster saved: ").count - 1 == 9)

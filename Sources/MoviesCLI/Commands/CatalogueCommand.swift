@@ -29,7 +29,7 @@ struct CatalogueCommand: SessionPart {
         let first = (page - 1) * Self.pageSize + 1
         let items = titles.dropFirst(first - 1).prefix(Self.pageSize).map(Self.item)
         searchController.startNewResults()
-        searchController.insert(items.enumerated().map { SearchController.Row(number: first + $0.offset, item: $0.element) })
+        searchController.insert(items.enumerated().map { SearchController.Row(item: $0.element, number: first + $0.offset) })
         searchController.cataloguePage = page
         // Rows as a search's (`  21. Alien (1979)  movie  tt0078748`), under a heading, over what to type next.
         console.out([console.style.bold("The offline catalogue: page \(page) of \(pages), \(titles.count) titles")]

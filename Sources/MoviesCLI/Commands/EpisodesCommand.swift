@@ -30,7 +30,7 @@ struct EpisodesCommand: SessionPart {
             }
             let first = searchController.nextEpisodeNumber
             for (offset, episode) in list.episodes.enumerated() {
-                searchController.rows.append(SearchController.Row(number: first + offset, item: episode.searchItem, isEpisode: true))
+                searchController.rows.append(SearchController.Row(item: episode.searchItem, number: first + offset, isEpisode: true))
                 context.exportLog.note(episode.searchItem, episode: episode)
             }
             console.out(EpisodeList.lines(list, first: first, style: console.style))

@@ -40,7 +40,7 @@ struct PosterCommand: SessionPart {
                 let saved = try await presenter.waiting("Saving the poster of \(TextPresenter.titleAndYear(item))…") {
                     try await client.poster(for: item, in: store)
                 }
-                searchController.rows[index].poster = saved
+                searchController.rows[index].poster = .success(saved)
                 console.out(label + (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + presenter.display(saved.file))
             } catch let error as OMDbError {
                 console.out(label + "no poster saved: " + safe(error.forPerson))

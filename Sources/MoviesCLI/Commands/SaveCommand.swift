@@ -93,10 +93,10 @@ struct SaveCommand: SessionPart {
         var seen: Set<String> = []
         var leftOut = 0
         for row in searchController.rows where !row.isEpisode {
-            guard row.loaded else { leftOut += 1; continue }
+            guard row.record != nil else { leftOut += 1; continue }
             guard seen.insert(row.item.imdbID).inserted else { continue }
             var entry = context.exportLog.entry(for: row.item.imdbID)
-                ?? ExportLog.Entry(item: row.item, movie: row.movie, poster: row.poster?.file)
+                ?? ExportLog.Entry(item: row.item, movie: row.movie, poster: row.savedPoster?.file)
             entry.page = (row.number - 1) / SearchPage.size + 1
             entry.rank = row.number
             entries.append(entry)

@@ -5,19 +5,10 @@ import OMDbKit
 /// and posters arrive. Cancelling a load (Ctrl-C) keeps what already arrived.
 @MainActor
 final class SearchController: SessionPart {
-    /// One numbered result and what is known of it so far.
-    struct Row {
-        /// Its place in the search: page N's rows from (N-1)·10+1, whatever order pages were visited in.
-        /// A page that lost a duplicate leaves a gap at its end; an episode comes after every place.
-        let number: Int
-        let item: SearchItem
-        var movie: Movie?
-        var poster: SavedPoster?
-        /// The record's answer came, a failure included; false while loading and after Ctrl-C.
-        var loaded = false
-        /// An episode listed by `episodes`: numbered with the search's rows, but not one of them.
-        var isEpisode = false
-    }
+    /// One numbered result and what is known of it so far. Its place in the search: page N's rows from
+    /// (N-1)·10+1, whatever order pages were visited in; a page that lost a duplicate leaves a gap at its
+    /// end; an episode comes after every place.
+    typealias Row = LivePage.Row
 
     let context: SessionContext
     /// The search whose pages `more`, `page N` and `--pages` load; `nil` before the first.
@@ -126,7 +117,7 @@ final class SearchController: SessionPart {
         context.warmup?.remember(postersOf: page)
         let first = Self.firstNumber(ofPage: page.number)
         if !again {
-            insert(page.items.enumerated().map { Row(number: first + $0.offset, item: $0.element) })
+            insert(page.items.enumerated().map { Row(item: $0.element, number: first + $0.offset) })
             for (offset, item) in page.items.enumerated() { context.exportLog.note(item, page: page.number, rank: first + offset) }
             loadedPages[page.number] = page
         }
@@ -159,15 +150,13 @@ final class SearchController: SessionPart {
                     continue
                 case .record(let result):
                     done += 1
-                    rows[row].movie = try? result.get()
-                    rows[row].loaded = true
                     if case .failure(let error) = result, !error.isNoResults { fail(update.index, error) }
                     if case .failure(let error) = result, error.underlying == .quotaExhausted { quotaSpent = true }
                 case .poster(let result):
-                    rows[row].poster = try? result.get()
                     if case .failure(let error) = result, case .posterNotWritten = error { fail(update.index, error) }
                 }
-                context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
+                rows[row].apply(update.part)
+                context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].savedPoster?.file)
                 presenter.rowUpdated(update, number: first + update.index)
             }
         } onCancel: {

@@ -21,14 +21,14 @@ struct TitleDetails: SessionPart {
             }
             context.exportLog.note(row.item, movie: movie)
             // The record's item: a row listed without its poster's address gets it here.
-            let result = await savedPoster(of: SearchItem(movie), known: row.poster)
+            let result = await savedPoster(of: SearchItem(movie), known: row.savedPoster)
             let poster = try? result?.get()
             console.out(Details.lines(for: movie, poster: poster, console: console, display: presenter.display, number: number))
             status = sayWhyNoPoster(result)
             let drawn = await drawPoster(of: row.item, saved: poster)
             context.exportLog.note(row.item, poster: drawn?.file)
             // Found again after the awaits: a page may have come in between.
-            if let index = searchController.index(of: number) { searchController.rows[index].poster = drawn }
+            if let index = searchController.index(of: number) { searchController.rows[index].poster = drawn.map(Result.success) }
         } catch {
             status = report(error)
         }
@@ -41,7 +41,7 @@ struct TitleDetails: SessionPart {
         let (found, status) = await lookUp(.title(imdbID), text: imdbID, plot: .full)
         guard let movie = found else { return status }
         let item = SearchItem(movie)
-        let result = await savedPoster(of: item, known: searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster)
+        let result = await savedPoster(of: item, known: searchController.rows.first { $0.item.imdbID == imdbID && $0.savedPoster != nil }?.savedPoster)
         let saved = try? result?.get()
         context.exportLog.note(item, movie: movie, poster: saved?.file)
         console.out(Details.lines(for: movie, poster: saved, console: console, display: presenter.display))
