@@ -17,7 +17,7 @@ import Testing
         let jumped = capture.outLines.last
         capture.clear()
         for page in 2...4 { goOn.append(await session.handle(.page(page))) }
-        #expect(goOn == [true, true, true, true, true])
+        #expect(goOn == Array(repeating: ExitStatus.success, count: 5))
         #expect(jumped == "Showing 31–38 of 38: this is the last page; pages 2 and 3 are not shown yet: type page 2.")
         #expect(capture.outLines.last?.hasSuffix(": that is all.") == true, "\(capture.outLines.last ?? "")")
     }
@@ -25,7 +25,7 @@ import Testing
     @Test func plainSearchOutputHasNoEscapeCodesAndListsEveryRow() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
-        #expect(await session.handle(.search("toxic")))
+        #expect(await session.handle(.search("toxic")) == ExitStatus.success)
 
         let out = capture.out
         #expect(!out.contains(Self.escape) && capture.err == "")

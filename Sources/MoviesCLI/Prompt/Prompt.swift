@@ -72,10 +72,10 @@ struct Prompt {
             interrupts.begin()
             let task = Task { @MainActor in await session.handle(command) }
             interrupts.running(task)
-            let keepGoing = await task.value
+            let status = await task.value
             interrupts.finished()
             interrupts.carryOn()
-            guard keepGoing else { return }
+            guard status != nil else { return }
             if !drawsPrompt { showPrompt() }
         }
         // The editor has already moved to a fresh line.

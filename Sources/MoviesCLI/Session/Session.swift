@@ -3,16 +3,11 @@ import OMDbKit
 import TerminalImages
 import OMDbCatalogue
 
-/// One run of the front end: runs each command (``handle(_:)``) over the shared context, and keeps
-/// their outcome.
+/// One run of the front end: runs each command (``handle(_:)``) over the shared context.
 @MainActor
 final class Session {
     let context: SessionContext
     let searchController: SearchController
-    /// How the commands so far went: a failure at run time stands.
-    private(set) var outcome: ExitStatus = .success
-    /// True once a command failed at run time.
-    var hadFailure: Bool { outcome != .success }
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
     var inlineImages: InlineImages.Kind?
     /// What `open` runs; by default none, so the address is printed.
@@ -78,18 +73,12 @@ final class Session {
         }
     }
 
-    /// Runs one command and records its outcome. Returns false when the person asked to leave.
+    /// Runs one command: `.failure` when something failed at run time; `nil` when the person asked to leave.
     @discardableResult
-    func handle(_ command: Command) async -> Bool {
-        if case .quit = command { return false }
-        outcome = outcome.combined(with: await run(command))
-        return true
-    }
-
-    /// Runs one command: `.failure` when something failed at run time.
-    private func run(_ command: Command) async -> ExitStatus {
+    func handle(_ command: Command) async -> ExitStatus? {
         switch command {
-        case .nothing, .quit: break
+        case .quit: return nil
+        case .nothing: break
         case .help(nil):
             console.out(PromptHelp.overview(width: console.width))
             if let line = context.budget?.statusLine { console.out(line) }
