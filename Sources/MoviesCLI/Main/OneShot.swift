@@ -69,13 +69,8 @@ struct OneShot {
     /// Runs `work` in a task Ctrl-C cancels: `.interrupted` when it was, else what `work` returned.
     func run(_ work: @escaping @MainActor () async -> ExitStatus) async -> ExitStatus {
         session.context.isOneShot = true
-        let interrupts = self.interrupts
-        interrupts.begin()
-        let task = Task { @MainActor in await work() }
-        interrupts.running(task)
-        let status = await task.value
-        interrupts.finished()
-        if task.isCancelled {
+        let (status, cancelled) = await interrupts.run(work)
+        if cancelled {
             console.err("Interrupted.")
             return .interrupted
         }

@@ -68,12 +68,7 @@ struct Prompt {
         if !drawsPrompt { showPrompt() }
         while let line = await next() {
             let command = Command(parsing: line)
-            // Busy before the task exists: a Ctrl-C from here on cancels this command.
-            interrupts.begin()
-            let task = Task { @MainActor in await session.handle(command) }
-            interrupts.running(task)
-            let status = await task.value
-            interrupts.finished()
+            let (status, _) = await interrupts.run { await session.handle(command) }
             interrupts.carryOn()
             guard status != nil else { return }
             if !drawsPrompt { showPrompt() }
