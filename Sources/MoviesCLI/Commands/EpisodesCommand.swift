@@ -3,10 +3,7 @@ import OMDbKit
 import OMDbCatalogue
 
 /// `episodes N [SEASON]` and `movies episodes`: one season of a series, as new numbered rows.
-@MainActor
-struct EpisodesCommand: SessionPart {
-    let context: SessionContext
-    let searchController: SearchController
+extension Session {
 
     /// Lists season `season` (default 1) of result `number`, a series, as new numbered rows.
     func episodes(_ number: Int, season: Int?) async -> ExitStatus {

@@ -2,22 +2,17 @@ import Foundation
 import OMDbKit
 
 /// `open N`: result N's IMDb page in the browser, or its address when nothing can open it.
-@MainActor
-struct OpenCommand: SessionPart {
-    let context: SessionContext
-    let searchController: SearchController
-    let opener: Opener
-
+extension Session {
     /// More pages than this at once are asked about first.
-    static let withoutAsking = 5
+    static let opensWithoutAsking = 5
 
-    /// Whether `count` pages may be opened: up to ``withoutAsking`` (or any, with no opener), else when
-    /// `ask` answers yes; a refusal is said.
-    func mayOpen(_ count: Int, ask: ((String) async -> String?)?) async -> Bool {
-        guard count > Self.withoutAsking, opener.executable != nil else { return true }
+    /// Whether `count` pages may be opened: up to ``opensWithoutAsking`` (or any, with no opener), else when
+    /// ``ask`` answers yes; a refusal is said.
+    func mayOpen(_ count: Int) async -> Bool {
+        guard count > Self.opensWithoutAsking, opener.executable != nil else { return true }
         let answer = await ask?("Open \(count) pages in the browser? (y/N) ")?.trimmingCharacters(in: .whitespaces).lowercased()
         guard answer == "y" || answer == "yes" else {
-            console.err("Nothing opened: answer y to open \(count) pages, or open fewer at a time (open 1-\(Self.withoutAsking)).")
+            console.err("Nothing opened: answer y to open \(count) pages, or open fewer at a time (open 1-\(Self.opensWithoutAsking)).")
             return false
         }
         return true

@@ -3,12 +3,7 @@ import OMDbKit
 import Files
 
 /// `save FILE`: the current search (with `--session`, every movie shown) to a JSON, CSV or Markdown file.
-@MainActor
-struct SaveCommand: SessionPart {
-    let context: SessionContext
-    let searchController: SearchController
-    /// Asks before an existing file is replaced; `nil` refuses without asking.
-    let confirm: ((String) async -> Bool)?
+extension Session {
 
     /// Writes the current search's loaded rows (with `session`, every movie shown) to `file` atomically, in
     /// the format its extension names; rows that never loaded are left out, and said to be. An existing

@@ -2,9 +2,7 @@ import Foundation
 import OMDbKit
 
 /// The commands that change what later searches do: `posters`, `type`, `year`, `plot`.
-@MainActor
-struct SettingsCommands: SessionPart {
-    let context: SessionContext
+extension Session {
 
     /// `posters` with no folder: where posters go, or that they are off.
     func showPosters() {
@@ -61,7 +59,7 @@ struct SettingsCommands: SessionPart {
             _ = posterStore   // starts the new folder's listing and sweep now, not at the next search
             console.out("Posters will be saved in \(safe(url.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide."))
         } catch {
-            console.error("Cannot use \"\(safe(folder))\" for posters: \(PosterCommand.reason(error)). \(stay)")
+            console.error("Cannot use \"\(safe(folder))\" for posters: \(Self.folderReason(error)). \(stay)")
         }
     }
 
@@ -71,7 +69,7 @@ struct SettingsCommands: SessionPart {
             try PosterStore.checkFolder(folder)
             return nil
         } catch {
-            return PosterCommand.reason(error)
+            return Self.folderReason(error)
         }
     }
 }

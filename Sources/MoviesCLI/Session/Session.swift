@@ -3,9 +3,10 @@ import OMDbKit
 import TerminalImages
 import OMDbCatalogue
 
-/// One run of the front end: runs each command (``handle(_:)``) over the shared context.
+/// One run of the front end: runs each command (``handle(_:)``) over the shared context; the commands
+/// are its extensions, in Commands/ and TitleDetails.swift.
 @MainActor
-final class Session {
+final class Session: SessionPart {
     let context: SessionContext
     let searchController: SearchController
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
@@ -32,10 +33,6 @@ final class Session {
         _ = context.posterStore
     }
 
-    // MARK: What the parts hold
-
-    var client: OMDbClient { context.client }
-    var console: Console { context.console }
     var rows: [SearchController.Row] {
         get { searchController.rows }
         set { searchController.rows = newValue }
@@ -45,23 +42,14 @@ final class Session {
         set { searchController.prefetchesNextPage = newValue }
     }
 
-    // MARK: The handlers
-
-    private var details: TitleDetails {
-        TitleDetails(context: context, searchController: searchController, inlineImages: inlineImages)
-    }
-    private var episodes: EpisodesCommand { EpisodesCommand(context: context, searchController: searchController) }
-    private var settingsCommands: SettingsCommands { SettingsCommands(context: context) }
-    private var catalogue: CatalogueCommand { CatalogueCommand(context: context, searchController: searchController) }
-
     /// `more`, `prev`, `first` and `page N`: the search's pages, or the catalogue's when it is on screen.
     private func turnPage(_ command: Command) async -> ExitStatus {
         if let listed = searchController.cataloguePage {
             switch command {
-            case .more: catalogue.list(page: listed + 1)
-            case .previousPage: catalogue.list(page: listed - 1)
-            case .page(let number): catalogue.list(page: number)
-            default: catalogue.list(page: 1)
+            case .more: listCatalogue(page: listed + 1)
+            case .previousPage: listCatalogue(page: listed - 1)
+            case .page(let number): listCatalogue(page: number)
+            default: listCatalogue(page: 1)
             }
             return .success
         }
@@ -97,46 +85,33 @@ final class Session {
         case .show(let list):
             guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
-            for number in numbers where !Task.isCancelled { status = status.combined(with: await details.show(number)) }
+            for number in numbers where !Task.isCancelled { status = status.combined(with: await show(number)) }
             return status
         case .number(let number):
             guard searchController.index(of: number) != nil else { return await search(String(number)) }
-            return await details.show(number)
-        case .showTitle(let id): return await details.show(imdbID: id)
-        case .posters(let folder): settingsCommands.setPosters(folder)
-        case .postersStatus: settingsCommands.showPosters()
-        case let .postersAt(folder, width): settingsCommands.setPosters(folder, width: width)
+            return await show(number)
+        case .showTitle(let id): return await show(imdbID: id)
+        case .posters(let folder): setPosters(folder)
+        case .postersStatus: showPosters()
+        case let .postersAt(folder, width): setPosters(folder, width: width)
         case let .episodes(list, season):
             guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
-            for number in numbers where !Task.isCancelled { status = status.combined(with: await episodes.episodes(number, season: season)) }
+            for number in numbers where !Task.isCancelled { status = status.combined(with: await episodes(number, season: season)) }
             return status
-        case let .poster(list, folder):
-            return await PosterCommand(context: context, searchController: searchController).save(list, into: folder)
-        case .catalogue(let page): catalogue.list(page: page)
-        case let .save(file, force, wholeSession):
-            return await SaveCommand(context: context, searchController: searchController, confirm: confirm)
-                .save(file, force: force, session: wholeSession)
+        case let .poster(list, folder): return await savePosters(list, into: folder)
+        case .catalogue(let page): listCatalogue(page: page)
+        case let .save(file, force, wholeSession): return await save(file, force: force, session: wholeSession)
         case .open(let list):
-            guard let numbers = searchController.numbers(list) else { break }
-            let command = OpenCommand(context: context, searchController: searchController, opener: opener)
-            guard await command.mayOpen(numbers.count, ask: ask) else { break }
-            for number in numbers where !Task.isCancelled { await command.open(number) }
-        case .type(let type): settingsCommands.setType(type)
-        case .year(let year): settingsCommands.setYear(year)
-        case .plot(let plot): settingsCommands.setPlot(plot)
-        case .settingStatus(let name): settingsCommands.showSetting(name)
+            guard let numbers = searchController.numbers(list), await mayOpen(numbers.count) else { break }
+            for number in numbers where !Task.isCancelled { await open(number) }
+        case .type(let type): setType(type)
+        case .year(let year): setYear(year)
+        case .plot(let plot): setPlot(plot)
+        case .settingStatus(let name): showSetting(name)
         }
         return .success
     }
 
-    // MARK: For the one-shot runners and tests
-
     func search(_ text: String, pages count: Int = 1) async -> ExitStatus { await searchController.search(text, pages: count) }
-    func showOne(_ target: String, lines: LineFormat?) async -> ExitStatus { await details.showOne(target, lines: lines) }
-    @discardableResult
-    func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> ExitStatus {
-        await episodes.listSeason(of: seriesID, season: season, title: title)
-    }
-    func report(_ error: any Error) -> ExitStatus { context.report(error) }
 }

@@ -4,12 +4,7 @@ import OMDbKit
 import TerminalImages
 
 /// `show N`, an IMDb ID or link, and `movies show`: one title's details, its poster drawn where the terminal can.
-@MainActor
-struct TitleDetails: SessionPart {
-    let context: SessionContext
-    let searchController: SearchController
-    /// How posters are drawn; `nil`: they are not.
-    let inlineImages: InlineImages.Kind?
+extension Session {
 
     /// Result `number`'s full record.
     func show(_ number: Int) async -> ExitStatus {
