@@ -25,7 +25,7 @@ extension Session {
         let first = (page - 1) * Self.cataloguePageSize + 1
         let items = titles.dropFirst(first - 1).prefix(Self.cataloguePageSize).map(Self.item)
         searchController.startNewResults()
-        searchController.insert(items.enumerated().map { SearchController.Row(item: $0.element, number: first + $0.offset) })
+        searchController.insert(items.enumerated().map { LivePage.Row(item: $0.element, number: first + $0.offset) })
         searchController.cataloguePage = page
         // Rows as a search's (`  21. Alien (1979)  movie  tt0078748`), under a heading, over what to type next.
         console.out([console.style.bold("The offline catalogue: page \(page) of \(pages), \(titles.count) titles")]

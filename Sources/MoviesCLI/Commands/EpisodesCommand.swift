@@ -25,9 +25,10 @@ extension Session {
             let list = try await presenter.waiting("Asking \(source) for season \(season) of \(safe(title ?? seriesID))…") {
                 try await client.season(imdbID: seriesID, number: season)
             }
-            let first = searchController.nextEpisodeNumber
+            // After every row and every place of the search, loaded or not.
+            let first = max(searchController.rows.last?.number ?? 0, searchController.lastPage?.totalResults ?? 0) + 1
             for (offset, episode) in list.episodes.enumerated() {
-                searchController.rows.append(SearchController.Row(item: episode.searchItem, number: first + offset, isEpisode: true))
+                searchController.rows.append(LivePage.Row(item: episode.searchItem, number: first + offset, isEpisode: true))
                 context.exportLog.note(episode.searchItem, episode: episode)
             }
             console.out(EpisodeList.lines(list, first: first, style: console.style))

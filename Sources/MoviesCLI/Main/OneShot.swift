@@ -12,7 +12,7 @@ struct OneShot {
 
     func run(query: String, pages: Int) async -> ExitStatus {
         // Exactly the pages asked for: no page past them is fetched in the background.
-        session.prefetchesNextPage = false
+        session.searchController.prefetchesNextPage = false
         return await run { [session] in await session.search(query, pages: pages) }
     }
 

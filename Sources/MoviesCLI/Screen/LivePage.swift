@@ -10,6 +10,8 @@ struct LivePage {
     /// the session's (``SearchController/rows``).
     struct Row {
         let item: SearchItem
+        /// Its place in the search: page N's rows from (N-1)·10+1, whatever order pages were visited in.
+        /// A page that lost a duplicate leaves a gap at its end; an episode comes after every place.
         let number: Int
         var record: Result<Movie, OMDbError>?
         var poster: Result<SavedPoster, OMDbError>?

@@ -36,7 +36,7 @@ extension SearchController {
         startNewResults()
         current = nil
         lastPage = page
-        rows = [Row(item: item, number: 1, record: .success(movie))]
+        rows = [LivePage.Row(item: item, number: 1, record: .success(movie))]
         loadedPages[1] = page
         presenter.pageArrived(page, first: 1, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)

@@ -5,16 +5,11 @@ import OMDbKit
 /// and posters arrive. Cancelling a load (Ctrl-C) keeps what already arrived.
 @MainActor
 final class SearchController: SessionPart {
-    /// One numbered result and what is known of it so far. Its place in the search: page N's rows from
-    /// (N-1)·10+1, whatever order pages were visited in; a page that lost a duplicate leaves a gap at its
-    /// end; an episode comes after every place.
-    typealias Row = LivePage.Row
-
     let context: SessionContext
     /// The search whose pages `more`, `page N` and `--pages` load; `nil` before the first.
     var current: Search?
     /// The rows shown in this search, in number order (not the order their pages were loaded).
-    var rows: [Row] = []
+    var rows: [LivePage.Row] = []
     /// The last page shown, for `more`.
     var lastPage: SearchPage?
     /// The pages of the current search shown so far, for `prev`, `first` and `page N` to show from memory.
@@ -117,7 +112,7 @@ final class SearchController: SessionPart {
         context.warmup?.remember(postersOf: page)
         let first = Self.firstNumber(ofPage: page.number)
         if !again {
-            insert(page.items.enumerated().map { Row(item: $0.element, number: first + $0.offset) })
+            insert(page.items.enumerated().map { LivePage.Row(item: $0.element, number: first + $0.offset) })
             for (offset, item) in page.items.enumerated() { context.exportLog.note(item, page: page.number, rank: first + offset) }
             loadedPages[page.number] = page
         }
@@ -195,20 +190,15 @@ final class SearchController: SessionPart {
     nonisolated static func firstNumber(ofPage number: Int) -> Int { (number - 1) * SearchPage.size + 1 }
 
     /// Puts `new` among the rows, keeping them in number order.
-    func insert(_ new: [Row]) {
+    func insert(_ new: [LivePage.Row]) {
         rows += new
         rows.sort { $0.number < $1.number }
     }
 
     func index(of number: Int) -> Int? { rows.firstIndex { $0.number == number } }
 
-    /// The number the next episode takes: after every row and every place of the search, loaded or not.
-    var nextEpisodeNumber: Int {
-        max(rows.last?.number ?? 0, lastPage?.totalResults ?? 0) + 1
-    }
-
     /// Row `number`, or `nil` after saying why there is none.
-    func row(_ number: Int) -> Row? {
+    func row(_ number: Int) -> LivePage.Row? {
         numbers(RowList([number])).flatMap { _ in index(of: number).map { rows[$0] } }
     }
 

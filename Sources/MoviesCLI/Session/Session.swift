@@ -33,13 +33,9 @@ final class Session: SessionPart {
         _ = context.posterStore
     }
 
-    var rows: [SearchController.Row] {
+    var rows: [LivePage.Row] {
         get { searchController.rows }
         set { searchController.rows = newValue }
-    }
-    var prefetchesNextPage: Bool {
-        get { searchController.prefetchesNextPage }
-        set { searchController.prefetchesNextPage = newValue }
     }
 
     /// `more`, `prev`, `first` and `page N`: the search's pages, or the catalogue's when it is on screen.
