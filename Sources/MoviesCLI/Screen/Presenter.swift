@@ -191,7 +191,8 @@ final class JSONPresenter: Presenter {
     /// The row as output: its record's fields when it came, and what went wrong when something did; then
     /// its `page` and `rank` (its number) on a search's line, neither for `movies show --json`.
     static func output(_ row: LivePage.Row, page: Int? = nil, rank: Int? = nil) -> RecordOutput {
-        var output = RecordOutput(item: row.item, movie: row.movie, poster: row.savedPoster?.file.path, page: page, rank: rank)
+        var output = RecordOutput(item: row.item, movie: row.movie, poster: row.savedPoster?.file.path,
+                                  page: page, rank: rank)
         switch row.record {
         case .failure(let error)?: output.plotError = error.forPerson
         case nil where row.savedPoster != nil: output.plotError = stoppedPlot

@@ -101,9 +101,15 @@ final class Session: SessionPart {
         case .open(let list):
             guard let numbers = searchController.numbers(list), await mayOpen(numbers.count) else { break }
             for number in numbers where !Task.isCancelled { await open(number) }
-        case .type(let type): setType(type)
-        case .year(let year): setYear(year)
-        case .plot(let plot): setPlot(plot)
+        case .type(let type):
+            context.settings.type = type
+            console.out("Next searches: \(type.map { $0 == .series ? "series only" : "\($0.rawValue)s only" } ?? "any type").")
+        case .year(let year):
+            context.settings.year = year
+            console.out("Next searches: \(year.map { "year \($0)" } ?? "any year").")
+        case .plot(let plot):
+            context.settings.plot = plot
+            console.out("Plots in results: \(plot.rawValue).")
         case .settingStatus(let name): showSetting(name)
         }
         return .success

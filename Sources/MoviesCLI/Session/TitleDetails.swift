@@ -31,7 +31,8 @@ extension Session {
 
     /// `movie`'s details and its poster (`known`, else saved now when a folder is set), drawn where the
     /// terminal can; both noted for `save` under `item`, and the poster kept on row `number`, if any.
-    private func present(_ movie: Movie, as item: SearchItem, known: SavedPoster?, number: Int? = nil) async -> ExitStatus {
+    private func present(_ movie: Movie, as item: SearchItem, known: SavedPoster?,
+                         number: Int? = nil) async -> ExitStatus {
         let result = await savedPoster(of: SearchItem(movie), known: known)
         let saved = try? result?.get()
         context.exportLog.note(item, movie: movie, poster: saved?.file)
@@ -40,7 +41,9 @@ extension Session {
         let drawn = await drawPoster(of: item, saved: saved)
         context.exportLog.note(item, poster: drawn?.file)
         // Found again after the awaits: a page may have come in between.
-        if let number, let index = searchController.index(of: number) { searchController.rows[index].poster = drawn.map(Result.success) }
+        if let number, let index = searchController.index(of: number) {
+            searchController.rows[index].poster = drawn.map(Result.success)
+        }
         await warnIfNearLimit()
         return status
     }
