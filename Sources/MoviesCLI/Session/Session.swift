@@ -98,9 +98,7 @@ final class Session: SessionPart {
         case let .poster(list, folder): return await savePosters(list, into: folder)
         case .catalogue(let page): listCatalogue(page: page)
         case let .save(file, force, wholeSession): return await save(file, force: force, session: wholeSession)
-        case .open(let list):
-            guard let numbers = searchController.numbers(list), await mayOpen(numbers.count) else { break }
-            for number in numbers where !Task.isCancelled { await open(number) }
+        case .open(let list): await open(list)
         case .type(let type):
             context.settings.type = type
             console.out("Next searches: \(type.map { $0 == .series ? "series only" : "\($0.rawValue)s only" } ?? "any type").")
