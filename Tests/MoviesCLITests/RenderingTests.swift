@@ -31,8 +31,8 @@ import Testing
         #expect(!out.contains(Self.escape) && capture.err == "")
         let lines = capture.outLines
         #expect([lines.first, lines.last] == ["Results for \"toxic\": page 1 of 1, 10 in all", "Showing 10 of 10: that is all."])
-        #expect(session.rows.count == 10 && session.rows.first?.item.title == "The Toxic Avenger")
-        for (offset, row) in session.rows.enumerated() {
+        #expect(session.searchController.rows.count == 10 && session.searchController.rows.first?.item.title == "The Toxic Avenger")
+        for (offset, row) in session.searchController.rows.enumerated() {
             let number = offset + 1
             let label = String(repeating: " ", count: number < 10 ? 2 : 1) + "\(number)."
             let title = row.item.title + (row.item.year.map { " (\($0.text))" } ?? "")

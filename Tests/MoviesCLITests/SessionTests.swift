@@ -45,7 +45,7 @@ import TestSupport
         let numbers = lines.compactMap { $0.wholeMatch(of: #/ *(\d+)\. .*/#).flatMap { Int($0.1) } }
         #expect(numbers == Array(11...20))
         #expect([lines.first, lines.last] == ["Results for \"star trek\": page 2 of 3, 22 in all", "Showing 20 of 22. Type more for the next page."])
-        #expect(session.rows.count == 20)
+        #expect(session.searchController.rows.count == 20)
         #expect(await session.handle(.more) == ExitStatus.success)
         #expect(capture.outLines.last == "Showing 22 of 22: that is all.")
         capture.clear()
@@ -61,11 +61,11 @@ import TestSupport
         capture.clear()
         await session.handle(.search("star trek"))
         #expect(capture.outLines.first == "Results for \"star trek\" (series): page 1 of 1, 9 in all")
-        #expect(session.rows.map(\.item.type) == Array(repeating: .series, count: 9))
+        #expect(session.searchController.rows.map(\.item.type) == Array(repeating: .series, count: 9))
 
         await session.handle(.type(nil))
         await session.handle(.search("star trek"))
-        #expect(session.rows.contains { $0.item.type == .movie })
+        #expect(session.searchController.rows.contains { $0.item.type == .movie })
     }
 
     @Test func typeCommandSaysWhatTheNextSearchesWillBe() async throws {
@@ -88,11 +88,11 @@ import TestSupport
         capture.clear()
         await session.handle(.search("toxic"))
         #expect(capture.outLines.first == "Results for \"toxic\" (1984): page 1 of 1, 1 in all")
-        #expect(session.rows.map(\.item.imdbID) == ["tt0090190"])
+        #expect(session.searchController.rows.map(\.item.imdbID) == ["tt0090190"])
 
         await session.handle(.year(nil))
         await session.handle(.search("toxic"))
-        #expect(session.rows.count == 10)
+        #expect(session.searchController.rows.count == 10)
     }
 
     @Test func plotCommandSetsThePlotLength() async throws {
@@ -210,7 +210,7 @@ import TestSupport
         capture.clear()
         let unmatchedStatus = await unmatched.handle(.search("zzzzqq"))
         #expect(capture.said == Said(err: "No results for \"zzzzqq\". Check the spelling, or try fewer words or another year.\n"))
-        #expect(unmatchedStatus == ExitStatus.success && unmatched.rows.isEmpty)
+        #expect(unmatchedStatus == ExitStatus.success && unmatched.searchController.rows.isEmpty)
     }
 
     @Test func quitEndsAndOtherCommandsDoNot() async throws {

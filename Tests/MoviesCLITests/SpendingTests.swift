@@ -60,7 +60,7 @@ import TestSupport
         let session = Session(client: client, settings: settings, console: capture.console(),
                               presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
         let status = await session.handle(.search("up"))
-        #expect(session.rows.map { $0.savedPoster?.file.lastPathComponent } == ["Up (2009) [tt1049413].jpg"])
+        #expect(session.searchController.rows.map { $0.savedPoster?.file.lastPathComponent } == ["Up (2009) [tt1049413].jpg"])
         #expect(capture.out.contains("poster saved: Up (2009) [tt1049413].jpg") && status == ExitStatus.success, "\(capture.out)")
     }
 
@@ -70,7 +70,7 @@ import TestSupport
         let status = await session.handle(.search("up"))
         #expect(capture.outLines.first == "Results for \"up\": page 1 of 1, 1 in all" && capture.out.contains("  1. Up (2009)  movie  tt1049413"))
         #expect(capture.out.contains("balloons") && capture.err.contains("add a word, a type or a year"))
-        #expect(status == ExitStatus.success && session.rows.count == 1)
+        #expect(status == ExitStatus.success && session.searchController.rows.count == 1)
     }
 
     /// Answers `s=` with "Too many results." and `t=` with `answer`.

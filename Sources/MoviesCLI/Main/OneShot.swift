@@ -13,7 +13,7 @@ struct OneShot {
     func run(query: String, pages: Int) async -> ExitStatus {
         // Exactly the pages asked for: no page past them is fetched in the background.
         session.searchController.prefetchesNextPage = false
-        return await run { [session] in await session.search(query, pages: pages) }
+        return await run { [session] in await session.searchController.search(query, pages: pages) }
     }
 
     /// `movies episodes IMDBID|QUERY [--season S]`: one season's episodes. A QUERY means the first series

@@ -33,11 +33,6 @@ final class Session: SessionPart {
         _ = context.posterStore
     }
 
-    var rows: [LivePage.Row] {
-        get { searchController.rows }
-        set { searchController.rows = newValue }
-    }
-
     /// `more`, `prev`, `first` and `page N`: the search's pages, or the catalogue's when it is on screen.
     private func turnPage(_ command: Command) async -> ExitStatus {
         if let listed = searchController.cataloguePage {
@@ -75,7 +70,7 @@ final class Session: SessionPart {
             console.say(clear ? budget.clearCache() : budget.cacheReport)
         // Hints quote what was typed: shown like network text, so no escape code reaches the terminal.
         case .invalid(let hint): console.err(safe(hint))
-        case .search(let text): return await search(text)
+        case .search(let text): return await searchController.search(text)
         case .more, .previousPage, .firstPage, .page:
             return await turnPage(command)
         case .show(let list):
@@ -84,7 +79,7 @@ final class Session: SessionPart {
             for number in numbers where !Task.isCancelled { status = status.combined(with: await show(number)) }
             return status
         case .number(let number):
-            guard searchController.index(of: number) != nil else { return await search(String(number)) }
+            guard searchController.index(of: number) != nil else { return await searchController.search(String(number)) }
             return await show(number)
         case .showTitle(let id): return await show(imdbID: id)
         case .posters(let folder): setPosters(folder)
@@ -112,6 +107,4 @@ final class Session: SessionPart {
         }
         return .success
     }
-
-    func search(_ text: String, pages count: Int = 1) async -> ExitStatus { await searchController.search(text, pages: count) }
 }
