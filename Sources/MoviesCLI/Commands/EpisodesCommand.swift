@@ -4,7 +4,6 @@ import OMDbCatalogue
 
 /// `episodes N [SEASON]` and `movies episodes`: one season of a series, as new numbered rows.
 extension Session {
-
     /// Lists season `season` (default 1) of result `number`, a series, as new numbered rows.
     func episodes(_ number: Int, season: Int?) async -> ExitStatus {
         guard let row = searchController.row(number) else { return .success }

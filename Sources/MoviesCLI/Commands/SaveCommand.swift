@@ -4,7 +4,6 @@ import Files
 
 /// `save FILE`: the current search (with `--session`, every movie shown) to a JSON, CSV or Markdown file.
 extension Session {
-
     /// Writes the current search's loaded rows (with `session`, every movie shown) to `file` atomically, in
     /// the format its extension names; rows that never loaded are left out, and said to be. An existing
     /// file is replaced only with `force` or a yes at a terminal.

@@ -5,7 +5,6 @@ import TerminalImages
 
 /// `show N`, an IMDb ID or link, and `movies show`: one title's details, its poster drawn where the terminal can.
 extension Session {
-
     /// Result `number`'s full record.
     func show(_ number: Int) async -> ExitStatus {
         guard let row = searchController.row(number) else { return .success }
