@@ -102,52 +102,46 @@ import TestSupport
 
 /// Ctrl-C and the command it should stop (Prompt and OneShot use these calls in this order).
 @Suite struct InterruptsTests {
-    /// A command task that runs until `end` opens (or it is cancelled, 30 s at most), and
-    /// reports whether it was not cancelled.
-    static func slowCommand(until end: Latch = Latch()) -> Task<Bool, Never> {
-        Task {
-            try? await end.wait(for: "the command's end", timeout: .seconds(30))
-            return !Task.isCancelled
+    /// A command that runs until `end` opens (or it is cancelled, 30 s at most), and reports whether
+    /// it was not cancelled.
+    static func slowCommand(until end: Latch = Latch()) async -> Bool {
+        try? await end.wait(for: "the command's end", timeout: .seconds(30))
+        return !Task.isCancelled
+    }
+
+    @MainActor @Test func ctrlCAsACommandStartsCancelsIt() async {
+        let idleCalls = Mutex(0)
+        let interrupts = Interrupts()
+        interrupts.whenIdle { idleCalls.withLock { $0 += 1 } }
+        let (finished, cancelled) = await interrupts.run {
+            interrupts.interrupt()  // lands as the command starts
+            return await Self.slowCommand()
         }
-    }
-
-    @Test func ctrlCBetweenStartingACommandAndRegisteringItsTaskCancelsIt() async {
-        let idleCalls = Mutex(0)
-        let interrupts = Interrupts()
-        interrupts.whenIdle { idleCalls.withLock { $0 += 1 } }
-        interrupts.begin()
-        interrupts.interrupt()  // lands before the task is registered
-        let task = Self.slowCommand()
-        interrupts.running(task)
-        #expect(await task.value == false, "the command was not cancelled")
+        #expect([finished, cancelled] == [false, true], "the command was not cancelled")
         #expect(idleCalls.withLock { $0 } == 0, "the idle message was shown while a command was starting")
-        interrupts.finished()
     }
 
-    @Test func ctrlCWhileRunningCancelsAndWhileIdleCallsWhenIdle() async {
+    @MainActor @Test func ctrlCWhileRunningCancelsAndWhileIdleCallsWhenIdle() async {
         let idleCalls = Mutex(0)
         let interrupts = Interrupts()
         interrupts.whenIdle { idleCalls.withLock { $0 += 1 } }
-        interrupts.begin()
-        let task = Self.slowCommand()
-        interrupts.running(task)
+        let started = Latch()
+        async let running = interrupts.run {
+            started.open()
+            return await Self.slowCommand()
+        }
+        try? await started.wait(for: "the command's start", timeout: .seconds(30))
         interrupts.interrupt()
-        #expect(await task.value == false)
-        interrupts.finished()
+        #expect(await running.value == false)
         #expect(idleCalls.withLock { $0 } == 0)
 
         interrupts.interrupt()
         #expect(idleCalls.withLock { $0 } == 1)
 
-        // A Ctrl-C taken for an earlier command does not cancel the next one: registering it
-        // would have cancelled it at once, before it is let end.
-        interrupts.begin()
+        // A Ctrl-C taken for an earlier command does not cancel the next one.
         let end = Latch()
-        let next = Self.slowCommand(until: end)
-        interrupts.running(next)
         end.open()
-        #expect(await next.value == true)
-        interrupts.finished()
+        #expect(await interrupts.run { await Self.slowCommand(until: end) }.value == true)
     }
 }
 

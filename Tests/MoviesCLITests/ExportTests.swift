@@ -56,9 +56,9 @@ import TestSupport
         defer { removeFolder(folder) }
         let capture = Capture()
         let session = await session(capture, in: folder)
-        await session.handle(.save("nothere/x.json", force: false))
+        let status = await session.handle(.save("nothere/x.json", force: false))
         #expect(capture.said == Said(err: "error: Nothing was saved: there is no folder nothere. Create it first, or give save another path.\n"))
-        #expect(session.hadFailure && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("nothere").path))
+        #expect(status == ExitStatus.failure && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("nothere").path))
     }
 
     @Test func csvQuotesCommasQuotesAndLineBreaks() async throws {

@@ -127,7 +127,7 @@ import TestSupport
         #expect(status == .success && capture.err == "")
         let objects = try capture.outLines.map(Self.object)
         // Rank, page and ID of each line, in order: 22 ranks, pages 1, 1… 2, 2… 3, 3.
-        let expected: [[String]] = session.rows.enumerated().map { [String($0.offset + 1), String(min($0.offset / 10 + 1, 3)), $0.element.item.imdbID] }
+        let expected: [[String]] = session.searchController.rows.enumerated().map { [String($0.offset + 1), String(min($0.offset / 10 + 1, 3)), $0.element.item.imdbID] }
         #expect(objects.map { Self.values($0, ["rank", "page", "imdbID"]) } == expected && expected.count == 22)
         #expect(objects.allSatisfy { $0["plot"] is String && $0["poster"] is NSNull })
     }

@@ -35,7 +35,7 @@ import TestSupport
         capture.clear()
         await session.handle(.episodes(1, season: 1))
         // A heading, seven episodes and the note; the series' row and the seven episodes'.
-        let counts = [capture.outLines.count, session.rows.count]
+        let counts = [capture.outLines.count, session.searchController.rows.count]
         #expect(counts == [9, 8])
         #expect(!capture.out.contains(" E05 ") && capture.outLines.last == "  OMDb lists no episode 5.")
     }
@@ -43,10 +43,10 @@ import TestSupport
     @Test func missingSeasonHasItsOwnMessageAndIsNotAFailure() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
-        await session.handle(.search("breaking bad"))
+        #expect(await session.handle(.search("breaking bad")) == ExitStatus.success)
         capture.clear()
-        await session.handle(.episodes(1, season: 9))
-        #expect(capture.err.contains("OMDb has no season 9 of tt0903747 (\"Series or season not found!\")") && capture.out == "" && !session.hadFailure)
+        let status = await session.handle(.episodes(1, season: 9))
+        #expect(capture.err.contains("OMDb has no season 9 of tt0903747 (\"Series or season not found!\")") && capture.out == "" && status == ExitStatus.success)
     }
 
     /// Every series of the offline catalogue says how many seasons it has (`show`'s Seasons line),
@@ -82,10 +82,10 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture)
         session.context.offlineCatalogue = try Catalogue(folder: try #require(Catalogue.defaultFolder()))
-        await session.handle(.search("breaking bad"))
+        #expect(await session.handle(.search("breaking bad")) == ExitStatus.success)
         capture.clear()
-        await session.handle(.episodes(1, season: 3))
-        #expect(capture.err == "The offline catalogue lists the episodes of Breaking Bad for seasons 1 and 2 only, not season 3.\n" && !session.hadFailure)
+        let status = await session.handle(.episodes(1, season: 3))
+        #expect(capture.err == "The offline catalogue lists the episodes of Breaking Bad for seasons 1 and 2 only, not season 3.\n" && status == ExitStatus.success)
     }
 
     @Test func episodesOfAMovieOrAnEpisodeAreRefusedSayingWhatItIs() async throws {
@@ -149,7 +149,7 @@ import TestSupport
     func showDrawsThePosterWithTheTerminalsProtocol(kind: InlineImages.Kind) async throws {
         // Row 1: a PNG poster in the fixtures.
         try await showFirstResult(of: "toxic avenger", drawingWith: kind) { session, capture in
-            let data = try Data(contentsOf: try #require(session.rows[0].poster?.file))
+            let data = try Data(contentsOf: try #require(session.searchController.rows[0].savedPoster?.file))
             guard case .drawn(let sequence) = InlineImages.draw(data, using: kind) else { throw CancellationError() }
             #expect(ImageFormat(sniffing: data) == .png && capture.out.contains(sequence))
         }
@@ -163,7 +163,7 @@ import TestSupport
 
     @Test func kittyDoesNotDrawAJPEGAndSaysWhy() async throws {
         try await showFirstResult(of: "star wars", drawingWith: .kitty) { session, capture in
-            let data = try Data(contentsOf: try #require(session.rows[0].poster?.file))
+            let data = try Data(contentsOf: try #require(session.searchController.rows[0].savedPoster?.file))
             #expect(ImageFormat(sniffing: data) == .jpeg && !capture.out.contains("\u{1B}"))
             #expect(capture.err.contains("poster not drawn: only PNG posters can be drawn in this terminal (this one is JPEG); saved as "))
         }
@@ -212,7 +212,7 @@ import TestSupport
         await session.handle(Command(parsing: "open 1-5"))
         #expect(asked.withLock { $0 } == ["Open 6 pages in the browser? (y/N) ", "Open 6 pages in the browser? (y/N) "])
         let opened = try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map(String.init)
-        let wanted = (Array(0..<6) + Array(0..<5)).map { "https://www.imdb.com/title/\(session.rows[$0].item.imdbID)/" }
+        let wanted = (Array(0..<6) + Array(0..<5)).map { "https://www.imdb.com/title/\(session.searchController.rows[$0].item.imdbID)/" }
         #expect(opened == wanted)
         session.opener = Opener(executable: nil)
         capture.clear()

@@ -51,7 +51,7 @@ import TestSupport
     /// whether it sent a request, and the session (its page) after.
     private func searchOverAPage(_ text: String) async throws -> (status: MoviesCLI.ExitStatus, err: String, requested: Bool, session: Session) {
         let (session, capture, sent) = try await searched("star trek")
-        let status = await session.search(text)
+        let status = await session.searchController.search(text)
         return (status, capture.err, session.client.apiRequestCount != sent, session)
     }
 
@@ -60,8 +60,8 @@ import TestSupport
         #expect(status == .usage)
         #expect(err == "That search is 509 characters long; titles are far shorter: type up to 500 characters.\n")
         #expect(!requested)
-        #expect(session.rows.count == 10)
-        #expect(await session.search(String(repeating: "x", count: 500)) != .usage)
+        #expect(session.searchController.rows.count == 10)
+        #expect(await session.searchController.search(String(repeating: "x", count: 500)) != .usage)
     }
 
     /// A line read from a terminal or a file in another encoding (Latin-1 `é` is the byte 0xE9)
@@ -72,7 +72,7 @@ import TestSupport
         #expect(status == .usage)
         #expect(err == "That search holds bytes that are not UTF-8 text (shown as \u{FFFD}): type it again, or set the terminal or the file to UTF-8.\n")
         #expect(!requested)
-        #expect(session.rows.count == 10)
+        #expect(session.searchController.rows.count == 10)
     }
 
     @Test func aPastedQueryIsNormalisedBeforeItIsSentAndQuoted() async throws {
@@ -96,16 +96,16 @@ import TestSupport
         let capture = Capture()
         let session = try session(capture)
         await session.handle(.search("star wars"))
-        let rows = session.rows.map(\.item.imdbID)
+        let rows = session.searchController.rows.map(\.item.imdbID)
         capture.clear()
         await session.handle(Command(parsing: "moer"))
         #expect(capture.err == "\"moer\" is not a command: did you mean more? To search for it, type: search moer\n")
         #expect(capture.out == "")
-        #expect(session.rows.map(\.item.imdbID) == rows)
+        #expect(session.searchController.rows.map(\.item.imdbID) == rows)
         capture.clear()
         await session.handle(Command(parsing: "show 2"))
         #expect(capture.err == "")
-        #expect(capture.out.contains(session.rows[1].item.title))
+        #expect(capture.out.contains(session.searchController.rows[1].item.title))
     }
 
     /// A typo of a command that takes arguments, followed by them, sends nothing: it was searched
@@ -122,18 +122,18 @@ import TestSupport
         let capture = Capture()
         let session = try session(capture)
         await session.handle(.search("star trek"))
-        let rows = session.rows.map(\.item.imdbID)
+        let rows = session.searchController.rows.map(\.item.imdbID)
         capture.clear()
         await session.handle(.search("tt12"))
         #expect(capture.err.hasPrefix("No results for \"tt12\""))
-        #expect(session.rows.map(\.item.imdbID) == rows)
+        #expect(session.searchController.rows.map(\.item.imdbID) == rows)
         #expect(session.searchController.canLoadMore)
         capture.clear()
         await session.handle(.show(2))
         #expect(capture.err == "")
         await session.handle(.more)
         #expect(capture.outLines.contains("Results for \"star trek\": page 2 of 3, 22 in all"))
-        #expect(session.rows.count == 20)
+        #expect(session.searchController.rows.count == 20)
     }
 
     @Test func prevAndFirstShowPagesAgainFromMemoryWithNoRequest() async throws {
@@ -142,7 +142,7 @@ import TestSupport
         await session.handle(.search("star trek"))
         let pageOne = capture.outLines
         await session.handle(Command(parsing: "next"))
-        #expect(session.rows.count == 20)
+        #expect(session.searchController.rows.count == 20)
         let sent = session.client.apiRequestCount
         // Page 1 as it was, but for the line under it, which names its rows: page 2 was seen since.
         let pageOneAgain = pageOne.map { $0.hasPrefix("Showing 10 of 22") ? $0.replacingOccurrences(of: "Showing 10 of 22", with: "Showing 1–10 of 22") : $0 }
@@ -158,7 +158,7 @@ import TestSupport
         await session.handle(Command(parsing: "first"))
         #expect(capture.outLines.sorted() == pageOneAgain.sorted())
         #expect(session.client.apiRequestCount == sent)
-        #expect(session.rows.count == 20)
+        #expect(session.searchController.rows.count == 20)
         capture.clear()
         await session.handle(Command(parsing: "prev"))
         #expect(capture.err == "This is the first page of \"star trek\": type next for the page after it.\n")
@@ -179,11 +179,11 @@ import TestSupport
         capture.clear()
         await session.handle(Command(parsing: "13"))
         #expect(capture.err == "")
-        #expect(capture.outLines.first?.hasPrefix(session.rows[12].item.title) == true, "\(capture.outLines)")
+        #expect(capture.outLines.first?.hasPrefix(session.searchController.rows[12].item.title) == true, "\(capture.outLines)")
         #expect(!capture.out.contains("Results for"))
         capture.clear()
         await session.handle(Command(parsing: "o 1-2"))
-        #expect(capture.outLines == [session.rows[0], session.rows[1]].map { "https://www.imdb.com/title/\($0.item.imdbID)/" })
+        #expect(capture.outLines == [session.searchController.rows[0], session.searchController.rows[1]].map { "https://www.imdb.com/title/\($0.item.imdbID)/" })
         capture.clear()
         await session.handle(Command(parsing: "2001"))
         #expect(capture.outLines.first == "Results for \"2001\": page 1 of 1, 1 in all")
@@ -216,11 +216,11 @@ import TestSupport
         #expect(capture.err == "This is the first page of the catalogue: type next for the page after it.\n")
         await session.handle(Command(parsing: "n"))
         #expect(capture.outLines.first == "The offline catalogue: page 2 of 13, 245 titles")
-        #expect(session.rows.map(\.number) == Array(21...40))
+        #expect(session.searchController.rows.map(\.number) == Array(21...40))
         capture.clear()
         await session.handle(Command(parsing: "alien"))
         await session.handle(Command(parsing: "n"))
-        #expect(session.rows.map(\.item.title).first == "Alien" && capture.err.hasPrefix("No more results for \"alien\""), "\(capture.err)")
+        #expect(session.searchController.rows.map(\.item.title).first == "Alien" && capture.err.hasPrefix("No more results for \"alien\""), "\(capture.err)")
     }
 
     /// The line under a page says what that page shows and what comes after it: `first` after the
@@ -253,14 +253,14 @@ import TestSupport
         #expect(capture.outLines.first == "Results for \"star trek\": page 3 of 3, 22 in all")
         // One search for page 3 and one record for each of its two rows: page 2 was never asked for.
         #expect(session.client.apiRequestCount == sent + 1 + 2)
-        #expect(session.rows.count == 12)
+        #expect(session.searchController.rows.count == 12)
         capture.clear()
         await session.handle(.page(4))
         #expect(capture.err == "There is no page 4 of \"star trek\": it has 3 pages.\n")
         capture.clear()
         await session.handle(.previousPage)
         #expect(capture.outLines.first == "Results for \"star trek\": page 2 of 3, 22 in all")
-        #expect(session.rows.count == 22)
+        #expect(session.searchController.rows.count == 22)
     }
 
     /// The numbers beside the rows printed: `  21. Title…` gives 21.
@@ -280,7 +280,7 @@ import TestSupport
         let walked = try session(Capture())
         await walked.handle(.search("star"))
         for _ in 2...4 { await walked.handle(.more) }
-        let inOrder = walked.rows.map(\.item)
+        let inOrder = walked.searchController.rows.map(\.item)
         #expect(inOrder.count == 38)
 
         let capture = Capture()
@@ -313,7 +313,7 @@ import TestSupport
         #expect(capture.outLines.first == "Results for \"star\": page 2 of 4, 38 in all")
         #expect(numbersShown(capture.outLines) == Array(11...20))
         #expect(capture.outLines.contains { $0.hasPrefix("Showing 11–20 of 38.") })
-        #expect(session.rows.map(\.item.imdbID) == inOrder.map(\.imdbID))
+        #expect(session.searchController.rows.map(\.item.imdbID) == inOrder.map(\.imdbID))
         capture.clear()
         await session.handle(.save("x.json", force: false))
         let data = try Data(contentsOf: folder.appendingPathComponent("x.json"))
@@ -384,11 +384,11 @@ import TestSupport
         capture.clear()
         await session.handle(Command(parsing: "show 1,3"))
         #expect(capture.err == "")
-        #expect(capture.out.contains(session.rows[0].item.title) && capture.out.contains(session.rows[2].item.title))
+        #expect(capture.out.contains(session.searchController.rows[0].item.title) && capture.out.contains(session.searchController.rows[2].item.title))
         capture.clear()
         await session.handle(Command(parsing: "open 1-2"))
         #expect(capture.outLines.filter { $0.hasPrefix("https://www.imdb.com/title/") }
-            == session.rows.prefix(2).map { "https://www.imdb.com/title/\($0.item.imdbID)/" })
+            == session.searchController.rows.prefix(2).map { "https://www.imdb.com/title/\($0.item.imdbID)/" })
         capture.clear()
         await session.handle(Command(parsing: "show 2 99"))
         #expect(capture.err == "There is no result 99: choose 1 to 10, or type more for the next page.\n")

@@ -17,7 +17,7 @@ import Testing
         let jumped = capture.outLines.last
         capture.clear()
         for page in 2...4 { goOn.append(await session.handle(.page(page))) }
-        #expect(goOn == [true, true, true, true, true])
+        #expect(goOn == Array(repeating: ExitStatus.success, count: 5))
         #expect(jumped == "Showing 31–38 of 38: this is the last page; pages 2 and 3 are not shown yet: type page 2.")
         #expect(capture.outLines.last?.hasSuffix(": that is all.") == true, "\(capture.outLines.last ?? "")")
     }
@@ -25,14 +25,14 @@ import Testing
     @Test func plainSearchOutputHasNoEscapeCodesAndListsEveryRow() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
-        #expect(await session.handle(.search("toxic")))
+        #expect(await session.handle(.search("toxic")) == ExitStatus.success)
 
         let out = capture.out
         #expect(!out.contains(Self.escape) && capture.err == "")
         let lines = capture.outLines
         #expect([lines.first, lines.last] == ["Results for \"toxic\": page 1 of 1, 10 in all", "Showing 10 of 10: that is all."])
-        #expect(session.rows.count == 10 && session.rows.first?.item.title == "The Toxic Avenger")
-        for (offset, row) in session.rows.enumerated() {
+        #expect(session.searchController.rows.count == 10 && session.searchController.rows.first?.item.title == "The Toxic Avenger")
+        for (offset, row) in session.searchController.rows.enumerated() {
             let number = offset + 1
             let label = String(repeating: " ", count: number < 10 ? 2 : 1) + "\(number)."
             let title = row.item.title + (row.item.year.map { " (\($0.text))" } ?? "")

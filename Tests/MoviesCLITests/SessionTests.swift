@@ -11,8 +11,8 @@ import TestSupport
     @Test func moreAndShowBeforeAnySearchAskForASearch() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
-        #expect(await session.handle(.more))
-        #expect(capture.said == Said(err: "There is no search to continue yet: search for a title first.\n") && !session.hadFailure)
+        #expect(await session.handle(.more) == ExitStatus.success)
+        #expect(capture.said == Said(err: "There is no search to continue yet: search for a title first.\n"))
         capture.clear()
         await session.handle(.show(1))
         #expect(capture.said == Said(err: "No results yet: search for a title first.\n"))
@@ -37,20 +37,20 @@ import TestSupport
     @Test func moreLoadsTheNextPageAndNumbersOn() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
-        await session.handle(.search("star trek"))
+        #expect(await session.handle(.search("star trek")) == ExitStatus.success)
         #expect(capture.outLines.last == "Showing 10 of 22. Type more for the next page.")
         capture.clear()
-        await session.handle(.more)
+        #expect(await session.handle(.more) == ExitStatus.success)
         let lines = capture.outLines
         let numbers = lines.compactMap { $0.wholeMatch(of: #/ *(\d+)\. .*/#).flatMap { Int($0.1) } }
         #expect(numbers == Array(11...20))
         #expect([lines.first, lines.last] == ["Results for \"star trek\": page 2 of 3, 22 in all", "Showing 20 of 22. Type more for the next page."])
-        #expect(session.rows.count == 20)
-        await session.handle(.more)
+        #expect(session.searchController.rows.count == 20)
+        #expect(await session.handle(.more) == ExitStatus.success)
         #expect(capture.outLines.last == "Showing 22 of 22: that is all.")
         capture.clear()
-        await session.handle(.more)
-        #expect(capture.err == "No more results for \"star trek\": all 22 of 22 are shown.\n" && !session.hadFailure)
+        #expect(await session.handle(.more) == ExitStatus.success)
+        #expect(capture.err == "No more results for \"star trek\": all 22 of 22 are shown.\n")
     }
 
     @Test func typeFilterNarrowsTheNextSearch() async throws {
@@ -61,11 +61,11 @@ import TestSupport
         capture.clear()
         await session.handle(.search("star trek"))
         #expect(capture.outLines.first == "Results for \"star trek\" (series): page 1 of 1, 9 in all")
-        #expect(session.rows.map(\.item.type) == Array(repeating: .series, count: 9))
+        #expect(session.searchController.rows.map(\.item.type) == Array(repeating: .series, count: 9))
 
         await session.handle(.type(nil))
         await session.handle(.search("star trek"))
-        #expect(session.rows.contains { $0.item.type == .movie })
+        #expect(session.searchController.rows.contains { $0.item.type == .movie })
     }
 
     @Test func typeCommandSaysWhatTheNextSearchesWillBe() async throws {
@@ -88,11 +88,11 @@ import TestSupport
         capture.clear()
         await session.handle(.search("toxic"))
         #expect(capture.outLines.first == "Results for \"toxic\" (1984): page 1 of 1, 1 in all")
-        #expect(session.rows.map(\.item.imdbID) == ["tt0090190"])
+        #expect(session.searchController.rows.map(\.item.imdbID) == ["tt0090190"])
 
         await session.handle(.year(nil))
         await session.handle(.search("toxic"))
-        #expect(session.rows.count == 10)
+        #expect(session.searchController.rows.count == 10)
     }
 
     @Test func plotCommandSetsThePlotLength() async throws {
@@ -111,7 +111,7 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture, directory: root)
 
-        await session.handle(.posters("shots/new"))
+        #expect(await session.handle(.posters("shots/new")) == ExitStatus.success)
         let folder = root.appendingPathComponent("shots/new", isDirectory: true)
         var isDirectory: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue)
@@ -119,7 +119,7 @@ import TestSupport
         #expect(capture.out.hasPrefix("Posters will be saved in ") && capture.out.contains("shots/new"))
 
         capture.clear()
-        await session.handle(.search("toxic"))
+        let status = await session.handle(.search("toxic"))
         // Poster lines carry their row's number ("  3. poster saved: …"): drop it.
         let lines = capture.outLines.map { line in
             line.trimmingCharacters(in: .whitespaces).replacing(#/^\d+\. /#, with: "")
@@ -146,7 +146,7 @@ import TestSupport
         let catalogue = try #require(Catalogue.defaultFolder())
         #expect(FileManager.default.contents(atPath: folder.appendingPathComponent("The Toxic Avenger (1984) [tt0090190].png").path)
             == FileManager.default.contents(atPath: catalogue.appendingPathComponent("posters/tt0090190.jpg").path))
-        #expect(!session.hadFailure)
+        #expect(status == ExitStatus.success)
 
         // The same search again finds them in place.
         capture.clear()
@@ -203,26 +203,26 @@ import TestSupport
     @Test func tooCommonOrUnmatchedSearchesSaySo() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
-        await session.handle(.search("the"))
+        let status = await session.handle(.search("the"))
         // The search did not run: a one-shot script gets status 1.
-        #expect(capture.err.hasPrefix("Too many results for \"the\"") && capture.out == "" && session.hadFailure)
+        #expect(capture.err.hasPrefix("Too many results for \"the\"") && capture.out == "" && status == ExitStatus.failure)
         let unmatched = try catalogueSession(capture)
         capture.clear()
-        await unmatched.handle(.search("zzzzqq"))
+        let unmatchedStatus = await unmatched.handle(.search("zzzzqq"))
         #expect(capture.said == Said(err: "No results for \"zzzzqq\". Check the spelling, or try fewer words or another year.\n"))
-        #expect(!unmatched.hadFailure && unmatched.rows.isEmpty)
+        #expect(unmatchedStatus == ExitStatus.success && unmatched.searchController.rows.isEmpty)
     }
 
     @Test func quitEndsAndOtherCommandsDoNot() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
         var goOn: [Bool] = []
-        for command in [Command.quit, .nothing, .help(nil), .invalid(hint: "a hint")] { goOn.append(await session.handle(command)) }
+        for command in [Command.quit, .nothing, .help(nil), .invalid(hint: "a hint")] { goOn.append(await session.handle(command) != nil) }
         #expect(goOn == [false, true, true, true])
         #expect(capture.said == Said(out: PromptHelp.overview(width: session.console.width) + "\n", err: "a hint\n"))
     }
 
-    @Test func aFailingServerSetsHadFailure() async throws {
+    @Test func aFailingServerFailsTheCommand() async throws {
         struct Down: InMemoryTransport {
             func answer(_ url: URL, timeout: Int) async throws -> HTTPResponse { throw TransportError.unreachable(reason: "connection refused") }
         }
@@ -232,8 +232,8 @@ import TestSupport
         let session = Session(client: client, settings: Settings(), console: console,
                               presenter: TextPresenter(console: console, currentDirectory: URL(fileURLWithPath: "/")),
                               currentDirectory: URL(fileURLWithPath: "/"))
-        await session.handle(.search("alien"))
-        #expect(session.hadFailure && capture.err.hasPrefix("error: The connection to stub.invalid failed (connection refused)")
+        let status = await session.handle(.search("alien"))
+        #expect(status == ExitStatus.failure && capture.err.hasPrefix("error: The connection to stub.invalid failed (connection refused)")
             && !capture.err.contains("secret-key"))
     }
 }

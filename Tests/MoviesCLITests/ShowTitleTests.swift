@@ -87,11 +87,11 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture)
         await session.handle(.search("alien"))
-        let rows = session.rows.count
+        let rows = session.searchController.rows.count
         capture.clear()
         await session.handle(Command(parsing: "https://m.imdb.com/title/tt0076759/reviews"))
         #expect(capture.err == "" && capture.outLines.first == "Star Wars: Episode IV - A New Hope (1977)  movie  tt0076759")
-        #expect(capture.out.contains("Director: George Lucas") && capture.out.contains("Rotten Tomatoes 93%") && session.rows.count == rows)
+        #expect(capture.out.contains("Director: George Lucas") && capture.out.contains("Rotten Tomatoes 93%") && session.searchController.rows.count == rows)
         capture.clear()
         await session.handle(Command(parsing: "tt9999999"))
         #expect(capture.err == "The offline catalogue has no title with the IMDb ID tt9999999: check the ID or the link.\n")
@@ -106,10 +106,10 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture, directory: folder)
         await session.handle(.search("alien"))
-        let alien = session.rows.map(\.item.imdbID)
+        let alien = session.searchController.rows.map(\.item.imdbID)
         await session.handle(.search("star wars"))
         await session.handle(.more)
-        let starWars = session.rows.map(\.item.imdbID)
+        let starWars = session.searchController.rows.map(\.item.imdbID)
         #expect(starWars.count == 16)
         await session.handle(.episodes(12, season: nil))   // tt0458290, a series with no episode list offline
         await session.handle(.showTitle(imdbID: "tt0133093"))
@@ -137,12 +137,12 @@ import TestSupport
         let capture = Capture()
         let session = try catalogueSession(capture, directory: folder)
         await session.handle(.search("star wars"))
-        session.rows[3].loaded = false
-        session.rows[7].loaded = false
+        session.searchController.rows[3].record = nil
+        session.searchController.rows[7].record = nil
         capture.clear()
         await session.handle(.save("out.csv", force: false))
         #expect(capture.out == "Saved 8 movies to \(folder.appendingPathComponent("out.csv").path). 2 rows that never loaded were left out.\n")
-        for index in session.rows.indices { session.rows[index].loaded = false }
+        for index in session.searchController.rows.indices { session.searchController.rows[index].record = nil }
         capture.clear()
         await session.handle(.save("none.csv", force: false))
         #expect(capture.err.hasPrefix("Nothing to save: none of the 10 rows of this search loaded.")

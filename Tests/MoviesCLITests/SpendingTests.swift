@@ -59,18 +59,18 @@ import TestSupport
         let client = OMDbClient(configuration: .init(apiKey: "stub-key", baseURL: StubTransport.baseURL), transport: TooManyResultsTransport())
         let session = Session(client: client, settings: settings, console: capture.console(),
                               presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
-        await session.handle(.search("up"))
-        #expect(session.rows.map { $0.poster?.file.lastPathComponent } == ["Up (2009) [tt1049413].jpg"])
-        #expect(capture.out.contains("poster saved: Up (2009) [tt1049413].jpg") && !session.hadFailure, "\(capture.out)")
+        let status = await session.handle(.search("up"))
+        #expect(session.searchController.rows.map { $0.savedPoster?.file.lastPathComponent } == ["Up (2009) [tt1049413].jpg"])
+        #expect(capture.out.contains("poster saved: Up (2009) [tt1049413].jpg") && status == ExitStatus.success, "\(capture.out)")
     }
 
     @MainActor @Test func tooManyResultsShowsTheExactTitleOffline() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture)
-        await session.handle(.search("up"))
+        let status = await session.handle(.search("up"))
         #expect(capture.outLines.first == "Results for \"up\": page 1 of 1, 1 in all" && capture.out.contains("  1. Up (2009)  movie  tt1049413"))
         #expect(capture.out.contains("balloons") && capture.err.contains("add a word, a type or a year"))
-        #expect(!session.hadFailure && session.rows.count == 1)
+        #expect(status == ExitStatus.success && session.searchController.rows.count == 1)
     }
 
     /// Answers `s=` with "Too many results." and `t=` with `answer`.
@@ -96,8 +96,8 @@ import TestSupport
         let session = Session(client: client, settings: Settings(), console: console,
                               presenter: TextPresenter(console: console, currentDirectory: URL(fileURLWithPath: "/")),
                               currentDirectory: URL(fileURLWithPath: "/"))
-        await session.handle(.search("up"))
-        #expect(capture.err.hasPrefix(message) && capture.out.isEmpty && session.hadFailure)
+        let status = await session.handle(.search("up"))
+        #expect(capture.err.hasPrefix(message) && capture.out.isEmpty && status == ExitStatus.failure)
     }
 
     /// The warning counts down to the limit, and past it says the limit is reached (a hostile pass

@@ -79,7 +79,7 @@ import TestSupport
         _ = await page.value
         #expect(!disk.open.isOpen)
         #expect(files(in: posters) == ["One (1999) [tt0000001].jpg"])
-        #expect(session.rows.map { $0.poster?.file.lastPathComponent } == ["One (1999) [tt0000001].jpg", nil])
+        #expect(session.searchController.rows.map { $0.savedPoster?.file.lastPathComponent } == ["One (1999) [tt0000001].jpg", nil])
         #expect(capture.out.components(separatedBy: "poster saved: ").count - 1 == 1)
         #expect(capture.out.components(separatedBy: "poster: stopped").count - 1 == 1)
         disk.open.open()
@@ -105,14 +105,14 @@ import TestSupport
         let disk = HeldDisk(heldCount: held.count, placedCount: 9) { name in held.contains { name.contains($0) } }
         defer { disk.open.open() }
         disk.hold(session)
-        let run = Task { await session.search("star wars", pages: 2) }
+        let run = Task { await session.searchController.search("star wars", pages: 2) }
         try await disk.allHeld.wait(for: "page 2's posters and page 1's last to be flushing")
         try await disk.allPlaced.wait(for: "page 1's other nine posters in place")
         run.cancel()
         _ = await run.value
         #expect(!disk.open.isOpen)
         #expect(!capture.out.contains(" 11. "))
-        let saved = session.rows.filter { $0.number <= 10 }.compactMap { $0.poster?.file.lastPathComponent }
+        let saved = session.searchController.rows.filter { $0.number <= 10 }.compactMap { $0.savedPoster?.file.lastPathComponent }
         #expect(files(in: posters).count == 9)
         #expect(Set(files(in: posters)) == Set(saved))
         #expect(capture.out.components(separatedBy: "poster saved: ").count - 1 == 9)

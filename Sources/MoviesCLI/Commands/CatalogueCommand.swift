@@ -4,20 +4,16 @@ import OMDbCatalogue
 
 /// `catalogue [N]`: the offline catalogue a page at a time (`movies catalogue`: whole). At the prompt
 /// its rows, numbered by their places in it, take a search's place for `show N`, `next` and the rest.
-@MainActor
-struct CatalogueCommand: SessionPart {
-    let context: SessionContext
-    let searchController: SearchController
+extension Session {
+    static let cataloguePageSize = 20
 
-    static let pageSize = 20
-
-    func list(page: Int) {
+    func listCatalogue(page: Int) {
         guard let catalogue = context.offlineCatalogue else {
             console.err("OMDb answers in this session: there is no offline catalogue to list (it answers only with no key and no base URL).")
             return
         }
         let titles = catalogue.titles
-        let pages = max(1, (titles.count + Self.pageSize - 1) / Self.pageSize)
+        let pages = max(1, (titles.count + Self.cataloguePageSize - 1) / Self.cataloguePageSize)
         guard page >= 1 else {
             console.err("This is the first page of the catalogue: type next for the page after it.")
             return
@@ -26,10 +22,10 @@ struct CatalogueCommand: SessionPart {
             console.err("There is no catalogue page \(page): it has \(pages) pages, catalogue 1 to catalogue \(pages).")
             return
         }
-        let first = (page - 1) * Self.pageSize + 1
-        let items = titles.dropFirst(first - 1).prefix(Self.pageSize).map(Self.item)
+        let first = (page - 1) * Self.cataloguePageSize + 1
+        let items = titles.dropFirst(first - 1).prefix(Self.cataloguePageSize).map(Self.item)
         searchController.startNewResults()
-        searchController.insert(items.enumerated().map { SearchController.Row(number: first + $0.offset, item: $0.element) })
+        searchController.insert(items.enumerated().map { LivePage.Row(item: $0.element, number: first + $0.offset) })
         searchController.cataloguePage = page
         // Rows as a search's (`  21. Alien (1979)  movie  tt0078748`), under a heading, over what to type next.
         console.out([console.style.bold("The offline catalogue: page \(page) of \(pages), \(titles.count) titles")]

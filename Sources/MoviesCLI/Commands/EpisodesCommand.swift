@@ -3,11 +3,7 @@ import OMDbKit
 import OMDbCatalogue
 
 /// `episodes N [SEASON]` and `movies episodes`: one season of a series, as new numbered rows.
-@MainActor
-struct EpisodesCommand: SessionPart {
-    let context: SessionContext
-    let searchController: SearchController
-
+extension Session {
     /// Lists season `season` (default 1) of result `number`, a series, as new numbered rows.
     func episodes(_ number: Int, season: Int?) async -> ExitStatus {
         guard let row = searchController.row(number) else { return .success }
@@ -28,9 +24,10 @@ struct EpisodesCommand: SessionPart {
             let list = try await presenter.waiting("Asking \(source) for season \(season) of \(safe(title ?? seriesID))…") {
                 try await client.season(imdbID: seriesID, number: season)
             }
-            let first = searchController.nextEpisodeNumber
+            // After every row and every place of the search, loaded or not.
+            let first = max(searchController.rows.last?.number ?? 0, searchController.lastPage?.totalResults ?? 0) + 1
             for (offset, episode) in list.episodes.enumerated() {
-                searchController.rows.append(SearchController.Row(number: first + offset, item: episode.searchItem, isEpisode: true))
+                searchController.rows.append(LivePage.Row(item: episode.searchItem, number: first + offset, isEpisode: true))
                 context.exportLog.note(episode.searchItem, episode: episode)
             }
             console.out(EpisodeList.lines(list, first: first, style: console.style))

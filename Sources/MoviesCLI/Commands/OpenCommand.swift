@@ -2,36 +2,31 @@ import Foundation
 import OMDbKit
 
 /// `open N`: result N's IMDb page in the browser, or its address when nothing can open it.
-@MainActor
-struct OpenCommand: SessionPart {
-    let context: SessionContext
-    let searchController: SearchController
-    let opener: Opener
-
+extension Session {
     /// More pages than this at once are asked about first.
-    static let withoutAsking = 5
+    static let opensWithoutAsking = 5
 
-    /// Whether `count` pages may be opened: up to ``withoutAsking`` (or any, with no opener), else when
-    /// `ask` answers yes; a refusal is said.
-    func mayOpen(_ count: Int, ask: ((String) async -> String?)?) async -> Bool {
-        guard count > Self.withoutAsking, opener.executable != nil else { return true }
-        let answer = await ask?("Open \(count) pages in the browser? (y/N) ")?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard answer == "y" || answer == "yes" else {
-            console.err("Nothing opened: answer y to open \(count) pages, or open fewer at a time (open 1-\(Self.withoutAsking)).")
-            return false
+    /// Opens the IMDb pages of rows `list`, or prints their addresses when there is no opener. More than
+    /// ``opensWithoutAsking`` with an opener only when ``ask`` answers yes; a refusal is said.
+    func open(_ list: RowList) async {
+        guard let numbers = searchController.numbers(list) else { return }
+        if numbers.count > Self.opensWithoutAsking, opener.executable != nil {
+            let (count, most) = (numbers.count, Self.opensWithoutAsking)
+            let answer = await ask?("Open \(count) pages in the browser? (y/N) ")?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard answer == "y" || answer == "yes" else {
+                console.err("Nothing opened: answer y to open \(count) pages, or open fewer at a time (open 1-\(most)).")
+                return
+            }
         }
-        return true
-    }
-
-    /// Opens result `number`'s IMDb page, or prints its address when there is no opener.
-    func open(_ number: Int) async {
-        guard let row = searchController.row(number) else { return }
-        let address = "https://www.imdb.com/title/\(row.item.imdbID)/"
-        if let failure = await opener.open(address) {
-            console.out(address)
-            console.note("Not opened (\(failure)): the address is above. MOVIES_OPENER names another opener.")
-        } else {
-            console.out("Opened \(address)")
+        for number in numbers where !Task.isCancelled {
+            guard let row = searchController.row(number) else { return }
+            let address = "https://www.imdb.com/title/\(row.item.imdbID)/"
+            if let failure = await opener.open(address) {
+                console.out(address)
+                console.note("Not opened (\(failure)): the address is above. MOVIES_OPENER names another opener.")
+            } else {
+                console.out("Opened \(address)")
+            }
         }
     }
 }

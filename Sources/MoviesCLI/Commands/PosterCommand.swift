@@ -3,24 +3,20 @@ import OMDbKit
 
 /// `poster LIST [DIR]`: the posters of the rows picked (`2,4-5`), saved into DIR, else the posters
 /// folder, else the working folder.
-@MainActor
-struct PosterCommand: SessionPart {
-    let context: SessionContext
-    let searchController: SearchController
-
+extension Session {
     /// Saves the posters of rows `list`, one line a row; `.failure` when a poster could not be written.
-    func save(_ list: RowList, into folder: String?) async -> ExitStatus {
+    func savePosters(_ list: RowList, into folder: String?) async -> ExitStatus {
         guard let numbers = searchController.numbers(list) else { return .success }
         let url = folder.map { Settings.posterFolder($0, relativeTo: context.currentDirectory, home: settings.home) }
             ?? settings.posters ?? context.currentDirectory
-        if let problem = SettingsCommands.posterFolderProblem(url) {
+        if let problem = Self.posterFolderProblem(url) {
             console.error("Cannot save posters in \"\(safe(folder ?? url.path))\": \(problem). Name another folder: poster \(numbers.map(String.init).joined(separator: ",")) DIR")
             return .failure
         }
         do throws(OMDbError) {
             try PosterStore.openFolder(url)
         } catch {
-            console.error("Cannot save posters in \"\(safe(url.path))\": \(Self.reason(error)).")
+            console.error("Cannot save posters in \"\(safe(url.path))\": \(Self.folderReason(error)).")
             return .failure
         }
         // The session's store when it is that folder: it already holds the folder's index.
@@ -40,7 +36,7 @@ struct PosterCommand: SessionPart {
                 let saved = try await presenter.waiting("Saving the poster of \(TextPresenter.titleAndYear(item))…") {
                     try await client.poster(for: item, in: store)
                 }
-                searchController.rows[index].poster = saved
+                searchController.rows[index].poster = .success(saved)
                 console.out(label + (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + presenter.display(saved.file))
             } catch let error as OMDbError {
                 console.out(label + "no poster saved: " + safe(error.forPerson))
@@ -54,7 +50,7 @@ struct PosterCommand: SessionPart {
     }
 
     /// Why the folder was not made, in words.
-    static func reason(_ error: OMDbError) -> String {
+    static func folderReason(_ error: OMDbError) -> String {
         if case .posterNotWritten(_, let reason) = error { return safe(reason) }
         return safe(error.forPerson)
     }

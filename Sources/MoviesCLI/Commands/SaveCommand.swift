@@ -3,13 +3,7 @@ import OMDbKit
 import Files
 
 /// `save FILE`: the current search (with `--session`, every movie shown) to a JSON, CSV or Markdown file.
-@MainActor
-struct SaveCommand: SessionPart {
-    let context: SessionContext
-    let searchController: SearchController
-    /// Asks before an existing file is replaced; `nil` refuses without asking.
-    let confirm: ((String) async -> Bool)?
-
+extension Session {
     /// Writes the current search's loaded rows (with `session`, every movie shown) to `file` atomically, in
     /// the format its extension names; rows that never loaded are left out, and said to be. An existing
     /// file is replaced only with `force` or a yes at a terminal.
@@ -93,10 +87,10 @@ struct SaveCommand: SessionPart {
         var seen: Set<String> = []
         var leftOut = 0
         for row in searchController.rows where !row.isEpisode {
-            guard row.loaded else { leftOut += 1; continue }
+            guard row.record != nil else { leftOut += 1; continue }
             guard seen.insert(row.item.imdbID).inserted else { continue }
             var entry = context.exportLog.entry(for: row.item.imdbID)
-                ?? ExportLog.Entry(item: row.item, movie: row.movie, poster: row.poster?.file)
+                ?? ExportLog.Entry(item: row.item, movie: row.movie, poster: row.savedPoster?.file)
             entry.page = (row.number - 1) / SearchPage.size + 1
             entry.rank = row.number
             entries.append(entry)

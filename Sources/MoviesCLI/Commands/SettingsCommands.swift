@@ -1,11 +1,9 @@
 import Foundation
 import OMDbKit
 
-/// The commands that change what later searches do: `posters`, `type`, `year`, `plot`.
-@MainActor
-struct SettingsCommands: SessionPart {
-    let context: SessionContext
-
+/// `posters`, and `type`, `year` or `plot` alone: where posters go and what later searches do (which
+/// ``Session/handle(_:)`` sets).
+extension Session {
     /// `posters` with no folder: where posters go, or that they are off.
     func showPosters() {
         console.out(settings.posters.map {
@@ -20,21 +18,6 @@ struct SettingsCommands: SessionPart {
         case .year: console.out("Year: \(settings.year.map(String.init) ?? "any") (year 1984, or year any, to change it).")
         case .plot: console.out("Plot: \(settings.plot.rawValue) (plot short or plot full to change it).")
         }
-    }
-
-    func setType(_ type: SearchType?) {
-        context.settings.type = type
-        console.out("Next searches: \(type.map { $0 == .series ? "series only" : "\($0.rawValue)s only" } ?? "any type").")
-    }
-
-    func setYear(_ year: Int?) {
-        context.settings.year = year
-        console.out("Next searches: \(year.map { "year \($0)" } ?? "any year").")
-    }
-
-    func setPlot(_ plot: PlotLength) {
-        context.settings.plot = plot
-        console.out("Plots in results: \(plot.rawValue).")
     }
 
     /// - Parameter width: the new width; `nil` keeps the current one.
@@ -61,7 +44,7 @@ struct SettingsCommands: SessionPart {
             _ = posterStore   // starts the new folder's listing and sweep now, not at the next search
             console.out("Posters will be saved in \(safe(url.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide."))
         } catch {
-            console.error("Cannot use \"\(safe(folder))\" for posters: \(PosterCommand.reason(error)). \(stay)")
+            console.error("Cannot use \"\(safe(folder))\" for posters: \(Self.folderReason(error)). \(stay)")
         }
     }
 
@@ -71,7 +54,7 @@ struct SettingsCommands: SessionPart {
             try PosterStore.checkFolder(folder)
             return nil
         } catch {
-            return PosterCommand.reason(error)
+            return Self.folderReason(error)
         }
     }
 }

@@ -42,11 +42,6 @@ struct Settings: Equatable {
     /// The one of `notices` that says requests go to a base URL other than OMDb's, if any.
     var baseURLNotice: String?
 
-    /// The variable that names the program `open` runs; the others are written where they are read.
-    enum Variable {
-        static let opener = "MOVIES_OPENER"
-    }
-
     static let defaultConcurrency = 24
 
     /// Merges options over `environment` over `dotEnv`, row by row of ``OptionSpec/all``, then applies

@@ -138,7 +138,7 @@ public enum Movies {
             return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run { await session.showOne(target, lines: lines) }
         case .catalogue(let lines):
             guard let catalogue = offlineCatalogue(settings, console: console) else { return .failure }
-            CatalogueCommand.listAll(catalogue, lines: lines, console: console)
+            Session.listAll(catalogue, lines: lines, console: console)
             return .success
         }
     }
@@ -185,7 +185,7 @@ public enum Movies {
     /// False, with one line on stderr, when the poster folder cannot be used: said before any download.
     @MainActor
     static func postersFolderIsUsable(_ settings: Settings, console: Console) -> Bool {
-        guard let folder = settings.posters, let problem = SettingsCommands.posterFolderProblem(folder) else { return true }
+        guard let folder = settings.posters, let problem = Session.posterFolderProblem(folder) else { return true }
         console.error("Cannot save posters in \(safe(folder.path)): \(problem). Choose another folder with --posters (or MOVIES_POSTERS).")
         return false
     }

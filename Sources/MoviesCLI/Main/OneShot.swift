@@ -12,8 +12,8 @@ struct OneShot {
 
     func run(query: String, pages: Int) async -> ExitStatus {
         // Exactly the pages asked for: no page past them is fetched in the background.
-        session.prefetchesNextPage = false
-        return await run { [session] in await session.search(query, pages: pages) }
+        session.searchController.prefetchesNextPage = false
+        return await run { [session] in await session.searchController.search(query, pages: pages) }
     }
 
     /// `movies episodes IMDBID|QUERY [--season S]`: one season's episodes. A QUERY means the first series
@@ -69,13 +69,8 @@ struct OneShot {
     /// Runs `work` in a task Ctrl-C cancels: `.interrupted` when it was, else what `work` returned.
     func run(_ work: @escaping @MainActor () async -> ExitStatus) async -> ExitStatus {
         session.context.isOneShot = true
-        let interrupts = self.interrupts
-        interrupts.begin()
-        let task = Task { @MainActor in await work() }
-        interrupts.running(task)
-        let status = await task.value
-        interrupts.finished()
-        if task.isCancelled {
+        let (status, cancelled) = await interrupts.run(work)
+        if cancelled {
             console.err("Interrupted.")
             return .interrupted
         }

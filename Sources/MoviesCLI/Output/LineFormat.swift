@@ -32,7 +32,7 @@ enum LineFormat: Equatable, Sendable {
         }
     }
 
-    /// The keys of a line of `movies catalogue` (``CatalogueCommand/output(_:)``).
+    /// The keys of a line of `movies catalogue` (``Session/output(_:)``).
     static let catalogueFields = ["imdbID", "title", "year", "type"]
 
     /// Every key any command's lines have, for Tab to offer.

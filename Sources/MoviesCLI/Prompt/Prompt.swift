@@ -68,14 +68,9 @@ struct Prompt {
         if !drawsPrompt { showPrompt() }
         while let line = await next() {
             let command = Command(parsing: line)
-            // Busy before the task exists: a Ctrl-C from here on cancels this command.
-            interrupts.begin()
-            let task = Task { @MainActor in await session.handle(command) }
-            interrupts.running(task)
-            let keepGoing = await task.value
-            interrupts.finished()
+            let (status, _) = await interrupts.run { await session.handle(command) }
             interrupts.carryOn()
-            guard keepGoing else { return }
+            guard status != nil else { return }
             if !drawsPrompt { showPrompt() }
         }
         // The editor has already moved to a fresh line.

@@ -6,14 +6,19 @@ import LineEditing
 /// plain and JSON presenters keep their page's rows in one too.
 @MainActor
 struct LivePage {
-    /// One numbered result of the page, and its record and poster (or why not) once they came.
+    /// One numbered result, and its record and poster (or why not) once they came: a page's rows, and
+    /// the session's (``SearchController/rows``).
     struct Row {
         let item: SearchItem
+        /// Its place in the search: page N's rows from (N-1)·10+1, whatever order pages were visited in.
+        /// A page that lost a duplicate leaves a gap at its end; an episode comes after every place.
         let number: Int
         var record: Result<Movie, OMDbError>?
         var poster: Result<SavedPoster, OMDbError>?
         /// The load was stopped (Ctrl-C) before this row was filled in.
         var stopped = false
+        /// An episode listed by `episodes`: numbered with the search's rows, but not one of them.
+        var isEpisode = false
     }
 
     let heading: String
@@ -97,7 +102,7 @@ struct LivePage {
         case (nil, true): marker = style.dim("–")
         case (nil, false): marker = style.cyan(String(Self.spinner[frame % Self.spinner.count]))
         }
-        let ratings = (try? row.record?.get()).map(RatingsSummary.init)
+        let ratings = row.movie.map(RatingsSummary.init)
         let tags = postersOn && layout.posterInline ? posterTags(row) : []
         let (title, tagShown) = Self.titleLine(row.item, number: row.number, tags: tags, ratings: ratings, width: room - 2, style: style)
         var lines = [marker + " " + title]
@@ -155,7 +160,7 @@ struct LivePage {
         if postersOn { parts.append("posters \(rows.count { $0.poster != nil })/\(rows.count)") }
         if let today { parts.append(today) }
         let marker = !isFinished ? String(Self.spinner[frame % Self.spinner.count])
-            : rows.contains { $0.stopped } ? "–" : rows.contains { (try? $0.record?.get()) == nil } ? "✗" : "✓"
+            : rows.contains { $0.stopped } ? "–" : rows.contains { $0.movie == nil } ? "✗" : "✓"
         let room = max(10, width - 1)
         var plain = marker + " " + parts.joined(separator: " · ")
         while parts.count > 1, displayWidth(plain) > room {
@@ -269,7 +274,8 @@ extension LivePage.Row {
     /// The record is in, and the poster too when posters are on.
     func isFinished(postersOn: Bool) -> Bool { record != nil && (!postersOn || poster != nil) }
 
-    var posterSaved: Bool { if case .success? = poster { true } else { false } }
+    var movie: Movie? { try? record?.get() }
+    var savedPoster: SavedPoster? { try? poster?.get() }
 
     mutating func apply(_ part: MovieUpdate.Part) {
         switch part {

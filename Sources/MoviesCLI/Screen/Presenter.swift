@@ -96,7 +96,7 @@ final class TextPresenter: Presenter {
     func rowLines(_ row: LivePage.Row, postersOn: Bool) -> [String] {
         let style = console.style
         let indent = String(repeating: " ", count: Self.numberWidth + 2)
-        let ratings = (try? row.record?.get()).map { RatingsSummary($0).text(parts: 3) } ?? ""
+        let ratings = row.movie.map { RatingsSummary($0).text(parts: 3) } ?? ""
         var lines = [Self.rowLine(row.item, number: row.number, style: style) + (ratings.isEmpty ? "" : "  " + style.yellow(ratings))]
         switch row.record {
         case .success(let movie)?:
@@ -176,7 +176,7 @@ final class JSONPresenter: Presenter {
 
     /// Rows whose record never arrived (Ctrl-C) are left out, unless their poster was saved.
     func pageFinished(_ page: SearchPage, pagesShown: Set<Int>) {
-        for row in pending?.rows ?? [] where row.record != nil || row.posterSaved {
+        for row in pending?.rows ?? [] where row.record != nil || row.savedPoster != nil {
             console.out(format.line(Self.output(row, page: page.number, rank: row.number)))
         }
         pending = nil
@@ -191,11 +191,11 @@ final class JSONPresenter: Presenter {
     /// The row as output: its record's fields when it came, and what went wrong when something did; then
     /// its `page` and `rank` (its number) on a search's line, neither for `movies show --json`.
     static func output(_ row: LivePage.Row, page: Int? = nil, rank: Int? = nil) -> RecordOutput {
-        var output = RecordOutput(item: row.item, movie: try? row.record?.get(), poster: try? row.poster?.get().file.path,
+        var output = RecordOutput(item: row.item, movie: row.movie, poster: row.savedPoster?.file.path,
                                   page: page, rank: rank)
         switch row.record {
         case .failure(let error)?: output.plotError = error.forPerson
-        case nil where row.posterSaved: output.plotError = stoppedPlot
+        case nil where row.savedPoster != nil: output.plotError = stoppedPlot
         case .success?, nil: break
         }
         switch row.poster {

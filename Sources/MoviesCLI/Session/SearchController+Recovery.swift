@@ -36,14 +36,14 @@ extension SearchController {
         startNewResults()
         current = nil
         lastPage = page
-        rows = [Row(number: 1, item: item, movie: movie, loaded: true)]
+        rows = [LivePage.Row(item: item, number: 1, record: .success(movie))]
         loadedPages[1] = page
         presenter.pageArrived(page, first: 1, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         presenter.rowUpdated(.at(0, item: item, part: .record(.success(movie))), number: 1)
         // Not when stopped (Ctrl-C): the row says so.
         if let store = posterStore,
            let result = await outcome({ [client] in try await client.poster(for: item, in: store) }) {
-            rows[0].poster = try? result.get()
+            rows[0].poster = result
             presenter.rowUpdated(.at(0, item: item, part: .poster(result)), number: 1)
         }
         await presenter.pageFinished(page, pagesShown: [1])

@@ -5,25 +5,11 @@ import OMDbKit
 /// and posters arrive. Cancelling a load (Ctrl-C) keeps what already arrived.
 @MainActor
 final class SearchController: SessionPart {
-    /// One numbered result and what is known of it so far.
-    struct Row {
-        /// Its place in the search: page N's rows from (N-1)·10+1, whatever order pages were visited in.
-        /// A page that lost a duplicate leaves a gap at its end; an episode comes after every place.
-        let number: Int
-        let item: SearchItem
-        var movie: Movie?
-        var poster: SavedPoster?
-        /// The record's answer came, a failure included; false while loading and after Ctrl-C.
-        var loaded = false
-        /// An episode listed by `episodes`: numbered with the search's rows, but not one of them.
-        var isEpisode = false
-    }
-
     let context: SessionContext
     /// The search whose pages `more`, `page N` and `--pages` load; `nil` before the first.
     var current: Search?
     /// The rows shown in this search, in number order (not the order their pages were loaded).
-    var rows: [Row] = []
+    var rows: [LivePage.Row] = []
     /// The last page shown, for `more`.
     var lastPage: SearchPage?
     /// The pages of the current search shown so far, for `prev`, `first` and `page N` to show from memory.
@@ -126,7 +112,7 @@ final class SearchController: SessionPart {
         context.warmup?.remember(postersOf: page)
         let first = Self.firstNumber(ofPage: page.number)
         if !again {
-            insert(page.items.enumerated().map { Row(number: first + $0.offset, item: $0.element) })
+            insert(page.items.enumerated().map { LivePage.Row(item: $0.element, number: first + $0.offset) })
             for (offset, item) in page.items.enumerated() { context.exportLog.note(item, page: page.number, rank: first + offset) }
             loadedPages[page.number] = page
         }
@@ -159,15 +145,13 @@ final class SearchController: SessionPart {
                     continue
                 case .record(let result):
                     done += 1
-                    rows[row].movie = try? result.get()
-                    rows[row].loaded = true
                     if case .failure(let error) = result, !error.isNoResults { fail(update.index, error) }
                     if case .failure(let error) = result, error.underlying == .quotaExhausted { quotaSpent = true }
                 case .poster(let result):
-                    rows[row].poster = try? result.get()
                     if case .failure(let error) = result, case .posterNotWritten = error { fail(update.index, error) }
                 }
-                context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].poster?.file)
+                rows[row].apply(update.part)
+                context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].savedPoster?.file)
                 presenter.rowUpdated(update, number: first + update.index)
             }
         } onCancel: {
@@ -206,20 +190,15 @@ final class SearchController: SessionPart {
     nonisolated static func firstNumber(ofPage number: Int) -> Int { (number - 1) * SearchPage.size + 1 }
 
     /// Puts `new` among the rows, keeping them in number order.
-    func insert(_ new: [Row]) {
+    func insert(_ new: [LivePage.Row]) {
         rows += new
         rows.sort { $0.number < $1.number }
     }
 
     func index(of number: Int) -> Int? { rows.firstIndex { $0.number == number } }
 
-    /// The number the next episode takes: after every row and every place of the search, loaded or not.
-    var nextEpisodeNumber: Int {
-        max(rows.last?.number ?? 0, lastPage?.totalResults ?? 0) + 1
-    }
-
     /// Row `number`, or `nil` after saying why there is none.
-    func row(_ number: Int) -> Row? {
+    func row(_ number: Int) -> LivePage.Row? {
         numbers(RowList([number])).flatMap { _ in index(of: number).map { rows[$0] } }
     }
 
@@ -255,11 +234,11 @@ final class SearchController: SessionPart {
             }
         }
         let words = runs.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)\(through)\($0.upperBound)" }
-        return through == " to " ? EpisodesCommand.inWords(words, "or") : words.joined(separator: ", ")
+        return through == " to " ? Session.inWords(words, "or") : words.joined(separator: ", ")
     }
 
     /// `page 2 is`, `pages 1 and 3 are`.
     nonisolated static func pagesAre(_ numbers: [Int]) -> String {
-        numbers.count == 1 ? "page \(numbers[0]) is" : "pages \(EpisodesCommand.inWords(numbers.map(String.init))) are"
+        numbers.count == 1 ? "page \(numbers[0]) is" : "pages \(Session.inWords(numbers.map(String.init))) are"
     }
 }

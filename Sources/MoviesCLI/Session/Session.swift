@@ -3,16 +3,12 @@ import OMDbKit
 import TerminalImages
 import OMDbCatalogue
 
-/// One run of the front end: runs each command (``handle(_:)``) over the shared context, and keeps
-/// their outcome.
+/// One run of the front end: runs each command (``handle(_:)``) over the shared context; the commands
+/// are its extensions, in Commands/ and TitleDetails.swift.
 @MainActor
-final class Session {
+final class Session: SessionPart {
     let context: SessionContext
     let searchController: SearchController
-    /// How the commands so far went: a failure at run time stands.
-    private(set) var outcome: ExitStatus = .success
-    /// True once a command failed at run time.
-    var hadFailure: Bool { outcome != .success }
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
     var inlineImages: InlineImages.Kind?
     /// What `open` runs; by default none, so the address is printed.
@@ -37,36 +33,14 @@ final class Session {
         _ = context.posterStore
     }
 
-    // MARK: What the parts hold
-
-    var client: OMDbClient { context.client }
-    var console: Console { context.console }
-    var rows: [SearchController.Row] {
-        get { searchController.rows }
-        set { searchController.rows = newValue }
-    }
-    var prefetchesNextPage: Bool {
-        get { searchController.prefetchesNextPage }
-        set { searchController.prefetchesNextPage = newValue }
-    }
-
-    // MARK: The handlers
-
-    private var details: TitleDetails {
-        TitleDetails(context: context, searchController: searchController, inlineImages: inlineImages)
-    }
-    private var episodes: EpisodesCommand { EpisodesCommand(context: context, searchController: searchController) }
-    private var settingsCommands: SettingsCommands { SettingsCommands(context: context) }
-    private var catalogue: CatalogueCommand { CatalogueCommand(context: context, searchController: searchController) }
-
     /// `more`, `prev`, `first` and `page N`: the search's pages, or the catalogue's when it is on screen.
     private func turnPage(_ command: Command) async -> ExitStatus {
         if let listed = searchController.cataloguePage {
             switch command {
-            case .more: catalogue.list(page: listed + 1)
-            case .previousPage: catalogue.list(page: listed - 1)
-            case .page(let number): catalogue.list(page: number)
-            default: catalogue.list(page: 1)
+            case .more: listCatalogue(page: listed + 1)
+            case .previousPage: listCatalogue(page: listed - 1)
+            case .page(let number): listCatalogue(page: number)
+            default: listCatalogue(page: 1)
             }
             return .success
         }
@@ -78,18 +52,12 @@ final class Session {
         }
     }
 
-    /// Runs one command and records its outcome. Returns false when the person asked to leave.
+    /// Runs one command: `.failure` when something failed at run time; `nil` when the person asked to leave.
     @discardableResult
-    func handle(_ command: Command) async -> Bool {
-        if case .quit = command { return false }
-        outcome = outcome.combined(with: await run(command))
-        return true
-    }
-
-    /// Runs one command: `.failure` when something failed at run time.
-    private func run(_ command: Command) async -> ExitStatus {
+    func handle(_ command: Command) async -> ExitStatus? {
         switch command {
-        case .nothing, .quit: break
+        case .quit: return nil
+        case .nothing: break
         case .help(nil):
             console.out(PromptHelp.overview(width: console.width))
             if let line = context.budget?.statusLine { console.out(line) }
@@ -102,52 +70,41 @@ final class Session {
             console.say(clear ? budget.clearCache() : budget.cacheReport)
         // Hints quote what was typed: shown like network text, so no escape code reaches the terminal.
         case .invalid(let hint): console.err(safe(hint))
-        case .search(let text): return await search(text)
+        case .search(let text): return await searchController.search(text)
         case .more, .previousPage, .firstPage, .page:
             return await turnPage(command)
         case .show(let list):
             guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
-            for number in numbers where !Task.isCancelled { status = status.combined(with: await details.show(number)) }
+            for number in numbers where !Task.isCancelled { status = status.combined(with: await show(number)) }
             return status
         case .number(let number):
-            guard searchController.index(of: number) != nil else { return await search(String(number)) }
-            return await details.show(number)
-        case .showTitle(let id): return await details.show(imdbID: id)
-        case .posters(let folder): settingsCommands.setPosters(folder)
-        case .postersStatus: settingsCommands.showPosters()
-        case let .postersAt(folder, width): settingsCommands.setPosters(folder, width: width)
+            guard searchController.index(of: number) != nil else { return await searchController.search(String(number)) }
+            return await show(number)
+        case .showTitle(let id): return await show(imdbID: id)
+        case .posters(let folder): setPosters(folder)
+        case .postersStatus: showPosters()
+        case let .postersAt(folder, width): setPosters(folder, width: width)
         case let .episodes(list, season):
             guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
-            for number in numbers where !Task.isCancelled { status = status.combined(with: await episodes.episodes(number, season: season)) }
+            for number in numbers where !Task.isCancelled { status = status.combined(with: await episodes(number, season: season)) }
             return status
-        case let .poster(list, folder):
-            return await PosterCommand(context: context, searchController: searchController).save(list, into: folder)
-        case .catalogue(let page): catalogue.list(page: page)
-        case let .save(file, force, wholeSession):
-            return await SaveCommand(context: context, searchController: searchController, confirm: confirm)
-                .save(file, force: force, session: wholeSession)
-        case .open(let list):
-            guard let numbers = searchController.numbers(list) else { break }
-            let command = OpenCommand(context: context, searchController: searchController, opener: opener)
-            guard await command.mayOpen(numbers.count, ask: ask) else { break }
-            for number in numbers where !Task.isCancelled { await command.open(number) }
-        case .type(let type): settingsCommands.setType(type)
-        case .year(let year): settingsCommands.setYear(year)
-        case .plot(let plot): settingsCommands.setPlot(plot)
-        case .settingStatus(let name): settingsCommands.showSetting(name)
+        case let .poster(list, folder): return await savePosters(list, into: folder)
+        case .catalogue(let page): listCatalogue(page: page)
+        case let .save(file, force, wholeSession): return await save(file, force: force, session: wholeSession)
+        case .open(let list): await open(list)
+        case .type(let type):
+            context.settings.type = type
+            console.out("Next searches: \(type.map { $0 == .series ? "series only" : "\($0.rawValue)s only" } ?? "any type").")
+        case .year(let year):
+            context.settings.year = year
+            console.out("Next searches: \(year.map { "year \($0)" } ?? "any year").")
+        case .plot(let plot):
+            context.settings.plot = plot
+            console.out("Plots in results: \(plot.rawValue).")
+        case .settingStatus(let name): showSetting(name)
         }
         return .success
     }
-
-    // MARK: For the one-shot runners and tests
-
-    func search(_ text: String, pages count: Int = 1) async -> ExitStatus { await searchController.search(text, pages: count) }
-    func showOne(_ target: String, lines: LineFormat?) async -> ExitStatus { await details.showOne(target, lines: lines) }
-    @discardableResult
-    func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> ExitStatus {
-        await episodes.listSeason(of: seriesID, season: season, title: title)
-    }
-    func report(_ error: any Error) -> ExitStatus { context.report(error) }
 }

@@ -82,7 +82,7 @@ final class SessionContext {
         }
         switch error.underlying {
         case let .seasonNotFound(imdbID, season):
-            console.err(offlineCatalogue.map { EpisodesCommand.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
+            console.err(offlineCatalogue.map { Session.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
         case .notFound: console.err(safe(error.forPerson) + filtersInUse + offlineMiss)
         case .noMorePages: console.err(safe(error.forPerson))
         case .tooManyResults:

@@ -4,53 +4,47 @@ import OMDbKit
 import TerminalImages
 
 /// `show N`, an IMDb ID or link, and `movies show`: one title's details, its poster drawn where the terminal can.
-@MainActor
-struct TitleDetails: SessionPart {
-    let context: SessionContext
-    let searchController: SearchController
-    /// How posters are drawn; `nil`: they are not.
-    let inlineImages: InlineImages.Kind?
-
+extension Session {
     /// Result `number`'s full record.
     func show(_ number: Int) async -> ExitStatus {
         guard let row = searchController.row(number) else { return .success }
-        var status = ExitStatus.success
         do {
             let movie = try await presenter.waiting("Asking \(source) about \(TextPresenter.titleAndYear(row.item))…") {
                 try await client.movie(imdbID: row.item.imdbID, plot: .full)
             }
-            context.exportLog.note(row.item, movie: movie)
-            // The record's item: a row listed without its poster's address gets it here.
-            let result = await savedPoster(of: SearchItem(movie), known: row.poster)
-            let poster = try? result?.get()
-            console.out(Details.lines(for: movie, poster: poster, console: console, display: presenter.display, number: number))
-            status = sayWhyNoPoster(result)
-            let drawn = await drawPoster(of: row.item, saved: poster)
-            context.exportLog.note(row.item, poster: drawn?.file)
-            // Found again after the awaits: a page may have come in between.
-            if let index = searchController.index(of: number) { searchController.rows[index].poster = drawn }
+            return await present(movie, as: row.item, known: row.savedPoster, number: number)
         } catch {
-            status = report(error)
+            let status = report(error)
+            await warnIfNearLimit()
+            return status
         }
-        await warnIfNearLimit()
-        return status
     }
 
     /// At the prompt, for an IMDb ID or link: the details, as `show N` gives them; the current search stays.
     func show(imdbID: String) async -> ExitStatus {
         let (found, status) = await lookUp(.title(imdbID), text: imdbID, plot: .full)
         guard let movie = found else { return status }
-        let item = SearchItem(movie)
-        let result = await savedPoster(of: item, known: searchController.rows.first { $0.item.imdbID == imdbID && $0.poster != nil }?.poster)
+        let known = searchController.rows.lazy.filter { $0.item.imdbID == imdbID }.compactMap(\.savedPoster).first
+        return await present(movie, as: SearchItem(movie), known: known)
+    }
+
+    /// `movie`'s details and its poster (`known`, else saved now when a folder is set), drawn where the
+    /// terminal can; both noted for `save` under `item`, and the poster kept on row `number`, if any.
+    private func present(_ movie: Movie, as item: SearchItem, known: SavedPoster?,
+                         number: Int? = nil) async -> ExitStatus {
+        let result = await savedPoster(of: SearchItem(movie), known: known)
         let saved = try? result?.get()
         context.exportLog.note(item, movie: movie, poster: saved?.file)
-        console.out(Details.lines(for: movie, poster: saved, console: console, display: presenter.display))
-        let posterStatus = sayWhyNoPoster(result)
-        if let poster = await drawPoster(of: item, saved: saved) {
-            context.exportLog.note(item, poster: poster.file)
+        console.out(Details.lines(for: movie, poster: saved, console: console, display: presenter.display, number: number))
+        let status = sayWhyNoPoster(result)
+        let drawn = await drawPoster(of: item, saved: saved)
+        context.exportLog.note(item, poster: drawn?.file)
+        // Found again after the awaits: a page may have come in between.
+        if let number, let index = searchController.index(of: number) {
+            searchController.rows[index].poster = drawn.map(Result.success)
         }
         await warnIfNearLimit()
-        return posterStatus
+        return status
     }
 
     /// `movies show ID|LINK|TITLE`: the details, or with `lines` one line for a script; with a poster

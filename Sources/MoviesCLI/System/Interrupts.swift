@@ -17,12 +17,8 @@ import Synchronization
 /// - SIGPIPE is ignored, so a write to a closed pipe fails with EPIPE instead.
 final class Interrupts: Sendable {
     private struct State {
-        /// Cancels the command now running, once its task is registered.
+        /// Cancels the command now running.
         var cancel: (@Sendable () -> Void)?
-        /// A command is starting or running (set before its task exists).
-        var busy = false
-        /// Ctrl-C came while busy but before the task was registered: cancel it on registration.
-        var cancelOnRegistration = false
         var whenIdle: (@Sendable () -> Void)?
         /// Called first on every Ctrl-C, busy or idle.
         var always: (@Sendable () -> Void)?
@@ -107,43 +103,26 @@ final class Interrupts: Sendable {
         state.withLock { $0.always = handler }
     }
 
-    /// A command is about to start: call before creating its task, so a Ctrl-C before ``running(_:)`` cancels it.
-    func begin() {
-        state.withLock { state in
-            state.busy = true
-            state.cancelOnRegistration = false
-        }
-    }
-
-    /// The command's task, registered after ``begin()``; cancelled at once when a Ctrl-C or stop came between.
-    func running<Value: Sendable>(_ task: Task<Value, Never>) {
-        let cancelNow = state.withLock { state in
+    /// Runs `work` as the command a Ctrl-C cancels (at once, when a stop has begun); idle again after it.
+    /// Its task is made under the lock, so no Ctrl-C falls between its start and its registration.
+    /// - Returns: what `work` returned, and whether it was cancelled.
+    @MainActor
+    func run<Value: Sendable>(_ work: @escaping @MainActor () async -> Value) async -> (value: Value, cancelled: Bool) {
+        let task = state.withLock { state in
+            let task = Task { @MainActor in await work() }
             state.cancel = { task.cancel() }
-            state.busy = true
-            defer { state.cancelOnRegistration = false }
-            return state.cancelOnRegistration || state.stopping
+            if state.stopping { task.cancel() }
+            return task
         }
-        if cancelNow { task.cancel() }
+        let value = await task.value
+        state.withLock { $0.cancel = nil }
+        return (value, task.isCancelled)
     }
 
-    /// The command is over: the prompt is idle again.
-    func finished() {
-        state.withLock { state in
-            state.cancel = nil
-            state.busy = false
-            state.cancelOnRegistration = false
-        }
-    }
-
-    /// Ctrl-C.
+    /// Ctrl-C: cancels the command, or, idle, says so.
     func interrupt() {
         state.withLock { $0.always }?()
-        // Cancel the command; or, between begin() and running(_:), cancel it once registered; or, idle, say so.
-        let action = state.withLock { state in
-            if state.cancel == nil, state.busy { state.cancelOnRegistration = true }
-            return state.cancel ?? (state.busy ? nil : state.whenIdle)
-        }
-        action?()
+        state.withLock { $0.cancel ?? $0.whenIdle }?()
     }
 
     /// A write to stdout failed otherwise (`code` is its errno): say so in one line, stop with status 1.

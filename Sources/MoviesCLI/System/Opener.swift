@@ -11,7 +11,7 @@ struct Opener: Sendable {
         #else
         let standard = "xdg-open"
         #endif
-        let name = environment[Settings.Variable.opener].flatMap { $0.isEmpty ? nil : $0 } ?? standard
+        let name = environment["MOVIES_OPENER"].flatMap { $0.isEmpty ? nil : $0 } ?? standard
         return Opener(executable: lookup(name, path: environment["PATH"] ?? ""))
     }
 
