@@ -37,9 +37,6 @@ public actor OMDbClient {
         package var retry: RetryPolicy
         /// The largest API answer read, in bytes; OMDb's are a few kB.
         package var maxAnswerBytes: Int
-        /// Called once for each OMDb API (non-poster) request actually handed to the transport,
-        /// retries included: what the daily quota counts.
-        package var onAPIRequestSent: (@Sendable () -> Void)?
         /// The key's daily count: each API request reserves its place before it is sent, and none
         /// is sent past the limit (``OMDbError/dailyLimitReached(limit:)``).
         package var ledger: QuotaLedger?
@@ -75,14 +72,13 @@ public actor OMDbClient {
         /// A configuration with the tool's and the tests' extras.
         package init(apiKey: APIKey, baseURL: URL = Configuration.defaultBaseURL, timeout: Int = 10,
                      maxConcurrentRequests: Int = Configuration.defaultMaxConcurrentRequests, retry: RetryPolicy,
-                     maxAnswerBytes: Int = Configuration.defaultMaxAnswerBytes, onAPIRequestSent: (@Sendable () -> Void)? = nil) {
+                     maxAnswerBytes: Int = Configuration.defaultMaxAnswerBytes) {
             self.apiKey = apiKey
             self.baseURL = baseURL
             self.timeout = max(1, timeout)
             self.maxConcurrentRequests = max(1, maxConcurrentRequests)
             self.retry = retry
             self.maxAnswerBytes = max(1, maxAnswerBytes)
-            self.onAPIRequestSent = onAPIRequestSent
         }
     }
 
@@ -125,8 +121,8 @@ public actor OMDbClient {
         sender = RequestSender(transport: transport,
                                key: configuration.apiKey, baseURL: configuration.baseURL, timeout: configuration.timeout,
                                retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
-                               maxAnswerBytes: configuration.maxAnswerBytes, onAPIRequestSent: configuration.onAPIRequestSent,
-                               ledger: configuration.ledger, sent: RequestCounter(), cache: configuration.cache,
+                               maxAnswerBytes: configuration.maxAnswerBytes, ledger: configuration.ledger,
+                               sent: RequestCounter(), cache: configuration.cache,
                                keyCheck: configuration.onKeyAccepted.map(KeyCheck.init(onAccepted:)))
     }
 

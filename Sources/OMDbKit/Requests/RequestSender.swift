@@ -13,7 +13,6 @@ struct RequestSender: Sendable {
     let gate: RequestGate
     /// The largest API answer read, in bytes.
     let maxAnswerBytes: Int
-    let onAPIRequestSent: (@Sendable () -> Void)?
     /// The key's daily count, checked before each API request and counting it; `nil` for none.
     let ledger: QuotaLedger?
     let sent: RequestCounter
@@ -117,7 +116,6 @@ struct RequestSender: Sendable {
     /// One API request that reached OMDb (or may have: a timeout or a lost connection counts).
     private func countSent(_ reservation: QuotaLedger.Reservation?) {
         sent.add()
-        onAPIRequestSent?()
         if let reservation { ledger?.commit(reservation) }
     }
 
