@@ -92,6 +92,11 @@ public actor OMDbClient {
         let plot: PlotLength
     }
 
+    struct SeasonKey: Hashable, Sendable {
+        let imdbID: String
+        let number: Int
+    }
+
     /// How this client was set up; fixed for its life.
     public nonisolated let configuration: Configuration
     let sender: RequestSender
@@ -156,6 +161,31 @@ public actor OMDbClient {
         try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender] in
             try await sender.api(.title(imdbID: imdbID, plot: plot)) { response, shown in
                 try OMDbDecoding.decode(Movie.self, response, query: imdbID, url: shown, key: sender.key)
+            }
+        }
+    }
+
+    /// OMDb's one best match for exactly this title (`t=`), with the query's type and year
+    /// filters: the way out when a search answers `Too many results.` (`Up`, `It`, `9`).
+    /// One request (none when the disk cache has it); not remembered in the session.
+    /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing has that title) or `CancellationError`.
+    public nonisolated func movie(exactTitle query: SearchQuery, plot: PlotLength = .short) async throws -> Movie {
+        try await sender.api(.exactTitle(query, plot: plot)) { [sender] response, shown in
+            try OMDbDecoding.decode(Movie.self, response, query: query.text, url: shown, key: sender.key)
+        }
+    }
+
+    /// Season `number` of the series `imdbID`: its episodes as OMDb lists them (at most 100,
+    /// gaps and an "Episode 0" included), in episode order. Sent like every other API request
+    /// (key at the edge, counted, retried), one request however many ask at once, and
+    /// remembered for the session, "not found" included.
+    /// - Throws: ``OMDbError/seasonNotFound(imdbID:season:)`` when OMDb answers
+    ///   `Series or season not found!`, any other ``OMDbError``, or `CancellationError`.
+    public nonisolated func season(imdbID: String, number: Int) async throws -> Season {
+        // Not found is an answer, not an accident: asking again costs quota for the same.
+        try await seasons.value(for: SeasonKey(imdbID: imdbID, number: number)) { [sender] in
+            try await sender.api(.season(imdbID: imdbID, number: number)) { response, shown in
+                try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, key: sender.key)
             }
         }
     }
