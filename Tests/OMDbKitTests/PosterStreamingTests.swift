@@ -1,4 +1,5 @@
 import FakeOMDb
+import Files
 import Foundation
 import Synchronization
 import Testing
@@ -131,14 +132,14 @@ import Darwin
     }
 
     /// Another live process: the parent of this one (the test runner's launcher) is alive for the whole test.
-    private static var liveOtherOwner: PosterOwner {
+    private static var liveOtherOwner: WriterProcess {
         let parent = getppid()
-        return PosterOwner(pid: parent, start: PosterOwner.startToken(of: parent) ?? "0")
+        return WriterProcess(pid: parent, start: WriterProcess.startToken(of: parent) ?? "0")
     }
 
     /// A process that has exited: its pid is free (or reused, with another start time).
-    private static func goneOwner() throws -> PosterOwner {
-        PosterOwner(pid: try exitedProcessID(), start: "1")
+    private static func goneOwner() throws -> WriterProcess {
+        WriterProcess(pid: try exitedProcessID(), start: "1")
     }
 
     @Test func twoStoresSharingAFolderNeverRemoveEachOthersLiveFiles() async throws {
@@ -162,7 +163,7 @@ import Darwin
 
     @Test func leftoversOfGoneOwnersAndOldFilesAreSweptLiveOnesKept() async throws {
         try await withTemporaryFolder { folder in
-            func temporary(_ owner: PosterOwner, _ name: String) throws -> URL {
+            func temporary(_ owner: WriterProcess, _ name: String) throws -> URL {
                 let url = folder.appendingPathComponent("\(PosterFile.temporaryPrefix)\(owner.tag)-\(name)")
                 try Data("half".utf8).write(to: url)
                 return url
@@ -173,7 +174,7 @@ import Darwin
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7_200)], ofItemAtPath: old.path)
             try Data("x".utf8).write(to: folder.appendingPathComponent("\(PosterFile.temporaryPrefix)no-owner"))
             await PosterStore(folder: folder).removeLeftovers()
-            #expect(files(in: folder) == ["\(PosterFile.temporaryPrefix)\(PosterOwner.current.tag)-live"])
+            #expect(files(in: folder) == ["\(PosterFile.temporaryPrefix)\(WriterProcess.current.tag)-live"])
         }
     }
 
