@@ -128,13 +128,6 @@ package final class QuotaLedger: Sendable {
         }
     }
 
-    /// Counts one request sent now, without a reservation.
-    package func recordRequestSent() {
-        let day = today()
-        let write = counts.withLock { $0.day == day && Self.queue(1, in: &$0) }
-        if write { lane.async { self.write() } }
-    }
-
     /// The program is ending: every request still in flight counts as sent (a count may be too
     /// high, never too low), and returns once the count is written, or could not be.
     package func finish() {
