@@ -59,11 +59,6 @@ package final class QuotaLedger: Sendable {
         self.now = now
     }
 
-    /// `$XDG_STATE_HOME/movies` when that is an absolute path, else `HOME/.local/state/movies`.
-    package static func defaultFolder(environment: [String: String]) -> URL {
-        XDGFolder.state.url(environment: environment)
-    }
-
     // MARK: Places and counts
 
     /// One request's place in a day's count (the day it was taken on), until ``commit(_:)`` or ``release(_:)``.
