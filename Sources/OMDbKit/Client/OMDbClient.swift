@@ -52,8 +52,6 @@ public actor OMDbClient {
         public static let defaultBaseURL = URL(string: "https://www.omdbapi.com/")!
         /// Where OMDb's posters are, for a client of OMDb's public address.
         package static let defaultPostersHost = URL(string: "https://m.media-amazon.com/")!
-        /// The default of ``maxConcurrentRequests``: a whole page (10 records, 10 posters) at once.
-        package static let defaultMaxConcurrentRequests = 20
         package static let defaultMaxAnswerBytes = 4_000_000
 
         /// A configuration for `apiKey`; `timeout`, `maxConcurrentRequests` and `maxAttempts` below 1 become 1.
@@ -71,7 +69,7 @@ public actor OMDbClient {
 
         /// A configuration with the tool's and the tests' extras.
         package init(apiKey: APIKey, baseURL: URL = Configuration.defaultBaseURL, timeout: Int = 10,
-                     maxConcurrentRequests: Int = Configuration.defaultMaxConcurrentRequests, retry: RetryPolicy,
+                     maxConcurrentRequests: Int = 20, retry: RetryPolicy,
                      maxAnswerBytes: Int = Configuration.defaultMaxAnswerBytes) {
             self.apiKey = apiKey
             self.baseURL = baseURL
