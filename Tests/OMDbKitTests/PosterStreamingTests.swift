@@ -151,7 +151,7 @@ import Darwin
             feed.yield(pngBytes)
             let writing = Task { try await other.save(streaming: HTTPBody(chunks: stream), source: "u", title: "Theirs", year: nil, imdbID: "tt0000002") }
             try await waitUntil("their first bytes on disk") { Self.bytesOnDisk(in: folder) > 0 }
-            await mine.removeLeftovers()
+            await mine.index.sweptLeftovers()
             #expect(files(in: folder).contains { $0.hasPrefix(PosterFile.temporaryPrefix) })
             let saved = try await mine.save(streaming: HTTPBody(pngBytes), source: "u", title: "Mine", year: nil, imdbID: "tt0000001")
             feed.yield(Data(count: 1_000))
@@ -173,7 +173,7 @@ import Darwin
             let old = try temporary(Self.liveOtherOwner, "old")
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7_200)], ofItemAtPath: old.path)
             try Data("x".utf8).write(to: folder.appendingPathComponent("\(PosterFile.temporaryPrefix)no-owner"))
-            await PosterStore(folder: folder).removeLeftovers()
+            await PosterStore(folder: folder).index.sweptLeftovers()
             #expect(files(in: folder) == ["\(PosterFile.temporaryPrefix)\(WriterProcess.current.tag)-live"])
         }
     }

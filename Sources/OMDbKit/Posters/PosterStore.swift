@@ -120,12 +120,6 @@ public struct PosterStore: Sendable {
         }
     }
 
-    /// Returns once the temporary files killed runs left (owner gone or unnamed, or old) are removed,
-    /// from the index's one listing; a live run's files are left alone.
-    package func removeLeftovers() async {
-        await index.sweptLeftovers()
-    }
-
     /// Removes the leftovers among `names` through the folder as opened for the listing, never by path.
     private static func removeLeftovers(_ names: [String], in open: OpenFolder) {
         for name in names {
