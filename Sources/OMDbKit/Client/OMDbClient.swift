@@ -125,8 +125,7 @@ public actor OMDbClient {
                                key: configuration.apiKey, baseURL: configuration.baseURL, timeout: configuration.timeout,
                                retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
                                maxAnswerBytes: configuration.maxAnswerBytes, ledger: configuration.ledger,
-                               sent: RequestCounter(), cache: configuration.cache,
-                               keyCheck: configuration.onKeyAccepted.map(KeyCheck.init(onAccepted:)))
+                               cache: configuration.cache, keyCheck: configuration.onKeyAccepted.map(KeyCheck.init(onAccepted:)))
     }
 
     /// The transport requests go through, for what only it offers (`CurlTransport` opens

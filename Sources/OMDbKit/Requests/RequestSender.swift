@@ -15,7 +15,7 @@ struct RequestSender: Sendable {
     let maxAnswerBytes: Int
     /// The key's daily count, checked before each API request and counting it; `nil` for none.
     let ledger: QuotaLedger?
-    let sent: RequestCounter
+    let sent = RequestCounter()
     /// API answers kept between runs: a fresh one there is no request at all.
     let cache: DiskCache?
     /// A key not yet seen accepted, which keeps the cache unread until OMDb accepts it; `nil` for none.
