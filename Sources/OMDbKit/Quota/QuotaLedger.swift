@@ -307,12 +307,6 @@ package struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
 
     /// `1,000`: thousands grouped with commas, whatever the locale, as the rest of the text is English.
     package static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return (number < 0 ? "-" : "") + result
+        number.formatted(.number.locale(Locale(identifier: "en_US")))
     }
 }
