@@ -80,31 +80,16 @@ public actor OMDbClient {
         }
     }
 
-    struct PageKey: Hashable, Sendable {
-        let query: SearchQuery
-        let number: Int
-    }
-
-    struct RecordKey: Hashable, Sendable {
-        let imdbID: String
-        let plot: PlotLength
-    }
-
-    struct SeasonKey: Hashable, Sendable {
-        let imdbID: String
-        let number: Int
-    }
-
     /// How this client was set up; fixed for its life.
     public nonisolated let configuration: Configuration
     let sender: RequestSender
 
-    /// Search pages; failures are not remembered.
-    nonisolated let pages = Memo<PageKey, (items: [SearchItem], total: Int)>()
-    /// Records, and the lookups OMDb answered "not found" for good.
-    nonisolated let records = Memo<RecordKey, Movie>(isFinal: \.isNoResults)
-    /// Season lists, and the ones OMDb answered "not found".
-    nonisolated let seasons = Memo<SeasonKey, Season>(isFinal: \.isNoResults)
+    /// Search pages, by the request that asks for them; failures are not remembered.
+    nonisolated let pages = Memo<OMDbRequest, (items: [SearchItem], total: Int)>()
+    /// Records, and the lookups OMDb answered "not found" for good, by request.
+    nonisolated let records = Memo<OMDbRequest, Movie>(isFinal: \.isNoResults)
+    /// Season lists, and the ones OMDb answered "not found", by request.
+    nonisolated let seasons = Memo<OMDbRequest, Season>(isFinal: \.isNoResults)
     /// One poster load per folder and title, each checking the disk: files may change under us. A
     /// cancelled caller that is the last of its load gets what it came to (a poster put in place).
     nonisolated let posters = SingleFlight<PosterKey, SavedPoster>(lastWaiterStays: true)
@@ -142,8 +127,9 @@ public actor OMDbClient {
 
     /// One page, from the cache or the network (one request however many ask at once).
     nonisolated func loadPage(_ query: SearchQuery, number: Int) async throws -> (items: [SearchItem], total: Int) {
-        try await pages.value(for: PageKey(query: query, number: number)) { [sender] in
-            try await sender.api(.search(query, page: number)) { response, shown in
+        let request = OMDbRequest.search(query, page: number)
+        return try await pages.value(for: request) { [sender] in
+            try await sender.api(request) { response, shown in
                 try OMDbDecoding.searchPage(response, query: query, url: shown, key: sender.key)
             }
         }
@@ -155,8 +141,9 @@ public actor OMDbClient {
     /// - Throws: ``OMDbError`` or `CancellationError`.
     public nonisolated func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
         // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
-        try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender] in
-            try await sender.api(.title(imdbID: imdbID, plot: plot)) { response, shown in
+        let request = OMDbRequest.title(imdbID: imdbID, plot: plot)
+        return try await records.value(for: request) { [sender] in
+            try await sender.api(request) { response, shown in
                 try OMDbDecoding.decode(Movie.self, response, query: imdbID, url: shown, key: sender.key)
             }
         }
@@ -180,8 +167,9 @@ public actor OMDbClient {
     ///   `Series or season not found!`, any other ``OMDbError``, or `CancellationError`.
     public nonisolated func season(imdbID: String, number: Int) async throws -> Season {
         // Not found is an answer, not an accident: asking again costs quota for the same.
-        try await seasons.value(for: SeasonKey(imdbID: imdbID, number: number)) { [sender] in
-            try await sender.api(.season(imdbID: imdbID, number: number)) { response, shown in
+        let request = OMDbRequest.season(imdbID: imdbID, number: number)
+        return try await seasons.value(for: request) { [sender] in
+            try await sender.api(request) { response, shown in
                 try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, key: sender.key)
             }
         }
