@@ -127,12 +127,15 @@ public actor OMDbClient {
 
     /// One page, from the cache or the network (one request however many ask at once).
     nonisolated func loadPage(_ query: SearchQuery, number: Int) async throws -> (items: [SearchItem], total: Int) {
-        let request = OMDbRequest.search(query, page: number)
-        return try await pages.value(for: request) { [sender] in
-            try await sender.api(request) { response, shown in
-                try OMDbDecoding.searchPage(response, query: query, url: shown, key: sender.key)
-            }
+        try await answer(.search(query, page: number), in: pages) { [key = sender.key] response, shown in
+            try OMDbDecoding.searchPage(response, query: query, url: shown, key: key)
         }
+    }
+
+    /// The answer to `request`, decoded: the one `memo` remembers, else one request shared by every caller asking at once.
+    private nonisolated func answer<T: Sendable>(_ request: OMDbRequest, in memo: Memo<OMDbRequest, T>,
+                                                 _ decode: @escaping @Sendable (HTTPResponse, String) throws -> T) async throws -> T {
+        try await memo.value(for: request) { [sender] in try await sender.api(request, decode: decode) }
     }
 
     // MARK: Records
@@ -141,11 +144,8 @@ public actor OMDbClient {
     /// - Throws: ``OMDbError`` or `CancellationError`.
     public nonisolated func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
         // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
-        let request = OMDbRequest.title(imdbID: imdbID, plot: plot)
-        return try await records.value(for: request) { [sender] in
-            try await sender.api(request) { response, shown in
-                try OMDbDecoding.decode(Movie.self, response, query: imdbID, url: shown, key: sender.key)
-            }
+        try await answer(.title(imdbID: imdbID, plot: plot), in: records) { [key = sender.key] response, shown in
+            try OMDbDecoding.decode(Movie.self, response, query: imdbID, url: shown, key: key)
         }
     }
 
@@ -167,11 +167,8 @@ public actor OMDbClient {
     ///   `Series or season not found!`, any other ``OMDbError``, or `CancellationError`.
     public nonisolated func season(imdbID: String, number: Int) async throws -> Season {
         // Not found is an answer, not an accident: asking again costs quota for the same.
-        let request = OMDbRequest.season(imdbID: imdbID, number: number)
-        return try await seasons.value(for: request) { [sender] in
-            try await sender.api(request) { response, shown in
-                try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, key: sender.key)
-            }
+        try await answer(.season(imdbID: imdbID, number: number), in: seasons) { [key = sender.key] response, shown in
+            try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, key: key)
         }
     }
 }
