@@ -213,11 +213,9 @@ package final class QuotaLedger: Sendable {
         }
         if fresh {
             lane.sync {
-                let record = updateView(day: day, change: nil)
-                counts.withLock { counts in
-                    counts.read = true
-                    if record == nil { counts.file = 0 }
-                }
+                // Unreadable, the file counts nothing: the count starts from this process's own.
+                _ = updateView(day: day, change: nil)
+                counts.withLock { $0.read = true }
             }
         }
         return day
