@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "TerminalImagesTests", dependencies: ["TestSupport", "TerminalImages", "OMDbKit"]),
         .testTarget(name: "MoviesCLITests", dependencies: ["TestSupport", "OMDbTestSupport", "MoviesCLI", "OMDbKit", "OMDbCatalogue", "OMDbCurl", "TerminalImages", "LineEditing", "Files"]),
         // Runs the built `movies` with piped stdin; depending on it makes `swift test` build it.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "movies", "FakeOMDb", "OMDbKit", "OMDbCatalogue"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "movies", "FakeOMDb", "OMDbKit", "OMDbCatalogue", "Files"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -99,6 +99,7 @@ public struct Catalogue: Sendable {
         guard let key = value("apikey"), !key.isEmpty else { return Self.error("No API key provided.", status: 401) }
         guard acceptsKey(key) else { return Self.error("Invalid API key!", status: 401) }
         if let id = value("i") {
+            guard id.wholeMatch(of: /tt\d{7,8}/) != nil else { return Self.error("Incorrect IMDb ID.") }
             if let season = value("season") { return self.season(season, of: id) }
             return lookup(id: id, plot: value("plot"), posterBase: posterBase)
         }
@@ -136,13 +137,11 @@ public struct Catalogue: Sendable {
     }
 
     private func season(_ number: String, of id: String) -> HTTPResponse {
-        guard id.wholeMatch(of: /tt\d{7,8}/) != nil else { return Self.error("Incorrect IMDb ID.") }
         guard let answer = seasons.season(number, of: id, title: title(of: id) ?? id) else { return Self.error("Series or season not found!") }
         return Self.json(answer)
     }
 
     private func lookup(id: String, plot: String?, posterBase: URL) -> HTTPResponse {
-        guard id.wholeMatch(of: /tt\d{7,8}/) != nil else { return Self.error("Incorrect IMDb ID.") }
         if byID[id] == nil, var episode = seasons.episodeRecord(id) {
             episode["Response"] = "True"
             return Self.json(episode)

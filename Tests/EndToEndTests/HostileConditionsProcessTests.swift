@@ -1,4 +1,5 @@
 import FakeOMDb
+import Files
 import Foundation
 import OMDbKit
 import Testing
@@ -213,7 +214,7 @@ import Glibc
     /// user's, stay. Before, they stayed for good, `save!` of the same file included.
     @Test func aSaveRemovesWhatKilledSavesLeftInItsFolder() async throws {
         try await withTemporaryFolder { folder in
-            let gone = "\(try exitedProcessID())-1", live = PosterOwner.current.tag
+            let gone = "\(try exitedProcessID())-1", live = WriterProcess.current.tag
             let planted = [".movies.csv.\(gone)-1x2y.tmp", ".other.json.\(gone)-3z4w.tmp", ".movies.csv.\(live)-5v6u.tmp", ".notes.tmp"]
             for name in planted { try Data("half".utf8).write(to: folder.appendingPathComponent(name)) }
             let outcome = try await MoviesProcess.run(["--offline"], lines: ["toxic", "save! movies.csv", "quit"], directory: folder)

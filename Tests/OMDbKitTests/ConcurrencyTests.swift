@@ -23,7 +23,7 @@ import TestSupport
         })
         async let first = client.movie(imdbID: "tt0000001")
         async let second = client.movie(imdbID: "tt0000001")
-        try await waitUntil("both callers to wait on one load") { client.records.waiters(for: .init(imdbID: "tt0000001", plot: .short)) == 2 }
+        try await waitUntil("both callers to wait on one load") { client.records.flights.waiters(for: .title(imdbID: "tt0000001", plot: .short)) == 2 }
         bothIn.open()
         let (a, b) = try await (first, second)
         #expect(a == b)
@@ -94,8 +94,8 @@ import TestSupport
         let (one, other) = (client.search("film"), client.search("film"))
         async let first = one.next()
         async let second = other.next()
-        let page1 = OMDbClient.PageKey(query: SearchQuery(text: "film"), number: 1)
-        try await waitUntil("both searches to wait on page 1") { client.pages.waiters(for: page1) == 2 }
+        let page1 = OMDbRequest.search(SearchQuery(text: "film"), page: 1)
+        try await waitUntil("both searches to wait on page 1") { client.pages.flights.waiters(for: page1) == 2 }
         bothIn.open()
         let (a, b) = try await (first, second)
         #expect(a.items.map(\.imdbID) == b.items.map(\.imdbID))

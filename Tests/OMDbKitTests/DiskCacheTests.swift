@@ -177,8 +177,8 @@ import TestSupport
         (["XDG_CACHE_HOME": "relative", "XDG_STATE_HOME": "/s", "HOME": "/h"], "/h/.cache/movies", "/s/movies"),
     ])
     func foldersFollowXDG(environment: [String: String], cache: String, state: String) {
-        #expect(DiskCache.defaultFolder(environment: environment).path == cache)
-        #expect(QuotaLedger.defaultFolder(environment: environment).path == state)
+        #expect(XDGFolder.cache.url(environment: environment).path == cache)
+        #expect(XDGFolder.state.url(environment: environment).path == state)
     }
 
     static func url(_ n: Int) -> URL { URL(string: "http://127.0.0.1:9/?i=tt00000\(String(format: "%02d", n))&plot=short&apikey=k")! }

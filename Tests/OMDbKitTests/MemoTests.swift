@@ -25,12 +25,12 @@ private final class GatedLoad: Sendable {
         let memo = Memo<String, Int>()
         let load = GatedLoad()
         let callers = (0..<5).map { _ in Task { try await memo.value(for: "a") { try await load.run { 42 } } } }
-        try await waitUntil("five callers on one load") { memo.waiters(for: "a") == callers.count }
+        try await waitUntil("five callers on one load") { memo.flights.waiters(for: "a") == callers.count }
         load.release()
         for caller in callers { #expect(try await caller.value == 42) }
         #expect(try await memo.value(for: "a") { Issue.record("loaded again"); return 0 } == 42)
         #expect(load.count == 1)
-        #expect(memo.inFlight == 0)
+        #expect(memo.flights.inFlight == 0)
     }
 
     @Test func aCancelledCallerLeavesAloneAndTheOthersGetTheValue() async throws {
@@ -38,7 +38,7 @@ private final class GatedLoad: Sendable {
         let load = GatedLoad()
         let leaver = Task { try await memo.value(for: "a") { try await load.run { 7 } } }
         let stayer = Task { try await memo.value(for: "a") { try await load.run { 7 } } }
-        try await waitUntil("two callers on one load") { memo.waiters(for: "a") == 2 }
+        try await waitUntil("two callers on one load") { memo.flights.waiters(for: "a") == 2 }
         leaver.cancel()
         await #expect(throws: CancellationError.self) { try await leaver.value }
         load.release()

@@ -44,7 +44,7 @@ import TestSupport
             let wider = store.atWidth(PosterWidth("600")!)
             #expect(await wider.existingFile(for: "tt1003")?.lastPathComponent == "T3 [tt1003].png")
             #expect(await store.existingFile(for: "tt0000009")?.lastPathComponent == "Old [tt0000009].png")
-            await store.removeLeftovers()
+            await store.index.sweptLeftovers()
             #expect(listing.count.withLock { $0 } == 1)
         }
     }
@@ -58,7 +58,7 @@ import TestSupport
             // did not list the folder again.
             let listing = Listing(names: [listed, "Kept [tt0000001].png"])
             let store = PosterStore(folder: folder, owner: .current, listing: listing.run)
-            await store.removeLeftovers()
+            await store.index.sweptLeftovers()
             #expect(files(in: folder) == ["Kept [tt0000001].png", unlisted].sorted())
             #expect(await store.existingFile(for: "tt0000001") != nil)
             #expect(listing.count.withLock { $0 } == 1)

@@ -1,4 +1,5 @@
 import FakeOMDb
+import Files
 import Foundation
 import Synchronization
 import Testing
@@ -131,14 +132,14 @@ import Darwin
     }
 
     /// Another live process: the parent of this one (the test runner's launcher) is alive for the whole test.
-    private static var liveOtherOwner: PosterOwner {
+    private static var liveOtherOwner: WriterProcess {
         let parent = getppid()
-        return PosterOwner(pid: parent, start: PosterOwner.startToken(of: parent) ?? "0")
+        return WriterProcess(pid: parent, start: WriterProcess.startToken(of: parent) ?? "0")
     }
 
     /// A process that has exited: its pid is free (or reused, with another start time).
-    private static func goneOwner() throws -> PosterOwner {
-        PosterOwner(pid: try exitedProcessID(), start: "1")
+    private static func goneOwner() throws -> WriterProcess {
+        WriterProcess(pid: try exitedProcessID(), start: "1")
     }
 
     @Test func twoStoresSharingAFolderNeverRemoveEachOthersLiveFiles() async throws {
@@ -150,7 +151,7 @@ import Darwin
             feed.yield(pngBytes)
             let writing = Task { try await other.save(streaming: HTTPBody(chunks: stream), source: "u", title: "Theirs", year: nil, imdbID: "tt0000002") }
             try await waitUntil("their first bytes on disk") { Self.bytesOnDisk(in: folder) > 0 }
-            await mine.removeLeftovers()
+            await mine.index.sweptLeftovers()
             #expect(files(in: folder).contains { $0.hasPrefix(PosterFile.temporaryPrefix) })
             let saved = try await mine.save(streaming: HTTPBody(pngBytes), source: "u", title: "Mine", year: nil, imdbID: "tt0000001")
             feed.yield(Data(count: 1_000))
@@ -162,7 +163,7 @@ import Darwin
 
     @Test func leftoversOfGoneOwnersAndOldFilesAreSweptLiveOnesKept() async throws {
         try await withTemporaryFolder { folder in
-            func temporary(_ owner: PosterOwner, _ name: String) throws -> URL {
+            func temporary(_ owner: WriterProcess, _ name: String) throws -> URL {
                 let url = folder.appendingPathComponent("\(PosterFile.temporaryPrefix)\(owner.tag)-\(name)")
                 try Data("half".utf8).write(to: url)
                 return url
@@ -172,8 +173,8 @@ import Darwin
             let old = try temporary(Self.liveOtherOwner, "old")
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7_200)], ofItemAtPath: old.path)
             try Data("x".utf8).write(to: folder.appendingPathComponent("\(PosterFile.temporaryPrefix)no-owner"))
-            await PosterStore(folder: folder).removeLeftovers()
-            #expect(files(in: folder) == ["\(PosterFile.temporaryPrefix)\(PosterOwner.current.tag)-live"])
+            await PosterStore(folder: folder).index.sweptLeftovers()
+            #expect(files(in: folder) == ["\(PosterFile.temporaryPrefix)\(WriterProcess.current.tag)-live"])
         }
     }
 

@@ -207,7 +207,7 @@ import TestSupport
         try await withTemporaryFolder { folder in
             try Data("half".utf8).write(to: folder.appendingPathComponent(PosterFile.temporaryPrefix + "x"))
             try Data("keep".utf8).write(to: folder.appendingPathComponent("Mine.txt"))
-            await PosterStore(folder: folder).removeLeftovers()
+            await PosterStore(folder: folder).index.sweptLeftovers()
             #expect(files(in: folder) == ["Mine.txt"])
         }
     }

@@ -393,3 +393,10 @@ import TestSupport
         }
     }
 }
+
+extension QuotaLedger {
+    /// One request counted as the client counts it: its place reserved, then the request sent.
+    func recordRequestSent() {
+        if let place = reserve() { commit(place) }
+    }
+}

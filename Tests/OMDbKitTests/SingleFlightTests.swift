@@ -160,8 +160,8 @@ func yieldTimes(_ count: Int) async {
         _ = try await search.next()
         async let first = search.next()
         async let second = search.next()
-        let page2 = OMDbClient.PageKey(query: SearchQuery(text: "film", type: nil, year: nil), number: 2)
-        try await waitUntil("both nextPage calls to wait on page 2") { client.pages.waiters(for: page2) == 2 }
+        let page2 = OMDbRequest.search(SearchQuery(text: "film"), page: 2)
+        try await waitUntil("both nextPage calls to wait on page 2") { client.pages.flights.waiters(for: page2) == 2 }
         bothIn.open()
         let (a, b) = try await (first, second)
         #expect(a.number == 2 && b.number == 2)

@@ -101,7 +101,7 @@ import Darwin
                 try? FileManager.default.moveItem(at: posters, to: moved)
                 try? FileManager.default.createSymbolicLink(at: posters, withDestinationURL: elsewhere)
             })
-            await store.removeLeftovers()
+            await store.index.sweptLeftovers()
             #expect(files(in: moved).isEmpty)
             #expect(files(in: elsewhere) == [".movies-partial-no-owner"])
         }

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import OMDbKit
 import TerminalImages
@@ -32,9 +33,9 @@ struct Settings: Equatable {
     /// The key's requests a day; `nil` for no limit (`--daily-limit`, `MOVIES_DAILY_LIMIT`).
     var dailyLimit: Int? = QuotaLedger.defaultDailyLimit
     /// `$XDG_CACHE_HOME/movies`, by default `~/.cache/movies`.
-    var cacheFolder = DiskCache.defaultFolder(environment: [:])
+    var cacheFolder = XDGFolder.cache.url(environment: [:])
     /// `$XDG_STATE_HOME/movies`, by default `~/.local/state/movies`: the daily count.
-    var stateFolder = QuotaLedger.defaultFolder(environment: [:])
+    var stateFolder = XDGFolder.state.url(environment: [:])
     /// The environment's `HOME`: what `~` means in poster folders.
     var home: String?
     /// Notices for stderr (a base URL that is not OMDb's, a `.env` setting ignored); never the key.
@@ -77,8 +78,8 @@ struct Settings: Equatable {
         // `--no-prefetch` and `--no-cache` win over MOVIES_PREFETCH and MOVIES_CACHE.
         if settings.prefetch { settings.prefetch = try read("MOVIES_PREFETCH", parseSwitch) ?? true }
         try settings.guardKey(baseSource: sources["--base-url"], keySource: sources["--api-key"])
-        settings.cacheFolder = DiskCache.defaultFolder(environment: environment)
-        settings.stateFolder = QuotaLedger.defaultFolder(environment: environment)
+        settings.cacheFolder = XDGFolder.cache.url(environment: environment)
+        settings.stateFolder = XDGFolder.state.url(environment: environment)
         if settings.cache { settings.cache = try read("MOVIES_CACHE", parseSwitch) ?? true }
         settings.cacheMaxBytes = try read("MOVIES_CACHE_SIZE", parseSize) ?? settings.cacheMaxBytes
         return settings

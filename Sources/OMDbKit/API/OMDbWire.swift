@@ -54,6 +54,11 @@ struct SearchPayload: Decodable {
     let totalResults: WireText?
 }
 
+struct SeasonPayload: Decodable {
+    let Title, Season, totalSeasons: WireText?
+    let Episodes: [Lossy<WireFields>]?
+}
+
 struct SearchRow: Decodable {
     let Title, Year, imdbID, `Type`, Poster: WireText?
 

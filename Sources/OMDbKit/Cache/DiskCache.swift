@@ -58,11 +58,6 @@ package final class DiskCache: Sendable {
         self.now = now
     }
 
-    /// `$XDG_CACHE_HOME/movies` when that is an absolute path, else `HOME/.cache/movies`.
-    package static func defaultFolder(environment: [String: String]) -> URL {
-        XDGFolder.cache.url(environment: environment)
-    }
-
     /// Answers this process found in the cache so far.
     package var hits: Int { state.withLock { $0.hits } }
 

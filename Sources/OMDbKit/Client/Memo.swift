@@ -4,7 +4,8 @@ import Synchronization
 /// search pages, records and seasons. A failure `isFinal` calls final ("not found": asking again
 /// costs quota) is remembered too; any other is forgotten, so the next caller tries again.
 final class Memo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let flights = SingleFlight<Key, Value>()
+    /// The loads in flight: tests wait on their waiters to order events without sleeping.
+    let flights = SingleFlight<Key, Value>()
     private let outcomes = Mutex<[Key: Result<Value, OMDbError>]>([:])
     private let isFinal: @Sendable (OMDbError) -> Bool
 
@@ -33,9 +34,4 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func remembered(_ key: Key) -> Result<Value, OMDbError>? {
         outcomes.withLock { $0[key] }
     }
-
-    var inFlight: Int { flights.inFlight }
-
-    /// How many callers wait for the load of `key`: tests wait on it to order events without sleeping.
-    func waiters(for key: Key) -> Int { flights.waiters(for: key) }
 }

@@ -17,6 +17,11 @@ public struct MovieUpdate: Sendable {
     public let item: SearchItem
     /// Its record or its poster.
     public let part: Part
+
+    /// An update made outside ``OMDbClient/details(for:plot:posters:)``, such as the row of an exact-title match.
+    package static func at(_ index: Int, item: SearchItem, part: Part) -> MovieUpdate {
+        MovieUpdate(index: index, item: item, part: part)
+    }
 }
 
 extension OMDbClient {

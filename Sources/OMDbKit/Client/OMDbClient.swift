@@ -37,9 +37,6 @@ public actor OMDbClient {
         package var retry: RetryPolicy
         /// The largest API answer read, in bytes; OMDb's are a few kB.
         package var maxAnswerBytes: Int
-        /// Called once for each OMDb API (non-poster) request actually handed to the transport,
-        /// retries included: what the daily quota counts.
-        package var onAPIRequestSent: (@Sendable () -> Void)?
         /// The key's daily count: each API request reserves its place before it is sent, and none
         /// is sent past the limit (``OMDbError/dailyLimitReached(limit:)``).
         package var ledger: QuotaLedger?
@@ -55,8 +52,6 @@ public actor OMDbClient {
         public static let defaultBaseURL = URL(string: "https://www.omdbapi.com/")!
         /// Where OMDb's posters are, for a client of OMDb's public address.
         package static let defaultPostersHost = URL(string: "https://m.media-amazon.com/")!
-        /// The default of ``maxConcurrentRequests``: a whole page (10 records, 10 posters) at once.
-        package static let defaultMaxConcurrentRequests = 20
         package static let defaultMaxAnswerBytes = 4_000_000
 
         /// A configuration for `apiKey`; `timeout`, `maxConcurrentRequests` and `maxAttempts` below 1 become 1.
@@ -74,38 +69,27 @@ public actor OMDbClient {
 
         /// A configuration with the tool's and the tests' extras.
         package init(apiKey: APIKey, baseURL: URL = Configuration.defaultBaseURL, timeout: Int = 10,
-                     maxConcurrentRequests: Int = Configuration.defaultMaxConcurrentRequests, retry: RetryPolicy,
-                     maxAnswerBytes: Int = Configuration.defaultMaxAnswerBytes, onAPIRequestSent: (@Sendable () -> Void)? = nil) {
+                     maxConcurrentRequests: Int = 20, retry: RetryPolicy,
+                     maxAnswerBytes: Int = Configuration.defaultMaxAnswerBytes) {
             self.apiKey = apiKey
             self.baseURL = baseURL
             self.timeout = max(1, timeout)
             self.maxConcurrentRequests = max(1, maxConcurrentRequests)
             self.retry = retry
             self.maxAnswerBytes = max(1, maxAnswerBytes)
-            self.onAPIRequestSent = onAPIRequestSent
         }
-    }
-
-    struct PageKey: Hashable, Sendable {
-        let query: SearchQuery
-        let number: Int
-    }
-
-    struct RecordKey: Hashable, Sendable {
-        let imdbID: String
-        let plot: PlotLength
     }
 
     /// How this client was set up; fixed for its life.
     public nonisolated let configuration: Configuration
     let sender: RequestSender
 
-    /// Search pages; failures are not remembered.
-    nonisolated let pages = Memo<PageKey, (items: [SearchItem], total: Int)>()
-    /// Records, and the lookups OMDb answered "not found" for good.
-    nonisolated let records = Memo<RecordKey, Movie>(isFinal: \.isNoResults)
-    /// Season lists, and the ones OMDb answered "not found".
-    nonisolated let seasons = Memo<SeasonKey, Season>(isFinal: \.isNoResults)
+    /// Search pages, by the request that asks for them; failures are not remembered.
+    nonisolated let pages = Memo<OMDbRequest, (items: [SearchItem], total: Int)>()
+    /// Records, and the lookups OMDb answered "not found" for good, by request.
+    nonisolated let records = Memo<OMDbRequest, Movie>(isFinal: \.isNoResults)
+    /// Season lists, and the ones OMDb answered "not found", by request.
+    nonisolated let seasons = Memo<OMDbRequest, Season>(isFinal: \.isNoResults)
     /// One poster load per folder and title, each checking the disk: files may change under us. A
     /// cancelled caller that is the last of its load gets what it came to (a poster put in place).
     nonisolated let posters = SingleFlight<PosterKey, SavedPoster>(lastWaiterStays: true)
@@ -125,9 +109,8 @@ public actor OMDbClient {
         sender = RequestSender(transport: transport,
                                key: configuration.apiKey, baseURL: configuration.baseURL, timeout: configuration.timeout,
                                retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
-                               maxAnswerBytes: configuration.maxAnswerBytes, onAPIRequestSent: configuration.onAPIRequestSent,
-                               ledger: configuration.ledger, sent: RequestCounter(), cache: configuration.cache,
-                               keyCheck: configuration.onKeyAccepted.map(KeyCheck.init(onAccepted:)))
+                               maxAnswerBytes: configuration.maxAnswerBytes, ledger: configuration.ledger,
+                               cache: configuration.cache, keyCheck: configuration.onKeyAccepted.map(KeyCheck.init(onAccepted:)))
     }
 
     /// The transport requests go through, for what only it offers (`CurlTransport` opens
@@ -144,11 +127,15 @@ public actor OMDbClient {
 
     /// One page, from the cache or the network (one request however many ask at once).
     nonisolated func loadPage(_ query: SearchQuery, number: Int) async throws -> (items: [SearchItem], total: Int) {
-        try await pages.value(for: PageKey(query: query, number: number)) { [sender] in
-            try await sender.api(.search(query, page: number)) { response, shown in
-                try OMDbDecoding.searchPage(response, query: query, url: shown, key: sender.key)
-            }
+        try await answer(.search(query, page: number), in: pages) { [key = sender.key] response, shown in
+            try OMDbDecoding.searchPage(response, query: query, url: shown, key: key)
         }
+    }
+
+    /// The answer to `request`, decoded: the one `memo` remembers, else one request shared by every caller asking at once.
+    private nonisolated func answer<T: Sendable>(_ request: OMDbRequest, in memo: Memo<OMDbRequest, T>,
+                                                 _ decode: @escaping @Sendable (HTTPResponse, String) throws -> T) async throws -> T {
+        try await memo.value(for: request) { [sender] in try await sender.api(request, decode: decode) }
     }
 
     // MARK: Records
@@ -157,10 +144,31 @@ public actor OMDbClient {
     /// - Throws: ``OMDbError`` or `CancellationError`.
     public nonisolated func movie(imdbID: String, plot: PlotLength = .short) async throws -> Movie {
         // "Error getting data." and its kin are answers, not accidents: asking again costs quota for the same.
-        try await records.value(for: RecordKey(imdbID: imdbID, plot: plot)) { [sender] in
-            try await sender.api(.title(imdbID: imdbID, plot: plot)) { response, shown in
-                try OMDbDecoding.decode(Movie.self, response, query: imdbID, url: shown, key: sender.key)
-            }
+        try await answer(.title(imdbID: imdbID, plot: plot), in: records) { [key = sender.key] response, shown in
+            try OMDbDecoding.decode(Movie.self, response, query: imdbID, url: shown, key: key)
+        }
+    }
+
+    /// OMDb's one best match for exactly this title (`t=`), with the query's type and year
+    /// filters: the way out when a search answers `Too many results.` (`Up`, `It`, `9`).
+    /// One request (none when the disk cache has it); not remembered in the session.
+    /// - Throws: ``OMDbError`` (``OMDbError/notFound(query:)`` when nothing has that title) or `CancellationError`.
+    public nonisolated func movie(exactTitle query: SearchQuery, plot: PlotLength = .short) async throws -> Movie {
+        try await sender.api(.exactTitle(query, plot: plot)) { [sender] response, shown in
+            try OMDbDecoding.decode(Movie.self, response, query: query.text, url: shown, key: sender.key)
+        }
+    }
+
+    /// Season `number` of the series `imdbID`: its episodes as OMDb lists them (at most 100,
+    /// gaps and an "Episode 0" included), in episode order. Sent like every other API request
+    /// (key at the edge, counted, retried), one request however many ask at once, and
+    /// remembered for the session, "not found" included.
+    /// - Throws: ``OMDbError/seasonNotFound(imdbID:season:)`` when OMDb answers
+    ///   `Series or season not found!`, any other ``OMDbError``, or `CancellationError`.
+    public nonisolated func season(imdbID: String, number: Int) async throws -> Season {
+        // Not found is an answer, not an accident: asking again costs quota for the same.
+        try await answer(.season(imdbID: imdbID, number: number), in: seasons) { [key = sender.key] response, shown in
+            try OMDbDecoding.season(response, imdbID: imdbID, number: number, url: shown, key: key)
         }
     }
 }

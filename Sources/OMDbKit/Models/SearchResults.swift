@@ -59,6 +59,11 @@ public struct SearchItem: Sendable, Hashable {
         self.type = type
         self.posterURL = posterURL
     }
+
+    /// The search row a full record stands for.
+    public init(_ movie: Movie) {
+        self.init(imdbID: movie.imdbID, title: movie.title, year: movie.year, type: movie.type, posterURL: movie.posterURL)
+    }
 }
 
 /// One page of a search, after de-duplication against the earlier pages of the same search.

@@ -31,7 +31,7 @@ public struct PosterStore: Sendable {
     /// wider download replaces a narrower file of the same title.
     public private(set) var width: PosterWidth
     /// Whose temporary files this store writes.
-    let owner: PosterOwner
+    let owner: WriterProcess
     let index: PosterIndex
     var disk = Disk()
 
@@ -59,7 +59,7 @@ public struct PosterStore: Sendable {
     }
 
     /// A store whose temporary files are `owner`'s; `listing` is a seam for tests.
-    init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, width: PosterWidth = .standard, owner: PosterOwner,
+    init(folder: URL, maxBytes: Int = PosterStore.defaultMaxBytes, width: PosterWidth = .standard, owner: WriterProcess,
          listing: @escaping PosterIndex.Listing = { $0.names($1) }) {
         self.folder = folder.standardizedFileURL
         self.maxBytes = maxBytes
@@ -120,16 +120,10 @@ public struct PosterStore: Sendable {
         }
     }
 
-    /// Returns once the temporary files killed runs left (owner gone or unnamed, or old) are removed,
-    /// from the index's one listing; a live run's files are left alone.
-    package func removeLeftovers() async {
-        await index.sweptLeftovers()
-    }
-
     /// Removes the leftovers among `names` through the folder as opened for the listing, never by path.
     private static func removeLeftovers(_ names: [String], in open: OpenFolder) {
         for name in names {
-            let owner = PosterOwner(tag: name.dropFirst(PosterFile.temporaryPrefix.count))
+            let owner = WriterProcess(tag: name.dropFirst(PosterFile.temporaryPrefix.count))
             guard let status = open.status(name) else { continue }   // finished (renamed) since the listing
             let old = Date().timeIntervalSince1970 - TimeInterval(status.modified.tv_sec) > leftoverAge
             if old || !(owner?.isAlive ?? false) { open.remove(name) }

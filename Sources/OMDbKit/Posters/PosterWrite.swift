@@ -136,7 +136,7 @@ final class PosterFile: Sendable {
     static let temporaryPrefix = ".movies-partial-"
 
     /// Creates a new temporary file in `folder` (made if needed) for a poster bound for `destination`.
-    init(in folder: URL, owner: PosterOwner, destination: URL) throws(OMDbError) {
+    init(in folder: URL, owner: WriterProcess, destination: URL) throws(OMDbError) {
         let opened = try PosterStore.openFolder(folder)
         name = "\(Self.temporaryPrefix)\(owner.tag)-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
         descriptor = opened.open(name, O_WRONLY | O_CREAT | O_EXCL, 0o644)

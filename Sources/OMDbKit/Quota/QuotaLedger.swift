@@ -24,14 +24,11 @@ package final class QuotaLedger: Sendable {
         var day = ""
         /// The file's count when this process last read or wrote it (every process's requests).
         var file = 0
-        /// Counted here and not yet in the file: waiting for a write, or kept from one that failed.
+        /// Counted here and not yet in the file: a write takes it off once the file holds it.
         var unwritten = 0
-        /// Taken by the write under way.
-        var writing = 0
         /// Reserved by requests about to be sent, not yet counted or given back.
         var reserved = 0
         var read = false
-        var writeQueued = false
         /// Why the last write failed; `nil` while the file holds this process's count.
         var unkept: String?
         /// The program is ending (``finish()``): requests reserved then, and any reserved after, count.
@@ -42,7 +39,7 @@ package final class QuotaLedger: Sendable {
         var notice: String?
 
         /// Today's count as this process knows it, requests in flight left out.
-        var sent: Int { QuotaLedger.adding(file, QuotaLedger.adding(unwritten, writing)) }
+        var sent: Int { QuotaLedger.adding(file, unwritten) }
     }
 
     let counts = Mutex(Counts())
@@ -60,11 +57,6 @@ package final class QuotaLedger: Sendable {
         self.dailyLimit = dailyLimit
         keyHash = String(SHA256.hex("movies quota ledger: " + apiKey.value).prefix(16))
         self.now = now
-    }
-
-    /// `$XDG_STATE_HOME/movies` when that is an absolute path, else `HOME/.local/state/movies`.
-    package static func defaultFolder(environment: [String: String]) -> URL {
-        XDGFolder.state.url(environment: environment)
     }
 
     // MARK: Places and counts
@@ -91,28 +83,33 @@ package final class QuotaLedger: Sendable {
             case .unavailable: break
             }
         }
-        let (reservation, write) = counts.withLock { counts -> (Reservation?, Bool) in
+        let (reservation, counted) = counts.withLock { counts -> (Reservation?, Bool) in
             guard counts.day == day else { return (nil, false) }
             // The program is ending: a request that starts now counts at once.
-            if counts.closed { return (Reservation(day: day), Self.queue(1, in: &counts)) }
+            if counts.closed {
+                counts.unwritten = Self.adding(counts.unwritten, 1)
+                return (Reservation(day: day), true)
+            }
             if let limit = dailyLimit, Self.adding(counts.sent, counts.reserved) >= limit { return (nil, false) }
             counts.reserved += 1
             return (Reservation(day: day), false)
         }
-        if write { lane.async { self.write() } }
+        if counted { lane.async { self.write() } }
         return reservation
     }
 
     /// The reserved request was sent (or may have been: a timeout, a lost connection): it counts.
     package func commit(_ reservation: Reservation) {
         guard !reservation.inFile else { return }
-        let write = counts.withLock { counts -> Bool in
+        let counted = counts.withLock { counts -> Bool in
             // Counted already when the program began to end; yesterday's counts are moot today.
             guard !counts.closed, counts.day == reservation.day else { return false }
             counts.reserved -= 1
-            return Self.queue(1, in: &counts)
+            counts.unwritten = Self.adding(counts.unwritten, 1)
+            return true
         }
-        if write { lane.async { self.write() } }
+        // Writes queued while one waits for the lane find their counts taken by it, and return.
+        if counted { lane.async { self.write() } }
     }
 
     /// The reserved request never left: its place is free again, and nothing is counted.
@@ -126,13 +123,6 @@ package final class QuotaLedger: Sendable {
         counts.withLock { counts in
             if counts.day == reservation.day { counts.reserved -= 1 }
         }
-    }
-
-    /// Counts one request sent now, without a reservation.
-    package func recordRequestSent() {
-        let day = today()
-        let write = counts.withLock { $0.day == day && Self.queue(1, in: &$0) }
-        if write { lane.async { self.write() } }
     }
 
     /// The program is ending: every request still in flight counts as sent (a count may be too
@@ -223,42 +213,28 @@ package final class QuotaLedger: Sendable {
         }
         if fresh {
             lane.sync {
-                let record = updateView(day: day, change: nil)
-                counts.withLock { counts in
-                    counts.read = true
-                    if record == nil { counts.file = 0 }
-                }
+                // Unreadable, the file counts nothing: the count starts from this process's own.
+                _ = updateView(day: day, change: nil)
+                counts.withLock { $0.read = true }
             }
         }
         return day
     }
 
-    /// Adds `count` to the counts a write is to take; true when a write is to be queued.
-    private static func queue(_ count: Int, in counts: inout Counts) -> Bool {
-        counts.unwritten = adding(counts.unwritten, count)
-        defer { counts.writeQueued = true }
-        return !counts.writeQueued
-    }
-
     /// Adds this process's unwritten count to the file, on the lane; a failure keeps it for the next write.
     private func write() {
-        let (day, taken) = counts.withLock { counts -> (String, Int) in
-            counts.writeQueued = false
-            defer { counts.writing = counts.unwritten; counts.unwritten = 0 }
-            return (counts.day, counts.unwritten)
-        }
+        let (day, taken) = counts.withLock { ($0.day, $0.unwritten) }
         guard taken > 0 else { return }
         var reason: String?
         let record = update(day: day, failure: { reason = $0 }) { $0.sent = Self.adding($0.sent, taken) }
         let notice = counts.withLock { counts -> String? in
-            counts.writing = 0
             guard counts.day == day else { return nil }
             if let record {
                 counts.file = record.sent
+                counts.unwritten -= taken
                 counts.unkept = nil
                 return nil
             }
-            counts.unwritten = Self.adding(counts.unwritten, taken)
             defer { counts.unkept = reason ?? "it cannot be written" }
             return counts.unkept == nil ? reason ?? "it cannot be written" : nil
         }
@@ -291,7 +267,7 @@ package final class QuotaLedger: Sendable {
         lane.sync {
             var granted = false
             let record = updateView(day: day) { record in
-                let mine = self.counts.withLock { Self.adding($0.unwritten, Self.adding($0.writing, $0.reserved)) }
+                let mine = self.counts.withLock { Self.adding($0.unwritten, $0.reserved) }
                 guard Self.adding(record.sent, mine) < limit else { return }
                 record.sent += 1
                 granted = true
@@ -329,12 +305,6 @@ package struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
 
     /// `1,000`: thousands grouped with commas, whatever the locale, as the rest of the text is English.
     package static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return (number < 0 ? "-" : "") + result
+        number.formatted(.number.locale(Locale(identifier: "en_US")))
     }
 }

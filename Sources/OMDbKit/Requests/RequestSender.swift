@@ -13,10 +13,9 @@ struct RequestSender: Sendable {
     let gate: RequestGate
     /// The largest API answer read, in bytes.
     let maxAnswerBytes: Int
-    let onAPIRequestSent: (@Sendable () -> Void)?
     /// The key's daily count, checked before each API request and counting it; `nil` for none.
     let ledger: QuotaLedger?
-    let sent: RequestCounter
+    let sent = RequestCounter()
     /// API answers kept between runs: a fresh one there is no request at all.
     let cache: DiskCache?
     /// A key not yet seen accepted, which keeps the cache unread until OMDb accepts it; `nil` for none.
@@ -117,7 +116,6 @@ struct RequestSender: Sendable {
     /// One API request that reached OMDb (or may have: a timeout or a lost connection counts).
     private func countSent(_ reservation: QuotaLedger.Reservation?) {
         sent.add()
-        onAPIRequestSent?()
         if let reservation { ledger?.commit(reservation) }
     }
 
