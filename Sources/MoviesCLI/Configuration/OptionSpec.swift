@@ -74,13 +74,7 @@ struct OptionSpec: Sendable {
     }
 
     /// `with search: ` before the help of an option that goes only with some commands.
-    var scopePrefix: String {
-        guard case .commands(let names) = scope else { return "" }
-        return "with \(names.joined(separator: " or ")): "
-    }
-
-    /// Whether `argument` (without any `=value`) names this option.
-    func matches(_ argument: String) -> Bool { argument == name || argument == short }
+    var scopePrefix: String { scope.names.isEmpty ? "" : "with \(scope.names.joined(separator: " or ")): " }
 
     // MARK: Building rows
 

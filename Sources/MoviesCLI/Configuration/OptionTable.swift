@@ -82,7 +82,7 @@ extension OptionSpec {
     static let lineCommands = Scope.commands(["search", "show", "episodes", "catalogue"])
 
     /// The row for `argument` (`--type`, `-h`), if any.
-    static func named(_ argument: String) -> OptionSpec? { all.first { $0.matches(argument) } }
+    static func named(_ argument: String) -> OptionSpec? { all.first { argument == $0.name || argument == $0.short } }
 
     /// The rows people see.
     static var visible: [OptionSpec] { all.filter { !$0.hidden } }
