@@ -64,7 +64,9 @@ enum DotEnv {
         }
         guard let equals = line.firstIndex(of: "=") else { throw Skipped(reason: "it has no \"=\"") }
         let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-        guard isValidKey(key) else { throw Skipped(reason: "the name before \"=\" is not a variable name (letters, digits, _)") }
+        guard key.first?.isNumber == false, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            throw Skipped(reason: "the name before \"=\" is not a variable name (letters, digits, _)")
+        }
         return (key, try value(Substring(line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces))))
     }
 
@@ -96,10 +98,5 @@ enum DotEnv {
             index = text.index(after: index)
         }
         throw Skipped(reason: "its quote is not closed")
-    }
-
-    private static func isValidKey(_ key: String) -> Bool {
-        guard let first = key.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return key.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 }
