@@ -104,14 +104,14 @@ import TestSupport
     /// saw "90 % … is reached, requests today: 1,260 of 1,000 …, 0 left").
     @Test(arguments: [(9, "Warning: 90 % of the key's daily limit is reached, requests today: 9 of 10 (UTC day), 1 left:"),
                       (12, "Warning: the key's daily limit is reached by this tool's count, requests today: 12 of 10 (UTC day): OMDb may refuse")])
-    func theWarningSaysHowFarTheCountIs(sent: Int, start: String) throws {
+    func theWarningSaysHowFarTheCountIs(sent: Int, start: String) async throws {
         let folder = try makeTemporaryFolder()
         defer { removeFolder(folder) }
         let budget = RequestBudget(settings: budgetSettings(folder, dailyLimit: 10))
         for _ in 0..<sent { budget.ledger?.recordRequestSent() }
-        let warning = budget.warningIfDue() ?? ""
+        let warning = await budget.warningAfterCommand() ?? ""
         #expect(warning.hasPrefix(start), "\(warning)")
-        #expect(budget.warningIfDue() == nil, "once a day")
+        #expect(await budget.warningAfterCommand() == nil, "once a day")
     }
 
     @MainActor @Test func helpShowsTheCountWhenThereIsOne() async throws {
