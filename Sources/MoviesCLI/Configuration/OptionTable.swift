@@ -56,7 +56,8 @@ extension OptionSpec {
                        options.json = true
                        if let text { try options.pick(parseFields(text, source: source)) }
                    }),
-        OptionSpec(name: "--fields", placeholder: "FIELDS", completion: .values(LineFormat.allFieldNames), defaultText: "every key",
+        OptionSpec(name: "--fields", placeholder: "FIELDS", completion: .values(Set(lineCommands.names.flatMap(LineFormat.fieldNames)).sorted()),
+                   defaultText: "every key",
                    help: "with --json, only these keys of each line (title,year); a name the command has not is refused, listing those it has",
                    scope: lineCommands, apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
                        try options.pick(parseFields(text ?? "", source: source))
