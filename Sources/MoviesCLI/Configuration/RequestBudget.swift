@@ -77,9 +77,6 @@ struct RequestBudget: Sendable {
         OpenFolder.takeTightened(among: folders).map { "Note: \(safe($0.path)) was open to other users; it is now 0700." }
     }
 
-    /// `requests today: 37 of 1,000 (UTC day)`, from the estimate (no file read); `nil` when nothing is counted.
-    var statusLine: String? { ledger?.estimatedUsage().description }
-
     /// `requests today: 37 of 1,000`, under a live page; `nil` when nothing is counted.
     var pageStatus: String? {
         guard let usage = ledger?.estimatedUsage() else { return nil }
