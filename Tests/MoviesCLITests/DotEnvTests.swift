@@ -79,7 +79,7 @@ import TestSupport
     ] as [(Typed, Typed)])
     func readsTheWayDotenvDoes(text: Typed, key: Typed) {
         let parsed = DotEnv.read(Data(text.text.utf8))
-        #expect(parsed.values["OMDB_API_KEY"] == key.text && parsed.warnings.isEmpty)
+        #expect(parsed.values["OMDB_API_KEY"] == key.text && parsed.notices.isEmpty)
     }
 
     /// A line that cannot be read is skipped with a warning naming its line, never its text.
@@ -93,8 +93,8 @@ import TestSupport
     ])
     func unreadableLinesAreWarnedAboutByNumberAndSkipped(line: String, reason: String) {
         let parsed = DotEnv.read(Data("# settings\r\nGOOD=1\r\n\(line)\r\nLATER=2\r\n".utf8))
-        #expect(parsed.values == ["GOOD": "1", "LATER": "2"] && parsed.warnings == [".env line 3 skipped: \(reason)."])
-        #expect(!parsed.warnings.joined().contains("abc"))
+        #expect(parsed.values == ["GOOD": "1", "LATER": "2"] && parsed.notices == [".env line 3 skipped: \(reason)."])
+        #expect(!parsed.notices.joined().contains("abc"))
     }
 
     @Test func aLineThatIsNotUTF8IsWarnedAboutAndTheRestIsRead() {
@@ -102,7 +102,7 @@ import TestSupport
         bytes += Data([0x42, 0x3D, 0xFF, 0xFE, 0x0A])
         bytes += Data("C=3".utf8)
         let parsed = DotEnv.read(bytes)
-        #expect(parsed.values == ["A": "1", "C": "3"] && parsed.warnings == [".env line 2 skipped: it is not UTF-8 text."])
+        #expect(parsed.values == ["A": "1", "C": "3"] && parsed.notices == [".env line 2 skipped: it is not UTF-8 text."])
     }
 
     @Test func warningsComeBackFromTheFileInTheFolder() throws {
@@ -110,7 +110,7 @@ import TestSupport
         defer { removeFolder(folder) }
         try Data("OK=1\nBROKEN=\"sekrit\n".utf8).write(to: folder.appendingPathComponent(".env"))
         let parsed = DotEnv.read(from: folder)
-        #expect(parsed.values == ["OK": "1"] && parsed.warnings == [".env line 2 skipped: its quote is not closed."])
+        #expect(parsed.values == ["OK": "1"] && parsed.notices == [".env line 2 skipped: its quote is not closed."])
     }
 
     /// Issue 21, finding 2: a `.env` someone else owns, or others can change, or in a folder anyone

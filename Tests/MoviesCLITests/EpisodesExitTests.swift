@@ -26,7 +26,7 @@ import Testing
         let session = Session(client: client, settings: Settings(), console: capture.console(),
                               presenter: TextPresenter(console: capture.console(), currentDirectory: URL(fileURLWithPath: "/")),
                               currentDirectory: URL(fileURLWithPath: "/"))
-        let status = await OneShot(session: session, console: capture.console())
+        let status = await OneShot(session: session)
             .run(episodesOf: target, season: number, lines: json ? .json(fields: nil) : nil)
         return (status, capture)
     }

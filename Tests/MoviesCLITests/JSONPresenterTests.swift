@@ -123,7 +123,7 @@ import TestSupport
     @Test func oneShotJSONPrintsLinesInRankOrder() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture, json: true)
-        let status = await OneShot(session: session, console: capture.console()).run(query: "star trek", pages: 3)
+        let status = await OneShot(session: session).run(query: "star trek", pages: 3)
         #expect(status == .success && capture.err == "")
         let objects = try capture.outLines.map(Self.object)
         // Rank, page and ID of each line, in order: 22 ranks, pages 1, 1… 2, 2… 3, 3.
@@ -136,7 +136,7 @@ import TestSupport
     @Test func oneShotJSONWithNoResultsPrintsNoTextOnStdout() async throws {
         let capture = Capture()
         let session = try catalogueSession(capture, json: true)
-        let status = await OneShot(session: session, console: capture.console()).run(query: "zzzzqq", pages: 1)
+        let status = await OneShot(session: session).run(query: "zzzzqq", pages: 1)
         #expect(status == .success && capture.out == "" && capture.err.hasPrefix("No results for \"zzzzqq\""))
     }
 }

@@ -5,20 +5,13 @@ import Foundation
 /// literal, double quotes with `\"`, `\\`, `\n`, `\t`, `\r`, CR LF and a byte order mark. A line that
 /// cannot be read is skipped with a warning that names its number, never its text (it may hold the key).
 enum DotEnv {
-    /// The variables of a file, and what was skipped in it.
+    /// The variables of a file, and what to say about it at the start.
     struct Parsed: Equatable, Sendable {
         /// Later lines win over earlier ones with the same key.
         var values: [String: String] = [:]
-        /// `.env line 3 skipped: its quote is not closed.`
-        var warnings: [String] = []
-        /// Why the file was not read at all: one that may have been planted to steer the tool is not used.
-        var refused: AtomicFile.Problem?
-
-        /// The lines to say at the start: the refusal, then each line skipped.
-        var notices: [String] {
-            let refusal = refused.map { "Not using \(safe($0.path)): \(safe($0.reason))\($0.advice.map { "; \(safe($0))" } ?? "")." }
-            return (refusal.map { [$0] } ?? []) + warnings
-        }
+        /// Each line skipped (`.env line 3 skipped: its quote is not closed.`), or why the file was not read
+        /// at all: one that may have been planted to steer the tool is not used.
+        var notices: [String] = []
     }
 
     /// No `.env` is larger: a larger file is not one.
@@ -30,7 +23,7 @@ enum DotEnv {
             guard let data = try AtomicFile(directory.appendingPathComponent(".env")).contents(upTo: maximumBytes) else { return Parsed() }
             return read(data)
         } catch {
-            return Parsed(refused: error)
+            return Parsed(notices: ["Not using \(safe(error.path)): \(safe(error.reason))\(error.advice.map { "; \(safe($0))" } ?? "")."])
         }
     }
 
@@ -46,7 +39,7 @@ enum DotEnv {
                 guard let line = String(validating: lineBytes, as: UTF8.self) else { throw Skipped(reason: "it is not UTF-8 text") }
                 if let (key, value) = try parseLine(line) { parsed.values[key] = value }
             } catch {
-                parsed.warnings.append(".env line \(index + 1) skipped: \(error.reason).")
+                parsed.notices.append(".env line \(index + 1) skipped: \(error.reason).")
             }
         }
         return parsed
@@ -64,7 +57,9 @@ enum DotEnv {
         }
         guard let equals = line.firstIndex(of: "=") else { throw Skipped(reason: "it has no \"=\"") }
         let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-        guard isValidKey(key) else { throw Skipped(reason: "the name before \"=\" is not a variable name (letters, digits, _)") }
+        guard key.first?.isNumber == false, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            throw Skipped(reason: "the name before \"=\" is not a variable name (letters, digits, _)")
+        }
         return (key, try value(Substring(line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces))))
     }
 
@@ -96,10 +91,5 @@ enum DotEnv {
             index = text.index(after: index)
         }
         throw Skipped(reason: "its quote is not closed")
-    }
-
-    private static func isValidKey(_ key: String) -> Bool {
-        guard let first = key.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return key.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 }

@@ -4,10 +4,7 @@ import OMDbKit
 
 extension OMDbError {
     /// The library's description, with what a person can do about it with this tool, on one line.
-    var forPerson: String {
-        guard let advice else { return description }
-        return description + " " + advice
-    }
+    var forPerson: String { advice.map { description + " " + $0 } ?? description }
 
     /// What to do next, in the tool's terms; `nil` when the description says enough.
     var advice: String? {

@@ -35,8 +35,8 @@ struct OptionSpec: Sendable {
     var completion: Completion = .none
     /// The variable that supplies the value when the option is not given.
     var environment: String?
-    /// Whether `.env` may supply it too (under the same name as the environment variable).
-    var dotEnv = false
+    /// Whether `.env` may supply it too, under that name: for an option with a value (NO_COLOR is Console's alone).
+    var dotEnv: Bool { placeholder != nil && environment != nil }
     /// What applies when the option is given nowhere, for people (`10`, `off`).
     var defaultText = ""
     /// One line for `--help`.
@@ -74,22 +74,16 @@ struct OptionSpec: Sendable {
     }
 
     /// `with search: ` before the help of an option that goes only with some commands.
-    var scopePrefix: String {
-        guard case .commands(let names) = scope else { return "" }
-        return "with \(names.joined(separator: " or ")): "
-    }
-
-    /// Whether `argument` (without any `=value`) names this option.
-    func matches(_ argument: String) -> Bool { argument == name || argument == short }
+    var scopePrefix: String { scope.names.isEmpty ? "" : "with \(scope.names.joined(separator: " or ")): " }
 
     // MARK: Building rows
 
     /// An option with a value, stored at `keyPath` once `parse` accepts it.
     static func value<T>(_ name: String, _ placeholder: String, help: String, default defaultText: String = "",
-                         completion: Completion = .none, environment: String? = nil, dotEnv: Bool = false,
+                         completion: Completion = .none, environment: String? = nil,
                          scope: Scope = .everywhere, secret: Bool = false, into keyPath: WritableKeyPath<Options, T> & Sendable,
                          parse: @escaping @Sendable (_ text: String, _ source: String) throws(UsageError) -> T) -> OptionSpec {
-        OptionSpec(name: name, placeholder: placeholder, completion: completion, environment: environment, dotEnv: dotEnv,
+        OptionSpec(name: name, placeholder: placeholder, completion: completion, environment: environment,
                    defaultText: defaultText, help: help, scope: scope, secret: secret,
                    apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
                        options[keyPath: keyPath] = try parse(text ?? "", source)
@@ -98,10 +92,10 @@ struct OptionSpec: Sendable {
 
     /// A flag that sets the `Bool` at `keyPath` to `value`.
     static func flag(_ name: String, short: String? = nil, help: String, default defaultText: String = "",
-                     environment: String? = nil, dotEnv: Bool = false, scope: Scope = .everywhere, hidden: Bool = false,
+                     environment: String? = nil, scope: Scope = .everywhere,
                      into keyPath: WritableKeyPath<Options, Bool> & Sendable, _ value: Bool = true) -> OptionSpec {
-        OptionSpec(name: name, short: short, environment: environment, dotEnv: dotEnv, defaultText: defaultText, help: help,
-                   scope: scope, hidden: hidden, apply: { options, _, _ in options[keyPath: keyPath] = value })
+        OptionSpec(name: name, short: short, environment: environment, defaultText: defaultText, help: help,
+                   scope: scope, apply: { options, _, _ in options[keyPath: keyPath] = value })
     }
 
     /// A flag that asks for something other than a search (`--help`, `--version`).

@@ -6,12 +6,12 @@ extension OptionSpec {
     static let all: [OptionSpec] = [
         .value("--api-key", "KEY", help: "your OMDb API key",
                default: "none: the offline catalogue answers",
-               environment: "OMDB_API_KEY", dotEnv: true, secret: true, into: \.settings.apiKey) { text, _ in APIKey(text) },
+               environment: "OMDB_API_KEY", secret: true, into: \.settings.apiKey) { text, _ in APIKey(text) },
         .value("--base-url", "URL", help: "OMDb's address; the key goes in clear (http) only to this machine",
                default: OMDbClient.Configuration.defaultBaseURL.absoluteString,
-               environment: "OMDB_BASE_URL", dotEnv: true, into: \.settings.baseURL, parse: parseBaseURL),
+               environment: "OMDB_BASE_URL", into: \.settings.baseURL, parse: parseBaseURL),
         .value("--posters", "DIR", help: "save posters into DIR, created if missing", default: "off",
-               completion: .directories, environment: "MOVIES_POSTERS", dotEnv: true, into: \.posters) { (text: String, source: String) throws(UsageError) -> String? in
+               completion: .directories, environment: "MOVIES_POSTERS", into: \.posters) { (text: String, source: String) throws(UsageError) -> String? in
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw UsageError("\(source) needs a folder, such as --posters posters (leave it out for no posters)")
             }
@@ -22,11 +22,11 @@ extension OptionSpec {
             return text
         },
         .value("--poster-width", "WIDTH", help: "download posters 300 (OMDb's), 600, 1000 or original pixels wide; a wider one replaces a narrower file, and if it fails OMDb's is saved",
-               default: "300", completion: .values(PosterWidth.choices), environment: "MOVIES_POSTER_WIDTH", dotEnv: true,
+               default: "300", completion: .values(PosterWidth.choices), environment: "MOVIES_POSTER_WIDTH",
                into: \.settings.posterWidth, parse: parsePosterWidth),
         .value("--inline-images", "MODE", help: "draw posters in show N: auto, iterm, kitty, blocks or off (never when output is not a terminal)",
                default: "auto", completion: .values(["auto", "iterm", "kitty", "blocks", "off"]),
-               environment: "MOVIES_INLINE_IMAGES", dotEnv: true, into: \.settings.inlineImages,
+               environment: "MOVIES_INLINE_IMAGES", into: \.settings.inlineImages,
                parse: parseChoice("auto, iterm, kitty, blocks or off")),
         .value("--type", "TYPE", help: "only movie, series, episode, or any", default: "any",
                completion: .values(["movie", "series", "episode", "any"]), into: \.settings.type, parse: parseType),
@@ -37,7 +37,7 @@ extension OptionSpec {
         .value("--timeout", "SECONDS", help: "limit for each try of a request, whole seconds from 1 to 600 (a request that times out is tried 3 times in all)", default: "10",
                into: \.settings.timeout, parse: parseNumber(in: 1...600, "whole seconds from 1 to 600")),
         .value("--concurrency", "N", help: "requests in flight at once, 1 to 100: a whole page and the next page's search go out together",
-               default: String(Settings.defaultConcurrency), environment: "MOVIES_CONCURRENCY", dotEnv: true,
+               default: String(Settings.defaultConcurrency), environment: "MOVIES_CONCURRENCY",
                into: \.settings.concurrency, parse: parseNumber(in: 1...100, "a whole number of requests from 1 to 100")),
         .flag("--no-prefetch", help: "at the prompt, do not fetch the next page's search while a page is shown (also MOVIES_PREFETCH=off)",
               default: "prefetch on", into: \.settings.prefetch, false),
@@ -45,10 +45,10 @@ extension OptionSpec {
               default: "OMDb when a key is set", into: \.settings.offline),
         .flag("--no-cache", help: "neither read nor keep answers on disk (also MOVIES_CACHE=off)", default: "cache on", into: \.settings.cache, false),
         .value("--cache-ttl", "TIME", help: "keep answers for TIME (3600, 30m, 24h, 7d) instead of OMDb's max-age",
-               default: "OMDb's max-age, a day", environment: "MOVIES_CACHE_TTL", dotEnv: true,
+               default: "OMDb's max-age, a day", environment: "MOVIES_CACHE_TTL",
                into: \.settings.cacheLifetime, parse: parseLifetime),
         .value("--daily-limit", "N", help: "the key's requests a day, or unlimited", default: "1000",
-               environment: "MOVIES_DAILY_LIMIT", dotEnv: true, into: \.settings.dailyLimit, parse: parseDailyLimit),
+               environment: "MOVIES_DAILY_LIMIT", into: \.settings.dailyLimit, parse: parseDailyLimit),
         .value("--pages", "N", help: "load N pages, from 1 to 100", default: "1", scope: .commands(["search"]), into: \.pages,
                parse: parseNumber(in: 1...100, "a whole number from 1 to 100")),
         OptionSpec(name: "--json", inlineValue: "FIELDS", defaultText: "text", help: "one JSON object per line; --json=title,year for only those keys",
@@ -56,7 +56,8 @@ extension OptionSpec {
                        options.json = true
                        if let text { try options.pick(parseFields(text, source: source)) }
                    }),
-        OptionSpec(name: "--fields", placeholder: "FIELDS", completion: .values(LineFormat.allFieldNames), defaultText: "every key",
+        OptionSpec(name: "--fields", placeholder: "FIELDS", completion: .values(Set(lineCommands.names.flatMap(LineFormat.fieldNames)).sorted()),
+                   defaultText: "every key",
                    help: "with --json, only these keys of each line (title,year); a name the command has not is refused, listing those it has",
                    scope: lineCommands, apply: { (options: inout Options, text: String?, source: String) throws(UsageError) in
                        try options.pick(parseFields(text ?? "", source: source))
@@ -82,7 +83,7 @@ extension OptionSpec {
     static let lineCommands = Scope.commands(["search", "show", "episodes", "catalogue"])
 
     /// The row for `argument` (`--type`, `-h`), if any.
-    static func named(_ argument: String) -> OptionSpec? { all.first { $0.matches(argument) } }
+    static func named(_ argument: String) -> OptionSpec? { all.first { argument == $0.name || argument == $0.short } }
 
     /// The rows people see.
     static var visible: [OptionSpec] { all.filter { !$0.hidden } }

@@ -116,21 +116,16 @@ struct Options: Equatable {
             // A link to a person or a list is refused before any request is spent on it.
             if case .notATitle(let why)? = IMDbReference(target) { throw UsageError(why) }
             mode = .show(target: target, lines: try lineFormat(for: first))
-        case "catalogue":
-            guard words.count == 1 else { throw UsageError("catalogue takes nothing: movies catalogue [--json]") }
-            mode = .catalogue(lines: try lineFormat(for: first))
+        case "catalogue", "manpage", "quota":
+            let usage = ["catalogue": "movies catalogue [--json]", "manpage": "movies manpage > movies.1"][first] ?? "see movies --help"
+            guard words.count == 1 else { throw UsageError("\(first) takes nothing: \(usage)") }
+            mode = first == "catalogue" ? .catalogue(lines: try lineFormat(for: first)) : first == "quota" ? .quota : .manPage
         case "completions":
             let shells = Shell.allCases.map(\.rawValue).joined(separator: ", ")
             guard words.count == 2, let shell = Shell(rawValue: words[1]) else {
                 throw UsageError("completions takes one shell, \(shells): such as movies completions bash")
             }
             mode = .completions(shell)
-        case "manpage":
-            guard words.count == 1 else { throw UsageError("manpage takes nothing: movies manpage > movies.1") }
-            mode = .manPage
-        case "quota":
-            guard words.count == 1 else { throw UsageError("quota takes nothing: see movies --help") }
-            mode = .quota
         case "cache":
             guard words.count == 1 || (words.count == 2 && words[1] == "clear") else {
                 throw UsageError("cache takes nothing or clear: see movies --help")

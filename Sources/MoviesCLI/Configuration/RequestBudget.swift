@@ -77,9 +77,6 @@ struct RequestBudget: Sendable {
         OpenFolder.takeTightened(among: folders).map { "Note: \(safe($0.path)) was open to other users; it is now 0700." }
     }
 
-    /// `requests today: 37 of 1,000 (UTC day)`, from the estimate (no file read); `nil` when nothing is counted.
-    var statusLine: String? { ledger?.estimatedUsage().description }
-
     /// `requests today: 37 of 1,000`, under a live page; `nil` when nothing is counted.
     var pageStatus: String? {
         guard let usage = ledger?.estimatedUsage() else { return nil }
@@ -117,20 +114,18 @@ struct RequestBudget: Sendable {
     }
 
     /// The warning at 90 % of the day's limit, once a day, after any notice of a damaged count; else `nil`.
-    func warningIfDue() -> String? {
-        let notice = ledger?.takeNotice()
-        guard let usage = ledger?.warningDue(), let limit = usage.limit else { return notice }
-        let left = limit - usage.sent
-        // Past the limit already: no "90 %", no "0 left".
-        let warning = left > 0
-            ? "Warning: 90 % of the key's daily limit is reached, \(usage), \(QuotaUsage.grouped(left)) left: repeated searches come from the cache, and --offline costs nothing."
-            : "Warning: the key's daily limit is reached by this tool's count, \(usage): OMDb may refuse what is not cached; repeated searches come from the cache, and --offline costs nothing."
-        return [notice, warning].compactMap { $0 }.joined(separator: "\n")
-    }
-
-    /// ``warningIfDue()`` on ``FileWork``: it may wait for the count file's lock, which the main actor must not.
+    /// On ``FileWork``: it may wait for the count file's lock, which the main actor must not.
     func warningAfterCommand() async -> String? {
-        await FileWork.run { [self] in warningIfDue() }
+        await FileWork.run { [ledger] in
+            let notice = ledger?.takeNotice()
+            guard let usage = ledger?.warningDue(), let limit = usage.limit else { return notice }
+            let left = limit - usage.sent
+            // Past the limit already: no "90 %", no "0 left".
+            let warning = left > 0
+                ? "Warning: 90 % of the key's daily limit is reached, \(usage), \(QuotaUsage.grouped(left)) left: repeated searches come from the cache, and --offline costs nothing."
+                : "Warning: the key's daily limit is reached by this tool's count, \(usage): OMDb may refuse what is not cached; repeated searches come from the cache, and --offline costs nothing."
+            return [notice, warning].compactMap { $0 }.joined(separator: "\n")
+        }
     }
 
     /// The quota is spent: how much of it this tool sent, what still works.

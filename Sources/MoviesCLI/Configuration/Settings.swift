@@ -62,7 +62,7 @@ struct Settings: Equatable {
         for spec in OptionSpec.all where spec.placeholder != nil {
             guard let variable = spec.environment else { continue }
             if options.given.contains(spec.name) { sources[spec.name] = spec.name; continue }
-            for (values, source) in [(environment, variable), (spec.dotEnv ? dotEnv : [:], "\(variable) in .env")] {
+            for (values, source) in [(environment, variable), (dotEnv, "\(variable) in .env")] {
                 guard let text = values[variable], !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
                 try spec.read(text, into: &options, source: source)
                 sources[spec.name] = source

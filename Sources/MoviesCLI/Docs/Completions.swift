@@ -10,12 +10,10 @@ enum Completions {
         }
     }
 
-    private static var options: [OptionSpec] { OptionSpec.visible }
-
     // MARK: bash
 
     static var bash: String {
-        let valued = options.filter { $0.placeholder != nil }
+        let valued = OptionSpec.visible.filter { $0.placeholder != nil }
         let valueCases = valued.map { spec -> String in
             let action = switch spec.completion {
             case .values(let values): "COMPREPLY=($(compgen -W \(shellQuoted(values.joined(separator: " "))) -- \"$cur\"))"
@@ -25,7 +23,7 @@ enum Completions {
             return "        \(spec.name)) \(action); return 0 ;;"
         }.joined(separator: "\n")
         let valuedNames = valued.map(\.name).joined(separator: "|")
-        let allNames = options.flatMap { [$0.short, $0.name].compactMap { $0 } }.joined(separator: " ")
+        let allNames = OptionSpec.visible.flatMap { [$0.short, $0.name].compactMap { $0 } }.joined(separator: " ")
         let commandValues = CommandSpec.all.filter { !$0.values.isEmpty }.map {
             "        \($0.name)) COMPREPLY=($(compgen -W \(shellQuoted($0.values.joined(separator: " "))) -- \"$cur\")) ;;"
         }.joined(separator: "\n")
@@ -73,7 +71,7 @@ enum Completions {
                 .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
                 .replacingOccurrences(of: "'", with: "'\\''")
         }
-        let specs = options.map { spec -> String in
+        let specs = OptionSpec.visible.map { spec -> String in
             let help = "[\(escaped(spec.help))]"
             guard let placeholder = spec.placeholder else {
                 // `--json=title,year`: an optional value, in the same word only.
@@ -129,7 +127,7 @@ enum Completions {
             "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
         }
         var lines = ["# fish completion for movies: written by `movies completions fish`", "complete -c movies -f"]
-        for spec in options {
+        for spec in OptionSpec.visible {
             var line = "complete -c movies"
             if let short = spec.short { line += " -s \(short.dropFirst())" }
             line += " -l \(spec.name.dropFirst(2))"

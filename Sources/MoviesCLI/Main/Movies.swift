@@ -119,7 +119,7 @@ public enum Movies {
                                   budget: budget, offlineCatalogue: catalogue, warmup: warmup)
             // The search opens OMDb's host; the posters host opens right behind it.
             warmup?.openPostersHostAfterSearch()
-            let status = await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(query: query, pages: pages)
+            let status = await OneShot(session: session, interrupts: runtime.interrupts).run(query: query, pages: pages)
             // A damaged count found on the way, when no warning gave it already.
             if let notice = budget.ledger?.takeNotice() { console.note(notice) }
             return status
@@ -129,13 +129,13 @@ public enum Movies {
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory,
                                   offlineCatalogue: catalogue)
-            return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run(episodesOf: target, season: season, lines: lines)
+            return await OneShot(session: session, interrupts: runtime.interrupts).run(episodesOf: target, season: season, lines: lines)
         case let .show(target, lines):
             guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return .usage }
             guard case let (client, _)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return .failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory, budget: budget)
-            return await OneShot(session: session, console: console, interrupts: runtime.interrupts).run { await session.showOne(target, lines: lines) }
+            return await OneShot(session: session, interrupts: runtime.interrupts).run { await session.showOne(target, lines: lines) }
         case .catalogue(let lines):
             guard let catalogue = offlineCatalogue(settings, console: console) else { return .failure }
             Session.listAll(catalogue, lines: lines, console: console)

@@ -6,7 +6,6 @@ import LineEditing
 @MainActor
 struct OneShot {
     let session: Session
-    let console: Console
     /// The runtime's, which catches the signals; tests leave the default, which catches none.
     var interrupts = Interrupts()
 
@@ -19,7 +18,7 @@ struct OneShot {
     /// `movies episodes IMDBID|QUERY [--season S]`: one season's episodes. A QUERY means the first series
     /// a search for it finds.
     func run(episodesOf target: String, season: Int, lines: LineFormat?) async -> ExitStatus {
-        await run { [session, console] in
+        await run { [session] in
             var seriesID = target
             if target.wholeMatch(of: /tt\d{7,8}/) == nil {
                 do {
@@ -38,13 +37,13 @@ struct OneShot {
                 let list = try await session.client.season(imdbID: seriesID, number: season)
                 // Nothing to list (a movie, a season past the last) is no success for a script.
                 guard !list.episodes.isEmpty else {
-                    console.error(Self.nothingToList(list))
+                    session.console.error(Self.nothingToList(list))
                     return .failure
                 }
                 guard let lines else {
                     return await session.listSeason(of: seriesID, season: season)
                 }
-                for episode in list.episodes { console.out(lines.line(EpisodeOutput(episode, in: list))) }
+                for episode in list.episodes { session.console.out(lines.line(EpisodeOutput(episode, in: list))) }
                 return .success
             } catch {
                 let status = session.report(error)
@@ -71,7 +70,7 @@ struct OneShot {
         session.context.isOneShot = true
         let (status, cancelled) = await interrupts.run(work)
         if cancelled {
-            console.err("Interrupted.")
+            session.console.err("Interrupted.")
             return .interrupted
         }
         return status

@@ -35,11 +35,6 @@ enum LineFormat: Equatable, Sendable {
     /// The keys of a line of `movies catalogue` (``Session/output(_:)``).
     static let catalogueFields = ["imdbID", "title", "year", "type"]
 
-    /// Every key any command's lines have, for Tab to offer.
-    static var allFieldNames: [String] {
-        Set(OptionSpec.lineCommands.names.flatMap(fieldNames(of:))).sorted()
-    }
-
     /// Refuses a name this format asks for that is not in `valid`, listing those that are; a name that may be
     /// the API key is not shown.
     func check(against valid: [String], command: String) throws(UsageError) {

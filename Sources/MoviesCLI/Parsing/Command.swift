@@ -162,9 +162,68 @@ enum Command: Equatable, Sendable {
             do { self = .year(try parseYear(rest, source: "year")) } catch { self = .invalid(hint: error.message + searchInstead) }
         case "plot":
             do { self = .plot(try parseChoice("short or full")(rest, "plot")) } catch { self = .invalid(hint: error.message + searchInstead) }
+        case "episodes":
+            // A last word after a space is the season (`episodes 3 2`); the list has commas and dashes (`episodes 1,3 2`).
+            var parts = rest.split(separator: " ").map(String.init)
+            let season = parts.count > 1 ? parts.removeLast() : nil
+            if let season, (Int(season) ?? -1) < 0 {
+                self = .invalid(hint: "episodes takes a season number, such as episodes \(parts.joined(separator: " ")) 2, not \"\(season)\"")
+            } else if parts.count == 1, let list = RowList(parts[0]) {
+                self = .episodes(list, season: season.flatMap { Int($0) })
+            } else {
+                self = .invalid(hint: "episodes takes a result number and a season, such as episodes 3 or episodes 3 2 (several: episodes 1,3 2)"
+                    + (rest.isEmpty ? "" : searchInstead))
+            }
+        case "poster": self = Command.poster(rest)
+        case "page":
+            let number = Int(rest) ?? 0
+            self = number >= 1 ? .page(number)
+                : .invalid(hint: "page takes a page number, such as page 3" + (rest.isEmpty ? "" : searchInstead))
+        case "catalogue", "catalog":
+            let page = rest.isEmpty ? 1 : Int(rest) ?? 0
+            self = page >= 1 ? .catalogue(page: page)
+                : .invalid(hint: "catalogue takes a page number, such as catalogue 2" + searchInstead)
+        case "save", "save!":
+            var file = rest
+            var force = word == "save!"
+            var session = false
+            // `--force` and `--session` after the file, in either order.
+            while let flag = ["--force", "--session"].first(where: { file.hasSuffix(" " + $0) || file == $0 }) {
+                if flag == "--force" { force = true } else { session = true }
+                file = String(file.dropLast(flag.count)).trimmingCharacters(in: .whitespaces)
+            }
+            file = Command.unquoted(file)
+            self = file.trimmingCharacters(in: .whitespaces).isEmpty
+                ? .invalid(hint: "save needs a file: save movies.json, save movies.csv or save movies.md (add --session for everything shown this session)")
+                : .save(file, force: force, session: session)
+        case "open":
+            self = RowList(rest).map { .open($0) }
+                ?? .invalid(hint: "open takes a result number, such as open 3, or several, such as open 1-3" + (rest.isEmpty ? "" : searchInstead))
         default:
-            self = Command.parseMore(word, rest, searchInstead: searchInstead) ?? .search(PrintableText.clean(trimmed))
+            self = .search(PrintableText.clean(trimmed))
         }
+    }
+
+    /// `poster LIST [DIR]`: the words that read as row numbers, then the folder (quotes allowed).
+    private static func poster(_ rest: String) -> Command {
+        var words = rest.split(separator: " ", omittingEmptySubsequences: true)[...]
+        var listed: [Substring] = []
+        while let word = words.first, RowList(String(word)) != nil {
+            listed.append(word)
+            words = words.dropFirst()
+        }
+        guard let list = RowList(listed.joined(separator: " ")) else {
+            return .invalid(hint: "poster takes a result number and a folder, such as poster 2 or poster 2 shots (several: poster 1-3 shots)")
+        }
+        let folder = unquoted(words.joined(separator: " "))
+        return .poster(list, folder: folder.isEmpty ? nil : folder)
+    }
+
+    /// `DIR WIDTH` when the last word is a width (`posters shots 600`); `nil` otherwise.
+    static func folderAndWidth(_ rest: String) -> (String, PosterWidth)? {
+        guard let space = rest.lastIndex(of: " "), let width = PosterWidth(String(rest[rest.index(after: space)...])) else { return nil }
+        let folder = unquoted(rest[..<space].trimmingCharacters(in: .whitespaces))
+        return folder.isEmpty ? nil : (folder, width)
     }
 
     static func unquoted(_ text: String) -> String {

@@ -60,7 +60,7 @@ final class Session: SessionPart {
         case .nothing: break
         case .help(nil):
             console.out(PromptHelp.overview(width: console.width))
-            if let line = context.budget?.statusLine { console.out(line) }
+            if let line = context.budget?.ledger?.estimatedUsage().description { console.out(line) }
         case .help(let word?):
             // The parser let through only a word `help` knows.
             console.out(PromptHelp.detail(word, width: console.width) ?? PromptHelp.overview(width: console.width))
