@@ -94,6 +94,22 @@ import TestSupport
         }
     }
 
+    /// Every command that asks OMDb keeps to the day's count: at the limit, none sends a request.
+    /// Before, `movies episodes` was given no count at all (nor the disk cache) and asked anyway.
+    @Test(arguments: [["search", "alien"], ["show", "tt0098936"], ["episodes", "tt0098936"]])
+    func aCommandAtTheLimitSendsNothing(command: [String]) async throws {
+        try await withTemporaryFolder { folder in
+            let server = try FakeOMDbServer(catalogue: catalogue)
+            defer { server.shutdown() }
+            let ledger = QuotaLedger(folder: folder.appendingPathComponent("xdg-state/movies"), apiKey: APIKey(FakeOMDbServer.validKey))
+            try FileManager.default.createDirectory(at: ledger.folder, withIntermediateDirectories: true)
+            try Data("\(Date().ISO8601Format(.iso8601.year().month().day())) 5 0\n".utf8).write(to: ledger.file)
+            let outcome = try await SpendingEndToEndTests.run(command + ["--daily-limit", "5"], server: server, in: folder)
+            #expect(outcome.status == 1 && outcome.stderr.contains("Stopped at the key's daily limit, 5 requests"), "\(outcome.stderr)")
+            #expect(server.apiRequests.isEmpty, "\(server.apiRequests.map(\.target))")
+        }
+    }
+
     /// Page 1 takes the day's last places, and page 2's search is refused: stdout holds the JSON
     /// lines of page 1 and nothing else. Before, it ended with `Use --pages 2 to see more.`, plain
     /// text on the JSON lines' stdout, and advice that no run could follow today (hostile pass,

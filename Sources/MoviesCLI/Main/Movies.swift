@@ -125,10 +125,10 @@ public enum Movies {
             return status
         case let .episodes(target, season, lines):
             guard hasKeyOrOffline(settings, console: console) else { return .usage }
-            guard case let (client, catalogue)? = makeClient(settings, console: console, announceOffline: false) else { return .failure }
+            guard case let (client, catalogue)? = makeClient(settings, budget: budget, console: console, announceOffline: false) else { return .failure }
             let session = Session(client: client, settings: settings, console: console,
                                   presenter: TextPresenter(console: console, currentDirectory: directory), currentDirectory: directory,
-                                  offlineCatalogue: catalogue)
+                                  budget: budget, offlineCatalogue: catalogue)
             return await OneShot(session: session, interrupts: runtime.interrupts).run(episodesOf: target, season: season, lines: lines)
         case let .show(target, lines):
             guard hasKeyOrOffline(settings, console: console), postersFolderIsUsable(settings, console: console) else { return .usage }
@@ -214,12 +214,12 @@ public enum Movies {
 
     /// The live client, or the offline catalogue's (and the catalogue) when there is no key or `--offline` says so.
     @MainActor
-    static func makeClient(_ settings: Settings, budget: RequestBudget? = nil, console: Console,
+    static func makeClient(_ settings: Settings, budget: RequestBudget, console: Console,
                            announceOffline: Bool) -> (client: OMDbClient, catalogue: Catalogue?)? {
         if let key = settings.apiKey, !settings.offline {
             var configuration = OMDbClient.Configuration(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout,
                                                          maxConcurrentRequests: settings.concurrency)
-            budget?.configure(&configuration)
+            budget.configure(&configuration)
             do {
                 return (OMDbClient(configuration: configuration,
                                    transport: try CurlTransport(maxConnectionsPerHost: settings.concurrency, timeout: settings.timeout)), nil)
