@@ -25,20 +25,4 @@ enum OutputJSON {
         }
         return escaped
     }
-
-    /// Writes each stored property of `value` under its name, null when nil (a synthesised `encode(to:)`
-    /// leaves it out), but those named in `leftOutWhenNil`.
-    static func encodeFields<Key: CodingKey>(of value: Any, to container: KeyedEncodingContainer<Key>,
-                                             leftOutWhenNil: Set<String> = []) throws {
-        var container = container
-        for case let (name?, field as any Encodable) in Mirror(reflecting: value).children {
-            guard let key = Key(stringValue: name) else { continue }
-            let mirror = Mirror(reflecting: field)
-            if mirror.displayStyle == .optional, mirror.children.isEmpty {
-                if !leftOutWhenNil.contains(name) { try container.encodeNil(forKey: key) }
-            } else {
-                try container.encode(field, forKey: key)
-            }
-        }
-    }
 }

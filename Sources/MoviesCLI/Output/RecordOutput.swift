@@ -85,8 +85,22 @@ struct RecordOutput: Codable, Equatable {
 
     /// Every field, null when unknown; `page`, `rank` and the three error fields only when set.
     func encode(to encoder: any Encoder) throws {
-        try OutputJSON.encodeFields(of: self, to: encoder.container(keyedBy: CodingKeys.self),
-                                    leftOutWhenNil: ["page", "rank", "plotError", "posterError", "posterFallback"])
+        var out = encoder.container(keyedBy: CodingKeys.self)
+        let texts: [(CodingKeys, String?)] = [
+            (.imdbID, imdbID), (.title, title), (.year, year), (.type, type), (.plot, plot), (.poster, poster), (.rated, rated),
+            (.released, released), (.genre, genre), (.director, director), (.writer, writer), (.actors, actors), (.language, language),
+            (.country, country), (.awards, awards), (.posterURL, posterURL), (.dvd, dvd), (.production, production), (.website, website),
+        ]
+        for (key, value) in texts { try out.encode(value, forKey: key) }
+        let numbers: [(CodingKeys, Int?)] = [(.runtimeMinutes, runtimeMinutes), (.metascore, metascore), (.imdbVotes, imdbVotes),
+                                             (.totalSeasons, totalSeasons), (.boxOffice, boxOffice)]
+        for (key, value) in numbers { try out.encode(value, forKey: key) }
+        try out.encode(ratings, forKey: .ratings)
+        try out.encode(imdbRating, forKey: .imdbRating)
+        for (key, value) in [(CodingKeys.page, page), (.rank, rank)] { try out.encodeIfPresent(value, forKey: key) }
+        for (key, value) in [(CodingKeys.plotError, plotError), (.posterError, posterError), (.posterFallback, posterFallback)] {
+            try out.encodeIfPresent(value, forKey: key)
+        }
     }
 }
 
@@ -114,7 +128,15 @@ struct EpisodeOutput: Codable, Equatable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        try OutputJSON.encodeFields(of: self, to: encoder.container(keyedBy: CodingKeys.self))
+        var out = encoder.container(keyedBy: CodingKeys.self)
+        try out.encode(seriesID, forKey: .seriesID)
+        try out.encode(series, forKey: .series)
+        try out.encode(season, forKey: .season)
+        try out.encode(episode, forKey: .episode)
+        try out.encode(imdbID, forKey: .imdbID)
+        try out.encode(title, forKey: .title)
+        try out.encode(released, forKey: .released)
+        try out.encode(imdbRating, forKey: .imdbRating)
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
