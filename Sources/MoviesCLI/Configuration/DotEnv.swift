@@ -67,7 +67,8 @@ enum DotEnv {
     static func value(_ text: Substring) throws(Skipped) -> String {
         guard let quote = text.first, quote == "\"" || quote == "'" else {
             // A bare value ends at a comment that follows a blank.
-            let end = text.firstMatch(of: /[ \t]#/)?.range.lowerBound ?? text.endIndex
+            let end = text.indices.dropFirst().first { text[$0] == "#" && [" ", "\t"].contains(text[text.index(before: $0)]) }
+                ?? text.endIndex
             return text[..<end].trimmingCharacters(in: .whitespaces)
         }
         var value = ""
