@@ -37,6 +37,14 @@ package final class QuotaLedger: Sendable {
         var warned = false
         /// A line to show once, until taken.
         var notice: String?
+        /// A write waits on the lane: a new count joins it instead of queueing another.
+        var writeQueued = false
+
+        /// Whether a new count needs a write queued for it.
+        mutating func queueWrite() -> Bool {
+            defer { writeQueued = true }
+            return !writeQueued
+        }
 
         /// Today's count as this process knows it, requests in flight left out.
         var sent: Int { QuotaLedger.adding(file, unwritten) }
@@ -88,7 +96,7 @@ package final class QuotaLedger: Sendable {
             // The program is ending: a request that starts now counts at once.
             if counts.closed {
                 counts.unwritten = Self.adding(counts.unwritten, 1)
-                return (Reservation(day: day), true)
+                return (Reservation(day: day), counts.queueWrite())
             }
             if let limit = dailyLimit, Self.adding(counts.sent, counts.reserved) >= limit { return (nil, false) }
             counts.reserved += 1
@@ -106,9 +114,8 @@ package final class QuotaLedger: Sendable {
             guard !counts.closed, counts.day == reservation.day else { return false }
             counts.reserved -= 1
             counts.unwritten = Self.adding(counts.unwritten, 1)
-            return true
+            return counts.queueWrite()
         }
-        // Writes queued while one waits for the lane find their counts taken by it, and return.
         if counted { lane.async { self.write() } }
     }
 
@@ -223,7 +230,10 @@ package final class QuotaLedger: Sendable {
 
     /// Adds this process's unwritten count to the file, on the lane; a failure keeps it for the next write.
     private func write() {
-        let (day, taken) = counts.withLock { ($0.day, $0.unwritten) }
+        let (day, taken) = counts.withLock { counts in
+            counts.writeQueued = false
+            return (counts.day, counts.unwritten)
+        }
         guard taken > 0 else { return }
         var reason: String?
         let record = update(day: day, failure: { reason = $0 }) { $0.sent = Self.adding($0.sent, taken) }
@@ -305,6 +315,14 @@ package struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
 
     /// `1,000`: thousands grouped with commas, whatever the locale, as the rest of the text is English.
     package static func grouped(_ number: Int) -> String {
-        number.formatted(.number.locale(Locale(identifier: "en_US")))
+        // By hand: on the page's status line ten times a second, where Foundation's formatter costs
+        // about 5 times as much, and its first call a millisecond or more.
+        let digits = String(number.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return (number < 0 ? "-" : "") + result
     }
 }
