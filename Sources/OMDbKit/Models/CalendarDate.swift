@@ -32,7 +32,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// `1986-04-11`: zero-padded to 4, 2 and 2 digits.
     static func text(year: Int, month: Int, day: Int) -> String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        String(format: "%04ld-%02ld-%02ld", year, month, day)
     }
 
     /// The earlier day comes first.

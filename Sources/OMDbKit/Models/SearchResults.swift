@@ -10,7 +10,8 @@ public enum MediaType: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads OMDb's `Type` string; never fails.
     package init(omdb raw: String) {
-        self = [MediaType.movie, .series, .episode, .game].first { $0.description == raw.lowercased() } ?? .other(raw)
+        let name = raw.lowercased()
+        self = [MediaType.movie, .series, .episode, .game].first { $0.description == name } ?? .other(raw)
     }
 
     /// The string OMDb uses for this type.
