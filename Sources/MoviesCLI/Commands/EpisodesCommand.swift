@@ -36,21 +36,4 @@ extension Session {
             return report(error)
         }
     }
-
-    /// Why the offline catalogue has no list of season `season` of `seriesID` (it lists a few series only).
-    static func missingSeason(_ season: Int, of seriesID: String, in catalogue: Catalogue) -> String {
-        let title = safe(catalogue.title(of: seriesID) ?? seriesID)
-        let listed = catalogue.listedSeasons(of: seriesID)
-        guard !listed.isEmpty else {
-            return "The offline catalogue has no episode lists for \(title): it has them only for \(Self.inWords(catalogue.seriesWithEpisodes.map(safe)))."
-        }
-        return "The offline catalogue lists the episodes of \(title) for season\(listed.count == 1 ? "" : "s") "
-            + "\(Self.inWords(listed.map(String.init))) only, not season \(season)."
-    }
-
-    /// `A`, `A and B`, `A, B and C` (or another `conjunction`).
-    nonisolated static func inWords(_ items: [String], _ conjunction: String = "and") -> String {
-        guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items[items.count - 1]
-    }
 }

@@ -234,11 +234,11 @@ final class SearchController: SessionPart {
             }
         }
         let words = runs.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)\(through)\($0.upperBound)" }
-        return through == " to " ? Session.inWords(words, "or") : words.joined(separator: ", ")
+        return through == " to " ? words.inWords("or") : words.joined(separator: ", ")
     }
 
     /// `page 2 is`, `pages 1 and 3 are`.
     nonisolated static func pagesAre(_ numbers: [Int]) -> String {
-        numbers.count == 1 ? "page \(numbers[0]) is" : "pages \(Session.inWords(numbers.map(String.init))) are"
+        numbers.count == 1 ? "page \(numbers[0]) is" : "pages \(numbers.map(String.init).inWords()) are"
     }
 }

@@ -70,6 +70,17 @@ final class SessionContext {
         return " The offline catalogue holds only \(offlineCatalogue.count) titles (\(list)); to search OMDb, set OMDB_API_KEY."
     }
 
+    /// Why the offline catalogue has no list of season `season` of `seriesID` (it lists a few series only).
+    private static func missingSeason(_ season: Int, of seriesID: String, in catalogue: Catalogue) -> String {
+        let title = safe(catalogue.title(of: seriesID) ?? seriesID)
+        let listed = catalogue.listedSeasons(of: seriesID)
+        guard !listed.isEmpty else {
+            return "The offline catalogue has no episode lists for \(title): it has them only for \(catalogue.seriesWithEpisodes.map(safe).inWords())."
+        }
+        return "The offline catalogue lists the episodes of \(title) for season\(listed.count == 1 ? "" : "s") "
+            + "\(listed.map(String.init).inWords()) only, not season \(season)."
+    }
+
     /// Says what went wrong: `.failure` for a failure at run time; "no results", no more pages and Ctrl-C are answers.
     func report(_ error: any Error) -> ExitStatus {
         if error is CancellationError {
@@ -82,7 +93,7 @@ final class SessionContext {
         }
         switch error.underlying {
         case let .seasonNotFound(imdbID, season):
-            console.err(offlineCatalogue.map { Session.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
+            console.err(offlineCatalogue.map { Self.missingSeason(season, of: imdbID, in: $0) } ?? safe(error.forPerson))
         case .notFound: console.err(safe(error.forPerson) + filtersInUse + offlineMiss)
         case .noMorePages: console.err(safe(error.forPerson))
         case .tooManyResults:

@@ -171,3 +171,11 @@ func wrap(phrases: [String], separator: String = " · ", width: Int, indent: Str
 
 /// Network text, safe for a terminal.
 func safe(_ text: String) -> String { PrintableText.clean(text) }
+
+extension [String] {
+    /// `A`, `A and B`, `A, B and C` (or another `conjunction`).
+    func inWords(_ conjunction: String = "and") -> String {
+        guard count > 1 else { return first ?? "" }
+        return dropLast().joined(separator: ", ") + " \(conjunction) " + self[count - 1]
+    }
+}
