@@ -153,6 +153,7 @@ public final class Terminal: Sendable {
         }
         restore()
         pthread_kill(pthread_self(), SIGSTOP)
+        stopUntilForeground()
         set(mode)
         if hidden { showCursor(false) }
         state.withLock { $0.suspending = false }
@@ -162,10 +163,18 @@ public final class Terminal: Sendable {
     private func resume() {
         let (suspending, mode, hidden) = state.withLock { ($0.suspending, $0.mode, $0.cursorHidden) }
         if !suspending {
+            stopUntilForeground()
             set(mode)
             if hidden { showCursor(false) }
         }
         tell(.continued)
+    }
+
+    /// Stopped while another process group has the terminal. Continued in the background (`bg`,
+    /// `kill -CONT`), Dispatch's threads (SIGTTOU blocked) would set modes and draw under the shell's
+    /// line, and a shell sends no SIGCONT when it brings a running job to the foreground.
+    private func stopUntilForeground() {
+        while ![-1, getpgrp()].contains(tcgetpgrp(STDIN_FILENO)) { pthread_kill(pthread_self(), SIGSTOP) }
     }
 
     /// Calls `handler` (on any thread) on each event until ``ignore(_:)``.

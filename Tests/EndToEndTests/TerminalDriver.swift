@@ -20,10 +20,11 @@ struct TerminalDriver {
         case waitGone(String)
         /// `reflow`: the terminal rewraps lines wider than the new width (VTE, iTerm2, kitty, tmux), else it cuts them (xterm).
         case resize(columns: Int, rows: Int, reflow: Bool = false)
-        case signal(String)
+        /// To the program, or with `job`, to its child (the job of a shell run as the program).
+        case signal(String, job: Bool = false)
         case snapshot(String)
         case stty(String)
-        case stopped(timeout: Int = 15)
+        case stopped(timeout: Int = 15, job: Bool = false)
         case exit(timeout: Int = 15)
         /// Creates the file: the test waits for it (``waitForFile(_:)``) to act at this point of the script.
         case touch(URL)
@@ -35,10 +36,10 @@ struct TerminalDriver {
             case .waitLine(let text, let timeout): ["waitLine": text, "timeout": timeout]
             case .waitGone(let text): ["waitGone": text]
             case .resize(let columns, let rows, let reflow): ["resize": [columns, rows], "reflow": reflow]
-            case .signal(let name): ["signal": name]
+            case .signal(let name, let job): ["signal": name, "job": job]
             case .snapshot(let name): ["snapshot": name]
             case .stty(let name): ["stty": name]
-            case .stopped(let timeout): ["stopped": timeout]
+            case .stopped(let timeout, let job): ["stopped": timeout, "job": job]
             case .exit(let timeout): ["exit": timeout]
             case .touch(let file): ["touch": file.path]
             }
@@ -119,14 +120,15 @@ struct TerminalDriver {
     /// Runs `movies arguments` on a `columns` × `rows` terminal in `directory`, following `steps`.
     /// The environment holds only what is given, PATH, HOME (the directory) and the catalogue.
     /// The driver runs on a thread of its own: waiting for it must not hold a thread of the
-    /// cooperative pool (two on two cores), which the other tests need meanwhile.
-    static func run(_ arguments: [String] = [], directory: URL, environment: [String: String] = [:],
+    /// cooperative pool (two on two cores), which the other tests need meanwhile. `program`, when
+    /// given, runs instead of `movies` (a shell that the steps start it from).
+    static func run(_ arguments: [String] = [], program: [String]? = nil, directory: URL, environment: [String: String] = [:],
                     columns: Int = 100, rows: Int = 30, steps: [Step]) async throws -> Outcome {
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
                    "MOVIES_CATALOGUE": MoviesProcess.catalogueFolder.path,
                    "XDG_STATE_HOME": directory.appendingPathComponent("state").path]
         env.merge(environment) { _, new in new }
-        let spec: [String: Any] = ["argv": [MoviesProcess.executable.path] + arguments, "cwd": directory.path, "env": env,
+        let spec: [String: Any] = ["argv": program ?? [MoviesProcess.executable.path] + arguments, "cwd": directory.path, "env": env,
                                    "size": [columns, rows], "steps": steps.map(\.json)]
         let specFile = directory.appendingPathComponent("pty-spec-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: spec).write(to: specFile)

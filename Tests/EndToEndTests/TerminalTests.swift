@@ -366,6 +366,22 @@ struct TerminalStopTests {
         }
     }
 
+    /// Stopped by someone else (`kill -STOP`) under a shell with job control, then continued in the
+    /// background (`kill -CONT`): the prompt stops again rather than set modes and draw under the
+    /// shell, and `fg` brings it back drawn and editing (a shell sends no SIGCONT to a running job).
+    @Test func aJobContinuedInTheBackgroundWaitsForFg() async throws {
+        try await withTemporaryFolder { folder in
+            let outcome = try await TerminalDriver.run(program: ["bash", "--norc", "--noprofile", "-i"], directory: folder,
+                                                       environment: ["PS1": "shell$ "], steps: [
+                .wait("shell$"), .send(MoviesProcess.executable.path + Keys.enter), .wait("movies>"), .send("tox"),
+                .wait("movies> tox"), .signal("STOP", job: true), .wait("Stopped"), .signal("CONT", job: true),
+                .stopped(job: true), .send("fg" + Keys.enter), .wait("movies> tox", times: 2), .send("ic"),
+                .wait("movies> toxic"), .send(Keys.enter), .wait("Results for \"toxic\""),
+            ])
+            #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
+        }
+    }
+
     /// Ctrl-Z while a page is still filling in: stopped with the terminal as found (echo on, cursor
     /// shown); `fg` (SIGCONT) and the page goes on filling in place, then the prompt edits again.
     @Test func ctrlZMidPageRestoresTheTerminalAndThePageGoesOn() async throws {

@@ -17,11 +17,11 @@ Steps: {"send": "text"}            keys (escape sequences written as they are)
        {"resize": [columns, rows]} TIOCSWINSZ (the kernel sends SIGWINCH) and the screen follows
                                    (cutting lines, as xterm does; with "reflow": true, rewrapping
                                    lines wider than the new width, as VTE, iTerm2, kitty and tmux do)
-       {"signal": "TERM"}          to the process
+       {"signal": "TERM"}          to the process ("job": true, to its child: the job of a shell run as the program)
        {"snapshot": "name"}        the screen's lines now, and in "styled" the numbers (from 0) of the
                                    lines with a cell in colour, bold or reverse (pyte has no dim)
        {"stty": "name"}            `stty -g` of the terminal now
-       {"stopped": s}              wait until the process is stopped (Ctrl-Z)
+       {"stopped": s}              wait until the process is stopped (Ctrl-Z); "job": true, its child
        {"exit": s}                 wait for the process to end; its status is reported
        {"touch": "path"}           creates the file: tells the test a point of the script is reached
                                    (such as text on the screen), so it can open a server's gate
@@ -71,6 +71,12 @@ def main():
             return cell.fg == "default" and cell.bg == "default" and not (cell.bold or cell.reverse or cell.underscore or cell.italics)
         return [y for y in range(screen.lines) if not all(plain(cell) for cell in screen.buffer[y].values())]
 
+    def target(step):
+        if not step.get("job"):
+            return process.pid
+        with open(f"/proc/{process.pid}/task/{process.pid}/children") as children:
+            return int(children.read().split()[0])
+
     def wait_until(condition, timeout, what):
         deadline = time.monotonic() + timeout
         while not condition():
@@ -115,7 +121,7 @@ def main():
                     screen.resize(rows, columns)
                 os.kill(process.pid, signal.SIGWINCH)
             elif "signal" in step:
-                os.kill(process.pid, getattr(signal, "SIG" + step["signal"]))
+                os.kill(target(step), getattr(signal, "SIG" + step["signal"]))
             elif "snapshot" in step:
                 while pump(0.02):
                     pass
@@ -126,7 +132,7 @@ def main():
             elif "stty" in step:
                 result["stty"][step["stty"]] = stty(slave)
             elif "stopped" in step:
-                wait_until(lambda: state(process.pid) == "T", step["stopped"], "the program to stop")
+                wait_until(lambda: state(target(step)) == "T", step["stopped"], "the program to stop")
             elif "exit" in step:
                 wait_until(lambda: process.poll() is not None, step["exit"], "the program to end")
                 while pump(0.02):
