@@ -229,13 +229,20 @@ struct TerminalLivePageTests {
 
     @Test func aNarrowScreenGetsTheHeadingOnceNotOncePerRedraw() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue, latency: .milliseconds(700))
+            // The records are held until the page has been drawn three times (its third spinner frame).
+            let gate = ServerGate()
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
             defer { server.shutdown() }
+            let marker = folder.appendingPathComponent("redrawn")
+            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
             // 36 columns: the status line ("⠋ plots 0/10 · requests today: 11 of 1,000") is wider.
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--timeout", "600"], directory: folder,
                                                  environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 36, rows: 45, steps: [
-                .wait("movies>"), .send("toxic" + Keys.enter), .wait("✓ plots 10/10"), .snapshot("end"),
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("⠹ plots 0/10"), .touch(marker),
+                .wait("✓ plots 10/10", timeout: 60), .snapshot("end"),
             ])
+            gate.open()
+            try await opened
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
             #expect(end.count(where: { $0.contains("Results for") }) == 1, "\(outcome.shown("end"))")
