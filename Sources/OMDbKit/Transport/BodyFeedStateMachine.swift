@@ -15,19 +15,6 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
         case done
     }
 
-    /// What becomes of a chunk the transport hands over.
-    enum Intake {
-        case taken
-        /// Taken: the write loop is to be started.
-        case takenStartWriting
-        /// Taken: hand it to this parked puller.
-        case handOff(Puller)
-        /// Not taken: pause the transfer and offer it again once resumed.
-        case full
-        /// Not taken, and never will be: stop the transfer.
-        case stopped
-    }
-
     /// A parked reader to resume, and with what.
     enum Resume {
         case puller(Puller, Result<Data?, any Error>)
@@ -79,26 +66,28 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
 
     // MARK: The transport's events
 
-    mutating func receive(_ data: Data) -> Intake {
+    /// What becomes of a chunk the transport hands over; taken, it may go to a parked puller, or
+    /// start the write loop.
+    mutating func receive(_ data: Data) -> (BodyFeed.Intake, handOff: Puller?, startWriting: Bool) {
         switch reader {
         case .done:
-            return .stopped
+            return (.stopped, nil, false)
         case .pulling(let waiting?):
             reader = .pulling(waiting: nil)
             receivedBytes += data.count
-            return .handOff(waiting)
+            return (.taken, waiting, false)
         case .none, .pulling(nil), .pushing:
             guard pendingBytes < highWater else {
                 paused = true
-                return .full
+                return (.full, nil, false)
             }
             pending.append(data)
             pendingBytes += data.count
             receivedBytes += data.count
             peakPendingBytes = max(peakPendingBytes, pendingBytes)
-            guard case let .pushing(sink, false, receiving, flushing) = reader else { return .taken }
+            guard case let .pushing(sink, false, receiving, flushing) = reader else { return (.taken, nil, false) }
             reader = .pushing(sink, writing: true, receiving: receiving, flushing: flushing)
-            return .takenStartWriting
+            return (.taken, nil, true)
         }
     }
 
