@@ -101,8 +101,8 @@ package struct HTTPResponse: Sendable {
 
 extension TransportResponse {
     /// A whole answer handed out as a stream (the offline catalogue, test doubles).
-    package init(_ response: HTTPResponse, chunkSize: Int = 64 * 1024) {
-        self.init(statusCode: response.statusCode, headers: response.headers, body: HTTPBody(response.body, chunkSize: chunkSize))
+    package init(_ response: HTTPResponse) {
+        self.init(statusCode: response.statusCode, headers: response.headers, body: HTTPBody(response.body))
     }
 }
 
