@@ -296,13 +296,6 @@ package struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
     /// Why the count file cannot be written, when it cannot: the count is this process's alone.
     package var unkept: String?
 
-    package init(day: String, sent: Int, limit: Int?, unkept: String? = nil) {
-        self.day = day
-        self.sent = sent
-        self.limit = limit
-        self.unkept = unkept
-    }
-
     /// `requests today: 37 of 1,000 (UTC day)`, or `requests today: 37, no daily limit (UTC day)`.
     package var description: String {
         "requests today: \(Self.grouped(sent))" + (limit.map { " of \(Self.grouped($0))" } ?? ", no daily limit") + " (UTC day)"
