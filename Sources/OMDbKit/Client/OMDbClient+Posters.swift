@@ -30,8 +30,9 @@ extension OMDbClient {
             throw error
         case .success(let earlier)? where store.isWideEnough(file: earlier):
             // Saved into another folder earlier in this session: copy it, do not download it again.
-            // Read only as FileTrust allows: the file may have been swapped since it was saved.
-            if let body = try? Self.savedPoster(earlier) {
+            // Opened as AtomicFile checks it (through its folder, O_NOFOLLOW): the file may have been swapped since.
+            if let (fd, _) = try? AtomicFile(earlier).openForReading(),
+               let body = try? HTTPBody(reading: FileHandle(fileDescriptor: fd, closeOnDealloc: true)) {
                 let file = try await store.receive(streaming: body, source: earlier.path, title: item.title, year: year,
                                                    imdbID: item.imdbID).placed()
                 return remember(SavedPoster(file: file, wasAlreadyThere: false), posterOf: item.imdbID)
@@ -86,13 +87,6 @@ extension OMDbClient {
             }
             throw error
         }
-    }
-
-    /// A poster saved earlier, opened as ``AtomicFile`` checks it (through its folder, `O_NOFOLLOW`):
-    /// the file read is the one the trust rule passed. `nil` when there is none.
-    nonisolated static func savedPoster(_ file: URL) throws -> HTTPBody? {
-        guard let (fd, _) = try AtomicFile(file).openForReading() else { return nil }
-        return try HTTPBody(reading: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
     }
 
     /// Transient failures are never remembered: only a saved file or a refusal for good.
