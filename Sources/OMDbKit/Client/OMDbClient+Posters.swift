@@ -3,18 +3,13 @@ import Foundation
 import Synchronization
 
 extension OMDbClient {
-    struct PosterKey: Hashable, Sendable {
-        let folder: String
-        let imdbID: String
-    }
-
     /// The poster of `item` in `store`: the file already there, else downloaded and streamed to
     /// its file as the bytes arrive. A poster this session already saved elsewhere is copied,
     /// not downloaded; one refused for good (N/A, 404, not an image, too large) is not asked for
     /// again. Transient failures (5xx, 408, 429, the network) are retried, and never remembered.
     /// - Throws: ``OMDbError`` (poster cases, HTTP and network) or `CancellationError`.
     public nonisolated func poster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
-        let key = PosterKey(folder: store.folder.path, imdbID: item.imdbID)
+        let key = [store.folder.path, item.imdbID]
         return try await posters.value(for: key) { try await self.loadPoster(for: item, in: store) }
     }
 

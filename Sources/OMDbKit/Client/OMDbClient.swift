@@ -90,9 +90,9 @@ public actor OMDbClient {
     nonisolated let records = Memo<OMDbRequest, Movie>(isFinal: \.isNoResults)
     /// Season lists, and the ones OMDb answered "not found", by request.
     nonisolated let seasons = Memo<OMDbRequest, Season>(isFinal: \.isNoResults)
-    /// One poster load per folder and title, each checking the disk: files may change under us. A
-    /// cancelled caller that is the last of its load gets what it came to (a poster put in place).
-    nonisolated let posters = SingleFlight<PosterKey, SavedPoster>(lastWaiterStays: true)
+    /// One poster load per folder and title (`[path, imdbID]`), each checking the disk: files may change under
+    /// us. A cancelled caller that is the last of its load gets what it came to (a poster put in place).
+    nonisolated let posters = SingleFlight<[String], SavedPoster>(lastWaiterStays: true)
     /// What each title's poster came to in this session, whichever folder: saved where, or refused for good.
     nonisolated let posterOutcomes = Mutex<[String: Result<SavedPoster, OMDbError>]>([:])
 
