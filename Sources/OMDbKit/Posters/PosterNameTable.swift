@@ -96,7 +96,7 @@ struct PosterNameTable: Sendable {
         return UnsafePointer(strrchr(name, 0x5B))
     }
 
-    /// ``fnv1a(_:)-(Sequence<UInt8>)`` of a C string, read in place.
+    /// FNV-1a of a C string, read in place.
     static func fnv1a(_ text: UnsafePointer<CChar>) -> UInt64 {
         fnv1a(UnsafeRawBufferPointer(start: text, count: strlen(text)))
     }
