@@ -32,10 +32,7 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
     }
 
     /// What a reader's stop comes to: whether to cancel the transfer, and whom to resume.
-    struct Stop {
-        var cancelTransfer: Bool
-        var resumes: [Resume]
-    }
+    typealias Stop = (cancelTransfer: Bool, resumes: [Resume])
 
     /// What attaching a sink comes to.
     enum Attach {
@@ -197,23 +194,23 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
 
     /// The sink threw: the body stops.
     mutating func writeFailed(_ error: any Error) -> Stop {
-        guard case let .pushing(_, _, receiving, flushing) = reader else { return Stop(cancelTransfer: false, resumes: []) }
+        guard case let .pushing(_, _, receiving, flushing) = reader else { return (false, []) }
         stop(with: error)
-        return Stop(cancelTransfer: end == nil, resumes: [receiving, flushing].compactMap { $0 }.map { .pusher($0, .failure(error)) })
+        return (end == nil, [receiving, flushing].compactMap { $0 }.map { .pusher($0, .failure(error)) })
     }
 
     /// The reader stopped before the end: what waits is dropped.
     mutating func giveUp(_ error: any Error) -> Stop {
         var resumes: [Resume] = []
         switch reader {
-        case .done: return Stop(cancelTransfer: false, resumes: [])
+        case .done: return (false, [])
         case let .pushing(_, _, receiving, flushing):
             resumes = [receiving, flushing].compactMap { $0 }.map { .pusher($0, .failure(error)) }
         case .pulling(let waiting?): resumes = [.puller(waiting, .failure(error))]
         case .none, .pulling(nil): break
         }
         stop(with: error)
-        return Stop(cancelTransfer: end == nil, resumes: resumes)
+        return (end == nil, resumes)
     }
 
     // MARK: Helpers
