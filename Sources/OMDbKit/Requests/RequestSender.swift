@@ -164,8 +164,9 @@ struct RequestSender: Sendable {
     private func failure(_ error: TransportError, shown: String, isAPI: Bool, tries: Int) -> OMDbError {
         switch (error, isAPI) {
         case (.timedOut, true): .timedOut(url: shown, seconds: configuration.timeout, tries: tries)
-        case (.timedOut, false): .posterDownloadFailed(url: shown, reason: "no complete answer within \(configuration.timeout) s"
-                                                           + OMDbError.eachOf(tries))
+        case (.timedOut, false):
+            .posterDownloadFailed(url: shown, reason: "no complete answer within \(configuration.timeout) s"
+                                      + OMDbError.eachOf(tries))
         case (.tooLarge, true): .answerTooLarge(url: shown, limit: configuration.maxAnswerBytes)
         // A poster's cap is the store's, checked as it streams (posterTooLarge): the transport's never throws for one.
         case (_, true): .unreachable(url: shown, reason: key.redact(error.reason))
