@@ -45,7 +45,7 @@ import TestSupport
             let store = PosterStore(folder: folder)
             async let first = client.poster(for: item, in: store)
             async let second = client.poster(for: item, in: store)
-            let key = OMDbClient.PosterKey(folder: store.folder.path, imdbID: item.imdbID)
+            let key = [store.folder.path, item.imdbID]
             try await waitUntil("both callers to wait on one poster load") { client.posters.waiters(for: key) == 2 }
             bothIn.open()
             let (a, b) = try await (first, second)

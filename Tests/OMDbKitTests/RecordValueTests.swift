@@ -39,7 +39,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("$81,900,459", CurrencyAmount(amount: 81_900_459)), ("$107", CurrencyAmount(amount: 107)),
+        ("$81,900,459", CurrencyAmount(amount: 81_900_459, currency: "$")),
+        ("$107", CurrencyAmount(amount: 107, currency: "$")),
         ("€1,500", CurrencyAmount(amount: 1_500, currency: "€")), ("EUR 1,500", CurrencyAmount(amount: 1_500, currency: "EUR")),
         ("US$12", CurrencyAmount(amount: 12, currency: "US$")), ("USD$12", nil), ("$ 12 million", nil), ("$1.5", nil),
     ] as [(String, CurrencyAmount?)])
@@ -48,7 +49,8 @@ import Testing
     }
 
     @Test func anAmountIsWrittenAsOMDbWritesIt() {
-        #expect([CurrencyAmount(amount: 81_900_459), CurrencyAmount(amount: 1_500, currency: "EUR"), CurrencyAmount(amount: 0, currency: "€")]
+        #expect([CurrencyAmount(amount: 81_900_459, currency: "$"), CurrencyAmount(amount: 1_500, currency: "EUR"),
+                 CurrencyAmount(amount: 0, currency: "€")]
             .map(\.description) == ["$81,900,459", "EUR 1,500", "€0"])
     }
 

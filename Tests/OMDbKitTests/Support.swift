@@ -7,16 +7,10 @@ import TestSupport
 
 /// A transport backed by a closure: the test decides every answer, handed out in chunks.
 struct ClosureTransport: OMDbTransport {
-    let chunkSize: Int
     let handler: @Sendable (URL) async throws -> HTTPResponse
 
-    init(chunkSize: Int = 64 * 1024, handler: @escaping @Sendable (URL) async throws -> HTTPResponse) {
-        self.chunkSize = chunkSize
-        self.handler = handler
-    }
-
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        TransportResponse(try await handler(request.url), chunkSize: chunkSize)
+        TransportResponse(try await handler(request.url))
     }
 }
 

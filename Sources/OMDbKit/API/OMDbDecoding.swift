@@ -93,7 +93,7 @@ enum OMDbDecoding {
         }
         return Season(seriesID: imdbID, seriesTitle: present(payload.Title?.value) ?? imdbID,
                       number: WireValue.count(payload.Season?.value) ?? number,
-                      totalSeasons: WireValue.count(payload.totalSeasons?.value), episodes: episodes)
+                      totalSeasons: WireValue.count(payload.totalSeasons?.value), episodes: Episode.inOrder(episodes))
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -154,11 +154,6 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         if case .fromCache(let error, _) = self { error.underlying } else { self }
     }
 
-    /// `Movie not found!`, now or from the cache: past the last page, for a page of a search.
-    var isNotFound: Bool {
-        if case .notFound = underlying { true } else { false }
-    }
-
     /// A cached answer's time: the hour today, with the date on other days.
     static func time(_ date: Date, now: Date = Date()) -> String {
         let formatter = DateFormatter()

@@ -9,15 +9,12 @@ struct WireText: Decodable {
     let value: String?
 
     init(from decoder: any Decoder) {
-        guard let container = try? decoder.singleValueContainer() else {
-            value = nil
-            return
-        }
-        if let text = try? container.decode(String.self) {
+        let container = try? decoder.singleValueContainer()
+        if let text = try? container?.decode(String.self) {
             value = text
-        } else if let whole = try? container.decode(Int.self) {
+        } else if let whole = try? container?.decode(Int.self) {
             value = String(whole)
-        } else if let number = try? container.decode(Double.self), number.isFinite {
+        } else if let number = try? container?.decode(Double.self), number.isFinite {
             // Integral doubles within Int's range read as whole numbers (2000.0 → "2000");
             // the range check comes first, so converting can never trap.
             value = number.rounded() == number && abs(number) < 9.0e18 ? String(Int(number)) : String(number)

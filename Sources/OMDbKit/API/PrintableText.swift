@@ -35,8 +35,7 @@ package enum PrintableText {
     /// space, zero-width characters and bidi controls dropped, no control characters. One text
     /// for both, so a message never quotes something other than what was asked.
     package static func query(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: text.unicodeScalars.filter { !isZeroWidth($0) })
+        let scalars = String.UnicodeScalarView(text.unicodeScalars.filter { !isZeroWidth($0) })
         return clean(String(scalars)).precomposedStringWithCanonicalMapping
     }
 

@@ -24,37 +24,28 @@ extension DiskCache {
         guard response.statusCode == 200 else { return nil }
         do {
             guard try OMDbAnswer.decode(Envelope.self, from: response.body).Response?.value == true else { return nil }
-            let directives = CacheControl(response.headers["cache-control"])
-            if directives.noStore { return nil }
-            return min(override ?? directives.maxAge ?? defaultLifetime, maximumLifetime)
+            var maxAge: TimeInterval?
+            for directive in (response.headers["cache-control"] ?? "").split(separator: ",") {
+                let parts = directive.split(separator: "=", maxSplits: 1)
+                    .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                switch parts.first {
+                case "max-age"? where parts.count == 2:
+                    // Digits past any Int (not a number to Int) are the longest life too.
+                    let digits = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                    if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
+                        maxAge = Int(digits).map(TimeInterval.init) ?? maximumLifetime
+                    }
+                case "no-store"?, "no-cache"?, "private"?:
+                    // Nothing OMDb sends today; obeyed in case it ever does.
+                    return nil
+                default: break
+                }
+            }
+            return min(override ?? maxAge ?? defaultLifetime, maximumLifetime)
         } catch let envelope as OMDbEnvelope where envelope.message.trimmingCharacters(in: .whitespaces).lowercased() == "movie not found!" {
             return min(notFoundLifetime, override ?? notFoundLifetime)
         } catch {
             return nil
-        }
-    }
-}
-
-/// The parts of a `Cache-Control` header the cache obeys.
-struct CacheControl: Equatable {
-    var maxAge: TimeInterval?
-    var noStore = false
-
-    init(_ header: String?) {
-        for directive in (header ?? "").split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            switch parts.first {
-            case "max-age"? where parts.count == 2:
-                // Digits past any Int (not a number to Int) are the longest life too.
-                let digits = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
-                    maxAge = min(Int(digits).map(TimeInterval.init) ?? DiskCache.maximumLifetime, DiskCache.maximumLifetime)
-                }
-            case "no-store"?, "no-cache"?, "private"?:
-                // Nothing OMDb sends today; obeyed in case it ever does.
-                noStore = true
-            default: break
-            }
         }
     }
 }

@@ -74,17 +74,11 @@ package final class DiskCache: Sendable {
         }
         if let (response, since) = waiting { return (response, since) }
         // A miss and an entry too large to be an answer are told by one `stat`.
-        guard let found = Self.status(of: file(forKey: key)),
-              found.bytes <= maxBodyBytes + Self.headerAllowance, let response = readAnswer(forKey: key) else { return nil }
-        return (response, found.modified)
-    }
-
-    /// The size and modification time `stat` gives, `nil` when there is no such file.
-    private static func status(of file: URL) -> (bytes: Int, modified: Date?)? {
         var info = stat()
-        guard stat(file.path, &info) == 0 else { return nil }
+        guard stat(file(forKey: key).path, &info) == 0, info.st_size <= maxBodyBytes + Self.headerAllowance,
+              let response = readAnswer(forKey: key) else { return nil }
         let seconds = Double(info.modified.tv_sec)
-        return (Int(info.st_size), seconds > 0 ? Date(timeIntervalSince1970: seconds) : nil)
+        return (response, seconds > 0 ? Date(timeIntervalSince1970: seconds) : nil)
     }
 
     private func readAnswer(forKey key: String) -> HTTPResponse? {

@@ -46,7 +46,7 @@ extension OMDbClient {
         let feed = UpdateFeed()
         // The day's places go to the rows in rank order, here, before any row's task runs: at
         // the daily limit a page fills ranks 1…k, whichever requests reach the network first.
-        let tickets = items.map { _ in sender.ledger.flatMap(QuotaTicket.init) }
+        let tickets = items.map { _ in configuration.ledger.flatMap(QuotaTicket.init) }
         let body: @Sendable () async -> Void = {
             let (keyRefused, limitReached) = (Once(), Once())
             await withTaskGroup(of: Bool.self) { group in
@@ -60,7 +60,7 @@ extension OMDbClient {
                             // A row the day had no place for shows no record, unless it was kept (the
                             // session's or the disk's): its poster waits for that answer, so a page cut
                             // by the daily limit saves no poster for a row it never shows.
-                            if ticket == nil, self.sender.ledger != nil,
+                            if ticket == nil, self.configuration.ledger != nil,
                                case .failure(let error)? = await outcome({ try await self.movie(imdbID: item.imdbID, plot: plot) }),
                                error.isDailyLimit {
                                 return

@@ -3,18 +3,13 @@ import Foundation
 import Synchronization
 
 extension OMDbClient {
-    struct PosterKey: Hashable, Sendable {
-        let folder: String
-        let imdbID: String
-    }
-
     /// The poster of `item` in `store`: the file already there, else downloaded and streamed to
     /// its file as the bytes arrive. A poster this session already saved elsewhere is copied,
     /// not downloaded; one refused for good (N/A, 404, not an image, too large) is not asked for
     /// again. Transient failures (5xx, 408, 429, the network) are retried, and never remembered.
     /// - Throws: ``OMDbError`` (poster cases, HTTP and network) or `CancellationError`.
     public nonisolated func poster(for item: SearchItem, in store: PosterStore) async throws -> SavedPoster {
-        let key = PosterKey(folder: store.folder.path, imdbID: item.imdbID)
+        let key = [store.folder.path, item.imdbID]
         return try await posters.value(for: key) { try await self.loadPoster(for: item, in: store) }
     }
 
@@ -30,8 +25,9 @@ extension OMDbClient {
             throw error
         case .success(let earlier)? where store.isWideEnough(file: earlier):
             // Saved into another folder earlier in this session: copy it, do not download it again.
-            // Read only as FileTrust allows: the file may have been swapped since it was saved.
-            if let body = try? Self.savedPoster(earlier) {
+            // Opened as AtomicFile checks it (through its folder, O_NOFOLLOW): the file may have been swapped since.
+            if let (fd, _) = try? AtomicFile(earlier).openForReading(),
+               let body = try? HTTPBody(reading: FileHandle(fileDescriptor: fd, closeOnDealloc: true)) {
                 let file = try await store.receive(streaming: body, source: earlier.path, title: item.title, year: year,
                                                    imdbID: item.imdbID).placed()
                 return remember(SavedPoster(file: file, wasAlreadyThere: false), posterOf: item.imdbID)
@@ -86,13 +82,6 @@ extension OMDbClient {
             }
             throw error
         }
-    }
-
-    /// A poster saved earlier, opened as ``AtomicFile`` checks it (through its folder, `O_NOFOLLOW`):
-    /// the file read is the one the trust rule passed. `nil` when there is none.
-    nonisolated static func savedPoster(_ file: URL) throws -> HTTPBody? {
-        guard let (fd, _) = try AtomicFile(file).openForReading() else { return nil }
-        return try HTTPBody(reading: FileHandle(fileDescriptor: fd, closeOnDealloc: true))
     }
 
     /// Transient failures are never remembered: only a saved file or a refusal for good.

@@ -81,7 +81,7 @@ public actor OMDbClient {
     }
 
     /// How this client was set up; fixed for its life.
-    public nonisolated let configuration: Configuration
+    public nonisolated var configuration: Configuration { sender.configuration }
     let sender: RequestSender
 
     /// Search pages, by the request that asks for them; failures are not remembered.
@@ -90,9 +90,9 @@ public actor OMDbClient {
     nonisolated let records = Memo<OMDbRequest, Movie>(isFinal: \.isNoResults)
     /// Season lists, and the ones OMDb answered "not found", by request.
     nonisolated let seasons = Memo<OMDbRequest, Season>(isFinal: \.isNoResults)
-    /// One poster load per folder and title, each checking the disk: files may change under us. A
-    /// cancelled caller that is the last of its load gets what it came to (a poster put in place).
-    nonisolated let posters = SingleFlight<PosterKey, SavedPoster>(lastWaiterStays: true)
+    /// One poster load per folder and title (`[path, imdbID]`), each checking the disk: files may change under
+    /// us. A cancelled caller that is the last of its load gets what it came to (a poster put in place).
+    nonisolated let posters = SingleFlight<[String], SavedPoster>(lastWaiterStays: true)
     /// What each title's poster came to in this session, whichever folder: saved where, or refused for good.
     nonisolated let posterOutcomes = Mutex<[String: Result<SavedPoster, OMDbError>]>([:])
 
@@ -105,12 +105,9 @@ public actor OMDbClient {
     ///   - transport: how requests go out: the live `CurlTransport` (target `OMDbCurl`),
     ///     the offline `CatalogueTransport` (target `OMDbCatalogue`), or a test double.
     public init(configuration: Configuration, transport: any OMDbTransport) {
-        self.configuration = configuration
-        sender = RequestSender(transport: transport,
-                               key: configuration.apiKey, baseURL: configuration.baseURL, timeout: configuration.timeout,
-                               retry: configuration.retry, gate: RequestGate(limit: configuration.maxConcurrentRequests),
-                               maxAnswerBytes: configuration.maxAnswerBytes, ledger: configuration.ledger,
-                               cache: configuration.cache, keyCheck: configuration.onKeyAccepted.map(KeyCheck.init(onAccepted:)))
+        sender = RequestSender(transport: transport, configuration: configuration,
+                               gate: RequestGate(limit: configuration.maxConcurrentRequests),
+                               keyCheck: configuration.onKeyAccepted.map(KeyCheck.init(onAccepted:)))
     }
 
     /// The transport requests go through, for what only it offers (`CurlTransport` opens

@@ -93,9 +93,10 @@ public final class Search: Sendable {
         let result: (items: [SearchItem], total: Int)
         do {
             result = try await client.loadPage(query, number: number)
-        } catch let error as OMDbError where error.isNotFound && cursor != nil {
-            // OMDb's total shrank under us: the page past the end answers "Movie not found!".
-            throw OMDbError.noMorePages(query: query.text, shown: cursor?.seen.count ?? 0, total: cursor?.total ?? 0)
+        } catch let error as OMDbError {
+            // OMDb's total shrank under us: the page past the end answers "Movie not found!" (now or kept).
+            guard let cursor, case .notFound = error.underlying else { throw error }
+            throw OMDbError.noMorePages(query: query.text, shown: cursor.seen.count, total: cursor.total)
         }
         return state.withLock { state in
             // Another call for the same page got here first: it is the page both asked for.

@@ -32,7 +32,19 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 }
             }
         } onCancel: {
-            leave(key, waiterID: waiterID)
+            switch state.withLock({ $0.leave(key, waiterID: waiterID) }) {
+            case .none:
+                break
+            case .resumeCancelled(let waiter):
+                waiter.resume(throwing: CancellationError())
+            case .cancelLoad(let load):
+                load.cancel()
+            case let .cancelLoadAndResume(load, waiter):
+                // The load first: what it cleans up on cancellation (a poster's partial file) is gone by
+                // the time the waiter goes on.
+                load?.cancel()
+                waiter.resume(throwing: CancellationError())
+            }
         }
     }
 
@@ -48,21 +60,5 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         // Every waiter may have left between the lock and here: then nobody wants the load.
         if !state.withLock({ $0.started(key, callID: callID, load: task) }) { task.cancel() }
-    }
-
-    private func leave(_ key: Key, waiterID: Int) {
-        switch state.withLock({ $0.leave(key, waiterID: waiterID) }) {
-        case .none:
-            break
-        case .resumeCancelled(let waiter):
-            waiter.resume(throwing: CancellationError())
-        case .cancelLoad(let load):
-            load.cancel()
-        case let .cancelLoadAndResume(load, waiter):
-            // The load first: what it cleans up on cancellation (a poster's partial file) is gone by
-            // the time the waiter goes on.
-            load?.cancel()
-            waiter.resume(throwing: CancellationError())
-        }
     }
 }

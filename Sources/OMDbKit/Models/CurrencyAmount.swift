@@ -6,12 +6,6 @@ public struct CurrencyAmount: Sendable, Hashable, CustomStringConvertible {
     /// sends for a box office; any other (`€`, `£`, `EUR`) is kept as it came.
     public let currency: String
 
-    /// `amount` in `currency` (`$`: US dollars).
-    init(amount: Int, currency: String = "$") {
-        self.amount = amount
-        self.currency = currency
-    }
-
     /// As OMDb writes it: `$81,900,459` (`EUR 1,500` for a currency written in letters).
     public var description: String {
         currency + (currency.last?.isLetter == true ? " " : "") + QuotaUsage.grouped(amount)

@@ -16,15 +16,6 @@ public struct Season: Sendable, Hashable {
     public let totalSeasons: Int?
     /// The episodes OMDb listed, in episode order.
     public let episodes: [Episode]
-
-    /// A season; the episodes are sorted into episode order.
-    init(seriesID: String, seriesTitle: String, number: Int, totalSeasons: Int?, episodes: [Episode]) {
-        self.seriesID = seriesID
-        self.seriesTitle = seriesTitle
-        self.number = number
-        self.totalSeasons = totalSeasons
-        self.episodes = Episode.inOrder(episodes)
-    }
 }
 
 /// One row of a season list: what OMDb gives per episode, typed as ``Movie``'s fields are. The

@@ -29,7 +29,7 @@ package enum PosterName {
     static func idPart(_ imdbID: String) -> String {
         let id = clean(imdbID).replacingOccurrences(of: " ", with: "")
         if !id.isEmpty, id.utf8.count <= maxIDBytes { return id }
-        let hash = String(FNV1a.hash(imdbID.utf8), radix: 16)
+        let hash = String(PosterNameTable.fnv1a(imdbID.utf8), radix: 16)
         let head = truncated(id, toBytes: maxIDBytes - 17, byScalars: true)
         return (head.isEmpty ? "id" : head) + "~" + hash
     }

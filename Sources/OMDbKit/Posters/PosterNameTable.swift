@@ -96,8 +96,13 @@ struct PosterNameTable: Sendable {
         return UnsafePointer(strrchr(name, 0x5B))
     }
 
-    /// ``FNV1a`` of a C string, read in place.
+    /// FNV-1a of a C string, read in place.
     static func fnv1a(_ text: UnsafePointer<CChar>) -> UInt64 {
-        FNV1a.hash(UnsafeRawBufferPointer(start: text, count: strlen(text)))
+        fnv1a(UnsafeRawBufferPointer(start: text, count: strlen(text)))
+    }
+
+    /// 64-bit FNV-1a: the same on every run, unlike `Hasher`; poster names carry it, so it never changes.
+    static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
     }
 }

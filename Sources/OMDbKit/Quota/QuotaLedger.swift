@@ -83,13 +83,10 @@ package final class QuotaLedger: Sendable {
     package func reserve() -> Reservation? {
         let day = today()
         if let limit = dailyLimit, let left = placesLeft(on: day), left <= Self.exactMargin(limit: limit),
-           counts.withLock({ !$0.closed && $0.unkept == nil }) {
-            switch reserveInFile(day: day, limit: limit) {
-            case .granted: return Reservation(day: day, inFile: true)
-            case .refused: return nil
-            // The file cannot be written now: this process's own count decides, as farther off.
-            case .unavailable: break
-            }
+           counts.withLock({ !$0.closed && $0.unkept == nil }),
+           // nil: the file cannot be written now, and this process's own count decides, as farther off.
+           let granted = reserveInFile(day: day, limit: limit) {
+            return granted ? Reservation(day: day, inFile: true) : nil
         }
         let (reservation, counted) = counts.withLock { counts -> (Reservation?, Bool) in
             guard counts.day == day else { return (nil, false) }
@@ -272,8 +269,9 @@ package final class QuotaLedger: Sendable {
         }
     }
 
-    /// A place near the limit, counted in the file under its lock when every process's count allows it.
-    private func reserveInFile(day: String, limit: Int) -> InFile {
+    /// A place near the limit, counted in the file under its lock when every process's count allows it
+    /// (true), or refused (false); `nil` when the file cannot be written.
+    private func reserveInFile(day: String, limit: Int) -> Bool? {
         lane.sync {
             var granted = false
             let record = updateView(day: day) { record in
@@ -282,12 +280,9 @@ package final class QuotaLedger: Sendable {
                 record.sent += 1
                 granted = true
             }
-            guard record != nil else { return .unavailable }
-            return granted ? .granted : .refused
+            return record == nil ? nil : granted
         }
     }
-
-    private enum InFile { case granted, refused, unavailable }
 }
 
 /// One key's requests on one UTC day.
@@ -300,13 +295,6 @@ package struct QuotaUsage: Sendable, Equatable, CustomStringConvertible {
     package let limit: Int?
     /// Why the count file cannot be written, when it cannot: the count is this process's alone.
     package var unkept: String?
-
-    package init(day: String, sent: Int, limit: Int?, unkept: String? = nil) {
-        self.day = day
-        self.sent = sent
-        self.limit = limit
-        self.unkept = unkept
-    }
 
     /// `requests today: 37 of 1,000 (UTC day)`, or `requests today: 37, no daily limit (UTC day)`.
     package var description: String {

@@ -13,12 +13,6 @@ final class RequestGate: Sendable {
 
     /// Runs `body` once a place is free, and frees it when `body` ends (thrown or not).
     func withPlace<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await enter()
-        defer { leave() }
-        return try await body()
-    }
-
-    private func enter() async throws {
         let id = state.withLock { $0.makeID() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -31,10 +25,8 @@ final class RequestGate: Sendable {
         } onCancel: {
             state.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
         }
-    }
-
-    private func leave() {
         // The place passes straight to the next in line.
-        state.withLock { $0.leave() }?.resume()
+        defer { state.withLock { $0.leave() }?.resume() }
+        return try await body()
     }
 }

@@ -5,21 +5,15 @@ import Synchronization
 /// edge, the count, the limit on requests in flight, size limits, retries. Off the client's actor.
 struct RequestSender: Sendable {
     let transport: any OMDbTransport
-    let key: APIKey
-    let baseURL: URL
-    /// Seconds for one whole attempt.
-    let timeout: Int
-    let retry: RetryPolicy
+    /// The client's: the key, the address, the deadline of an attempt, the retries, the size limit,
+    /// the daily count (checked before each API request) and the cache (a fresh answer there is no request).
+    let configuration: OMDbClient.Configuration
     let gate: RequestGate
-    /// The largest API answer read, in bytes.
-    let maxAnswerBytes: Int
-    /// The key's daily count, checked before each API request and counting it; `nil` for none.
-    let ledger: QuotaLedger?
     let sent = RequestCounter()
-    /// API answers kept between runs: a fresh one there is no request at all.
-    let cache: DiskCache?
     /// A key not yet seen accepted, which keeps the cache unread until OMDb accepts it; `nil` for none.
     let keyCheck: KeyCheck?
+
+    var key: APIKey { configuration.apiKey }
 
     private enum Attempt<T: Sendable>: Sendable {
         case done(T)
@@ -31,11 +25,11 @@ struct RequestSender: Sendable {
     /// no longer decodes is removed and asked for again.
     func api<T>(_ request: OMDbRequest, decode: (HTTPResponse, String) throws -> T) async throws -> T {
         // The request without the key: what the cache is keyed by and, redacted, what is shown.
-        let plain = request.url(base: baseURL)
+        let plain = request.url(base: configuration.baseURL)
         // A careless --base-url may carry the key itself (`…/?apikey=KEY`, `user:KEY@host`).
         let shown = key.redact(plain)
         // Before the gate and the count: an answer from disk is not a request. Off the client's actor.
-        if let cache, keyCheck?.isAccepted ?? true, let kept = cache.kept(for: plain) {
+        if let cache = configuration.cache, keyCheck?.isAccepted ?? true, let kept = cache.kept(for: plain) {
             let cached = kept.response
             do {
                 return try decode(cached, shown)
@@ -50,23 +44,24 @@ struct RequestSender: Sendable {
         }
         let response = try await withRetries(shown: shown, isAPI: true) { [self] () async throws -> Attempt<HTTPResponse> in
             // The edge: the key joins the request here and goes nowhere else.
-            let url = request.url(base: baseURL, key: key)
+            let url = request.url(base: configuration.baseURL, key: key)
             // The daily limit is checked here, once the request has its place and before it leaves.
             let reservation = try reserve()
             let streamed: TransportResponse
             do {
                 // Which query item is secret is the client's rule, handed over with the request.
-                streamed = try await transport.send(TransportRequest(url: url, timeout: timeout, secretQueryItems: OMDbClient.secretQueryItems))
+                streamed = try await transport.send(TransportRequest(url: url, timeout: configuration.timeout,
+                                                                     secretQueryItems: OMDbClient.secretQueryItems))
             } catch let error as TransportError where error.isNotSent {
                 // Never reached OMDb (refused, no such host, TLS failed): not a request the quota counts.
-                if let reservation { ledger?.release(reservation) }
+                if let reservation { configuration.ledger?.release(reservation) }
                 throw error
             } catch {
                 countSent(reservation)
                 throw error
             }
             countSent(reservation)
-            let body = try await streamed.body.collect(upTo: maxAnswerBytes)
+            let body = try await streamed.body.collect(upTo: configuration.maxAnswerBytes)
             let response = HTTPResponse(statusCode: streamed.statusCode, body: body, headers: streamed.headers)
             // The CDN's challenge or block page: not OMDb's answer, and the same if asked again at once.
             if Self.isCDNRefusal(response) { throw OMDbError.cdnRefused(status: response.statusCode, url: shown) }
@@ -82,12 +77,12 @@ struct RequestSender: Sendable {
         do {
             value = try decode(response, shown)
         } catch {
-            if OMDbAnswer.envelope(in: response.body) != nil { cache?.store(response, for: plain) }
+            if OMDbAnswer.envelope(in: response.body) != nil { configuration.cache?.store(response, for: plain) }
             if let error = error as? OMDbError, KeyCheck.accepts(error) { keyCheck?.accept() }
             throw error
         }
         keyCheck?.accept()
-        cache?.store(response, for: plain)
+        configuration.cache?.store(response, for: plain)
         return value
     }
 
@@ -107,7 +102,7 @@ struct RequestSender: Sendable {
     /// A place in the day's count: the row's ticket, else a fresh one; `nil` when nothing is counted.
     /// - Throws: ``OMDbError/dailyLimitReached(limit:)`` when the key's daily limit is reached.
     private func reserve() throws(OMDbError) -> QuotaLedger.Reservation? {
-        guard let ledger else { return nil }
+        guard let ledger = configuration.ledger else { return nil }
         if let ticketed = QuotaTicket.current?.take() { return ticketed }
         guard let reservation = ledger.reserve() else { throw .dailyLimitReached(limit: ledger.dailyLimit ?? 0) }
         return reservation
@@ -116,7 +111,7 @@ struct RequestSender: Sendable {
     /// One API request that reached OMDb (or may have: a timeout or a lost connection counts).
     private func countSent(_ reservation: QuotaLedger.Reservation?) {
         sent.add()
-        if let reservation { ledger?.commit(reservation) }
+        if let reservation { configuration.ledger?.commit(reservation) }
     }
 
     /// A download from any host (a poster), a 2xx body handed to `consume` as it streams.
@@ -124,7 +119,7 @@ struct RequestSender: Sendable {
         let shown = key.redact(url)
         return try await withRetries(shown: shown, isAPI: false) { [self] () async throws -> Attempt<T> in
             // A poster's address carries no key: nothing of it is secret.
-            let streamed = try await transport.send(TransportRequest(url: url, timeout: timeout))
+            let streamed = try await transport.send(TransportRequest(url: url, timeout: configuration.timeout))
             if RetryPolicy.isTransient(status: streamed.statusCode) {
                 return .retry(.httpStatus(streamed.statusCode, url: shown), after: RetryPolicy.retryAfter(streamed.headers["retry-after"]))
             }
@@ -158,8 +153,8 @@ struct RequestSender: Sendable {
             case .done(let value):
                 return value
             case let .retry(error, after):
-                guard number < retry.maxAttempts else { throw error }
-                try await retry.sleep(retry.delay(after: number, retryAfter: after))
+                guard number < configuration.retry.maxAttempts else { throw error }
+                try await configuration.retry.sleep(configuration.retry.delay(after: number, retryAfter: after))
                 number += 1
             }
         }
@@ -168,9 +163,11 @@ struct RequestSender: Sendable {
     /// A transport failure after `tries` attempts as the person reads it: the host named, the key nowhere.
     private func failure(_ error: TransportError, shown: String, isAPI: Bool, tries: Int) -> OMDbError {
         switch (error, isAPI) {
-        case (.timedOut, true): .timedOut(url: shown, seconds: timeout, tries: tries)
-        case (.timedOut, false): .posterDownloadFailed(url: shown, reason: "no complete answer within \(timeout) s" + OMDbError.eachOf(tries))
-        case (.tooLarge, true): .answerTooLarge(url: shown, limit: maxAnswerBytes)
+        case (.timedOut, true): .timedOut(url: shown, seconds: configuration.timeout, tries: tries)
+        case (.timedOut, false):
+            .posterDownloadFailed(url: shown, reason: "no complete answer within \(configuration.timeout) s"
+                                      + OMDbError.eachOf(tries))
+        case (.tooLarge, true): .answerTooLarge(url: shown, limit: configuration.maxAnswerBytes)
         // A poster's cap is the store's, checked as it streams (posterTooLarge): the transport's never throws for one.
         case (_, true): .unreachable(url: shown, reason: key.redact(error.reason))
         case (_, false): .posterDownloadFailed(url: shown, reason: key.redact(error.reason))

@@ -53,17 +53,10 @@ package final class BodyFeed: Sendable {
     /// Queues `data`, or hands it to the reader parked for it; never runs the sink. One thread at a
     /// time, in order; after ``Intake/full``, the same chunk again once `resumeTransfer` was called.
     package func receive(_ data: Data) -> Intake {
-        switch state.withLock({ $0.receive(data) }) {
-        case .taken: return .taken
-        case .takenStartWriting:
-            startWriting()
-            return .taken
-        case .handOff(let waiting):
-            waiting.resume(returning: data)
-            return .taken
-        case .full: return .full
-        case .stopped: return .stopped
-        }
+        let (intake, handOff, startsWriting) = state.withLock { $0.receive(data) }
+        if startsWriting { startWriting() }
+        handOff?.resume(returning: data)
+        return intake
     }
 
     /// The body is complete (`error` is `nil`) or cut short by `error`.

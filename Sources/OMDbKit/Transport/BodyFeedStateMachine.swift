@@ -15,19 +15,6 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
         case done
     }
 
-    /// What becomes of a chunk the transport hands over.
-    enum Intake {
-        case taken
-        /// Taken: the write loop is to be started.
-        case takenStartWriting
-        /// Taken: hand it to this parked puller.
-        case handOff(Puller)
-        /// Not taken: pause the transfer and offer it again once resumed.
-        case full
-        /// Not taken, and never will be: stop the transfer.
-        case stopped
-    }
-
     /// A parked reader to resume, and with what.
     enum Resume {
         case puller(Puller, Result<Data?, any Error>)
@@ -45,10 +32,7 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
     }
 
     /// What a reader's stop comes to: whether to cancel the transfer, and whom to resume.
-    struct Stop {
-        var cancelTransfer: Bool
-        var resumes: [Resume]
-    }
+    typealias Stop = (cancelTransfer: Bool, resumes: [Resume])
 
     /// What attaching a sink comes to.
     enum Attach {
@@ -79,26 +63,28 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
 
     // MARK: The transport's events
 
-    mutating func receive(_ data: Data) -> Intake {
+    /// What becomes of a chunk the transport hands over; taken, it may go to a parked puller, or
+    /// start the write loop.
+    mutating func receive(_ data: Data) -> (BodyFeed.Intake, handOff: Puller?, startWriting: Bool) {
         switch reader {
         case .done:
-            return .stopped
+            return (.stopped, nil, false)
         case .pulling(let waiting?):
             reader = .pulling(waiting: nil)
             receivedBytes += data.count
-            return .handOff(waiting)
+            return (.taken, waiting, false)
         case .none, .pulling(nil), .pushing:
             guard pendingBytes < highWater else {
                 paused = true
-                return .full
+                return (.full, nil, false)
             }
             pending.append(data)
             pendingBytes += data.count
             receivedBytes += data.count
             peakPendingBytes = max(peakPendingBytes, pendingBytes)
-            guard case let .pushing(sink, false, receiving, flushing) = reader else { return .taken }
+            guard case let .pushing(sink, false, receiving, flushing) = reader else { return (.taken, nil, false) }
             reader = .pushing(sink, writing: true, receiving: receiving, flushing: flushing)
-            return .takenStartWriting
+            return (.taken, nil, true)
         }
     }
 
@@ -208,23 +194,23 @@ struct BodyFeedStateMachine<Puller, Pusher, Sink> {
 
     /// The sink threw: the body stops.
     mutating func writeFailed(_ error: any Error) -> Stop {
-        guard case let .pushing(_, _, receiving, flushing) = reader else { return Stop(cancelTransfer: false, resumes: []) }
+        guard case let .pushing(_, _, receiving, flushing) = reader else { return (false, []) }
         stop(with: error)
-        return Stop(cancelTransfer: end == nil, resumes: [receiving, flushing].compactMap { $0 }.map { .pusher($0, .failure(error)) })
+        return (end == nil, [receiving, flushing].compactMap { $0 }.map { .pusher($0, .failure(error)) })
     }
 
     /// The reader stopped before the end: what waits is dropped.
     mutating func giveUp(_ error: any Error) -> Stop {
         var resumes: [Resume] = []
         switch reader {
-        case .done: return Stop(cancelTransfer: false, resumes: [])
+        case .done: return (false, [])
         case let .pushing(_, _, receiving, flushing):
             resumes = [receiving, flushing].compactMap { $0 }.map { .pusher($0, .failure(error)) }
         case .pulling(let waiting?): resumes = [.puller(waiting, .failure(error))]
         case .none, .pulling(nil): break
         }
         stop(with: error)
-        return Stop(cancelTransfer: end == nil, resumes: resumes)
+        return (end == nil, resumes)
     }
 
     // MARK: Helpers

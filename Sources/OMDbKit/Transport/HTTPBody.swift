@@ -34,13 +34,12 @@ package struct HTTPBody: AsyncSequence, Sendable {
         self.length = length
     }
 
-    /// A body already in memory, handed out in chunks of `chunkSize` bytes.
-    package init(_ data: Data, chunkSize: Int = 64 * 1024) {
-        let size = Swift.max(1, chunkSize)
+    /// A body already in memory, handed out in chunks of 64 kB.
+    package init(_ data: Data) {
         let stream = AsyncThrowingStream<Data, any Error> { continuation in
             var offset = data.startIndex
             while offset < data.endIndex {
-                let end = Swift.min(offset + size, data.endIndex)
+                let end = Swift.min(offset + 64 * 1024, data.endIndex)
                 continuation.yield(data[offset..<end])
                 offset = end
             }
@@ -49,13 +48,12 @@ package struct HTTPBody: AsyncSequence, Sendable {
         self.init(chunks: stream, length: data.count)
     }
 
-    /// A file already opened (and checked), read a chunk at a time; the handle is closed at the end.
-    init(reading handle: FileHandle, chunkSize: Int = 64 * 1024) throws {
+    /// A file already opened (and checked), read 64 kB at a time; the handle is closed at the end.
+    init(reading handle: FileHandle) throws {
         let length = try handle.seekToEnd()
         try handle.seek(toOffset: 0)
-        let size = Swift.max(1, chunkSize)
         let stream = AsyncThrowingStream<Data, any Error> {
-            guard let chunk = try handle.read(upToCount: size), !chunk.isEmpty else {
+            guard let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty else {
                 try? handle.close()
                 return nil
             }

@@ -101,8 +101,8 @@ package struct HTTPResponse: Sendable {
 
 extension TransportResponse {
     /// A whole answer handed out as a stream (the offline catalogue, test doubles).
-    package init(_ response: HTTPResponse, chunkSize: Int = 64 * 1024) {
-        self.init(statusCode: response.statusCode, headers: response.headers, body: HTTPBody(response.body, chunkSize: chunkSize))
+    package init(_ response: HTTPResponse) {
+        self.init(statusCode: response.statusCode, headers: response.headers, body: HTTPBody(response.body))
     }
 }
 
@@ -146,5 +146,15 @@ public enum TransportError: Error, Sendable, Equatable {
         case let .notSent(reason), let .unreachable(reason): reason
         case let .tooLarge(bytes): "the answer is too large (\(bytes) bytes or more)"
         }
+    }
+}
+
+extension URL {
+    /// `scheme://host[:port]/` of an http(s) URL, lower-cased, with nothing of its user, path or
+    /// query: what a connection is opened to. Nil for another scheme or a URL without a host.
+    package var httpOrigin: URL? {
+        guard let scheme = scheme?.lowercased(), ["http", "https"].contains(scheme), let host = host?.lowercased(), !host.isEmpty else { return nil }
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "\(scheme)://\(bracketed)" + (port.map { ":\($0)" } ?? "") + "/")
     }
 }
