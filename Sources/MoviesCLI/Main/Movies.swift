@@ -104,7 +104,7 @@ public enum Movies {
                                   budget: budget, offlineCatalogue: catalogue, warmup: warmup,
                                   inlineImages: InlineImages.detect(settings.inlineImages, environment: environment,
                                                                     outputIsTerminal: isatty(STDOUT_FILENO) == 1),
-                                  opener: Opener.find(environment: environment), confirm: prompt.confirm, ask: prompt.ask)
+                                  opener: Opener.find(environment: environment), ask: prompt.ask)
             await prompt.run(session)
             return .success
         case let .search(query, pages, lines):

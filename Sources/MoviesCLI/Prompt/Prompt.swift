@@ -17,17 +17,6 @@ struct Prompt {
     /// The runtime's, which catches the signals; tests leave the default, which catches none.
     var interrupts = Interrupts()
 
-    /// Asks a yes/no question and reads the next line typed as the answer, never as a command;
-    /// `nil` when stdin is not a terminal.
-    var confirm: ((String) async -> Bool)? {
-        guard console.isInteractive else { return nil }
-        let ask = self.ask
-        return { question in
-            let answer = await ask(question)?.trimmingCharacters(in: .whitespaces).lowercased()
-            return answer == "y" || answer == "yes"
-        }
-    }
-
     /// Reads lines and runs them in `session` until `quit` or the end of input.
     func run(_ session: Session) async {
         switch input {

@@ -13,24 +13,27 @@ final class Session: SessionPart {
     var inlineImages: InlineImages.Kind?
     /// What `open` runs; by default none, so the address is printed.
     var opener: Opener
-    /// Asks before `save` replaces a file; `nil` (stdin is not a terminal) refuses without asking.
-    var confirm: ((String) async -> Bool)?
-    /// Asks before `open` opens many pages, and reads a line, from a terminal or a pipe; `nil` refuses without asking.
+    /// Asks before `open` opens many pages or `save` replaces a file, and reads the answer, from a terminal
+    /// or a pipe; `nil` refuses without asking.
     var ask: ((String) async -> String?)?
 
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
          budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil,
          inlineImages: InlineImages.Kind? = nil, opener: Opener = Opener(executable: nil),
-         confirm: ((String) async -> Bool)? = nil, ask: ((String) async -> String?)? = nil) {
+         ask: ((String) async -> String?)? = nil) {
         context = SessionContext(client: client, settings: settings, console: console, presenter: presenter,
                                  currentDirectory: currentDirectory, budget: budget, offlineCatalogue: offlineCatalogue, warmup: warmup)
         searchController = SearchController(context: context)
         self.inlineImages = inlineImages
         self.opener = opener
-        self.confirm = confirm
         self.ask = ask
         // The store lists its folder in the background from now on, beside the first search.
         _ = context.posterStore
+    }
+
+    /// Whether `question`, asked through ``ask``, was answered yes (`y`); no when nothing can ask.
+    func answersYes(_ question: String) async -> Bool {
+        ["y", "yes"].contains(await ask?(question)?.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     /// `more`, `prev`, `first` and `page N`: the search's pages, or the catalogue's when it is on screen.
