@@ -8,9 +8,7 @@ enum Command: Equatable, Sendable {
     case more
     /// `prev`: the page before the one shown, from memory.
     case previousPage
-    /// `first`: the search's first page, from memory.
-    case firstPage
-    /// `page N`: page N of the search, from memory when it was loaded, else just that page.
+    /// `page N` (`first`: page 1): page N of the search, from memory when it was loaded, else just that page.
     case page(Int)
     /// `show LIST`: everything about each of those results.
     case show(RowList)
@@ -112,7 +110,7 @@ enum Command: Equatable, Sendable {
         case "o" where rest.allSatisfy({ $0.isASCII && ($0.isNumber || ", -".contains($0)) }):
             self = .invalid(hint: "o takes result numbers from 1, as open does: o 3, or several, such as o 1-3" + searchInstead)
         case "prev", "previous": self = noArguments(.previousPage)
-        case "first": self = noArguments(.firstPage)
+        case "first": self = noArguments(.page(1))
         case "help", "?":
             if rest.isEmpty {
                 self = .help(nil)

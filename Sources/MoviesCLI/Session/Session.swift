@@ -36,25 +36,6 @@ final class Session: SessionPart {
         ["y", "yes"].contains(await ask?(question)?.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
-    /// `more`, `prev`, `first` and `page N`: the search's pages, or the catalogue's when it is on screen.
-    private func turnPage(_ command: Command) async -> ExitStatus {
-        if let listed = searchController.cataloguePage {
-            switch command {
-            case .more: listCatalogue(page: listed + 1)
-            case .previousPage: listCatalogue(page: listed - 1)
-            case .page(let number): listCatalogue(page: number)
-            default: listCatalogue(page: 1)
-            }
-            return .success
-        }
-        switch command {
-        case .more: return await searchController.more()
-        case .previousPage: return await searchController.previousPage()
-        case .page(let number): return await searchController.page(number)
-        default: return await searchController.page(1)
-        }
-    }
-
     /// Runs one command: `.failure` when something failed at run time; `nil` when the person asked to leave.
     @discardableResult
     func handle(_ command: Command) async -> ExitStatus? {
@@ -74,8 +55,16 @@ final class Session: SessionPart {
         // Hints quote what was typed: shown like network text, so no escape code reaches the terminal.
         case .invalid(let hint): console.err(safe(hint))
         case .search(let text): return await searchController.search(text)
-        case .more, .previousPage, .firstPage, .page:
-            return await turnPage(command)
+        // The search's pages, or the catalogue's when it is on screen.
+        case .more:
+            guard let listed = searchController.cataloguePage else { return await searchController.more() }
+            listCatalogue(page: listed + 1)
+        case .previousPage:
+            guard let listed = searchController.cataloguePage else { return await searchController.previousPage() }
+            listCatalogue(page: listed - 1)
+        case .page(let number):
+            guard searchController.cataloguePage != nil else { return await searchController.page(number) }
+            listCatalogue(page: number)
         case .show(let list):
             guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
