@@ -219,7 +219,9 @@ public enum Movies {
         if let key = settings.apiKey, !settings.offline {
             var configuration = OMDbClient.Configuration(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout,
                                                          maxConcurrentRequests: settings.concurrency)
-            budget.configure(&configuration)
+            configuration.cache = budget.cacheInUse ? budget.cache : nil
+            configuration.ledger = budget.ledger
+            configuration.onKeyAccepted = budget.keyAccepted
             do {
                 return (OMDbClient(configuration: configuration,
                                    transport: try CurlTransport(maxConnectionsPerHost: settings.concurrency, timeout: settings.timeout)), nil)
