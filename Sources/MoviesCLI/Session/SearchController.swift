@@ -20,12 +20,8 @@ final class SearchController: SessionPart {
     var lastLoadFailed = false
     /// The daily quota is spent (by OMDb's word or this tool's count): `--pages` shows no more pages.
     var quotaSpent = false
-    /// When a page is shown, fetch the next page's search in the background (the prompt, unless turned off).
-    var prefetchesNextPage: Bool
-
     init(context: SessionContext) {
         self.context = context
-        prefetchesNextPage = context.settings.prefetch
     }
 
     /// True when the current search has another page and the last load did not fail.
@@ -118,7 +114,7 @@ final class SearchController: SessionPart {
         }
         presenter.pageArrived(page, first: first, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         // The next page's search goes out while this one is read, so `more` waits only for the rows.
-        if prefetchesNextPage { current?.prefetch(through: page.number + 1) }
+        if settings.prefetch { current?.prefetch(through: page.number + 1) }
 
         var done = 0
         var status = ExitStatus.success
