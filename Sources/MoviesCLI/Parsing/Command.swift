@@ -39,7 +39,7 @@ enum Command: Equatable, Sendable {
     case year(Int?)
     case plot(PlotLength)
     /// `type`, `year` or `plot` typed alone: say what it is now and how to change it.
-    case settingStatus(SettingName)
+    case typeStatus, yearStatus, plotStatus
     case quota
     case cache(clear: Bool)
     /// `help`, or with a word `help WORD`: all about that command (`help keys`: the keys).
@@ -151,9 +151,9 @@ enum Command: Equatable, Sendable {
                     ? .invalid(hint: "posters needs a folder: posters DIR to save posters there, posters off to stop")
                     : .posters(folder)
             }
-        case "type" where rest.isEmpty: self = .settingStatus(.type)
-        case "year" where rest.isEmpty: self = .settingStatus(.year)
-        case "plot" where rest.isEmpty: self = .settingStatus(.plot)
+        case "type" where rest.isEmpty: self = .typeStatus
+        case "year" where rest.isEmpty: self = .yearStatus
+        case "plot" where rest.isEmpty: self = .plotStatus
         case "type":
             do { self = .type(try parseType(rest, source: "type")) } catch { self = .invalid(hint: error.message + searchInstead) }
         case "year":

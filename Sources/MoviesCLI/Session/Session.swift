@@ -75,7 +75,10 @@ final class Session: SessionPart {
             return await show(number)
         case .showTitle(let id): return await show(imdbID: id)
         case .posters(let folder): setPosters(folder)
-        case .postersStatus: showPosters()
+        case .postersStatus:
+            let width = settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide."
+            console.out(settings.posters.map { "Posters are saved in \(safe($0.path))" + width }
+                        ?? "Posters are off: posters DIR to save them.")
         case let .postersAt(folder, width): setPosters(folder, width: width)
         case let .episodes(list, season):
             guard let numbers = searchController.numbers(list) else { break }
@@ -95,7 +98,11 @@ final class Session: SessionPart {
         case .plot(let plot):
             context.settings.plot = plot
             console.out("Plots in results: \(plot.rawValue).")
-        case .settingStatus(let name): showSetting(name)
+        case .typeStatus:
+            console.out("Type: \(settings.type?.rawValue ?? "any") (type movie, series, episode or any to change it).")
+        case .yearStatus:
+            console.out("Year: \(settings.year.map(String.init) ?? "any") (year 1984, or year any, to change it).")
+        case .plotStatus: console.out("Plot: \(settings.plot.rawValue) (plot short or plot full to change it).")
         }
         return .success
     }
