@@ -97,7 +97,7 @@ public enum Movies {
                                                                console: console, terminal: runtime.terminal, typing: { warmup?.openAll() }) {
                 .editor(reader)
             } else {
-                .lines(LineSource(LineReader.lines()))
+                .lines(LineReader())
             }
             let prompt = Prompt(console: console, input: input, interrupts: runtime.interrupts)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,

@@ -9,7 +9,7 @@ struct Prompt {
         /// A person at a terminal, through the line editor, which draws the prompt itself.
         case editor(TerminalLineReader)
         /// A pipe or a file (or a terminal without the editor), as the lines come.
-        case lines(LineSource)
+        case lines(LineReader)
     }
 
     let console: Console
