@@ -22,9 +22,9 @@ struct Prompt {
         switch input {
         case .editor(let reader):
             interrupts.onEveryInterrupt { reader.interrupted() }
-            await loop(session, drawsPrompt: true) { await reader.nextLine() }
+            await loop(session, writesPrompt: false) { await reader.nextLine() }
         case .lines(let source):
-            await loop(session, drawsPrompt: false) { await source.next() }
+            await loop(session, writesPrompt: console.isInteractive) { await source.next() }
         }
     }
 
@@ -45,30 +45,27 @@ struct Prompt {
         }
     }
 
-    private func loop(_ session: Session, drawsPrompt: Bool, next: () async -> String?) async {
+    /// `writesPrompt`: lines typed at a terminal without the editor, which draws the prompt itself otherwise.
+    private func loop(_ session: Session, writesPrompt: Bool, next: () async -> String?) async {
         let console = self.console
         let interrupts = self.interrupts
         interrupts.whenIdle {
             console.writeErr("\n" + console.errorStyle.dim("(Ctrl-C: type quit or press Ctrl-D to leave)") + "\n")
-            if console.isInteractive, !drawsPrompt { console.writeErr(Prompt.text) }
+            if writesPrompt { console.writeErr(Prompt.text) }
             interrupts.carryOn()
         }
         if console.isInteractive { console.err(console.errorStyle.dim("Type a title to search, help for the commands.")) }
-        if !drawsPrompt { showPrompt() }
+        if writesPrompt { console.writeErr(Prompt.text) }
         while let line = await next() {
             let command = Command(parsing: line)
             let (status, _) = await interrupts.run { await session.handle(command) }
             interrupts.carryOn()
             guard status != nil else { return }
-            if !drawsPrompt { showPrompt() }
+            if writesPrompt { console.writeErr(Prompt.text) }
         }
         // The editor has already moved to a fresh line.
-        if console.isInteractive, !drawsPrompt { console.writeErr("\n") }
+        if writesPrompt { console.writeErr("\n") }
     }
 
     nonisolated static let text = "movies> "
-
-    private func showPrompt() {
-        if console.isInteractive { console.writeErr(Prompt.text) }
-    }
 }
