@@ -16,12 +16,10 @@ enum Command: Equatable, Sendable {
     case number(Int)
     /// An IMDb ID or title link, alone or after `show`: that title's details.
     case showTitle(imdbID: String)
-    /// `posters DIR`; `nil` is `posters off`.
-    case posters(String?)
+    /// `posters DIR [WIDTH]`: save posters into DIR (at that width); `nil` is `posters off`.
+    case posters(String?, width: PosterWidth? = nil)
     /// `posters` alone: where posters go now.
     case postersStatus
-    /// `posters DIR WIDTH`: save posters into DIR at that width.
-    case postersAt(String, width: PosterWidth)
     /// `episodes LIST [SEASON]`: the episodes of each of those results' season (`nil`: season 1).
     case episodes(RowList, season: Int?)
     /// `poster LIST [DIR]`: the posters of those rows only, saved into DIR (`nil`: the posters folder, else here).
@@ -144,7 +142,7 @@ enum Command: Equatable, Sendable {
             case "off", "none": self = .posters(nil)
             case _ where Command.folderAndWidth(rest) != nil:
                 let (folder, width) = Command.folderAndWidth(rest)!
-                self = .postersAt(folder, width: width)
+                self = .posters(folder, width: width)
             default:
                 let folder = Command.unquoted(rest)
                 self = folder.trimmingCharacters(in: .whitespaces).isEmpty

@@ -74,12 +74,11 @@ final class Session: SessionPart {
             guard searchController.index(of: number) != nil else { return await searchController.search(String(number)) }
             return await show(number)
         case .showTitle(let id): return await show(imdbID: id)
-        case .posters(let folder): setPosters(folder)
+        case let .posters(folder, width): setPosters(folder, width: width)
         case .postersStatus:
             let width = settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide."
             console.out(settings.posters.map { "Posters are saved in \(safe($0.path))" + width }
                         ?? "Posters are off: posters DIR to save them.")
-        case let .postersAt(folder, width): setPosters(folder, width: width)
         case let .episodes(list, season):
             guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
