@@ -101,10 +101,11 @@ public enum Movies {
             }
             let prompt = Prompt(console: console, input: input, interrupts: runtime.interrupts)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
-                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup,
-                                  inlineImages: InlineImages.detect(settings.inlineImages, environment: environment,
-                                                                    outputIsTerminal: isatty(STDOUT_FILENO) == 1),
-                                  opener: Opener.find(environment: environment), ask: prompt.ask)
+                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup)
+            session.inlineImages = InlineImages.detect(settings.inlineImages, environment: environment,
+                                                       outputIsTerminal: isatty(STDOUT_FILENO) == 1)
+            session.opener = Opener.find(environment: environment)
+            session.ask = prompt.ask
             await prompt.run(session)
             return .success
         case let .search(query, pages, lines):

@@ -12,21 +12,16 @@ final class Session: SessionPart {
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
     var inlineImages: InlineImages.Kind?
     /// What `open` runs; by default none, so the address is printed.
-    var opener: Opener
+    var opener = Opener(executable: nil)
     /// Asks before `open` opens many pages or `save` replaces a file, and reads the answer, from a terminal
     /// or a pipe; `nil` refuses without asking.
     var ask: ((String) async -> String?)?
 
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
-         budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil,
-         inlineImages: InlineImages.Kind? = nil, opener: Opener = Opener(executable: nil),
-         ask: ((String) async -> String?)? = nil) {
+         budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil) {
         context = SessionContext(client: client, settings: settings, console: console, presenter: presenter,
                                  currentDirectory: currentDirectory, budget: budget, offlineCatalogue: offlineCatalogue, warmup: warmup)
         searchController = SearchController(context: context)
-        self.inlineImages = inlineImages
-        self.opener = opener
-        self.ask = ask
         // The store lists its folder in the background from now on, beside the first search.
         _ = context.posterStore
     }
