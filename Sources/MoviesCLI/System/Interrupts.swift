@@ -26,7 +26,7 @@ final class Interrupts: Sendable {
         var stopping = false
     }
 
-    private let state: Mutex<State>
+    private let state = Mutex(State())
     /// ``start()`` has run.
     private let started = Mutex(false)
     private let terminate: @Sendable (ExitStatus) -> Never
@@ -36,7 +36,6 @@ final class Interrupts: Sendable {
     ///   - terminate: how ``stop(status:message:)`` ends the process (``Runtime/exit(_:)``'s steps).
     ///   - output: the stdout whose line in progress a stop lets finish; `nil` for none (tests).
     init(terminate: @escaping @Sendable (ExitStatus) -> Never = { _exit($0.code) }, output: StandardOutput? = nil) {
-        self.state = Mutex(State())
         self.terminate = terminate
         self.output = output
     }
