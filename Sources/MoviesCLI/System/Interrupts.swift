@@ -27,7 +27,6 @@ final class Interrupts: Sendable {
     }
 
     private let state = Mutex(State())
-    /// ``start()`` has run.
     private let started = Mutex(false)
     private let terminate: @Sendable (ExitStatus) -> Never
     private let output: StandardOutput?
@@ -171,7 +170,6 @@ private struct HandlerState: ~Copyable, Sendable {
     let pipe = Atomic<Int32>(-1)
     /// Signals written and not yet answered by the signal thread.
     let unanswered = Atomic<Int>(0)
-    /// A stop has begun.
     let stopping = Atomic<Bool>(false)
     /// The status the process ends with when the deadline passes.
     let status = Atomic<Int32>(ExitStatus.terminated.code)
