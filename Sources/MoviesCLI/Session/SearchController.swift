@@ -117,7 +117,6 @@ final class SearchController: SessionPart {
         if settings.prefetch { current?.prefetch(through: page.number + 1) }
 
         var done = 0
-        var status = ExitStatus.success
         var limitReached: OMDbError?
         /// Rows whose record failed or whose poster was not written, and the first reason: a
         /// one-shot says so on stderr too.
@@ -155,7 +154,7 @@ final class SearchController: SessionPart {
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
         await presenter.pageFinished(page, pagesShown: Set(loadedPages.keys))
-        if !failed.rows.isEmpty { status = .failure }
+        var status: ExitStatus = failed.rows.isEmpty ? .success : .failure
         if Task.isCancelled {
             console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {
