@@ -118,8 +118,7 @@ final class SearchController: SessionPart {
 
         var done = 0
         var limitReached: OMDbError?
-        /// Rows whose record failed or whose poster was not written, and the first reason: a
-        /// one-shot says so on stderr too.
+        // Rows whose record failed or whose poster was not written, and the first reason, for a one-shot's stderr.
         var failed = (rows: Set<Int>(), first: OMDbError?.none)
         func fail(_ index: Int, _ error: OMDbError) {
             failed.rows.insert(index)

@@ -13,8 +13,7 @@ final class Session: SessionPart {
     var inlineImages: InlineImages.Kind?
     /// What `open` runs; by default none, so the address is printed.
     var opener = Opener(executable: nil)
-    /// Asks before `open` opens many pages or `save` replaces a file, and reads the answer, from a terminal
-    /// or a pipe; `nil` refuses without asking.
+    /// Asks before `open` opens many pages or `save` replaces a file, and reads the answer; `nil` refuses.
     var ask: ((String) async -> String?)?
 
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
