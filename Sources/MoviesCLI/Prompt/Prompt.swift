@@ -32,7 +32,7 @@ struct Prompt {
     var ask: (String) async -> String? {
         switch input {
         case .editor(let reader):
-            return { await reader.answer($0) }
+            return { await reader.nextLine(answering: $0) }
         case .lines(let source):
             let console = self.console
             return { question in
