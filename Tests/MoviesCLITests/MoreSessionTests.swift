@@ -164,9 +164,10 @@ import TestSupport
 
     @Test func kittyDoesNotDrawAJPEGAndSaysWhy() async throws {
         try await showFirstResult(of: "star wars", drawingWith: .kitty) { session, capture in
-            let data = try Data(contentsOf: try #require(session.searchController.rows[0].savedPoster?.file))
-            #expect(ImageFormat(sniffing: data) == .jpeg && !capture.out.contains("\u{1B}"))
-            #expect(capture.err.contains("poster not drawn: only PNG posters can be drawn in this terminal (this one is JPEG); saved as "))
+            let file = try #require(session.searchController.rows[0].savedPoster?.file)
+            #expect(ImageFormat(sniffing: try Data(contentsOf: file)) == .jpeg && !capture.out.contains("\u{1B}"))
+            #expect(capture.err.contains("poster not drawn: only PNG posters can be drawn in this terminal (this one is JPEG); "
+                                         + "saved as \(session.presenter.display(file))"))
         }
     }
 
