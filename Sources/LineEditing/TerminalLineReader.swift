@@ -8,7 +8,7 @@ import Foundation
 import Synchronization
 
 /// Lines typed at a terminal, edited with ``LineEditor``: the I/O layer around it. Reads stdin on a
-/// thread of its own, one line per ``nextLine()``, so the prompt never lands inside a command's output.
+/// thread of its own, one line per ``nextLine(answering:)``, so the prompt never lands inside a command's output.
 /// Raw mode only while a line is typed; ``Terminal/Mode/quiet`` between.
 public final class TerminalLineReader: Sendable {
     public let prompt: String
