@@ -7,7 +7,6 @@ public typealias Completer = @Sendable (_ before: String) -> (start: Int, choice
 struct LineEditor {
     /// What a key asks the reader to do.
     enum Outcome: Equatable {
-        /// Redraw the line.
         case redraw
         /// The line is done: run it.
         case submit(String)

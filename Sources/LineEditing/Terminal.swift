@@ -55,7 +55,6 @@ public final class Terminal: Sendable {
 
     /// Remembers stdin's settings and takes over SIGTSTP, SIGCONT and SIGWINCH; false when stdin is
     /// not a terminal. Later calls do nothing.
-    @discardableResult
     public func start() -> Bool {
         var settings = termios()
         guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else { return false }

@@ -8,7 +8,7 @@ import Foundation
 import Synchronization
 
 /// Lines typed at a terminal, edited with ``LineEditor``: the I/O layer around it. Reads stdin on a
-/// thread of its own, one line per ``nextLine()``, so the prompt never lands inside a command's output.
+/// thread of its own, one line per ``nextLine(answering:)``, so the prompt never lands inside a command's output.
 /// Raw mode only while a line is typed; ``Terminal/Mode/quiet`` between.
 public final class TerminalLineReader: Sendable {
     public let prompt: String
@@ -50,22 +50,17 @@ public final class TerminalLineReader: Sendable {
         thread.start()
     }
 
-    /// The next line, or nil after Ctrl-D on an empty line (or the end of input).
-    public func nextLine() async -> String? { await request(question: nil) }
-
-    /// The answer to `question`, typed after it as the prompt, without history or completion;
-    /// `nil` for Ctrl-C, Ctrl-D or the end of input.
-    public func answer(_ question: String) async -> String? { await request(question: question) }
-
-    /// Ctrl-C: lines typed ahead are dropped, not run once the command stops.
-    public func interrupted() { dropTypedAhead.store(true, ordering: .sequentiallyConsistent) }
-
-    private func request(question: String?) async -> String? {
+    /// The next line, or nil after Ctrl-D on an empty line (or the end of input). With a `question`, its
+    /// answer, typed after it as the prompt, without history or completion; `nil` for Ctrl-C too.
+    public func nextLine(answering question: String? = nil) async -> String? {
         await withCheckedContinuation { continuation in
             waiting.withLock { $0 = (continuation, question) }
             requests.signal()
         }
     }
+
+    /// Ctrl-C: lines typed ahead are dropped, not run once the command stops.
+    public func interrupted() { dropTypedAhead.store(true, ordering: .sequentiallyConsistent) }
 
     // MARK: The reading thread
 

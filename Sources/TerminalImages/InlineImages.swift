@@ -44,13 +44,6 @@ public enum InlineImages {
         case refused(why: String)
         /// The command was cancelled (Ctrl-C) while the poster was being decoded.
         case cancelled
-
-        /// For a refusal, the note that says so and where the poster is (`saved`, as shown), else `nil`: `poster not
-        /// drawn: only JPEG posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp`.
-        public func note(saved: String) -> String? {
-            guard case .refused(let why) = self else { return nil }
-            return "poster not drawn: \(why); saved as \(saved)"
-        }
     }
 
     /// Draws `image` with `kind`: the bytes, or why not. Decoding for half blocks stops when the task is cancelled.

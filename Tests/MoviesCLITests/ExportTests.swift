@@ -25,8 +25,10 @@ import TestSupport
             "tt0000002": ["imdbID": "tt0000002", "Title": "Pipe | Dream", "Year": "1999", "Type": "movie", "Plot": "Pipes."],
         ])
 
-    private func session(_ capture: Capture, in folder: URL) async -> Session {
-        let session = Session(client: Self.stub.client(), settings: Settings(), console: capture.console(),
+    private func session(_ capture: Capture, in folder: URL, interactive: Bool = false) async -> Session {
+        var console = capture.console()
+        console.isInteractive = interactive
+        let session = Session(client: Self.stub.client(), settings: Settings(), console: console,
                               presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
         await session.handle(.search("anything"))
         capture.clear()
@@ -93,21 +95,24 @@ import TestSupport
         let file = folder.appendingPathComponent("out.json")
         try Data("keep me".utf8).write(to: file)
         let capture = Capture()
-        let session = await session(capture, in: folder)
-        await session.handle(.save("out.json", force: false))
-        #expect(try String(contentsOf: file, encoding: .utf8) == "keep me"
+        // Over a pipe the next line is no answer: nothing is asked.
+        var asked: [String] = []
+        let piped = await session(capture, in: folder)
+        piped.ask = { question in asked.append(question); return "y" }
+        await piped.handle(.save("out.json", force: false))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "keep me" && asked.isEmpty
             && capture.err == "out.json exists, so nothing was saved: save! out.json (or save out.json --force) replaces it.\n")
         // At a terminal the person is asked: no keeps it, yes replaces it.
-        var asked: [String] = []
-        session.confirm = { question in asked.append(question); return false }
+        let session = await session(capture, in: folder, interactive: true)
+        session.ask = { question in asked.append(question); return "n" }
         await session.handle(.save("out.json", force: false))
         #expect(try String(contentsOf: file, encoding: .utf8) == "keep me")
-        session.confirm = { question in asked.append(question); return true }
+        session.ask = { question in asked.append(question); return " Yes" }
         await session.handle(.save("out.json", force: false))
         #expect(asked == ["out.json exists. Replace it? (y/N) ", "out.json exists. Replace it? (y/N) "])
         let replacedWhenAsked = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) is [Any]
         try Data("keep me".utf8).write(to: file)
-        session.confirm = nil
+        session.ask = nil
         await session.handle(.save("out.json", force: true))
         #expect(try replacedWhenAsked && JSONSerialization.jsonObject(with: Data(contentsOf: file)) is [Any])
         #expect(files(folder) == ["out.json"], "a temporary file was left")

@@ -15,8 +15,8 @@ import Testing
         ("save! movies.md", .save("movies.md", force: true)),
         ("save movies.md --force", .save("movies.md", force: true)),
         ("open 4", .open(4)),
-        ("posters shots 600", .postersAt("shots", width: .pixels(600))),
-        ("posters \"my shots\" original", .postersAt("my shots", width: .original)),
+        ("posters shots 600", .posters("shots", width: .pixels(600))),
+        ("posters \"my shots\" original", .posters("my shots", width: .original)),
         ("posters 600", .posters("600")),
         ("posters shots 450", .posters("shots 450")),
     ])

@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("next", Command.more), ("NEXT", .more), ("prev", .previousPage), ("previous", .previousPage), ("first", .firstPage),
+        ("next", Command.more), ("NEXT", .more), ("prev", .previousPage), ("previous", .previousPage), ("first", .page(1)),
         ("page 3", .page(3)), ("show 1-3", .show(RowList([1, 2, 3]))), ("show 2 5", .show(RowList([2, 5]))),
         ("open 1,3", .open(RowList([1, 3]))), ("episodes 1,3 2", .episodes(RowList([1, 3]), season: 2)),
         ("episodes 3 2", .episodes(3, season: 2)), ("episodes 1-2", .episodes(RowList([1, 2]), season: nil)),

@@ -234,7 +234,7 @@ import TestSupport
         await session.handle(.more)
         #expect(capture.outLines.last == "Showing 22 of 22: that is all.")
         var footers: [String] = []
-        for command in [Command.firstPage, .more, .more, .previousPage] {
+        for command in [Command.page(1), .more, .more, .previousPage] {
             capture.clear()
             await session.handle(command)
             footers.append(capture.outLines.last ?? "")

@@ -18,7 +18,9 @@ import TestSupport
         records: ["tt0078748": ["imdbID": "tt0078748", "Title": "Alien", "Year": "1979", "Type": "movie", "Plot": "ssh-ed25519 AAAA x"]])
 
     private func session(_ capture: Capture, in folder: URL) async -> Session {
-        let session = Session(client: Self.stub.client(), settings: Settings(), console: capture.console(),
+        var console = capture.console()
+        console.isInteractive = true
+        let session = Session(client: Self.stub.client(), settings: Settings(), console: console,
                               presenter: TextPresenter(console: capture.console(), currentDirectory: folder), currentDirectory: folder)
         await session.handle(.search("alien"))
         capture.clear()
@@ -40,7 +42,7 @@ import TestSupport
         let capture = Capture()
         let session = await session(capture, in: shared)
         var asked: [String] = []
-        session.confirm = { question in asked.append(question); return true }
+        session.ask = { question in asked.append(question); return "y" }
         await session.handle(.save("movies.csv", force: force))
         #expect(files(in: secret).isEmpty)
         #expect(asked.isEmpty)
@@ -62,7 +64,7 @@ import TestSupport
         let capture = Capture()
         let session = await session(capture, in: folder)
         var asked: [String] = []
-        session.confirm = { question in asked.append(question); return true }
+        session.ask = { question in asked.append(question); return "y" }
         await session.handle(.save("movies.md", force: false))
         #expect(asked == ["movies.md (a link to \(real.path)) exists. Replace it? (y/N) "])
         #expect(try String(contentsOf: real, encoding: .utf8).contains("Alien"))

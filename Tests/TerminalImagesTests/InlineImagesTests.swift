@@ -90,8 +90,8 @@ import Testing
         let top = HalfBlocks.average(image, 0, 0, columns: 20, rows: 30)
         let bottom = HalfBlocks.average(image, 0, 1, columns: 20, rows: 30)
         #expect(lines[0].hasPrefix("\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"))
-        #expect(InlineImages.draw(try Self.fixture(.png), using: .blocks).note(saved: "p/x.png")
-                == "poster not drawn: only JPEG posters can be drawn here (this one is PNG); saved as p/x.png")
+        #expect(InlineImages.draw(try Self.fixture(.png), using: .blocks)
+                == .refused(why: "only JPEG posters can be drawn here (this one is PNG)"))
     }
 
     @Test func averageOfAFlatImageIsItsColour() {
@@ -100,17 +100,17 @@ import Testing
         #expect(HalfBlocks.lines(image, columns: 2) == [cell + cell + "\u{1B}[0m"])   // 2×2 pixels: one line of two cells
     }
 
-    /// Said in a person's words, with where the poster is (not `half blocks need a baseline JPEG, and the poster is WEBP`).
-    @Test func aWebPPosterIsRefusedInWordsThatSayWhereItIs() {
+    /// Said in a person's words (not `half blocks need a baseline JPEG, and the poster is WEBP`).
+    @Test func aWebPPosterIsRefusedInAPersonsWords() {
         let webp = Data("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)
-        #expect(InlineImages.draw(webp, using: .blocks).note(saved: "p/Alien (1979) [tt0078748].webp")
-                == "poster not drawn: only JPEG posters can be drawn here (this one is WebP); saved as p/Alien (1979) [tt0078748].webp")
+        #expect(InlineImages.draw(webp, using: .blocks)
+                == .refused(why: "only JPEG posters can be drawn here (this one is WebP)"))
     }
 
     @Test func kittyRefusesJPEG() throws {
         let jpeg = try Self.fixture(.jpeg)
-        #expect(InlineImages.draw(jpeg, using: .kitty).note(saved: "p/x.jpg")
-                == "poster not drawn: only PNG posters can be drawn in this terminal (this one is JPEG); saved as p/x.jpg")
+        #expect(InlineImages.draw(jpeg, using: .kitty)
+                == .refused(why: "only PNG posters can be drawn in this terminal (this one is JPEG)"))
     }
 }
 

@@ -18,7 +18,6 @@ extension Session {
 
     /// Shows a season's episodes, numbered after every place of the search so no later page takes their numbers.
     /// - Returns: `.failure` when that failed (already reported).
-    @discardableResult
     func listSeason(of seriesID: String, season: Int, title: String? = nil) async -> ExitStatus {
         do {
             let list = try await presenter.waiting("Asking \(source) for season \(season) of \(safe(title ?? seriesID))…") {

@@ -12,8 +12,7 @@ extension Session {
         guard let numbers = searchController.numbers(list) else { return }
         if numbers.count > Self.opensWithoutAsking, opener.executable != nil {
             let (count, most) = (numbers.count, Self.opensWithoutAsking)
-            let answer = await ask?("Open \(count) pages in the browser? (y/N) ")?.trimmingCharacters(in: .whitespaces).lowercased()
-            guard answer == "y" || answer == "yes" else {
+            guard await answersYes("Open \(count) pages in the browser? (y/N) ") else {
                 console.err("Nothing opened: answer y to open \(count) pages, or open fewer at a time (open 1-\(most)).")
                 return
             }

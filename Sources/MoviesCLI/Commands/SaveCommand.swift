@@ -46,7 +46,8 @@ extension Session {
         }
         if let existing, !force {
             let named = existing.path == url.path ? safe(file) : "\(safe(file)) (a link to \(safe(existing.path)))"
-            guard let confirm, await confirm("\(named) exists. Replace it? (y/N) ") else {
+            // Asked only of a person at a terminal: a script's next line is no answer.
+            guard console.isInteractive, await answersYes("\(named) exists. Replace it? (y/N) ") else {
                 console.err("\(named) exists, so nothing was saved: save! \(safe(file)) (or save \(safe(file)) --force) replaces it.")
                 return .success
             }

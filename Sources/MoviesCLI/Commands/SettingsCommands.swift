@@ -1,25 +1,9 @@
 import Foundation
 import OMDbKit
 
-/// `posters`, and `type`, `year` or `plot` alone: where posters go and what later searches do (which
-/// ``Session/handle(_:)`` sets).
+/// `posters DIR [WIDTH]` and `posters off`: where posters go (`posters` alone, and `type`, `year` or `plot`
+/// alone, are answered in ``Session/handle(_:)``).
 extension Session {
-    /// `posters` with no folder: where posters go, or that they are off.
-    func showPosters() {
-        console.out(settings.posters.map {
-            "Posters are saved in \(safe($0.path))" + (settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide.")
-        } ?? "Posters are off: posters DIR to save them.")
-    }
-
-    /// `type`, `year` or `plot` alone: the current value, and the words that change it.
-    func showSetting(_ name: SettingName) {
-        switch name {
-        case .type: console.out("Type: \(settings.type?.rawValue ?? "any") (type movie, series, episode or any to change it).")
-        case .year: console.out("Year: \(settings.year.map(String.init) ?? "any") (year 1984, or year any, to change it).")
-        case .plot: console.out("Plot: \(settings.plot.rawValue) (plot short or plot full to change it).")
-        }
-    }
-
     /// - Parameter width: the new width; `nil` keeps the current one.
     func setPosters(_ folder: String?, width: PosterWidth? = nil) {
         guard let folder else {

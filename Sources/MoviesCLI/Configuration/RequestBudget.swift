@@ -60,13 +60,6 @@ struct RequestBudget: Sendable {
         ledger?.finish()
     }
 
-    /// The client's configuration with the cache and the count plugged in.
-    func configure(_ configuration: inout OMDbClient.Configuration) {
-        configuration.cache = cacheInUse ? cache : nil
-        configuration.ledger = ledger
-        configuration.onKeyAccepted = keyAccepted
-    }
-
     // MARK: What is said
 
     /// `Note: FOLDER was open to other users; it is now 0700.`, for the cache and state folders tightened since last asked.

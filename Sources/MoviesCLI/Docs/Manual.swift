@@ -17,7 +17,6 @@ enum Manual {
 
     // MARK: --help
 
-    /// What `movies --help` prints.
     static var helpText: String {
         let usage = [("movies [options]", "the prompt: type a title, more, prev, show LIST, help, quit")]
             + CommandSpec.all.map { command in

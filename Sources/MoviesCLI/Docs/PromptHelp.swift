@@ -21,7 +21,6 @@ enum PromptHelp {
         return entries.flatMap { Manual.hanging("  " + $0.usage, $0.help, column: column, width: width) }.joined(separator: "\n")
     }
 
-    /// `help keys`.
     static let keys = """
         At a terminal: arrows, Home/End and Ctrl-A/E/K/U/W/Y edit the line; Up/Down walk the history \
         and Ctrl-R searches it; Tab completes commands, the values of type, year, plot and cache, the \

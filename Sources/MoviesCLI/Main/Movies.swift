@@ -97,14 +97,15 @@ public enum Movies {
                                                                console: console, terminal: runtime.terminal, typing: { warmup?.openAll() }) {
                 .editor(reader)
             } else {
-                .lines(LineSource(LineReader.lines()))
+                .lines(LineReader())
             }
             let prompt = Prompt(console: console, input: input, interrupts: runtime.interrupts)
             let session = Session(client: client, settings: settings, console: console, presenter: presenter, currentDirectory: directory,
-                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup,
-                                  inlineImages: InlineImages.detect(settings.inlineImages, environment: environment,
-                                                                    outputIsTerminal: isatty(STDOUT_FILENO) == 1),
-                                  opener: Opener.find(environment: environment), confirm: prompt.confirm, ask: prompt.ask)
+                                  budget: budget, offlineCatalogue: catalogue, warmup: warmup)
+            session.inlineImages = InlineImages.detect(settings.inlineImages, environment: environment,
+                                                       outputIsTerminal: isatty(STDOUT_FILENO) == 1)
+            session.opener = Opener.find(environment: environment)
+            session.ask = prompt.ask
             await prompt.run(session)
             return .success
         case let .search(query, pages, lines):
@@ -219,7 +220,9 @@ public enum Movies {
         if let key = settings.apiKey, !settings.offline {
             var configuration = OMDbClient.Configuration(apiKey: key, baseURL: settings.baseURL, timeout: settings.timeout,
                                                          maxConcurrentRequests: settings.concurrency)
-            budget.configure(&configuration)
+            configuration.cache = budget.cacheInUse ? budget.cache : nil
+            configuration.ledger = budget.ledger
+            configuration.onKeyAccepted = budget.keyAccepted
             do {
                 return (OMDbClient(configuration: configuration,
                                    transport: try CurlTransport(maxConnectionsPerHost: settings.concurrency, timeout: settings.timeout)), nil)

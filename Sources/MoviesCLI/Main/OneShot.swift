@@ -11,7 +11,7 @@ struct OneShot {
 
     func run(query: String, pages: Int) async -> ExitStatus {
         // Exactly the pages asked for: no page past them is fetched in the background.
-        session.searchController.prefetchesNextPage = false
+        session.context.settings.prefetch = false
         return await run { [session] in await session.searchController.search(query, pages: pages) }
     }
 

@@ -34,8 +34,6 @@ extension Movies {
         let system = "Linux"
         #elseif os(macOS)
         let system = "macOS"
-        #elseif os(Windows)
-        let system = "Windows"
         #else
         let system = "unknown OS"
         #endif

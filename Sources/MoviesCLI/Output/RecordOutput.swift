@@ -127,15 +127,13 @@ struct EpisodeOutput: Codable, Equatable {
         imdbRating = episode.imdbRating
     }
 
+    /// Every field, null when unknown.
     func encode(to encoder: any Encoder) throws {
         var out = encoder.container(keyedBy: CodingKeys.self)
-        try out.encode(seriesID, forKey: .seriesID)
-        try out.encode(series, forKey: .series)
-        try out.encode(season, forKey: .season)
-        try out.encode(episode, forKey: .episode)
-        try out.encode(imdbID, forKey: .imdbID)
-        try out.encode(title, forKey: .title)
-        try out.encode(released, forKey: .released)
+        let texts: [(CodingKeys, String?)] = [(.seriesID, seriesID), (.series, series), (.imdbID, imdbID), (.title, title),
+                                              (.released, released)]
+        for (key, value) in texts { try out.encode(value, forKey: key) }
+        for (key, value) in [(CodingKeys.season, season), (.episode, episode)] { try out.encode(value, forKey: key) }
         try out.encode(imdbRating, forKey: .imdbRating)
     }
 

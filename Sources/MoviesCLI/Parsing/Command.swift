@@ -8,9 +8,7 @@ enum Command: Equatable, Sendable {
     case more
     /// `prev`: the page before the one shown, from memory.
     case previousPage
-    /// `first`: the search's first page, from memory.
-    case firstPage
-    /// `page N`: page N of the search, from memory when it was loaded, else just that page.
+    /// `page N` (`first`: page 1): page N of the search, from memory when it was loaded, else just that page.
     case page(Int)
     /// `show LIST`: everything about each of those results.
     case show(RowList)
@@ -18,12 +16,10 @@ enum Command: Equatable, Sendable {
     case number(Int)
     /// An IMDb ID or title link, alone or after `show`: that title's details.
     case showTitle(imdbID: String)
-    /// `posters DIR`; `nil` is `posters off`.
-    case posters(String?)
+    /// `posters DIR [WIDTH]`: save posters into DIR (at that width); `nil` is `posters off`.
+    case posters(String?, width: PosterWidth? = nil)
     /// `posters` alone: where posters go now.
     case postersStatus
-    /// `posters DIR WIDTH`: save posters into DIR at that width.
-    case postersAt(String, width: PosterWidth)
     /// `episodes LIST [SEASON]`: the episodes of each of those results' season (`nil`: season 1).
     case episodes(RowList, season: Int?)
     /// `poster LIST [DIR]`: the posters of those rows only, saved into DIR (`nil`: the posters folder, else here).
@@ -41,7 +37,7 @@ enum Command: Equatable, Sendable {
     case year(Int?)
     case plot(PlotLength)
     /// `type`, `year` or `plot` typed alone: say what it is now and how to change it.
-    case settingStatus(SettingName)
+    case typeStatus, yearStatus, plotStatus
     case quota
     case cache(clear: Bool)
     /// `help`, or with a word `help WORD`: all about that command (`help keys`: the keys).
@@ -112,7 +108,7 @@ enum Command: Equatable, Sendable {
         case "o" where rest.allSatisfy({ $0.isASCII && ($0.isNumber || ", -".contains($0)) }):
             self = .invalid(hint: "o takes result numbers from 1, as open does: o 3, or several, such as o 1-3" + searchInstead)
         case "prev", "previous": self = noArguments(.previousPage)
-        case "first": self = noArguments(.firstPage)
+        case "first": self = noArguments(.page(1))
         case "help", "?":
             if rest.isEmpty {
                 self = .help(nil)
@@ -146,16 +142,16 @@ enum Command: Equatable, Sendable {
             case "off", "none": self = .posters(nil)
             case _ where Command.folderAndWidth(rest) != nil:
                 let (folder, width) = Command.folderAndWidth(rest)!
-                self = .postersAt(folder, width: width)
+                self = .posters(folder, width: width)
             default:
                 let folder = Command.unquoted(rest)
                 self = folder.trimmingCharacters(in: .whitespaces).isEmpty
                     ? .invalid(hint: "posters needs a folder: posters DIR to save posters there, posters off to stop")
                     : .posters(folder)
             }
-        case "type" where rest.isEmpty: self = .settingStatus(.type)
-        case "year" where rest.isEmpty: self = .settingStatus(.year)
-        case "plot" where rest.isEmpty: self = .settingStatus(.plot)
+        case "type" where rest.isEmpty: self = .typeStatus
+        case "year" where rest.isEmpty: self = .yearStatus
+        case "plot" where rest.isEmpty: self = .plotStatus
         case "type":
             do { self = .type(try parseType(rest, source: "type")) } catch { self = .invalid(hint: error.message + searchInstead) }
         case "year":

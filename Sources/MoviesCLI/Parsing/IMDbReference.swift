@@ -15,9 +15,14 @@ enum IMDbReference: Equatable {
             self = .title(id)
             return
         }
-        guard let (host, path) = Self.imdbLink(trimmed) else { return nil }
+        // A link to `imdb.com` or a subdomain, with or without `http(s)://`.
+        guard !trimmed.contains(where: \.isWhitespace) else { return nil }
+        let lowered = trimmed.lowercased()
+        let withScheme = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? trimmed : "https://" + trimmed
+        guard let link = URLComponents(string: withScheme), let host = link.host?.lowercased(),
+              host == "imdb.com" || host.hasSuffix(".imdb.com") else { return nil }
         // `/title/tt…/…`, also under a language (`/fr/title/tt…/`).
-        let parts = path.split(separator: "/").map(String.init)
+        let parts = link.path.split(separator: "/").map(String.init)
         if let at = parts.firstIndex(of: "title"), at <= 1 {
             if at + 1 < parts.count, let id = Self.titleID(parts[at + 1]) {
                 self = .title(id)
@@ -36,16 +41,6 @@ enum IMDbReference: Equatable {
     /// `tt` and 7 or 8 digits (any case), lower-cased; `nil` for anything else.
     static func titleID(_ text: String) -> String? {
         text.wholeMatch(of: /[tT][tT][0-9]{7,8}/) == nil ? nil : text.lowercased()
-    }
-
-    /// The host and path of a link to `imdb.com` or a subdomain, with or without `http(s)://`; else `nil`.
-    private static func imdbLink(_ text: String) -> (host: String, path: String)? {
-        guard !text.contains(where: \.isWhitespace) else { return nil }
-        let lowered = text.lowercased()
-        let withScheme = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? text : "https://" + text
-        guard let components = URLComponents(string: withScheme), let host = components.host?.lowercased(),
-              host == "imdb.com" || host.hasSuffix(".imdb.com") else { return nil }
-        return (host, components.path)
     }
 
     /// The link as typed, cut short and without control characters: it is quoted back in a message.

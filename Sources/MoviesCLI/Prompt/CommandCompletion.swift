@@ -43,13 +43,12 @@ enum CommandCompletion {
             return choices(values)
         case .command? where earlier.count == 1:
             return choices((PromptCommand.all.compactMap(\.words.first) + ["keys"]).sorted())
-        case .folder? where earlier.count == 1:
-            return (start, folderChoices(current, folders: folders))
         case .file? where earlier.count == 1:
             // The files save writes, completed with the space after them, beside the folders.
             let saved = pathChoices(current, names: files).filter { ExportFormat(file: URL(fileURLWithPath: $0)) != nil }
             return (start, (folderChoices(current, folders: folders) + saved.map { $0 + " " }).sorted())
-        case .folderAfterRows? where earlier.count > 1 && earlier.dropFirst().allSatisfy({ RowList($0) != nil }):
+        case .folder? where earlier.count == 1,
+             .folderAfterRows? where earlier.count > 1 && earlier.dropFirst().allSatisfy({ RowList($0) != nil }):
             return (start, folderChoices(current, folders: folders))
         default:
             return (start, [])

@@ -7,15 +7,26 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Reads stdin on a thread of its own (a blocking `readLine` must not sit on the cooperative pool).
-enum LineReader {
-    /// Lines from a pipe or file, read ahead; from a terminal, one when asked, so lines typed ahead stay
-    /// in the terminal's queue, which Ctrl-C empties.
-    static func lines() -> AsyncStream<String> {
-        isatty(STDIN_FILENO) == 1 ? linesOnDemand() : linesReadAhead()
+/// The lines of stdin, read on a thread of its own (a blocking `readLine` must not sit on the cooperative
+/// pool), through one iterator shared by the command loop and a question asked while a command runs.
+@MainActor
+final class LineReader {
+    private var iterator: AsyncStream<String>.Iterator
+
+    /// From a pipe or file, read ahead; from a terminal, one when asked, so lines typed ahead stay in the
+    /// terminal's queue, which Ctrl-C empties.
+    init() {
+        iterator = (isatty(STDIN_FILENO) == 1 ? Self.linesOnDemand() : Self.linesReadAhead()).makeAsyncIterator()
     }
 
-    private static func linesOnDemand() -> AsyncStream<String> {
+    /// The next line; `nil` at the end of input.
+    func next() async -> String? {
+        var copy = iterator
+        defer { iterator = copy }
+        return await copy.next(isolation: #isolation)
+    }
+
+    private nonisolated static func linesOnDemand() -> AsyncStream<String> {
         let asked = DispatchSemaphore(value: 0)
         let waiting = Mutex<CheckedContinuation<String?, Never>?>(nil)
         let thread = Thread {
@@ -37,7 +48,7 @@ enum LineReader {
         })
     }
 
-    private static func linesReadAhead() -> AsyncStream<String> {
+    private nonisolated static func linesReadAhead() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         let thread = Thread {
             while let line = readLine(strippingNewline: true) {

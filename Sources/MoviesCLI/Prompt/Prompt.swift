@@ -9,7 +9,7 @@ struct Prompt {
         /// A person at a terminal, through the line editor, which draws the prompt itself.
         case editor(TerminalLineReader)
         /// A pipe or a file (or a terminal without the editor), as the lines come.
-        case lines(LineSource)
+        case lines(LineReader)
     }
 
     let console: Console
@@ -17,25 +17,14 @@ struct Prompt {
     /// The runtime's, which catches the signals; tests leave the default, which catches none.
     var interrupts = Interrupts()
 
-    /// Asks a yes/no question and reads the next line typed as the answer, never as a command;
-    /// `nil` when stdin is not a terminal.
-    var confirm: ((String) async -> Bool)? {
-        guard console.isInteractive else { return nil }
-        let ask = self.ask
-        return { question in
-            let answer = await ask(question)?.trimmingCharacters(in: .whitespaces).lowercased()
-            return answer == "y" || answer == "yes"
-        }
-    }
-
     /// Reads lines and runs them in `session` until `quit` or the end of input.
     func run(_ session: Session) async {
         switch input {
         case .editor(let reader):
             interrupts.onEveryInterrupt { reader.interrupted() }
-            await loop(session, drawsPrompt: true) { await reader.nextLine() }
+            await loop(session, writesPrompt: false) { await reader.nextLine() }
         case .lines(let source):
-            await loop(session, drawsPrompt: false) { await source.next() }
+            await loop(session, writesPrompt: console.isInteractive) { await source.next() }
         }
     }
 
@@ -43,7 +32,7 @@ struct Prompt {
     var ask: (String) async -> String? {
         switch input {
         case .editor(let reader):
-            return { await reader.answer($0) }
+            return { await reader.nextLine(answering: $0) }
         case .lines(let source):
             let console = self.console
             return { question in
@@ -56,30 +45,27 @@ struct Prompt {
         }
     }
 
-    private func loop(_ session: Session, drawsPrompt: Bool, next: () async -> String?) async {
+    /// `writesPrompt`: lines typed at a terminal without the editor, which draws the prompt itself otherwise.
+    private func loop(_ session: Session, writesPrompt: Bool, next: () async -> String?) async {
         let console = self.console
         let interrupts = self.interrupts
         interrupts.whenIdle {
             console.writeErr("\n" + console.errorStyle.dim("(Ctrl-C: type quit or press Ctrl-D to leave)") + "\n")
-            if console.isInteractive, !drawsPrompt { console.writeErr(Prompt.text) }
+            if writesPrompt { console.writeErr(Prompt.text) }
             interrupts.carryOn()
         }
         if console.isInteractive { console.err(console.errorStyle.dim("Type a title to search, help for the commands.")) }
-        if !drawsPrompt { showPrompt() }
+        if writesPrompt { console.writeErr(Prompt.text) }
         while let line = await next() {
             let command = Command(parsing: line)
             let (status, _) = await interrupts.run { await session.handle(command) }
             interrupts.carryOn()
             guard status != nil else { return }
-            if !drawsPrompt { showPrompt() }
+            if writesPrompt { console.writeErr(Prompt.text) }
         }
         // The editor has already moved to a fresh line.
-        if console.isInteractive, !drawsPrompt { console.writeErr("\n") }
+        if writesPrompt { console.writeErr("\n") }
     }
 
     nonisolated static let text = "movies> "
-
-    private func showPrompt() {
-        if console.isInteractive { console.writeErr(Prompt.text) }
-    }
 }

@@ -11,18 +11,14 @@ import OMDbKit
 /// with no key, which OMDb does not count.
 struct Warmup: Sendable {
     let client: OMDbClient
-    /// Where the posters hosts are kept.
-    let file: URL
+    let stateFolder: URL
     /// False when no poster will be fetched: the posters host stays shut.
     let postersToo: Bool
 
     static let remembered = 8
 
-    init(client: OMDbClient, stateFolder: URL, postersToo: Bool) {
-        self.client = client
-        file = stateFolder.appendingPathComponent("posters-host")
-        self.postersToo = postersToo
-    }
+    /// Where the posters hosts are kept.
+    private var file: URL { stateFolder.appendingPathComponent("posters-host") }
 
     /// The base URL as the file names it: with no key nor password, which a base URL may carry.
     private var baseURL: String { client.configuration.apiKey.redact(client.configuration.baseURL) }

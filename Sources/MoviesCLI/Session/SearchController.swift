@@ -20,12 +20,8 @@ final class SearchController: SessionPart {
     var lastLoadFailed = false
     /// The daily quota is spent (by OMDb's word or this tool's count): `--pages` shows no more pages.
     var quotaSpent = false
-    /// When a page is shown, fetch the next page's search in the background (the prompt, unless turned off).
-    var prefetchesNextPage: Bool
-
     init(context: SessionContext) {
         self.context = context
-        prefetchesNextPage = context.settings.prefetch
     }
 
     /// True when the current search has another page and the last load did not fail.
@@ -118,13 +114,11 @@ final class SearchController: SessionPart {
         }
         presenter.pageArrived(page, first: first, savingPosters: settings.posters != nil, wholePlots: settings.plot == .full)
         // The next page's search goes out while this one is read, so `more` waits only for the rows.
-        if prefetchesNextPage { current?.prefetch(through: page.number + 1) }
+        if settings.prefetch { current?.prefetch(through: page.number + 1) }
 
         var done = 0
-        var status = ExitStatus.success
         var limitReached: OMDbError?
-        /// Rows whose record failed or whose poster was not written, and the first reason: a
-        /// one-shot says so on stderr too.
+        // Rows whose record failed or whose poster was not written, and the first reason, for a one-shot's stderr.
         var failed = (rows: Set<Int>(), first: OMDbError?.none)
         func fail(_ index: Int, _ error: OMDbError) {
             failed.rows.insert(index)
@@ -159,7 +153,7 @@ final class SearchController: SessionPart {
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
         await presenter.pageFinished(page, pagesShown: Set(loadedPages.keys))
-        if !failed.rows.isEmpty { status = .failure }
+        var status: ExitStatus = failed.rows.isEmpty ? .success : .failure
         if Task.isCancelled {
             console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {

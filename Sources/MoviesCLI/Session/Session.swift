@@ -12,44 +12,22 @@ final class Session: SessionPart {
     /// How `show` draws posters; `nil`: it does not (not a terminal, or none detected).
     var inlineImages: InlineImages.Kind?
     /// What `open` runs; by default none, so the address is printed.
-    var opener: Opener
-    /// Asks before `save` replaces a file; `nil` (stdin is not a terminal) refuses without asking.
-    var confirm: ((String) async -> Bool)?
-    /// Asks before `open` opens many pages, and reads a line, from a terminal or a pipe; `nil` refuses without asking.
+    var opener = Opener(executable: nil)
+    /// Asks before `open` opens many pages or `save` replaces a file, and reads the answer; `nil` refuses.
     var ask: ((String) async -> String?)?
 
     init(client: OMDbClient, settings: Settings, console: Console, presenter: any Presenter, currentDirectory: URL,
-         budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil,
-         inlineImages: InlineImages.Kind? = nil, opener: Opener = Opener(executable: nil),
-         confirm: ((String) async -> Bool)? = nil, ask: ((String) async -> String?)? = nil) {
+         budget: RequestBudget? = nil, offlineCatalogue: Catalogue? = nil, warmup: Warmup? = nil) {
         context = SessionContext(client: client, settings: settings, console: console, presenter: presenter,
                                  currentDirectory: currentDirectory, budget: budget, offlineCatalogue: offlineCatalogue, warmup: warmup)
         searchController = SearchController(context: context)
-        self.inlineImages = inlineImages
-        self.opener = opener
-        self.confirm = confirm
-        self.ask = ask
         // The store lists its folder in the background from now on, beside the first search.
         _ = context.posterStore
     }
 
-    /// `more`, `prev`, `first` and `page N`: the search's pages, or the catalogue's when it is on screen.
-    private func turnPage(_ command: Command) async -> ExitStatus {
-        if let listed = searchController.cataloguePage {
-            switch command {
-            case .more: listCatalogue(page: listed + 1)
-            case .previousPage: listCatalogue(page: listed - 1)
-            case .page(let number): listCatalogue(page: number)
-            default: listCatalogue(page: 1)
-            }
-            return .success
-        }
-        switch command {
-        case .more: return await searchController.more()
-        case .previousPage: return await searchController.previousPage()
-        case .page(let number): return await searchController.page(number)
-        default: return await searchController.page(1)
-        }
+    /// Whether `question`, asked through ``ask``, was answered yes (`y`); no when nothing can ask.
+    func answersYes(_ question: String) async -> Bool {
+        ["y", "yes"].contains(await ask?(question)?.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     /// Runs one command: `.failure` when something failed at run time; `nil` when the person asked to leave.
@@ -71,8 +49,16 @@ final class Session: SessionPart {
         // Hints quote what was typed: shown like network text, so no escape code reaches the terminal.
         case .invalid(let hint): console.err(safe(hint))
         case .search(let text): return await searchController.search(text)
-        case .more, .previousPage, .firstPage, .page:
-            return await turnPage(command)
+        // The search's pages, or the catalogue's when it is on screen.
+        case .more:
+            guard let listed = searchController.cataloguePage else { return await searchController.more() }
+            listCatalogue(page: listed + 1)
+        case .previousPage:
+            guard let listed = searchController.cataloguePage else { return await searchController.previousPage() }
+            listCatalogue(page: listed - 1)
+        case .page(let number):
+            guard searchController.cataloguePage != nil else { return await searchController.page(number) }
+            listCatalogue(page: number)
         case .show(let list):
             guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
@@ -82,9 +68,11 @@ final class Session: SessionPart {
             guard searchController.index(of: number) != nil else { return await searchController.search(String(number)) }
             return await show(number)
         case .showTitle(let id): return await show(imdbID: id)
-        case .posters(let folder): setPosters(folder)
-        case .postersStatus: showPosters()
-        case let .postersAt(folder, width): setPosters(folder, width: width)
+        case let .posters(folder, width): setPosters(folder, width: width)
+        case .postersStatus:
+            let width = settings.posterWidth == .standard ? "." : ", \(settings.posterWidth) px wide."
+            console.out(settings.posters.map { "Posters are saved in \(safe($0.path))" + width }
+                        ?? "Posters are off: posters DIR to save them.")
         case let .episodes(list, season):
             guard let numbers = searchController.numbers(list) else { break }
             var status = ExitStatus.success
@@ -103,7 +91,11 @@ final class Session: SessionPart {
         case .plot(let plot):
             context.settings.plot = plot
             console.out("Plots in results: \(plot.rawValue).")
-        case .settingStatus(let name): showSetting(name)
+        case .typeStatus:
+            console.out("Type: \(settings.type?.rawValue ?? "any") (type movie, series, episode or any to change it).")
+        case .yearStatus:
+            console.out("Year: \(settings.year.map(String.init) ?? "any") (year 1984, or year any, to change it).")
+        case .plotStatus: console.out("Plot: \(settings.plot.rawValue) (plot short or plot full to change it).")
         }
         return .success
     }

@@ -132,17 +132,15 @@ extension Session {
         if saved == nil, let store = posterStore {
             saved = try? await client.poster(for: item, in: store)
         }
-        let file = saved?.file
-        guard let file else {
+        guard let file = saved?.file else {
             if settings.posters == nil { console.note("(posters DIR to save posters and see them here)") }
             return saved
         }
         // Read as every file is (FileTrust): a poster someone else swapped in is not drawn.
         guard let data = (try? AtomicFile(file).contents(upTo: posterStore?.maxBytes ?? PosterStore.defaultMaxBytes)) ?? nil else { return saved }
-        let drawing = InlineImages.draw(data, using: kind, columns: min(24, console.width - 4))
-        switch drawing {
+        switch InlineImages.draw(data, using: kind, columns: min(24, console.width - 4)) {
         case .drawn(let sequence): console.writeOut(sequence + "\n")
-        case .refused: if let note = drawing.note(saved: presenter.display(file)) { console.note(note) }
+        case .refused(let why): console.note("poster not drawn: \(why); saved as \(presenter.display(file))")
         case .cancelled: break   // Ctrl-C: the prompt comes back at once
         }
         return saved

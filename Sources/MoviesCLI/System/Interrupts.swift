@@ -26,8 +26,7 @@ final class Interrupts: Sendable {
         var stopping = false
     }
 
-    private let state: Mutex<State>
-    /// ``start()`` has run.
+    private let state = Mutex(State())
     private let started = Mutex(false)
     private let terminate: @Sendable (ExitStatus) -> Never
     private let output: StandardOutput?
@@ -36,7 +35,6 @@ final class Interrupts: Sendable {
     ///   - terminate: how ``stop(status:message:)`` ends the process (``Runtime/exit(_:)``'s steps).
     ///   - output: the stdout whose line in progress a stop lets finish; `nil` for none (tests).
     init(terminate: @escaping @Sendable (ExitStatus) -> Never = { _exit($0.code) }, output: StandardOutput? = nil) {
-        self.state = Mutex(State())
         self.terminate = terminate
         self.output = output
     }
@@ -172,7 +170,6 @@ private struct HandlerState: ~Copyable, Sendable {
     let pipe = Atomic<Int32>(-1)
     /// Signals written and not yet answered by the signal thread.
     let unanswered = Atomic<Int>(0)
-    /// A stop has begun.
     let stopping = Atomic<Bool>(false)
     /// The status the process ends with when the deadline passes.
     let status = Atomic<Int32>(ExitStatus.terminated.code)

@@ -26,7 +26,15 @@ public final class Runtime: Sendable {
             fputs("error: too little stack for movies: raise ulimit -s to 128 or more (ulimit -s 128).\n", stderr)
             _exit(ExitStatus.failure.code)
         }
-        Self.limitMallocArenas()
+        // Two malloc arenas (one under a memory limit): glibc gives each allocating thread an arena of its own,
+        // where freed memory stays, and each reserves 64 MB that ``RunLimits`` cannot count on. `mallopt` and
+        // `M_ARENA_MAX` (-8) are not in Swift's Glibc module: looked up here.
+        #if canImport(Glibc)
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+            let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+            _ = mallopt(-8, ProcessLimit.addressSpace.value == nil && ProcessLimit.data.value == nil ? 2 : 1)
+        }
+        #endif
         let output = StandardOutput(fileDescriptor: STDOUT_FILENO)
         let terminal = Terminal(write: { _ = output.writeAll($0) })
         let pending = PendingSlot()
@@ -34,17 +42,6 @@ public final class Runtime: Sendable {
         self.terminal = terminal
         self.pending = pending
         interrupts = Interrupts(terminate: { status in Runtime.end(status, finishing: pending.value.withLock { $0 }, restoring: terminal) }, output: output)
-    }
-
-    /// Two malloc arenas (one under a memory limit): glibc gives each allocating thread an arena of its
-    /// own, where freed memory stays, and each reserves 64 MB that ``RunLimits`` cannot count on.
-    /// `mallopt` and `M_ARENA_MAX` (-8) are not in Swift's Glibc module: looked up here.
-    private static func limitMallocArenas() {
-        #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-        _ = mallopt(-8, ProcessLimit.addressSpace.value == nil && ProcessLimit.data.value == nil ? 2 : 1)
-        #endif
     }
 
     /// Ends the process with `status`: the only way out (``Interrupts/stop(status:message:)`` comes here too).
