@@ -252,8 +252,10 @@ struct TerminalLivePageTests {
 
     @Test func ctrlCMidPageKeepsWhatArrivedAndGivesAPromptOnAFreshLine() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
-            defer { server.shutdown() }
+            // The records are held until the test ends: the page stays live for whatever it does.
+            let gate = ServerGate()
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
+            defer { gate.open(); server.shutdown() }
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                  environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .send(Keys.ctrlC),
@@ -279,8 +281,10 @@ struct TerminalInterruptTests {
     /// does not wait behind them (it waited behind a minute of searches here).
     @Test func ctrlCDropsTheLinesTypedAhead() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
-            defer { server.shutdown() }
+            // The records are held until the test ends: the page stays live for whatever it does.
+            let gate = ServerGate()
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
+            defer { gate.open(); server.shutdown() }
             let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                        environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
@@ -316,8 +320,10 @@ struct TerminalInterruptTests {
     /// ahead into the tool, so Ctrl-C, which empties only the terminal's queue, did not drop them.
     @Test func ctrlCDropsTheLinesTypedAheadWithoutTheEditor() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
-            defer { server.shutdown() }
+            // The records are held until the test ends: the page stays live for whatever it does.
+            let gate = ServerGate()
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
+            defer { gate.open(); server.shutdown() }
             let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                        environment: ["OMDB_API_KEY": FakeOMDbServer.validKey, "TERM": "dumb"], rows: 45, steps: [
@@ -393,15 +399,21 @@ struct TerminalStopTests {
     /// shown); `fg` (SIGCONT) and the page goes on filling in place, then the prompt edits again.
     @Test func ctrlZMidPageRestoresTheTerminalAndThePageGoesOn() async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(2))
+            // The records are held until the process has been stopped and continued.
+            let gate = ServerGate()
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
             defer { server.shutdown() }
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
+            let marker = folder.appendingPathComponent("continued")
+            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
+            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--timeout", "600"], directory: folder,
                                                        environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .stty("page"),
                 .send(Keys.ctrlZ), .stopped(), .stty("stopped"),
-                .signal("CONT"), .wait("Showing 10 of 10", timeout: 20), .snapshot("end"),
+                .signal("CONT"), .touch(marker), .wait("Showing 10 of 10", timeout: 60), .snapshot("end"),
                 .send("alien"), .wait("movies> alien"), .stty("editing"),
             ])
+            gate.open()
+            try await opened
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             #expect(outcome.stty["page"] != outcome.stty["before"], "no echo while the page draws")
             #expect(outcome.stty["stopped"] == outcome.stty["before"], "the terminal as found while stopped")
@@ -416,8 +428,10 @@ struct TerminalStopTests {
     @Test(arguments: ["TERM", "HUP"])
     func aSignalMidPageLeavesTheTerminalAsFound(_ signal: String) async throws {
         try await withTemporaryFolder { folder in
-            let server = try FakeOMDbServer(catalogue: catalogue, latency: .seconds(3))
-            defer { server.shutdown() }
+            // The records are held until the test ends: the page stays live for whatever it does.
+            let gate = ServerGate()
+            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
+            defer { gate.open(); server.shutdown() }
             let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
                                                        environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .stty("page"),
