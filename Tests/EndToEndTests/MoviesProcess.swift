@@ -28,8 +28,6 @@ struct MoviesProcess {
     /// `.build/…/movies`, next to the test bundle that `swift test` built alongside it.
     static let executable = builtProduct("movies")
 
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// The offline catalogue in the sources (the library's resource), which every run answers from.
     static let catalogueFolder = repositoryRoot.appendingPathComponent("Sources/OMDbCatalogue/Catalogue")
 

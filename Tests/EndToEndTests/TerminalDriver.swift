@@ -90,7 +90,7 @@ struct TerminalDriver {
         }
     }
 
-    static let script = MoviesProcess.repositoryRoot.appendingPathComponent("Tests/TerminalDriver/drive.py")
+    static let script = repositoryRoot.appendingPathComponent("Tests/TerminalDriver/drive.py")
 
     /// Why the pty tests cannot run here (no python3, or no pyte), or nil when they can.
     /// `.ci/run` installs pyte; on a machine without it the tests are skipped, saying why.

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// MoviesCLI is the tool, not a library: it shows `main` what `main` uses (run the tool, exit
 /// with its status) and nothing else. The library for programs of your own is OMDbKit.
 @Suite struct PublicSurfaceTests {
-    private static let sources = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/MoviesCLI")
+    private static let sources = repositoryRoot.appendingPathComponent("Sources/MoviesCLI")
 
     @Test func theToolShowsMainOnlyWhatMainUses() throws {
         let files = FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil)?

@@ -148,7 +148,7 @@ struct TLSLab {
     private let input: Pipe
 
     static var script: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Lab/omdb_lab.py")
+        repositoryRoot.appendingPathComponent("Tests/Lab/omdb_lab.py")
     }
 
     /// python3 can import h2, and openssl runs.

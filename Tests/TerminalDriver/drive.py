@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs `movies` on a pseudo-terminal, renders what it writes with pyte (a VT100 screen), and
 follows a script of steps: keys to send, text to wait for on the SCREEN, resizes, signals,
-snapshots of the screen and of `stty -g`. The Swift tests (Tests/EndToEndTests/TerminalTests.swift)
+snapshots of the screen and of `stty -g`. The Swift tests (Tests/EndToEndTests/Terminal/TerminalTests.swift)
 write the script and assert on the snapshots; this file only drives and reports.
 
 Usage: drive.py SPEC.json   ->  prints one JSON object:

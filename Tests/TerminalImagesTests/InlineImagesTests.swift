@@ -2,11 +2,11 @@ import Foundation
 import OMDbKit
 import Testing
 @testable import TerminalImages
+import TestSupport
 
 /// Posters drawn by `show`: which terminal gets which protocol, and the exact escape sequences.
 @Suite struct InlineImagesTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = repositoryRoot
     /// The offline catalogue's posters: JPEG, PNG, GIF and WebP.
     static let posters = repository.appendingPathComponent("Sources/OMDbCatalogue/Catalogue/posters")
     /// A PNG and a JPEG from the catalogue's posters (the bytes decide, not the extension).

@@ -15,7 +15,7 @@ extension Tag {
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
     func make(_ target: String, prefix: URL) async throws -> MoviesProcess.Outcome {
-        try await MoviesProcess.run(["-s", "-C", MoviesProcess.repositoryRoot.path, target, "PREFIX=\(prefix.path)",
+        try await MoviesProcess.run(["-s", "-C", repositoryRoot.path, target, "PREFIX=\(prefix.path)",
                                      "BIN=\(MoviesProcess.executable.path)"],
                                     directory: prefix, executable: try #require(Self.makeTool))
     }

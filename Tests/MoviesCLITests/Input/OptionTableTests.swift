@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MoviesCLI
+import TestSupport
 
 /// Every output written from the options table says the same as the table: `--help`, the
 /// manual page, README's table and the completion scripts.
@@ -77,9 +78,5 @@ import Testing
         let end = try #require(page.range(of: "\n.SH DESCRIPTION", range: start.upperBound..<page.endIndex))
         let lines = page[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count > 3 && !lines.contains { $0.trimmingCharacters(in: .whitespaces).isEmpty })
-    }
-
-    var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 }

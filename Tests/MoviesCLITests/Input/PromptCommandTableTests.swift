@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MoviesCLI
+import TestSupport
 
 /// The prompt's commands come from one table (``PromptCommand/all``): every word of it is in
 /// `help` (each command's name in the list, every word in `help WORD`), the manual page, README's table of prompt commands and Tab's completions.
@@ -19,8 +20,7 @@ import Testing
 
     /// The first column of README's "Prompt commands" table.
     static func readmeCommands() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let start = try #require(readme.range(of: "### Prompt commands"))
         let table = readme[start.upperBound...].split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
         return table.dropFirst(2).map { $0.split(separator: "|").first.map(String.init) ?? "" }.joined(separator: "\n")

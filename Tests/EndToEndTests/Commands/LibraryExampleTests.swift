@@ -17,7 +17,7 @@ import TestSupport
     /// and a missing program must fail, not skip), else `Examples/.build/debug` when built there.
     static let built: URL? = {
         if let named = ProcessInfo.processInfo.environment["MOVIES_EXAMPLES"], !named.isEmpty { return URL(fileURLWithPath: named) }
-        let debug = MoviesProcess.repositoryRoot.appendingPathComponent("Examples/.build/debug")
+        let debug = repositoryRoot.appendingPathComponent("Examples/.build/debug")
         return examples.allSatisfy { FileManager.default.isExecutableFile(atPath: debug.appendingPathComponent($0).path) } ? debug : nil
     }()
 
@@ -33,10 +33,10 @@ import TestSupport
     /// The package and each program are shown, where they are shown, exactly as they are.
     @Test(arguments: ["Package.swift"] + examples.map { "Sources/\($0)/main.swift" })
     func theDocumentationShowsTheExampleAsItIs(file: String) throws {
-        let source = try String(contentsOf: MoviesProcess.repositoryRoot.appendingPathComponent("Examples/\(file)"), encoding: .utf8)
+        let source = try String(contentsOf: repositoryRoot.appendingPathComponent("Examples/\(file)"), encoding: .utf8)
         var shown: [String] = []
         for document in ["README.md", "docs/library.md"] {
-            let text = try String(contentsOf: MoviesProcess.repositoryRoot.appendingPathComponent(document), encoding: .utf8)
+            let text = try String(contentsOf: repositoryRoot.appendingPathComponent(document), encoding: .utf8)
             if let block = Self.block(after: "<!-- example: Examples/\(file) -->", in: text) { shown.append(block) }
         }
         #expect(!shown.isEmpty, "neither README.md nor docs/library.md shows Examples/\(file)")

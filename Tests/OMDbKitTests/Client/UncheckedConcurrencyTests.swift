@@ -1,13 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The product code is checked by the compiler for data races, whole: no state is declared safe
 /// by hand. Thread-confined state is confined by a type only its thread reaches (the curl engine's
 /// `EngineLoop`, the line reader's `Reading`), shared state is behind a lock or an actor.
 @Suite struct UncheckedConcurrencyTests {
-    private static let sources = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources")
+    private static let sources = repositoryRoot.appendingPathComponent("Sources")
 
     @Test func noProductCodeOptsOutOfTheCompilersChecks() throws {
         let files = FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil)?

@@ -70,8 +70,7 @@ import TestSupport
 
     /// The "Output fields" tables of docs/scripting.md name every field the outputs write, and no other.
     @Test func scriptingDocumentsEveryField() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let page = try String(contentsOf: root.appendingPathComponent("docs/scripting.md"), encoding: .utf8)
+        let page = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/scripting.md"), encoding: .utf8)
         func documented(after marker: String) throws -> [String] {
             let start = try #require(page.range(of: marker), "docs/scripting.md has no \(marker)")
             let table = page[start.upperBound...].split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
