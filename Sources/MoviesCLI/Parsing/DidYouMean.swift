@@ -6,12 +6,14 @@ enum DidYouMean {
     /// fewer than half the word's length (`heat` is no `help`). `slips`: one slip of the hand at most
     /// (a swap, a letter missed or added, a neighbouring QWERTY key), so `prey` is no typo of `prev`.
     static func closest(to word: String, among candidates: [String], slips: Bool = false) -> String? {
-        let word = word.lowercased()
+        let word = word.lowercased(), most = slips ? 1 : 2
         guard word.count >= 3 else { return nil }
         var best: (word: String, distance: Int)?
-        for candidate in candidates where candidate != word {
+        // No fewer edits than the lengths differ by: a pasted word of 40,000 letters is no typo of `more`,
+        // and the table of its distance took seconds.
+        for candidate in candidates where candidate != word && abs(candidate.count - word.count) <= most {
             let distance = distance(word, candidate.lowercased(), slips: slips)
-            if distance <= (slips ? 1 : 2), distance * 2 < word.count, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+            if distance <= most, distance * 2 < word.count, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         return best?.word
     }

@@ -31,6 +31,13 @@ import Testing
         #expect(Command(parsing: line) == .search(line))
     }
 
+    /// A word of a million letters (pasted) is searched for at once: it is no typo of a command, and
+    /// its distance to each was a table of a million rows (minutes, gigabytes) before it was known.
+    @Test(.timeLimit(.minutes(1))) func aHugeWordIsSearchedForWithoutMeasuringItsDistanceToTheCommands() {
+        let word = String(repeating: "m", count: 1_000_000)
+        #expect(Command(parsing: word) == .search(word))
+    }
+
     @Test func distanceCountsASwapOfNeighboursAsOneEdit() {
         #expect(DidYouMean.distance("moer", "more") == 1)
         #expect(DidYouMean.distance("heat", "help") == 2)
