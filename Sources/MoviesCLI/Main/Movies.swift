@@ -62,7 +62,7 @@ public enum Movies {
         do throws(RunLimits.Shortage) {
             let limits = try RunLimits.check(concurrency: settings.concurrency)
             if let limit = limits.lowering {
-                console.note("Sending \(limits.concurrency) request\(limits.concurrency == 1 ? "" : "s") at a time, not \(settings.concurrency): \(limit.option) is \(limit.value ?? 0).")
+                console.note("Sending \(limits.concurrency) request\(limits.concurrency == 1 ? "" : "s") at a time, not \(settings.concurrency): \(limit.option) is \(limit.value ?? 0)\(RunLimits.openAlready(limit)).")
             }
             settings.concurrency = limits.concurrency
         } catch {

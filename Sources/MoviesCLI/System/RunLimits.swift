@@ -18,7 +18,7 @@ struct RunLimits {
     /// The limits, for `wanted` requests at once; throws when they leave room for none.
     static func check(concurrency wanted: Int) throws(Shortage) -> RunLimits {
         var (concurrency, lowering) = (wanted, ProcessLimit?.none)
-        let byOpenFiles = ProcessLimit.openFiles.value.map { ($0 - filesHeld) / filesPerRequest }
+        let byOpenFiles = ProcessLimit.openFiles.value.map { ($0 - filesHeld - inheritedFiles) / filesPerRequest }
         for (limit, allowed) in [(ProcessLimit.openFiles, byOpenFiles), (.addressSpace, requestsByMemory(.addressSpace)),
                                  (.data, requestsByMemory(.data))] {
             guard let allowed, allowed < concurrency else { continue }
@@ -48,8 +48,8 @@ struct RunLimits {
             // (A stack too small is said before anything runs: Runtime.)
             case .processes, .stack: "too few threads"
             }
-            return "\(what) for movies: \(limit.option) is \(limit.value.map(String.init) ?? "unlimited"), and it needs \(needed) or more. "
-                + "Raise it (\(limit.option) \(needed))."
+            return "\(what) for movies: \(limit.option) is \(limit.value.map(String.init) ?? "unlimited")\(RunLimits.openAlready(limit)), "
+                + "and it needs \(needed) or more. Raise it (\(limit.option) \(needed))."
         }
     }
 
@@ -64,6 +64,24 @@ struct RunLimits {
     static let filesHeld = 22
     /// A request's: its connection, its answer's cache entry, its poster's file.
     static let filesPerRequest = 3
+
+    /// Descriptors the process was started with besides stdin, stdout and stderr (a shell's `exec 3<…`):
+    /// they count against `ulimit -n` too. ``Runtime`` reads this first, before the run opens its own.
+    static let inheritedFiles: Int = {
+        #if os(Linux)
+        let listing = "/proc/self/fd"
+        #else
+        let listing = "/dev/fd"
+        #endif
+        // The listing's own descriptor is in it.
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: listing) else { return 0 }
+        return max(0, names.count - 4)
+    }()
+
+    /// ` (20 open already)` after `ulimit -n is 32`, when the process was started with some.
+    static func openAlready(_ limit: ProcessLimit) -> String {
+        limit == .openFiles && inheritedFiles > 0 ? " (\(inheritedFiles) open already)" : ""
+    }
 
     // MARK: Memory and threads
 
@@ -93,7 +111,7 @@ struct RunLimits {
     /// What `limit` needs for one request, in `ulimit`'s unit, rounded up to a thousand.
     static func needed(_ limit: ProcessLimit) -> Int {
         switch limit {
-        case .openFiles: return filesHeld + filesPerRequest
+        case .openFiles: return filesHeld + inheritedFiles + filesPerRequest
         case .addressSpace, .data:
             let used = mappedKilobytes(limit) ?? 0
             let kilobytes = used + (bytesHeld + threads(1) * stackBytes) / 1_024

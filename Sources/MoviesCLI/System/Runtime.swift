@@ -35,6 +35,7 @@ public final class Runtime: Sendable {
             _ = mallopt(-8, ProcessLimit.addressSpace.value == nil && ProcessLimit.data.value == nil ? 2 : 1)
         }
         #endif
+        _ = RunLimits.inheritedFiles
         let output = StandardOutput(fileDescriptor: STDOUT_FILENO)
         let terminal = Terminal(write: { _ = output.writeAll($0) })
         let pending = PendingSlot()

@@ -25,10 +25,14 @@ import Glibc
     }
 
     /// `movies arguments` after `ulimit flag value`, in sh.
+    /// `opening`: descriptors 3 to that one are open when it starts (a shell's `exec 3<…`); no other
+    /// is, whatever the test process leaves open to its children.
     static func limited(_ flag: String, _ value: Int, _ arguments: [String], in folder: URL,
-                        environment: [String: String]) async throws -> MoviesProcess.Outcome {
-        let process = try MoviesProcess(["-c", "ulimit \(flag) \(value) && exec \"$0\" \"$@\"", MoviesProcess.executable.path] + arguments,
-                                        directory: folder, environment: environment, executable: URL(fileURLWithPath: "/bin/sh"))
+                        environment: [String: String], opening last: Int = 2) async throws -> MoviesProcess.Outcome {
+        let script = "ulimit \(flag) \(value) && for f in $(ls /proc/$$/fd); do [ $f -gt 2 ] && eval \"exec $f>&-\"; done; "
+            + "for f in $(seq 3 \(last)); do eval \"exec $f</dev/null\"; done; exec \"$0\" \"$@\""
+        let process = try MoviesProcess(["-c", script, MoviesProcess.executable.path] + arguments,
+                                        directory: folder, environment: environment, executable: URL(fileURLWithPath: "/bin/bash"))
         return await process.finish(timeout: .seconds(30))
     }
 
@@ -155,6 +159,24 @@ import Glibc
             let some = try await Self.limited("-n", 32, ["search", "star", "--pages", "2"], in: folder, environment: Self.online(server))
             #expect(some.status == 0 && some.stderr.contains("Sending 3 requests at a time, not 24: ulimit -n is 32."), "\(some.status) \(some.stderr) \(some.stdout.suffix(1500))")
             #expect(some.stdout.contains(" 20. Star Trek IV") && !some.stdout.contains("unavailable"), "\(some.stdout)")
+        }
+    }
+
+    /// Descriptors the process was started with (a shell's `exec 3<…`) count against `ulimit -n` too:
+    /// fewer requests go out at once, or, with too few left, one line says so. Before, the requests
+    /// took the descriptors Dispatch needed, and it crashed (SIGILL) about one run in three.
+    @Test func descriptorsOpenAlreadyAreCountedAgainstTheLimit() async throws {
+        let server = try FakeOMDbServer(catalogue: catalogue)
+        defer { server.shutdown() }
+        try await withTemporaryFolder { folder in
+            let arguments = ["search", "star", "--pages", "2"]
+            let some = try await Self.limited("-n", 40, arguments, in: folder, environment: Self.online(server), opening: 7)
+            #expect(some.status == 0 && some.stderr.contains("Sending 4 requests at a time, not 24: ulimit -n is 40 (5 open already)."),
+                    "\(some.status) \(some.stderr) \(some.stdout.suffix(1500))")
+            #expect(some.stdout.contains(" 20. Star Trek IV") && !some.stdout.contains("unavailable"), "\(some.stdout)")
+            let many = try await Self.limited("-n", 40, arguments, in: folder, environment: Self.online(server), opening: 22)
+            #expect(many.status == 1 && many.stderr == "error: too few open files for movies: ulimit -n is 40 (20 open already), and it needs 45 "
+                        + "or more. Raise it (ulimit -n 45).\n", "\(many.status) \(many.stderr)")
         }
     }
 
