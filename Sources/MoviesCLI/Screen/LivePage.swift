@@ -132,6 +132,8 @@ struct LivePage {
                 let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
                 text = verb + Self.clipPath(display(saved.file), width: room - Self.indent.count - verb.count)
             case (.failure(.posterUnavailable)?, _): text = "no poster"
+            case (.failure(.posterNotWritten(let path, let reason))?, _):
+                text = "poster not saved: " + safe(OMDbError.posterNotWritten(path: path, reason: reason).forPerson)
             case (.failure(let error)?, _): text = "no poster: " + safe(error.forPerson)
             case (nil, true): text = "poster: stopped"
             case (nil, false): text = "poster: loading…"
@@ -143,10 +145,12 @@ struct LivePage {
         return lines
     }
 
-    /// The poster's state as title-line tags, roomiest first: words, then a symbol (`▣` saved, `□` none).
+    /// The poster's state as title-line tags, roomiest first: words, then a symbol (`▣` saved, `□` none,
+    /// `✗` not written here: why is said under the page).
     private func posterTags(_ row: Row) -> [String] {
         switch (row.poster, row.stopped) {
         case (.success?, _): ["  · poster saved", "  ▣"]
+        case (.failure(.posterNotWritten)?, _): ["  · poster not saved", "  ✗"]
         case (.failure?, _): ["  · no poster", "  □"]
         case (nil, true): ["  · poster stopped", "  –"]
         case (nil, false): ["  · poster …", "  …"]

@@ -120,6 +120,8 @@ final class SearchController: SessionPart {
         var limitReached: OMDbError?
         // Rows whose record failed or whose poster was not written, and the first reason, for a one-shot's stderr.
         var failed = (rows: Set<Int>(), first: OMDbError?.none)
+        // Posters not written (a full disk, a folder gone), told once under the page: a row says only "not saved".
+        var unsaved = (count: 0, first: OMDbError?.none)
         func fail(_ index: Int, _ error: OMDbError) {
             failed.rows.insert(index)
             failed.first = failed.first ?? error
@@ -142,7 +144,10 @@ final class SearchController: SessionPart {
                     if case .failure(let error) = result, !error.isNoResults { fail(update.index, error) }
                     if case .failure(let error) = result, error.underlying == .quotaExhausted { quotaSpent = true }
                 case .poster(let result):
-                    if case .failure(let error) = result, case .posterNotWritten = error { fail(update.index, error) }
+                    if case .failure(let error) = result, case .posterNotWritten = error {
+                        fail(update.index, error)
+                        unsaved = (unsaved.count + 1, unsaved.first ?? error)
+                    }
                 }
                 rows[row].apply(update.part)
                 context.exportLog.note(update.item, movie: rows[row].movie, poster: rows[row].savedPoster?.file)
@@ -158,11 +163,15 @@ final class SearchController: SessionPart {
             console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {
             status = status.combined(with: report(limitReached))
-        } else if context.isOneShot, let first = failed.first {
+        } else if context.isOneShot, let first = failed.first, failed.rows.count > unsaved.count || first.isKeyProblem {
             // The rows say why on stdout (JSON leaves out a row with no record): a script reads stderr.
             // A refused key or a spent quota stops the page: its rows say "(stopped)", the key is the news.
             console.err(first.isKeyProblem ? safe(first.forPerson)
                         : "\(failed.rows.count) of \(page.items.count) rows of page \(page.number) failed: \(safe(first.forPerson))")
+        } else if let first = unsaved.first {
+            let posters = unsaved.count == 1 ? "1 poster" : "\(unsaved.count) posters"
+            console.err("\(posters) of page \(page.number) could not be saved: \(safe(first.forPerson)). Check the folder (a full "
+                        + "disk?), or choose another: " + (context.isOneShot ? "--posters DIR." : "posters DIR."))
         }
         await warnIfNearLimit()
         return status

@@ -128,6 +128,15 @@ import Testing
         #expect(LivePage.clipPath(path, width: 20) == "…11) [tt0000011].jpg")
     }
 
+    /// A poster that could not be written here is "not saved", never "no poster" (which says OMDb has none).
+    @Test func aPosterNotWrittenIsNotSaidToBeMissing() {
+        let item = SearchItem(imdbID: "tt0000001", title: "One", year: ReleaseYear("2000"), type: .movie, posterURL: nil)
+        var page = LivePage(heading: "h", first: 1, items: [item], postersOn: true)
+        page.update(.at(0, item: item, part: .poster(.failure(.posterNotWritten(path: "/p/One.jpg", reason: "No space left on device")))), number: 1)
+        #expect(page.rowLines(0, width: 100, frame: 0, style: .plain).last?.trimmingCharacters(in: .whitespaces)
+                == "poster not saved: could not write /p/One.jpg: No space left on device")
+    }
+
     /// While a page loads, a one-line plot keeps its row two lines high (the layout chosen for
     /// the screen stays true); once it is done, or a row is printed for good, no empty line is left.
     @Test func aFinishedPageLeavesNoEmptyLineUnderAShortPlot() async throws {

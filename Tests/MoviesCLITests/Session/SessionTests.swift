@@ -105,6 +105,26 @@ import TestSupport
         #expect(capture.out.contains("     Melvin is the favourite target"))
     }
 
+    /// Posters that cannot be written (the folder replaced under the session, a full disk) are not
+    /// "no poster", which says OMDb has none: the rows say "not saved", and one line under the page
+    /// says why and what to do.
+    @Test func postersThatCannotBeWrittenAreSaidOnceUnderThePage() async throws {
+        let root = try makeTemporaryFolder()
+        defer { removeFolder(root) }
+        let capture = Capture()
+        let session = try catalogueSession(capture, directory: root)
+        #expect(await session.handle(.posters("shots")) == ExitStatus.success)
+        // The folder replaced by a file under the session: no poster can be written there.
+        removeFolder(root.appendingPathComponent("shots"))
+        try Data().write(to: root.appendingPathComponent("shots"))
+        capture.clear()
+        #expect(await session.handle(.search("toxic")) == ExitStatus.failure, "\(capture.out)\n\(capture.err)")
+        #expect(capture.out.contains("no poster saved: could not write ") && !capture.out.contains("poster saved: shots"), "\(capture.out)")
+        let under = capture.err.split(separator: "\n").filter { $0.contains("could not be saved") }
+        #expect(under.count == 1 && under[0].hasPrefix("5 posters of page 1 could not be saved: could not write ")
+                && under[0].hasSuffix("Check the folder (a full disk?), or choose another: posters DIR."), "\(capture.err)")
+    }
+
     @Test func postersFolderIsCreatedAndRowsReportSavedFiles() async throws {
         let root = try makeTemporaryFolder()
         defer { removeFolder(root) }
