@@ -90,6 +90,27 @@ struct TerminalDriver {
         }
     }
 
+    /// Runs `movies arguments` with a key against a fake OMDb that holds the records (the page stays
+    /// live) until the run ends, or until the driver reaches the step `steps` is handed, if it uses it.
+    /// A long --timeout: the held records are not given up on and asked again while the test waits.
+    static func runHoldingRecords(_ arguments: [String] = [], directory: URL, environment: [String: String] = [:],
+                                  columns: Int = 100, rows: Int = 45,
+                                  steps: (_ release: Step) -> [Step]) async throws -> (outcome: Outcome, server: FakeOMDbServer) {
+        let gate = ServerGate()
+        let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
+        defer { gate.open(); server.shutdown() }
+        let marker = directory.appendingPathComponent("release-\(UUID().uuidString)")
+        let script = steps(.touch(marker))
+        let released = script.contains { if case .touch(marker) = $0 { true } else { false } }
+            ? Task { try await waitForFile(marker); gate.open() } : nil
+        let outcome = try await run(["--base-url", server.baseURL.absoluteString, "--timeout", "600"] + arguments, directory: directory,
+                                    environment: ["OMDB_API_KEY": FakeOMDbServer.validKey].merging(environment) { _, new in new },
+                                    columns: columns, rows: rows, steps: script)
+        gate.open()
+        try await released?.value
+        return (outcome, server)
+    }
+
     static let script = repositoryRoot.appendingPathComponent("Tests/TerminalDriver/drive.py")
 
     /// Why the pty tests cannot run here (no python3, or no pyte), or nil when they can.

@@ -11,21 +11,10 @@ struct LayoutTerminalTests {
     /// The page while loading and once done, with `environment`, against a server that holds the
     /// records until the loading page has been seen.
     private func livePage(environment: [String: String], in folder: URL) async throws -> TerminalDriver.Outcome {
-        let gate = ServerGate()
-        let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-        defer { server.shutdown() }
-        let marker = folder.appendingPathComponent("loading-seen-\(UUID().uuidString)")
-        async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
-        // A long --timeout: the held records are not given up on and asked again while the test waits.
-        let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--timeout", "600"], directory: folder,
-                                                   environment: ["OMDB_API_KEY": FakeOMDbServer.validKey].merging(environment) { _, new in new },
-                                                   columns: 100, rows: 45, steps: [
-            .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .snapshot("loading"), .touch(marker),
+        try await TerminalDriver.runHoldingRecords(directory: folder, environment: environment) { release in [
+            .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .snapshot("loading"), release,
             .wait("✓ plots 10/10", timeout: 60), .snapshot("end"),
-        ])
-        gate.open()
-        try await opened
-        return outcome
+        ] }.outcome
     }
 
     /// With `NO_COLOR` the page still fills in place (spinners, then ✓, a status line that counts)

@@ -68,19 +68,10 @@ struct ScreenTerminalTests {
         try await withTemporaryFolder { folder in
             // The records are held until the window is narrowed: the page is still loading then,
             // however slowly this machine runs (a latency was outrun under load).
-            let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-            defer { server.shutdown() }
-            let marker = folder.appendingPathComponent("narrowed")
-            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p", "--timeout", "600"],
-                                                       directory: folder, environment: ["OMDB_API_KEY": FakeOMDbServer.validKey],
-                                                       columns: 100, rows: 50, steps: [
+            let outcome = try await TerminalDriver.runHoldingRecords(["--posters", "p"], directory: folder, rows: 50) { release in [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .resize(columns: 60, rows: 50, reflow: true),
-                .touch(marker), .wait("✓ plots 10/10", timeout: 60), .snapshot("end"),
-            ])
-            gate.open()
-            try await opened
+                release, .wait("✓ plots 10/10", timeout: 60), .snapshot("end"),
+            ] }.outcome
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
             #expect(end.count(where: { $0.contains("Results for") }) == 1, "\(outcome.shown("end"))")
@@ -118,18 +109,10 @@ struct ScreenTerminalTests {
     /// Before, nothing moved until the first row was done.
     @Test func aPageTallerThanTheScreenShowsItsStatusWhileRowsAreAwaited() async throws {
         try await withTemporaryFolder { folder in
-            let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-            defer { server.shutdown() }
-            let marker = folder.appendingPathComponent("status-seen")
-            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
-                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 100, rows: 14, steps: [
-                .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .snapshot("waiting"), .touch(marker),
+            let outcome = try await TerminalDriver.runHoldingRecords(directory: folder, rows: 14) { release in [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .snapshot("waiting"), release,
                 .wait("✓ plots 10/10"), .snapshot("end"),
-            ])
-            gate.open()
-            try await opened
+            ] }.outcome
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let status = try #require(outcome.snapshot("waiting").first { $0.contains("plots 0/10") })
             #expect(status.first.map(spinner.contains) == true, "\(status)")

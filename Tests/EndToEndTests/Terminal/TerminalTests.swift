@@ -173,19 +173,10 @@ struct TerminalLivePageTests {
     /// (700 ms), a driver slowed by a loaded machine saw the page only once every plot was in.
     @Test func livePageFillsInPlaceWithOneLinePerTitle() async throws {
         try await withTemporaryFolder { folder in
-            let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-            defer { gate.open(); server.shutdown() }
-            let marker = folder.appendingPathComponent("early-seen")
-            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
-            // A long --timeout: the held records are not given up on and asked again while the test waits.
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--posters", "p", "--timeout", "600"],
-                                                 directory: folder, environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 50, steps: [
+            let (outcome, _) = try await TerminalDriver.runHoldingRecords(["--posters", "p"], directory: folder, rows: 50) { release in [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("Results for \"toxic\""), .wait("plots 0/10"), .snapshot("early"),
-                .touch(marker), .wait("✓ plots 10/10 · posters 10/10", timeout: 60), .snapshot("end"),
-            ])
-            gate.open()
-            try await opened
+                release, .wait("✓ plots 10/10 · posters 10/10", timeout: 60), .snapshot("end"),
+            ] }
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let early = outcome.snapshot("early")
             let rows = early.filter { $0.contains(" tt") }
@@ -205,18 +196,10 @@ struct TerminalLivePageTests {
     @Test func aResizeMidPageLaysTheRowsOutAgainAtTheNewWidth() async throws {
         try await withTemporaryFolder { folder in
             // The records are held until the window is narrowed, so the rows fill in at the new width.
-            let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-            defer { server.shutdown() }
-            let marker = folder.appendingPathComponent("narrowed")
-            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--timeout", "600"], directory: folder,
-                                                 environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+            let (outcome, _) = try await TerminalDriver.runHoldingRecords(directory: folder) { release in [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10"), .resize(columns: 64, rows: 45),
-                .touch(marker), .wait("✓ plots 10/10", timeout: 60), .snapshot("end"),
-            ])
-            gate.open()
-            try await opened
+                release, .wait("✓ plots 10/10", timeout: 60), .snapshot("end"),
+            ] }
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
             #expect(rowNumbers(end) == Array(1...10), "each row once, in order:\n\(outcome.shown("end"))")
@@ -230,19 +213,11 @@ struct TerminalLivePageTests {
     @Test func aNarrowScreenGetsTheHeadingOnceNotOncePerRedraw() async throws {
         try await withTemporaryFolder { folder in
             // The records are held until the page has been drawn three times (its third spinner frame).
-            let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-            defer { server.shutdown() }
-            let marker = folder.appendingPathComponent("redrawn")
-            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
             // 36 columns: the status line ("⠋ plots 0/10 · requests today: 11 of 1,000") is wider.
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--timeout", "600"], directory: folder,
-                                                 environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], columns: 36, rows: 45, steps: [
-                .wait("movies>"), .send("toxic" + Keys.enter), .wait("⠹ plots 0/10"), .touch(marker),
+            let (outcome, _) = try await TerminalDriver.runHoldingRecords(directory: folder, columns: 36) { release in [
+                .wait("movies>"), .send("toxic" + Keys.enter), .wait("⠹ plots 0/10"), release,
                 .wait("✓ plots 10/10", timeout: 60), .snapshot("end"),
-            ])
-            gate.open()
-            try await opened
+            ] }
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end")
             #expect(end.count(where: { $0.contains("Results for") }) == 1, "\(outcome.shown("end"))")
@@ -253,14 +228,10 @@ struct TerminalLivePageTests {
     @Test func ctrlCMidPageKeepsWhatArrivedAndGivesAPromptOnAFreshLine() async throws {
         try await withTemporaryFolder { folder in
             // The records are held until the test ends: the page stays live for whatever it does.
-            let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-            defer { gate.open(); server.shutdown() }
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
-                                                 environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+            let (outcome, _) = try await TerminalDriver.runHoldingRecords(directory: folder) { _ in [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .send(Keys.ctrlC),
                 .wait("Stopped before any of the 10 rows"), .waitLine("movies>"), .snapshot("end"),
-            ])
+            ] }
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             let end = outcome.snapshot("end").filter { !$0.isEmpty }
             #expect(end.count(where: { $0.contains("(stopped)") }) == 10, "\(outcome.shown("end"))")
@@ -282,15 +253,11 @@ struct TerminalInterruptTests {
     @Test func ctrlCDropsTheLinesTypedAhead() async throws {
         try await withTemporaryFolder { folder in
             // The records are held until the test ends: the page stays live for whatever it does.
-            let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-            defer { gate.open(); server.shutdown() }
             let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
-                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+            let (outcome, server) = try await TerminalDriver.runHoldingRecords(directory: folder) { _ in [
                 .wait("movies>"), .send(pasted.joined(separator: Keys.enter) + Keys.enter), .wait("plots 0/10", timeout: 20),
                 .send(Keys.ctrlC), .wait("Stopped before any of the 10 rows"), .wait("movies>"), .send("quit" + Keys.enter), .exit(timeout: 20),
-            ])
+            ] }
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             #expect(outcome.status == 0)
             let searched = server.requests.compactMap { $0.queryItems.first { $0.name == "s" }?.value }
@@ -321,15 +288,11 @@ struct TerminalInterruptTests {
     @Test func ctrlCDropsTheLinesTypedAheadWithoutTheEditor() async throws {
         try await withTemporaryFolder { folder in
             // The records are held until the test ends: the page stays live for whatever it does.
-            let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-            defer { gate.open(); server.shutdown() }
             let pasted = ["toxic"] + (2...20).map { "pasted \($0)" }
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
-                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey, "TERM": "dumb"], rows: 45, steps: [
+            let (outcome, server) = try await TerminalDriver.runHoldingRecords(directory: folder, environment: ["TERM": "dumb"]) { _ in [
                 .wait("movies>"), .send(pasted.joined(separator: "\n") + "\n"), .wait("Results for \"toxic\"", timeout: 20),
                 .send(Keys.ctrlC), .wait("Stopped before any of the 10 rows"), .send("quit\n"), .exit(timeout: 20),
-            ])
+            ] }
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             #expect(outcome.status == 0)
             let searched = server.requests.compactMap { $0.queryItems.first { $0.name == "s" }?.value }
@@ -388,7 +351,10 @@ struct TerminalStopTests {
                                                        environment: ["PS1": "shell$ "], steps: [
                 .wait("shell$"), .send(MoviesProcess.executable.path + Keys.enter), .wait("movies>"), .send("tox"),
                 .wait("movies> tox"), .signal("STOP", job: true), .wait("Stopped"), .signal("CONT", job: true),
-                .stopped(job: true), .send("fg" + Keys.enter), .wait("movies> tox", times: 2), .send("ic"),
+                // bash's table must say stopped before fg (it sends no SIGCONT to a job it thinks runs):
+                // at its next prompt it says so.
+                .stopped(job: true), .send(Keys.enter), .wait("Stopped", times: 2),
+                .send("fg" + Keys.enter), .wait("movies> tox", times: 2), .send("ic"),
                 .wait("movies> toxic"), .send(Keys.enter), .wait("Results for \"toxic\""),
             ])
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
@@ -400,20 +366,12 @@ struct TerminalStopTests {
     @Test func ctrlZMidPageRestoresTheTerminalAndThePageGoesOn() async throws {
         try await withTemporaryFolder { folder in
             // The records are held until the process has been stopped and continued.
-            let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-            defer { server.shutdown() }
-            let marker = folder.appendingPathComponent("continued")
-            async let opened: Void = { try await TerminalDriver.waitForFile(marker); gate.open() }()
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString, "--timeout", "600"], directory: folder,
-                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+            let (outcome, _) = try await TerminalDriver.runHoldingRecords(directory: folder) { release in [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .stty("page"),
                 .send(Keys.ctrlZ), .stopped(), .stty("stopped"),
-                .signal("CONT"), .touch(marker), .wait("Showing 10 of 10", timeout: 60), .snapshot("end"),
+                .signal("CONT"), release, .wait("Showing 10 of 10", timeout: 60), .snapshot("end"),
                 .send("alien"), .wait("movies> alien"), .stty("editing"),
-            ])
-            gate.open()
-            try await opened
+            ] }
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             #expect(outcome.stty["page"] != outcome.stty["before"], "no echo while the page draws")
             #expect(outcome.stty["stopped"] == outcome.stty["before"], "the terminal as found while stopped")
@@ -429,14 +387,10 @@ struct TerminalStopTests {
     func aSignalMidPageLeavesTheTerminalAsFound(_ signal: String) async throws {
         try await withTemporaryFolder { folder in
             // The records are held until the test ends: the page stays live for whatever it does.
-            let gate = ServerGate()
-            let server = try FakeOMDbServer(catalogue: catalogue, holding: .records(until: gate))
-            defer { gate.open(); server.shutdown() }
-            let outcome = try await TerminalDriver.run(["--base-url", server.baseURL.absoluteString], directory: folder,
-                                                       environment: ["OMDB_API_KEY": FakeOMDbServer.validKey], rows: 45, steps: [
+            let (outcome, _) = try await TerminalDriver.runHoldingRecords(directory: folder) { _ in [
                 .wait("movies>"), .send("toxic" + Keys.enter), .wait("plots 0/10", timeout: 20), .stty("page"),
                 .signal(signal), .exit(), .stty("after"),
-            ])
+            ] }
             #expect(outcome.ok, "\(outcome.error ?? "")\n\(outcome.shown())")
             #expect(outcome.stty["page"] != outcome.stty["before"], "no echo while the page draws")
             #expect(outcome.stty["after"] == outcome.stty["before"])
