@@ -218,7 +218,7 @@ final class SearchController: SessionPart {
     /// Why there is no row `number`: the numbers there are, and the page to load when it is on one not loaded.
     func missing(_ number: Int) -> String {
         let page = (number - 1) / SearchPage.size + 1
-        if let shown = lastPage, loadedPages[page] == nil, page <= shown.lastPage {
+        if let shown = lastPage, loadedPages[page] == nil, page <= shown.lastPage, number <= shown.totalResults {
             let searchRows = rows.filter { !$0.isEpisode }.map(\.number)
             return "There is no result \(number): \(Self.pagesAre(loadedPages.keys.sorted())) loaded (\(Self.ranges(searchRows, through: "–"))); type page \(page) to load it."
         }

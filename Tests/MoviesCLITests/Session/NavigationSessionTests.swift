@@ -297,6 +297,10 @@ import TestSupport
         await session.handle(.show(15))
         #expect(capture.err == "There is no result 15: pages 1 and 3 are loaded (1–10, 21–30); type page 2 to load it.\n")
         capture.clear()
+        // Past the last of the 38 results: page 4 does not hold it, so it is not offered.
+        await session.handle(.show(39))
+        #expect(capture.err == "There is no result 39: choose 1 to 10 or 21 to 30, or type more for the next page.\n")
+        capture.clear()
         await session.handle(.show(23))
         #expect(capture.err == "")
         #expect(capture.out.contains(inOrder[22].title))
