@@ -40,7 +40,7 @@ extension Session {
                 console.out(label + (saved.wasAlreadyThere ? "poster already saved: " : "poster saved: ") + presenter.display(saved.file))
             } catch let error as OMDbError {
                 console.out(label + "no poster saved: " + safe(error.forPerson))
-                if case .posterNotWritten = error { status = .failure }
+                if error.isPosterNotWritten { status = .failure }
             } catch {
                 break
             }

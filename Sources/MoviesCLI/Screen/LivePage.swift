@@ -132,8 +132,8 @@ struct LivePage {
                 let verb = saved.wasAlreadyThere ? "poster already saved: " : "poster saved: "
                 text = verb + Self.clipPath(display(saved.file), width: room - Self.indent.count - verb.count)
             case (.failure(.posterUnavailable)?, _): text = "no poster"
-            case (.failure(.posterNotWritten(let path, let reason))?, _):
-                text = "poster not saved: " + safe(OMDbError.posterNotWritten(path: path, reason: reason).forPerson)
+            case (.failure(let error)?, _) where error.isPosterNotWritten:
+                text = "poster not saved: " + safe(error.forPerson)
             case (.failure(let error)?, _): text = "no poster: " + safe(error.forPerson)
             case (nil, true): text = "poster: stopped"
             case (nil, false): text = "poster: loading…"

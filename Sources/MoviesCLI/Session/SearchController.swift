@@ -118,14 +118,10 @@ final class SearchController: SessionPart {
 
         var done = 0
         var limitReached: OMDbError?
-        // Rows whose record failed or whose poster was not written, and the first reason, for a one-shot's stderr.
-        var failed = (rows: Set<Int>(), first: OMDbError?.none)
+        // Records that failed, and the first reason, for a one-shot's stderr.
+        var failed = (count: 0, first: OMDbError?.none)
         // Posters not written (a full disk, a folder gone), told once under the page: a row says only "not saved".
         var unsaved = (count: 0, first: OMDbError?.none)
-        func fail(_ index: Int, _ error: OMDbError) {
-            failed.rows.insert(index)
-            failed.first = failed.first ?? error
-        }
         // Stopped (Ctrl-C, a signal), the page's work stops at once, wherever this loop is: the
         // writes not in place are given up before the process may end; the updates that follow
         // say which posters were in place.
@@ -141,11 +137,12 @@ final class SearchController: SessionPart {
                     continue
                 case .record(let result):
                     done += 1
-                    if case .failure(let error) = result, !error.isNoResults { fail(update.index, error) }
+                    if case .failure(let error) = result, !error.isNoResults {
+                        failed = (failed.count + 1, failed.first ?? error)
+                    }
                     if case .failure(let error) = result, error.underlying == .quotaExhausted { quotaSpent = true }
                 case .poster(let result):
-                    if case .failure(let error) = result, case .posterNotWritten = error {
-                        fail(update.index, error)
+                    if case .failure(let error) = result, error.isPosterNotWritten {
                         unsaved = (unsaved.count + 1, unsaved.first ?? error)
                     }
                 }
@@ -158,16 +155,16 @@ final class SearchController: SessionPart {
         }
         // The page is finished (and a live page let go of the screen) before the note is printed.
         await presenter.pageFinished(page, pagesShown: Set(loadedPages.keys))
-        var status: ExitStatus = failed.rows.isEmpty ? .success : .failure
+        var status: ExitStatus = failed.first == nil && unsaved.first == nil ? .success : .failure
         if Task.isCancelled {
             console.note(Self.stoppedNote(done: done, of: page.items.count))
         } else if let limitReached {
             status = status.combined(with: report(limitReached))
-        } else if context.isOneShot, let first = failed.first, failed.rows.count > unsaved.count || first.isKeyProblem {
+        } else if context.isOneShot, let first = failed.first {
             // The rows say why on stdout (JSON leaves out a row with no record): a script reads stderr.
             // A refused key or a spent quota stops the page: its rows say "(stopped)", the key is the news.
             console.err(first.isKeyProblem ? safe(first.forPerson)
-                        : "\(failed.rows.count) of \(page.items.count) rows of page \(page.number) failed: \(safe(first.forPerson))")
+                        : "\(failed.count) of \(page.items.count) rows of page \(page.number) failed: \(safe(first.forPerson))")
         } else if let first = unsaved.first {
             let posters = unsaved.count == 1 ? "1 poster" : "\(unsaved.count) posters"
             console.err("\(posters) of page \(page.number) could not be saved: \(safe(first.forPerson)). Check the folder (a full "

@@ -70,7 +70,7 @@ extension Session {
     private func sayWhyNoPoster(_ poster: Result<SavedPoster, OMDbError>?) -> ExitStatus {
         guard case .failure(let error)? = poster else { return .success }
         let text = error == .posterUnavailable ? "OMDb has no poster for this title." : "No poster saved: " + safe(error.forPerson)
-        guard case .posterNotWritten = error else {
+        guard error.isPosterNotWritten else {
             console.note(text)
             return .success
         }

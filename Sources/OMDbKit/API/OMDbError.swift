@@ -206,6 +206,9 @@ extension OMDbError: CustomStringConvertible, LocalizedError {
         if case .dailyLimitReached = underlying { true } else { false }
     }
 
+    /// True when a poster was had but could not be written here (a full disk, a folder gone).
+    package var isPosterNotWritten: Bool { if case .posterNotWritten = self { true } else { false } }
+
     /// True for the answers that mean "nothing matched": a result, not a failure.
     /// OMDb's `Error getting data.` and `Incorrect IMDb ID.` count as not found.
     package var isNoResults: Bool {
